@@ -1,0 +1,56 @@
+//! Messages to stderr, always prefixed `kgrep: `, and the global "errored" flag.
+//!
+//! A per-input error (a missing path, an unreadable file) is reported here and the
+//! run goes on; the flag turns into exit code 2 at the end, as in ripgrep. Nothing
+//! in here decides what to print on stdout.
+
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+static ERRORED: AtomicBool = AtomicBool::new(false);
+static VERBOSE: AtomicBool = AtomicBool::new(false);
+
+/// Writes one `kgrep: `-prefixed line to stderr. Failures to write are ignored:
+/// there is nowhere left to report them.
+pub fn line(msg: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "kgrep: {msg}");
+}
+
+/// A warning: printed, but the exit status is untouched.
+pub fn warn(msg: &str) {
+    line(msg);
+}
+
+/// An error about one input: printed, and the run will exit 2.
+pub fn error(msg: &str) {
+    set_errored();
+    line(msg);
+}
+
+/// A line printed only with `-v`.
+pub fn verbose(msg: &str) {
+    if is_verbose() {
+        line(msg);
+    }
+}
+
+/// Marks the run as failed without printing (the caller already reported).
+pub fn set_errored() {
+    ERRORED.store(true, Ordering::SeqCst);
+}
+
+/// Whether any error was reported so far.
+pub fn errored() -> bool {
+    ERRORED.load(Ordering::SeqCst)
+}
+
+/// Turns `-v` output on or off for the whole process.
+pub fn set_verbose(on: bool) {
+    VERBOSE.store(on, Ordering::SeqCst);
+}
+
+/// Whether `-v` was given.
+pub fn is_verbose() -> bool {
+    VERBOSE.load(Ordering::SeqCst)
+}
