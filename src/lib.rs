@@ -1,11 +1,27 @@
 //! kgrep: natural-language code search on the command line, a fast, offline-first
 //! drop-in replacement for `rlmgrep`.
 //!
-//! No stability promise: this library exists so the binary, the tests and the
-//! benchmarks can call each stage directly.
+//! ```text
+//! argv ─cli─▶ Plan ─walk─▶ Haystacks ─search─▶ hits ─score─▶ ranked lines ─render─▶ stdout
+//!                  query ─▶ Terms ──────┘
+//! ```
+//!
+//! Each stage is a module taking plain values and returning plain values; only
+//! `walk`, `document`, `search` and `render` touch the outside world, and
+//! `pipeline` wires them together. No stability promise: this library exists so
+//! the binary, the tests and the benchmarks can call each stage directly.
 
+pub mod cli;
+pub mod config;
+pub mod document;
 pub mod exit;
 pub mod messages;
+pub mod pipeline;
+pub mod query;
+pub mod render;
+pub mod score;
+pub mod search;
+pub mod walk;
 
 use std::ffi::OsString;
 
@@ -17,6 +33,12 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let _ = args.into_iter().count();
-    ExitStatus::NoMatch
+    match pipeline::run(args) {
+        Ok(status) => status,
+        Err(err) if exit::is_broken_pipe(&err) => ExitStatus::Matched,
+        Err(err) => {
+            messages::line(&format!("{err:#}"));
+            ExitStatus::Error
+        }
+    }
 }

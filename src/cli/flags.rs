@@ -1,0 +1,352 @@
+//! The raw command line: one clap definition per flag, mirroring rlmgrep's flags
+//! one for one, plus kgrep's own.
+//!
+//! Parsing only validates shapes (numbers are numbers, `--signature` and
+//! `--signature-json` exclude each other). Defaults that depend on the config file
+//! or the environment are resolved later, in `plan.rs`. The `///` comments are the
+//! help text, the man page and the completions, so they are written for users.
+
+use std::path::PathBuf;
+
+use clap::{ArgAction, Parser};
+
+/// Help headings, in pipeline order.
+const INPUT: &str = "Input";
+const SEARCH: &str = "Search";
+const OUTPUT: &str = "Output";
+const MODEL: &str = "Model";
+const MISC: &str = "Other";
+
+/// Natural-language code search on the command line: fast, offline-first, and a
+/// drop-in replacement for rlmgrep.
+///
+/// kgrep answers grep-shaped questions ("where is the retry delay computed") by
+/// searching the tree lexically and ranking lines against a thesaurus of software
+/// concepts. Identifiers, quoted strings and regular expressions are searched
+/// exactly, like ripgrep. Output is grep-style: a `./path` heading, then
+/// `N:<TAB>text` for matching lines and `N-<TAB>text` for context.
+#[derive(Parser, Debug, Clone, Default)]
+#[command(
+    name = "kgrep",
+    version,
+    disable_version_flag = true,
+    args_override_self = true,
+    about,
+    long_about = None,
+    after_help = "Exit status: 0 if a line was printed, 1 if nothing matched, 2 on error."
+)]
+pub struct Flags {
+    /// The query: natural language, an identifier, a "quoted literal" or a regex.
+    #[arg(value_name = "PATTERN")]
+    pub pattern: Option<String>,
+
+    /// Files or directories to search (default: `.`, or piped stdin).
+    #[arg(value_name = "PATHS")]
+    pub paths: Vec<PathBuf>,
+
+    /// Search directories recursively (the default; accepted for rlmgrep compatibility).
+    #[arg(short = 'r', help_heading = INPUT)]
+    pub recursive: bool,
+
+    /// Do not descend into directories; only files named on the command line are searched.
+    #[arg(long, help_heading = INPUT)]
+    pub no_recursive: bool,
+
+    /// Search hidden files and directories.
+    #[arg(long, help_heading = INPUT)]
+    pub hidden: bool,
+
+    /// Do not respect ignore files (.gitignore, .ignore, .rgignore, git excludes).
+    #[arg(long, help_heading = INPUT)]
+    pub no_ignore: bool,
+
+    /// Search binary files as text.
+    #[arg(short = 'a', long = "text", help_heading = INPUT)]
+    pub text: bool,
+
+    /// Include only files matching GLOB (ripgrep syntax, `!` negates). Repeatable;
+    /// commas separate several globs.
+    #[arg(short = 'g', long = "glob", value_name = "GLOB", action = ArgAction::Append, help_heading = INPUT)]
+    pub globs: Vec<String>,
+
+    /// Include only files of TYPE (ripgrep's type names, e.g. py, rust, md); an unknown
+    /// name is treated as a file extension. Repeatable; commas separate several types.
+    #[arg(long = "type", value_name = "TYPE", action = ArgAction::Append, help_heading = INPUT)]
+    pub types: Vec<String>,
+
+    /// Read the list of files to search from stdin, one per line (e.g. `rg -l … |`).
+    #[arg(long, help_heading = INPUT)]
+    pub paths_from_stdin: bool,
+
+    /// Skip the confirmation rlmgrep asks for before loading many files.
+    #[arg(short = 'y', long, help_heading = INPUT)]
+    pub yes: bool,
+
+    /// Show NUM lines of context before and after each match.
+    #[arg(short = 'C', value_name = "NUM", help_heading = OUTPUT)]
+    pub context: Option<usize>,
+
+    /// Show NUM lines of context after each match (overrides -C on that side).
+    #[arg(short = 'A', value_name = "NUM", help_heading = OUTPUT)]
+    pub after: Option<usize>,
+
+    /// Show NUM lines of context before each match (overrides -C on that side).
+    #[arg(short = 'B', value_name = "NUM", help_heading = OUTPUT)]
+    pub before: Option<usize>,
+
+    /// Print at most NUM matching lines per file (the lowest line numbers).
+    #[arg(short = 'm', value_name = "NUM", help_heading = OUTPUT)]
+    pub max_count: Option<usize>,
+
+    /// Print at most NUM matching lines in all for a natural-language query (best
+    /// first; 0 means no limit). Literal and regex queries print every match.
+    #[arg(long, value_name = "NUM", help_heading = SEARCH)]
+    pub max_lines: Option<usize>,
+
+    /// Accepted for compatibility with older rlmgrep: line numbers are always shown.
+    #[arg(short = 'n', hide = true)]
+    pub line_number: bool,
+
+    /// Accepted for compatibility with older rlmgrep: file names are always shown.
+    #[arg(short = 'H', hide = true)]
+    pub with_filename: bool,
+
+    /// Print a narrative answer (on stderr) before the grep output. Needs a model for
+    /// a written answer; offline, the best lines are quoted as an extractive answer.
+    #[arg(long, help_heading = OUTPUT)]
+    pub answer: bool,
+
+    /// Print only the narrative answer.
+    #[arg(long, help_heading = OUTPUT)]
+    pub answer_only: bool,
+
+    /// Typed output fields, e.g. 'summary: str, files: list[str]'; prints sectioned
+    /// text. Needs a model.
+    #[arg(long, value_name = "SPEC", conflicts_with = "signature_json", help_heading = OUTPUT)]
+    pub signature: Option<String>,
+
+    /// Like --signature, but prints one compact JSON object. Needs a model.
+    #[arg(long, value_name = "SPEC", help_heading = OUTPUT)]
+    pub signature_json: Option<String>,
+
+    /// Model name, e.g. openai/gpt-4o-mini, anthropic/claude-…, ollama/qwen2.5-coder.
+    #[arg(long, value_name = "MODEL", help_heading = MODEL)]
+    pub model: Option<String>,
+
+    /// Model for sub-calls (query expansion).
+    #[arg(long, value_name = "MODEL", help_heading = MODEL)]
+    pub sub_model: Option<String>,
+
+    /// Provider API base URL.
+    #[arg(long, value_name = "URL", help_heading = MODEL)]
+    pub api_base: Option<String>,
+
+    /// Provider API key (prefer the provider's environment variable).
+    #[arg(long, value_name = "KEY", help_heading = MODEL)]
+    pub api_key: Option<String>,
+
+    /// API flavour: chat or responses.
+    #[arg(long, value_name = "TYPE", help_heading = MODEL)]
+    pub model_type: Option<String>,
+
+    /// Sampling temperature.
+    #[arg(long, value_name = "T", help_heading = MODEL)]
+    pub temperature: Option<f64>,
+
+    /// Top-p sampling.
+    #[arg(long, value_name = "P", help_heading = MODEL)]
+    pub top_p: Option<f64>,
+
+    /// Maximum tokens the model may generate per call.
+    #[arg(long, value_name = "NUM", help_heading = MODEL)]
+    pub max_tokens: Option<u32>,
+
+    /// Sub-model API base URL.
+    #[arg(long, value_name = "URL", help_heading = MODEL)]
+    pub sub_api_base: Option<String>,
+
+    /// Sub-model API key.
+    #[arg(long, value_name = "KEY", help_heading = MODEL)]
+    pub sub_api_key: Option<String>,
+
+    /// Sub-model API flavour: chat or responses.
+    #[arg(long, value_name = "TYPE", help_heading = MODEL)]
+    pub sub_model_type: Option<String>,
+
+    /// Sub-model sampling temperature.
+    #[arg(long, value_name = "T", help_heading = MODEL)]
+    pub sub_temperature: Option<f64>,
+
+    /// Sub-model top-p.
+    #[arg(long, value_name = "P", help_heading = MODEL)]
+    pub sub_top_p: Option<f64>,
+
+    /// Sub-model maximum tokens per call.
+    #[arg(long, value_name = "NUM", help_heading = MODEL)]
+    pub sub_max_tokens: Option<u32>,
+
+    /// Maximum rounds of follow-up searches the model may ask for.
+    #[arg(long, value_name = "NUM", help_heading = MODEL)]
+    pub max_iterations: Option<u32>,
+
+    /// Maximum number of model calls per run.
+    #[arg(long, value_name = "NUM", help_heading = MODEL)]
+    pub max_llm_calls: Option<u32>,
+
+    /// Verbose: how the query was understood and why lines were chosen, on stderr.
+    #[arg(short = 'v', long, help_heading = MISC)]
+    pub verbose: bool,
+
+    /// Write kgrep's commented default config file if it does not exist, print its path.
+    #[arg(long, help_heading = MISC)]
+    pub init_config: bool,
+
+    /// Print the version and exit.
+    #[arg(long, action = ArgAction::Version, help_heading = MISC)]
+    pub version: Option<bool>,
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    fn parse(args: &[&str]) -> Result<Flags, clap::Error> {
+        Flags::try_parse_from(std::iter::once("kgrep").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn definition_is_consistent() {
+        Flags::command().debug_assert();
+    }
+
+    #[test]
+    fn options_and_positionals_in_any_order() {
+        let f = parse(&["-C", "2", "retry delay", "src", "-m", "3", "docs"]).unwrap();
+        assert_eq!(f.pattern.as_deref(), Some("retry delay"));
+        assert_eq!(f.paths, vec![PathBuf::from("src"), PathBuf::from("docs")]);
+        assert_eq!(f.context, Some(2));
+        assert_eq!(f.max_count, Some(3));
+    }
+
+    #[test]
+    fn double_dash_ends_options() {
+        let f = parse(&["--", "-v", "src"]).unwrap();
+        assert_eq!(f.pattern.as_deref(), Some("-v"));
+        assert!(!f.verbose);
+    }
+
+    #[test]
+    fn signature_flags_exclude_each_other() {
+        let err = parse(&["--signature", "a: str", "--signature-json", "b: str", "q"]).unwrap_err();
+        assert_eq!(err.kind(), clap::error::ErrorKind::ArgumentConflict);
+    }
+
+    #[test]
+    fn bad_numbers_are_usage_errors() {
+        assert!(parse(&["-C", "abc", "q"]).is_err());
+        assert!(parse(&["-m", "-1", "q"]).is_err());
+        assert!(parse(&["--temperature", "hot", "q"]).is_err());
+    }
+
+    #[test]
+    fn repeatable_flags_accumulate_and_last_scalar_wins() {
+        let f = parse(&[
+            "-g",
+            "*.rs",
+            "--glob",
+            "*.md,*.txt",
+            "--type",
+            "py",
+            "--type",
+            "js",
+            "q",
+        ]);
+        let f = f.unwrap();
+        assert_eq!(f.globs, vec!["*.rs", "*.md,*.txt"]);
+        assert_eq!(f.types, vec!["py", "js"]);
+        assert_eq!(
+            parse(&["-C", "1", "-C", "2", "q"]).unwrap().context,
+            Some(2)
+        );
+    }
+
+    #[test]
+    fn legacy_no_op_flags_parse() {
+        let f = parse(&["-n", "-H", "-r", "q"]).unwrap();
+        assert!(f.line_number && f.with_filename && f.recursive);
+    }
+
+    #[test]
+    fn every_rlmgrep_flag_is_accepted() {
+        let args = [
+            "-r",
+            "--no-recursive",
+            "-C",
+            "1",
+            "-A",
+            "1",
+            "-B",
+            "1",
+            "-m",
+            "1",
+            "-a",
+            "--text",
+            "--hidden",
+            "--no-ignore",
+            "--answer",
+            "--answer-only",
+            "--signature",
+            "s: str",
+            "-y",
+            "--yes",
+            "--paths-from-stdin",
+            "-g",
+            "*",
+            "--glob",
+            "*",
+            "--type",
+            "py",
+            "--model",
+            "m",
+            "--sub-model",
+            "m",
+            "--api-base",
+            "http://127.0.0.1:1",
+            "--api-key",
+            "k",
+            "--model-type",
+            "chat",
+            "--temperature",
+            "0.5",
+            "--top-p",
+            "0.9",
+            "--max-tokens",
+            "9",
+            "--sub-api-base",
+            "http://127.0.0.1:1",
+            "--sub-api-key",
+            "k",
+            "--sub-model-type",
+            "chat",
+            "--sub-temperature",
+            "0.1",
+            "--sub-top-p",
+            "0.2",
+            "--sub-max-tokens",
+            "3",
+            "--max-iterations",
+            "2",
+            "--max-llm-calls",
+            "3",
+            "-v",
+            "--verbose",
+            "--init-config",
+            "q",
+        ];
+        let f = parse(&args).unwrap();
+        assert_eq!(f.max_llm_calls, Some(3));
+        assert_eq!(f.sub_top_p, Some(0.2));
+    }
+}

@@ -1,0 +1,380 @@
+//! From raw flags, config and environment to a resolved `Plan`.
+//!
+//! Precedence, written down once: command-line flag > kgrep's config file >
+//! rlmgrep's config file > environment (`KGREP_LLM`, only for the LLM policy,
+//! where it overrides the files) > built-in default. Conflicts rlmgrep rejects are
+//! rejected here with its messages. Nothing here reads files or stdin: the caller
+//! passes in what it found (`Env`).
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+use super::flags::Flags;
+use crate::config::Config;
+
+/// Default for `--max-lines`: a screenful an agent can read without paying for a
+/// flood; literal and regex queries are not capped.
+pub const DEFAULT_MAX_LINES: usize = 15;
+
+/// What the process was started with, as far as planning cares.
+#[derive(Clone, Debug, Default)]
+pub struct Env {
+    /// stdin can be read as a corpus: a pipe, a file or a socket (not a terminal and
+    /// not a character device such as /dev/null), as ripgrep decides.
+    pub stdin_readable: bool,
+    /// stdin is a terminal.
+    pub stdin_is_tty: bool,
+    /// stdout is a terminal.
+    pub stdout_is_tty: bool,
+    /// `NO_COLOR` is set to a non-empty value.
+    pub no_color: bool,
+    /// `KGREP_LLM`, if set.
+    pub kgrep_llm: Option<String>,
+}
+
+/// Where the text to search comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// Files and directories (the default `.` included).
+    Paths(Vec<PathBuf>),
+    /// Piped stdin is the corpus, under the name `<stdin>`.
+    Stdin,
+    /// stdin lists the paths, one per line.
+    PathsFromStdin,
+}
+
+/// What is printed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Grep,
+    Answer,
+    AnswerOnly,
+    Signature(String),
+    SignatureJson(String),
+}
+
+/// When a language model is consulted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LlmPolicy {
+    Auto,
+    Off,
+    Always,
+}
+
+impl LlmPolicy {
+    fn parse(value: &str) -> Option<LlmPolicy> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "auto" => Some(LlmPolicy::Auto),
+            "off" | "never" | "0" | "false" => Some(LlmPolicy::Off),
+            "always" | "on" => Some(LlmPolicy::Always),
+            _ => None,
+        }
+    }
+}
+
+/// Model settings after flags and config are merged (used by the LLM stage).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ModelSettings {
+    pub model: Option<String>,
+    pub sub_model: Option<String>,
+    pub api_base: Option<String>,
+    pub api_key: Option<String>,
+    pub model_type: Option<String>,
+    pub temperature: Option<f64>,
+    pub top_p: Option<f64>,
+    pub max_tokens: Option<u32>,
+    pub sub_api_base: Option<String>,
+    pub sub_api_key: Option<String>,
+    pub sub_model_type: Option<String>,
+    pub sub_temperature: Option<f64>,
+    pub sub_top_p: Option<f64>,
+    pub sub_max_tokens: Option<u32>,
+    pub max_iterations: Option<u32>,
+    pub max_llm_calls: Option<u32>,
+}
+
+/// A resolved run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    pub query: String,
+    pub input: Input,
+    pub recursive: bool,
+    pub hidden: bool,
+    pub no_ignore: bool,
+    pub text: bool,
+    pub globs: Vec<String>,
+    pub types: Vec<String>,
+    pub before: usize,
+    pub after: usize,
+    pub max_count: Option<usize>,
+    pub max_lines: usize,
+    pub mode: Mode,
+    pub llm: LlmPolicy,
+    pub model: ModelSettings,
+    pub verbose: bool,
+    pub yes: bool,
+    pub stdout_is_tty: bool,
+    pub color: bool,
+}
+
+/// A plan that cannot be made; each is a usage error (exit 2).
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum PlanError {
+    #[error("missing pattern")]
+    MissingPattern,
+    #[error("--signature/--signature-json cannot be combined with --answer or --answer-only")]
+    SignatureWithAnswer,
+    #[error("no input paths and stdin is empty")]
+    PathsFromTerminal,
+    #[error("invalid KGREP_LLM value '{0}' (expected auto, off or always)")]
+    BadLlmEnv(String),
+    #[error("invalid llm value '{0}' in config (expected auto, off or always)")]
+    BadLlmConfig(String),
+}
+
+/// Resolves flags, config and environment into a plan.
+pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError> {
+    let query = flags.pattern.clone().unwrap_or_default();
+    if query.is_empty() {
+        return Err(PlanError::MissingPattern);
+    }
+    let mode = mode(&flags)?;
+    let input = input(&flags, env)?;
+    let llm = llm_policy(config, env)?;
+    let context = flags.context.unwrap_or(0);
+    Ok(Plan {
+        query,
+        input,
+        recursive: !flags.no_recursive,
+        hidden: flags.hidden,
+        no_ignore: flags.no_ignore,
+        text: flags.text,
+        globs: flags.globs.clone(),
+        types: flags.types.clone(),
+        before: flags.before.unwrap_or(context),
+        after: flags.after.unwrap_or(context),
+        max_count: flags.max_count,
+        max_lines: flags
+            .max_lines
+            .or(config.max_lines)
+            .unwrap_or(DEFAULT_MAX_LINES),
+        mode,
+        llm,
+        model: model_settings(&flags, config),
+        verbose: flags.verbose,
+        yes: flags.yes,
+        stdout_is_tty: env.stdout_is_tty,
+        color: env.stdout_is_tty && !env.no_color,
+    })
+}
+
+fn mode(flags: &Flags) -> Result<Mode, PlanError> {
+    let signature = match (&flags.signature, &flags.signature_json) {
+        (Some(s), _) => Some(Mode::Signature(s.clone())),
+        (None, Some(s)) => Some(Mode::SignatureJson(s.clone())),
+        (None, None) => None,
+    };
+    match signature {
+        Some(_) if flags.answer || flags.answer_only => Err(PlanError::SignatureWithAnswer),
+        Some(mode) => Ok(mode),
+        None if flags.answer_only => Ok(Mode::AnswerOnly),
+        None if flags.answer => Ok(Mode::Answer),
+        None => Ok(Mode::Grep),
+    }
+}
+
+fn input(flags: &Flags, env: &Env) -> Result<Input, PlanError> {
+    if flags.paths_from_stdin {
+        if env.stdin_is_tty {
+            return Err(PlanError::PathsFromTerminal);
+        }
+        return Ok(Input::PathsFromStdin);
+    }
+    if !flags.paths.is_empty() {
+        return Ok(Input::Paths(flags.paths.clone()));
+    }
+    if env.stdin_readable {
+        Ok(Input::Stdin)
+    } else {
+        Ok(Input::Paths(vec![PathBuf::from(".")]))
+    }
+}
+
+fn llm_policy(config: &Config, env: &Env) -> Result<LlmPolicy, PlanError> {
+    if let Some(value) = env.kgrep_llm.as_deref().filter(|v| !v.is_empty()) {
+        return LlmPolicy::parse(value).ok_or_else(|| PlanError::BadLlmEnv(value.to_string()));
+    }
+    match config.llm.as_deref() {
+        Some(value) => {
+            LlmPolicy::parse(value).ok_or_else(|| PlanError::BadLlmConfig(value.to_string()))
+        }
+        None => Ok(LlmPolicy::Auto),
+    }
+}
+
+fn model_settings(f: &Flags, c: &Config) -> ModelSettings {
+    ModelSettings {
+        model: f.model.clone().or_else(|| c.model.clone()),
+        sub_model: f.sub_model.clone().or_else(|| c.sub_model.clone()),
+        api_base: f.api_base.clone().or_else(|| c.api_base.clone()),
+        api_key: f.api_key.clone().or_else(|| c.api_key.clone()),
+        model_type: f.model_type.clone().or_else(|| c.model_type.clone()),
+        temperature: f.temperature.or(c.temperature),
+        top_p: f.top_p.or(c.top_p),
+        max_tokens: f.max_tokens.or(c.max_tokens),
+        sub_api_base: f.sub_api_base.clone().or_else(|| c.sub_api_base.clone()),
+        sub_api_key: f.sub_api_key.clone().or_else(|| c.sub_api_key.clone()),
+        sub_model_type: f
+            .sub_model_type
+            .clone()
+            .or_else(|| c.sub_model_type.clone()),
+        sub_temperature: f.sub_temperature.or(c.sub_temperature),
+        sub_top_p: f.sub_top_p.or(c.sub_top_p),
+        sub_max_tokens: f.sub_max_tokens.or(c.sub_max_tokens),
+        max_iterations: f.max_iterations.or(c.max_iterations),
+        max_llm_calls: f.max_llm_calls.or(c.max_llm_calls),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn flags(args: &[&str]) -> Flags {
+        Flags::try_parse_from(std::iter::once("kgrep").chain(args.iter().copied())).unwrap()
+    }
+
+    fn plan_of(args: &[&str]) -> Result<Plan, PlanError> {
+        plan(flags(args), &Config::default(), &Env::default())
+    }
+
+    #[test]
+    fn missing_or_empty_pattern() {
+        assert_eq!(plan_of(&[]).unwrap_err(), PlanError::MissingPattern);
+        assert_eq!(plan_of(&["", "."]).unwrap_err(), PlanError::MissingPattern);
+    }
+
+    #[test]
+    fn signature_with_answer_is_rejected() {
+        assert_eq!(
+            plan_of(&["--signature", "a: str", "--answer", "q"]).unwrap_err(),
+            PlanError::SignatureWithAnswer
+        );
+        assert_eq!(
+            plan_of(&["--signature-json", "a: str", "--answer-only", "q"]).unwrap_err(),
+            PlanError::SignatureWithAnswer
+        );
+        assert_eq!(
+            plan_of(&["--signature-json", "a: str", "q"]).unwrap().mode,
+            Mode::SignatureJson("a: str".into())
+        );
+        assert_eq!(
+            plan_of(&["--answer", "--answer-only", "q"]).unwrap().mode,
+            Mode::AnswerOnly
+        );
+    }
+
+    #[test]
+    fn context_sides_override_c() {
+        let p = plan_of(&["-C", "3", "-A", "1", "q"]).unwrap();
+        assert_eq!((p.before, p.after), (3, 1));
+        let p = plan_of(&["-B", "2", "q"]).unwrap();
+        assert_eq!((p.before, p.after), (2, 0));
+    }
+
+    #[test]
+    fn input_selection() {
+        let piped = Env {
+            stdin_readable: true,
+            ..Env::default()
+        };
+        let tty = Env {
+            stdin_is_tty: true,
+            ..Env::default()
+        };
+        assert_eq!(
+            plan(flags(&["q"]), &Config::default(), &piped)
+                .unwrap()
+                .input,
+            Input::Stdin
+        );
+        assert_eq!(
+            plan(flags(&["q"]), &Config::default(), &tty).unwrap().input,
+            Input::Paths(vec![".".into()])
+        );
+        assert_eq!(
+            plan(flags(&["q", "src"]), &Config::default(), &piped)
+                .unwrap()
+                .input,
+            Input::Paths(vec!["src".into()])
+        );
+        assert_eq!(
+            plan(
+                flags(&["--paths-from-stdin", "q"]),
+                &Config::default(),
+                &piped
+            )
+            .unwrap()
+            .input,
+            Input::PathsFromStdin
+        );
+        assert_eq!(
+            plan(
+                flags(&["--paths-from-stdin", "q"]),
+                &Config::default(),
+                &tty
+            )
+            .unwrap_err(),
+            PlanError::PathsFromTerminal
+        );
+    }
+
+    #[test]
+    fn flags_override_config_and_env_sets_policy() {
+        let config = crate::config::parse("model = \"c\"\nmax_lines = 7\nllm = \"off\"\n").unwrap();
+        let p = plan(flags(&["--model", "f", "q"]), &config, &Env::default()).unwrap();
+        assert_eq!(p.model.model.as_deref(), Some("f"));
+        assert_eq!(p.max_lines, 7);
+        assert_eq!(p.llm, LlmPolicy::Off);
+        let env = Env {
+            kgrep_llm: Some("always".into()),
+            ..Env::default()
+        };
+        assert_eq!(
+            plan(flags(&["q"]), &config, &env).unwrap().llm,
+            LlmPolicy::Always
+        );
+        let env = Env {
+            kgrep_llm: Some("sometimes".into()),
+            ..Env::default()
+        };
+        assert!(matches!(
+            plan(flags(&["q"]), &config, &env),
+            Err(PlanError::BadLlmEnv(_))
+        ));
+        assert_eq!(plan_of(&["--max-lines", "3", "q"]).unwrap().max_lines, 3);
+        assert_eq!(plan_of(&["q"]).unwrap().max_lines, DEFAULT_MAX_LINES);
+    }
+
+    #[test]
+    fn color_only_on_a_terminal_without_no_color() {
+        let tty = Env {
+            stdout_is_tty: true,
+            ..Env::default()
+        };
+        assert!(plan(flags(&["q"]), &Config::default(), &tty).unwrap().color);
+        let no_color = Env {
+            stdout_is_tty: true,
+            no_color: true,
+            ..Env::default()
+        };
+        assert!(
+            !plan(flags(&["q"]), &Config::default(), &no_color)
+                .unwrap()
+                .color
+        );
+    }
+}

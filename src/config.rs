@@ -1,0 +1,311 @@
+//! Configuration files: rlmgrep's `~/.rlmgrep/config.toml`, read so an existing
+//! setup works unchanged, and kgrep's own `$XDG_CONFIG_HOME/kgrep/config.toml`
+//! (same keys plus kgrep's), which wins key by key. Command-line flags override
+//! both; that precedence is applied in `cli/plan.rs`, not here.
+//!
+//! A file that cannot be read or parsed is reported (file, line, why) and left
+//! exactly as it is; the run goes on with the other file and the defaults. Nothing
+//! here ever creates a file except `init`, which the user asked for.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use serde::Deserialize;
+
+use crate::messages;
+
+/// Every key kgrep understands. Unknown keys (rlmgrep's markitdown settings, keys of
+/// future versions) are accepted and ignored so a shared config never breaks.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+pub struct Config {
+    pub model: Option<String>,
+    pub sub_model: Option<String>,
+    pub api_base: Option<String>,
+    pub api_key: Option<String>,
+    pub model_type: Option<String>,
+    pub temperature: Option<f64>,
+    pub top_p: Option<f64>,
+    pub max_tokens: Option<u32>,
+    pub sub_api_base: Option<String>,
+    pub sub_api_key: Option<String>,
+    pub sub_model_type: Option<String>,
+    pub sub_temperature: Option<f64>,
+    pub sub_top_p: Option<f64>,
+    pub sub_max_tokens: Option<u32>,
+    pub max_iterations: Option<u32>,
+    pub max_llm_calls: Option<u32>,
+    /// rlmgrep asks before loading more files than this into a model. kgrep never
+    /// sends the corpus, so it reads the key but the offline search ignores it.
+    pub file_warn_threshold: Option<u64>,
+    /// rlmgrep refuses to load more files than this; ignored offline, as above.
+    pub file_hard_max: Option<u64>,
+    /// kgrep: when to consult a model: "auto", "off" or "always".
+    pub llm: Option<String>,
+    /// kgrep: default for `--max-lines`.
+    pub max_lines: Option<usize>,
+}
+
+impl Config {
+    /// Fills every key unset in `self` from `lower` (a lower-precedence file).
+    pub fn or(self, lower: Config) -> Config {
+        macro_rules! pick {
+            ($($field:ident),*) => { Config { $($field: self.$field.or(lower.$field)),* } };
+        }
+        pick!(
+            model,
+            sub_model,
+            api_base,
+            api_key,
+            model_type,
+            temperature,
+            top_p,
+            max_tokens,
+            sub_api_base,
+            sub_api_key,
+            sub_model_type,
+            sub_temperature,
+            sub_top_p,
+            sub_max_tokens,
+            max_iterations,
+            max_llm_calls,
+            file_warn_threshold,
+            file_hard_max,
+            llm,
+            max_lines
+        )
+    }
+}
+
+/// Where the configuration files live, resolved from the environment once.
+#[derive(Clone, Debug, Default)]
+pub struct ConfigPaths {
+    /// rlmgrep's file, `~/.rlmgrep/config.toml`.
+    pub rlmgrep: Option<PathBuf>,
+    /// kgrep's file, `$XDG_CONFIG_HOME/kgrep/config.toml` (default `~/.config/...`).
+    pub kgrep: Option<PathBuf>,
+}
+
+impl ConfigPaths {
+    /// Resolves both paths from `HOME` and `XDG_CONFIG_HOME` values.
+    pub fn from_env(home: Option<PathBuf>, xdg_config_home: Option<PathBuf>) -> ConfigPaths {
+        let home = home.filter(|h| !h.as_os_str().is_empty());
+        let xdg = xdg_config_home
+            .filter(|p| p.is_absolute())
+            .or_else(|| home.as_ref().map(|h| h.join(".config")));
+        ConfigPaths {
+            rlmgrep: home.map(|h| h.join(".rlmgrep").join("config.toml")),
+            kgrep: xdg.map(|x| x.join("kgrep").join("config.toml")),
+        }
+    }
+
+    /// Resolves both paths from the process environment.
+    pub fn from_process_env() -> ConfigPaths {
+        ConfigPaths::from_env(
+            std::env::var_os("HOME").map(PathBuf::from),
+            std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from),
+        )
+    }
+}
+
+/// Reads both files (missing files are fine) and merges them, kgrep's winning.
+/// Problems are reported as warnings; the run continues with what could be read.
+pub fn load(paths: &ConfigPaths) -> Config {
+    let kgrep = paths.kgrep.as_deref().map(load_one).unwrap_or_default();
+    let rlmgrep = paths.rlmgrep.as_deref().map(load_one).unwrap_or_default();
+    kgrep.or(rlmgrep)
+}
+
+/// One file: absent → empty config; unreadable or corrupt → warning, empty config.
+fn load_one(path: &Path) -> Config {
+    match read_config(path) {
+        Ok(config) => config.unwrap_or_default(),
+        Err(err) => {
+            messages::warn(&format!(
+                "{err:#}; ignoring this file (it was left unchanged)"
+            ));
+            Config::default()
+        }
+    }
+}
+
+/// Reads and parses one config file; `Ok(None)` when it does not exist.
+pub fn read_config(path: &Path) -> anyhow::Result<Option<Config>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(err) => {
+            return Err(err).with_context(|| format!("cannot read config {}", path.display()))
+        }
+    };
+    parse(&text)
+        .map(Some)
+        .with_context(|| format!("invalid config {}", path.display()))
+}
+
+/// Parses config text. The error names the line and column and what was expected.
+pub fn parse(text: &str) -> anyhow::Result<Config> {
+    toml::from_str::<Config>(text).map_err(|err| anyhow::anyhow!(one_line(&err)))
+}
+
+/// toml's messages span several lines (with a source excerpt); keep the first line
+/// and the reason so the warning stays one line.
+fn one_line(err: &toml::de::Error) -> String {
+    let location = err
+        .span()
+        .map(|_| err.to_string())
+        .and_then(|s| s.lines().next().map(str::to_string))
+        .unwrap_or_default();
+    let location = location.trim_start_matches("TOML parse error ").to_string();
+    if location.is_empty() {
+        err.message().to_string()
+    } else {
+        format!("{location}: {}", err.message())
+    }
+}
+
+/// kgrep's commented default config, written by `--init-config`.
+pub const DEFAULT_CONFIG: &str = r#"# kgrep configuration. kgrep also reads rlmgrep's ~/.rlmgrep/config.toml;
+# keys set here win over that file, and command-line flags win over both.
+
+# When to consult a language model: "auto" (only when the offline results are
+# not good enough), "off" (never), "always". The KGREP_LLM environment
+# variable overrides this for a session.
+# llm = "auto"
+
+# At most this many lines are printed for a natural-language query (0 = all).
+# max_lines = 20
+
+# Model settings, as in rlmgrep. Keys come from the provider's environment
+# variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY,
+# OPENROUTER_API_KEY) unless api_key is set here.
+# model = "openai/gpt-4o-mini"
+# sub_model = "openai/gpt-4o-mini"
+# api_base = "https://api.openai.com/v1"
+# api_key = ""
+# model_type = "chat"
+# temperature = 0.0
+# max_tokens = 4096
+# max_iterations = 3
+# max_llm_calls = 4
+"#;
+
+/// Writes the default config to `path` unless a file is already there.
+/// Returns `Ok(true)` when written, `Ok(false)` when one existed.
+pub fn init(path: &Path) -> anyhow::Result<bool> {
+    if path.exists() {
+        return Ok(false);
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let mut file = match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+    {
+        Ok(file) => file,
+        Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => return Ok(false),
+        Err(err) => return Err(err).with_context(|| format!("cannot write {}", path.display())),
+    };
+    std::io::Write::write_all(&mut file, DEFAULT_CONFIG.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(true)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rlmgrep_default_config_parses() {
+        let text = r#"model = "openai/gpt-5.2"
+sub_model = "openai/gpt-5-mini"
+api_base = "https://api.openai.com/v1"
+model_type = "responses"
+temperature = 1.0
+max_tokens = 64000
+max_iterations = 10
+max_llm_calls = 20
+file_warn_threshold = 1000
+file_hard_max = 5000
+markitdown_max_concurrency = 4
+"#;
+        let c = parse(text).unwrap();
+        assert_eq!(c.model.as_deref(), Some("openai/gpt-5.2"));
+        assert_eq!(c.max_tokens, Some(64000));
+        assert_eq!(c.file_hard_max, Some(5000));
+    }
+
+    #[test]
+    fn default_config_text_parses_and_sets_nothing() {
+        assert_eq!(parse(DEFAULT_CONFIG).unwrap(), Config::default());
+    }
+
+    #[test]
+    fn corrupt_config_names_the_line() {
+        let err = parse("model = \"a\"\ntemperature = \"hot\"\n").unwrap_err();
+        let msg = format!("{err:#}");
+        assert!(msg.contains("line 2"), "{msg}");
+        assert!(!msg.contains('\n'), "{msg}");
+        let err = parse("model = \n").unwrap_err();
+        assert!(format!("{err:#}").contains("line 1"));
+    }
+
+    #[test]
+    fn kgrep_file_wins_key_by_key() {
+        let high = parse("model = \"k\"\n").unwrap();
+        let low = parse("model = \"r\"\napi_key = \"x\"\n").unwrap();
+        let merged = high.or(low);
+        assert_eq!(merged.model.as_deref(), Some("k"));
+        assert_eq!(merged.api_key.as_deref(), Some("x"));
+    }
+
+    #[test]
+    fn corrupt_file_is_left_untouched_and_ignored() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        std::fs::write(&path, "model = [\n").unwrap();
+        assert!(read_config(&path).is_err());
+        assert_eq!(load_one(&path), Config::default());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "model = [\n");
+    }
+
+    #[test]
+    fn missing_file_is_not_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(read_config(&dir.path().join("nope.toml"))
+            .unwrap()
+            .is_none());
+    }
+
+    #[test]
+    fn paths_follow_home_and_xdg() {
+        let p = ConfigPaths::from_env(Some("/h".into()), None);
+        assert_eq!(p.rlmgrep.unwrap(), PathBuf::from("/h/.rlmgrep/config.toml"));
+        assert_eq!(
+            p.kgrep.unwrap(),
+            PathBuf::from("/h/.config/kgrep/config.toml")
+        );
+        let p = ConfigPaths::from_env(Some("/h".into()), Some("/x".into()));
+        assert_eq!(p.kgrep.unwrap(), PathBuf::from("/x/kgrep/config.toml"));
+        let p = ConfigPaths::from_env(Some("/h".into()), Some("relative".into()));
+        assert_eq!(
+            p.kgrep.unwrap(),
+            PathBuf::from("/h/.config/kgrep/config.toml")
+        );
+    }
+
+    #[test]
+    fn init_writes_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a/b/config.toml");
+        assert!(init(&path).unwrap());
+        std::fs::write(&path, "model = \"mine\"\n").unwrap();
+        assert!(!init(&path).unwrap());
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "model = \"mine\"\n"
+        );
+    }
+}

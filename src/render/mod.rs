@@ -1,0 +1,2 @@
+//! STUB (replaced by the render branch).
+pub mod grep;

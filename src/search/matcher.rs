@@ -1,0 +1,277 @@
+//! A `grep_matcher::Matcher` that finds query terms as whole code sub-words.
+//!
+//! An Aho-Corasick automaton (ASCII case-insensitive, leftmost-longest) finds where
+//! a term's stem prefix occurs; each occurrence is then checked against the code
+//! word around it: it must begin a sub-word (after a non-letter, `_`, or a
+//! camelCase/acronym boundary) and that sub-word must share the term's stem. So
+//! `retry` matches `retry_count`, `maxRetry`, `RETRIES` and `retrying`, while
+//! `rust` never matches inside `trust`. Boundaries are checked after matching,
+//! which keeps the automaton small and fast.
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use grep_matcher::{Match, Matcher, NoCaptures, NoError};
+
+use crate::query::{self, Term};
+
+/// Endings that may follow a term's stem in a code word and still mean the same
+/// thing (`parse` → `parser`, `parsing`). The stemmer handles most inflections;
+/// these catch agent nouns and forms it keeps apart.
+const SUFFIXES: &[&str] = &[
+    "", "e", "s", "es", "ed", "er", "ers", "ing", "ings", "ion", "ions", "ation", "ations", "able",
+];
+
+/// Sub-words longer than this are not stemmed: minified blobs and base64 are not
+/// words, and stemming them only costs time.
+const MAX_WORD_LEN: usize = 64;
+
+/// One verified occurrence of a term in a haystack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TermMatch {
+    /// Index of the term in the query's term list.
+    pub term: usize,
+    /// Byte range of the matched sub-word.
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Matches a set of terms as code sub-words.
+#[derive(Clone, Debug)]
+pub struct TermMatcher {
+    automaton: AhoCorasick,
+    /// For each automaton pattern, the terms it stands for.
+    pattern_terms: Vec<Vec<usize>>,
+    stems: Vec<String>,
+}
+
+impl TermMatcher {
+    /// Builds a matcher for the given terms. Errors only if the automaton cannot be
+    /// built (far more patterns than a query produces).
+    pub fn new(terms: &[Term]) -> anyhow::Result<TermMatcher> {
+        let mut patterns: Vec<String> = Vec::new();
+        let mut pattern_terms: Vec<Vec<usize>> = Vec::new();
+        for (i, term) in terms.iter().enumerate() {
+            let pattern = search_prefix(term);
+            match patterns.iter().position(|p| *p == pattern) {
+                Some(existing) => pattern_terms[existing].push(i),
+                None => {
+                    patterns.push(pattern);
+                    pattern_terms.push(vec![i]);
+                }
+            }
+        }
+        let automaton = AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(&patterns)?;
+        Ok(TermMatcher {
+            automaton,
+            pattern_terms,
+            stems: terms.iter().map(|t| t.stem.clone()).collect(),
+        })
+    }
+
+    /// Number of terms this matcher knows.
+    pub fn term_count(&self) -> usize {
+        self.stems.len()
+    }
+
+    /// Every verified term occurrence in `haystack`, in order.
+    pub fn find_all(&self, haystack: &[u8]) -> Vec<TermMatch> {
+        let mut out = Vec::new();
+        self.for_each(haystack, 0, |m| {
+            out.push(m);
+            true
+        });
+        out
+    }
+
+    /// Calls `f` for each verified occurrence at or after `at`, until it returns false.
+    pub fn for_each(&self, haystack: &[u8], at: usize, mut f: impl FnMut(TermMatch) -> bool) {
+        if at > haystack.len() {
+            return;
+        }
+        let input = aho_corasick::Input::new(haystack).span(at..haystack.len());
+        for candidate in self.automaton.find_iter(input) {
+            let start = candidate.start();
+            if !starts_sub_word(haystack, start) {
+                continue;
+            }
+            let end = sub_word_end(haystack, start);
+            let Some(term) = self.term_of(candidate.pattern().as_usize(), &haystack[start..end])
+            else {
+                continue;
+            };
+            if !f(TermMatch { term, start, end }) {
+                return;
+            }
+        }
+    }
+
+    /// Which of the pattern's terms (if any) the sub-word really is.
+    fn term_of(&self, pattern: usize, word: &[u8]) -> Option<usize> {
+        if word.len() > MAX_WORD_LEN {
+            return None;
+        }
+        let word = std::str::from_utf8(word).ok()?.to_ascii_lowercase();
+        let word_stem = query::stem(&word);
+        self.pattern_terms.get(pattern)?.iter().copied().find(|&t| {
+            let stem = &self.stems[t];
+            word_stem == *stem
+                || word
+                    .strip_prefix(stem.as_str())
+                    .is_some_and(|rest| SUFFIXES.contains(&rest))
+        })
+    }
+}
+
+/// What the automaton looks for: the part of the stem that inflected forms share
+/// (`retri` from `retry` becomes `retr`, so `retry` and `retries` both hit).
+fn search_prefix(term: &Term) -> String {
+    let stem = term.stem.as_str();
+    let common = stem
+        .bytes()
+        .zip(term.text.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut prefix = &stem[..common.max(1).min(stem.len())];
+    if prefix.len() > 3 && (prefix.ends_with('i') || prefix.ends_with('e')) {
+        prefix = &prefix[..prefix.len() - 1];
+    }
+    prefix.to_string()
+}
+
+/// Whether a code sub-word begins at `pos`: start of text, after a non-alphanumeric
+/// byte, after a lowercase letter or digit when this is uppercase (camelCase), or
+/// inside an acronym run when this uppercase letter starts a capitalised word
+/// (`HTTPServer`: `Server` begins at `S`).
+pub fn starts_sub_word(h: &[u8], pos: usize) -> bool {
+    if pos == 0 || pos > h.len() {
+        return pos == 0;
+    }
+    let prev = h[pos - 1];
+    let cur = h.get(pos).copied().unwrap_or(b' ');
+    if !prev.is_ascii_alphanumeric() {
+        // Non-ASCII letters before a match glue it to a longer (non-ASCII) word.
+        return prev < 0x80;
+    }
+    if cur.is_ascii_uppercase() && (prev.is_ascii_lowercase() || prev.is_ascii_digit()) {
+        return true;
+    }
+    if cur.is_ascii_uppercase() && prev.is_ascii_uppercase() {
+        return h.get(pos + 1).is_some_and(u8::is_ascii_lowercase);
+    }
+    cur.is_ascii_digit() != prev.is_ascii_digit() && !cur.is_ascii_digit()
+}
+
+/// Where the sub-word starting at `start` ends: the next non-alphanumeric byte, a
+/// lower→upper case change, a letter/digit change, or an acronym's end.
+pub fn sub_word_end(h: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    while i < h.len() {
+        let (prev, cur) = (h[i - 1], h[i]);
+        if !cur.is_ascii_alphanumeric() {
+            break;
+        }
+        if prev.is_ascii_lowercase() && cur.is_ascii_uppercase() {
+            break;
+        }
+        if prev.is_ascii_digit() != cur.is_ascii_digit() {
+            break;
+        }
+        if prev.is_ascii_uppercase()
+            && cur.is_ascii_uppercase()
+            && h.get(i + 1).is_some_and(u8::is_ascii_lowercase)
+        {
+            break;
+        }
+        i += 1;
+    }
+    i.min(h.len())
+}
+
+impl Matcher for TermMatcher {
+    type Captures = NoCaptures;
+    type Error = NoError;
+
+    fn find_at(&self, haystack: &[u8], at: usize) -> Result<Option<Match>, NoError> {
+        let mut found = None;
+        self.for_each(haystack, at, |m| {
+            found = Some(Match::new(m.start, m.end));
+            false
+        });
+        Ok(found)
+    }
+
+    fn new_captures(&self) -> Result<NoCaptures, NoError> {
+        Ok(NoCaptures::new())
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::query::analyze;
+
+    fn matcher(q: &str) -> TermMatcher {
+        TermMatcher::new(&analyze(q).terms).unwrap()
+    }
+
+    fn words_found(q: &str, text: &str) -> Vec<String> {
+        matcher(q)
+            .find_all(text.as_bytes())
+            .into_iter()
+            .map(|m| text[m.start..m.end].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn code_aware_boundaries() {
+        assert_eq!(
+            words_found("retry", "retry_count maxRetry RETRY retries retrying"),
+            vec!["retry", "Retry", "RETRY", "retries", "retrying"]
+        );
+        assert!(words_found("rust", "trust entrusted").is_empty());
+        assert_eq!(words_found("rust", "Rust rusty_thing"), vec!["Rust"]);
+    }
+
+    #[test]
+    fn identifier_parts_match() {
+        assert_eq!(
+            words_found("parse jwt", "parseJwt parse_jwt JwtParser"),
+            vec!["parse", "Jwt", "parse", "jwt", "Jwt", "Parser"]
+        );
+        assert_eq!(words_found("server", "HTTPServer"), vec!["Server"]);
+        assert_eq!(words_found("http", "HTTPServer"), vec!["HTTP"]);
+    }
+
+    #[test]
+    fn unrelated_words_sharing_a_prefix_do_not_match() {
+        assert!(words_found("auth", "author authority").is_empty());
+        assert!(words_found("connect", "connecticut").is_empty());
+        assert_eq!(
+            words_found("connection", "connect connected connections"),
+            vec!["connect", "connected", "connections"]
+        );
+    }
+
+    #[test]
+    fn matcher_trait_finds_first_verified_match() {
+        let m = matcher("rust");
+        let hay = b"trust me, Rust is here";
+        let found = m.find_at(hay, 0).unwrap().unwrap();
+        assert_eq!(&hay[found.start()..found.end()], b"Rust");
+        assert_eq!(m.find_at(hay, found.end()).unwrap(), None);
+        assert_eq!(m.find_at(hay, hay.len() + 5).unwrap(), None);
+    }
+
+    #[test]
+    fn boundaries() {
+        assert!(starts_sub_word(b"maxRetry", 3));
+        assert!(!starts_sub_word(b"trust", 1));
+        assert!(starts_sub_word(b"a_b", 2));
+        assert_eq!(sub_word_end(b"maxRetryCount", 3), 8);
+        assert_eq!(sub_word_end(b"HTTPServer", 0), 4);
+        assert_eq!(sub_word_end(b"v2api", 1), 2);
+    }
+}

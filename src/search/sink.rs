@@ -1,0 +1,103 @@
+//! `grep_searcher::Sink`s that collect what the searcher finds; they never print.
+//!
+//! `CountSink` tallies term occurrences per file (the cheap first pass over every
+//! file); `TermLineSink` keeps each matching line with its term occurrences (the
+//! second pass over the best files); `LineSink` keeps only line numbers (exact
+//! literal and regex queries).
+
+use grep_searcher::{Searcher, Sink, SinkError, SinkMatch};
+
+use super::matcher::{TermMatch, TermMatcher};
+
+/// Errors while sinking are I/O errors from the searcher itself.
+pub type SinkIoError = std::io::Error;
+
+/// Counts verified occurrences of each term.
+pub struct CountSink<'m> {
+    pub matcher: &'m TermMatcher,
+    pub counts: Vec<u32>,
+}
+
+impl<'m> CountSink<'m> {
+    pub fn new(matcher: &'m TermMatcher) -> CountSink<'m> {
+        CountSink {
+            matcher,
+            counts: vec![0; matcher.term_count()],
+        }
+    }
+}
+
+impl Sink for CountSink<'_> {
+    type Error = SinkIoError;
+
+    fn matched(&mut self, _: &Searcher, mat: &SinkMatch<'_>) -> Result<bool, SinkIoError> {
+        let counts = &mut self.counts;
+        self.matcher.for_each(mat.bytes(), 0, |m| {
+            counts[m.term] = counts[m.term].saturating_add(1);
+            true
+        });
+        Ok(true)
+    }
+}
+
+/// One line that holds at least one term, with where each term occurs in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TermLine {
+    /// 1-based line number.
+    pub line: usize,
+    /// Term occurrences, byte offsets relative to the line start.
+    pub matches: Vec<TermMatch>,
+}
+
+/// Collects every line with a term occurrence.
+pub struct TermLineSink<'m> {
+    pub matcher: &'m TermMatcher,
+    pub lines: Vec<TermLine>,
+}
+
+impl Sink for TermLineSink<'_> {
+    type Error = SinkIoError;
+
+    fn matched(&mut self, _: &Searcher, mat: &SinkMatch<'_>) -> Result<bool, SinkIoError> {
+        let first = line_number(mat)?;
+        // A match may span several lines only in multi-line mode, which is off; still,
+        // attribute each occurrence to its own line.
+        let bytes = mat.bytes();
+        let mut line_start = 0;
+        let mut line = first;
+        for piece in bytes.split_inclusive(|&b| b == b'\n') {
+            let matches = self.matcher.find_all(piece);
+            if !matches.is_empty() {
+                self.lines.push(TermLine { line, matches });
+            }
+            line_start += piece.len();
+            line += 1;
+        }
+        let _ = line_start;
+        Ok(true)
+    }
+}
+
+/// Collects the line numbers of matching lines.
+#[derive(Default)]
+pub struct LineSink {
+    pub lines: Vec<usize>,
+}
+
+impl Sink for LineSink {
+    type Error = SinkIoError;
+
+    fn matched(&mut self, _: &Searcher, mat: &SinkMatch<'_>) -> Result<bool, SinkIoError> {
+        let first = line_number(mat)?;
+        let count = mat.lines().count().max(1);
+        self.lines.extend(first..first + count);
+        Ok(true)
+    }
+}
+
+fn line_number(mat: &SinkMatch<'_>) -> Result<usize, SinkIoError> {
+    let n = mat
+        .line_number()
+        .ok_or_else(|| SinkIoError::error_message("line numbers are not enabled"))?;
+    usize::try_from(n).map_err(SinkIoError::error_message)
+}
