@@ -21,9 +21,14 @@ pub const WINDOW: usize = 3;
 /// Files scored line by line after the first pass; the rest cannot overtake them
 /// in practice, and re-reading only these keeps big trees fast.
 pub const CANDIDATE_FILES: usize = 40;
-/// At most this many lines per file are printed, so one long file cannot crowd out
-/// the others.
-pub const LINES_PER_FILE: usize = 4;
+/// At most this many lines are printed for the file at each rank (best file
+/// first); files past the end of the list get the last value. The best file
+/// usually holds the answer and earns a few windows; the runners-up are shown
+/// so a reader (or an agent) sees the alternatives without a flood.
+pub const LINES_PER_RANK: &[usize] = &[4, 2, 2, 1];
+/// The best line of each of this many top files is printed even when weaker than
+/// `MIN_RELATIVE_SCORE`: the right file is often second or third.
+pub const ALWAYS_SHOWN_FILES: usize = 5;
 /// A line is printed only if its score reaches this share of the best line's:
 /// weak lines are noise for the reader and tokens for an agent.
 pub const MIN_RELATIVE_SCORE: f64 = 0.4;
@@ -333,9 +338,10 @@ pub fn sort_files(files: &mut [RankedFile], keys: impl Fn(usize) -> String) {
     });
 }
 
-/// Chooses the lines to print: per file (in rank order) the best lines, at most
-/// `LINES_PER_FILE`, none within `WINDOW` of a better one, none below
-/// `MIN_RELATIVE_SCORE` of the best line overall, `max_lines` in all (0 = no cap).
+/// Chooses the lines to print: per file (in rank order) its best lines, at most
+/// `LINES_PER_RANK` for its rank, none within `WINDOW` of a better one, none
+/// below `MIN_RELATIVE_SCORE` of the best line overall (except the first line of
+/// the top `ALWAYS_SHOWN_FILES` files), `max_lines` in all (0 = no cap).
 pub fn select(files: &[RankedFile], max_lines: usize) -> Vec<(usize, Vec<usize>)> {
     let best = files
         .iter()
@@ -349,11 +355,21 @@ pub fn select(files: &[RankedFile], max_lines: usize) -> Vec<(usize, Vec<usize>)
     };
     let mut out = Vec::new();
     let mut total = 0;
-    for file in files {
+    for (rank, file) in files.iter().enumerate() {
         if total >= cap {
             break;
         }
-        let chosen = best_lines(&file.lines, floor, LINES_PER_FILE.min(cap - total));
+        let per_rank = LINES_PER_RANK
+            .get(rank)
+            .or(LINES_PER_RANK.last())
+            .copied()
+            .unwrap_or(1);
+        let first_floor = if rank < ALWAYS_SHOWN_FILES {
+            0.0
+        } else {
+            floor
+        };
+        let chosen = best_lines(&file.lines, first_floor, floor, per_rank.min(cap - total));
         if chosen.is_empty() {
             continue;
         }
@@ -363,13 +379,10 @@ pub fn select(files: &[RankedFile], max_lines: usize) -> Vec<(usize, Vec<usize>)
     out
 }
 
-/// Best lines of one file above `floor`, spread at least a window apart, sorted by
-/// line number.
-fn best_lines(lines: &[RankedLine], floor: f64, limit: usize) -> Vec<usize> {
-    let mut order: Vec<&RankedLine> = lines
-        .iter()
-        .filter(|l| l.score.total >= floor && l.score.total > 0.0)
-        .collect();
+/// Best lines of one file, spread at least a window apart, sorted by line number:
+/// the first must reach `first_floor`, the others `floor`.
+fn best_lines(lines: &[RankedLine], first_floor: f64, floor: f64, limit: usize) -> Vec<usize> {
+    let mut order: Vec<&RankedLine> = lines.iter().filter(|l| l.score.total > 0.0).collect();
     order.sort_by(|a, b| {
         b.score
             .total
@@ -378,7 +391,12 @@ fn best_lines(lines: &[RankedLine], floor: f64, limit: usize) -> Vec<usize> {
     });
     let mut chosen: Vec<usize> = Vec::new();
     for l in order {
-        if chosen.len() >= limit {
+        let needed = if chosen.is_empty() {
+            first_floor
+        } else {
+            floor
+        };
+        if chosen.len() >= limit || l.score.total < needed {
             break;
         }
         if chosen.iter().all(|&c| c.abs_diff(l.line) > WINDOW) {
@@ -519,6 +537,25 @@ mod tests {
             },
         ];
         assert_eq!(select(&files, 0), vec![(7, vec![10, 50]), (3, vec![5])]);
+        let weak = vec![
+            RankedFile {
+                haystack: 1,
+                file_score: 1.0,
+                score: 9.0,
+                lines: vec![line(10, 5.0)],
+            },
+            RankedFile {
+                haystack: 2,
+                file_score: 1.0,
+                score: 2.0,
+                lines: vec![line(3, 0.5), line(9, 0.4)],
+            },
+        ];
+        assert_eq!(
+            select(&weak, 0),
+            vec![(1, vec![10]), (2, vec![3])],
+            "runner-up shown once"
+        );
         assert_eq!(select(&files, 1), vec![(7, vec![10])]);
     }
 
