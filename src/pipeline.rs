@@ -241,7 +241,8 @@ fn verbose_query(q: &query::Query) {
 
 fn literal_matcher(lit: &str) -> anyhow::Result<grep_regex::RegexMatcher> {
     grep_regex::RegexMatcherBuilder::new()
-        .build_literals(&[lit])
+        .fixed_strings(true)
+        .build(lit)
         .context("cannot build a literal matcher")
 }
 

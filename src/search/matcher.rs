@@ -9,7 +9,7 @@
 //! which keeps the automaton small and fast.
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
-use grep_matcher::{Match, Matcher, NoCaptures, NoError};
+use grep_matcher::{LineTerminator, Match, Matcher, NoCaptures, NoError};
 
 use crate::query::{self, Term};
 
@@ -23,6 +23,10 @@ const SUFFIXES: &[&str] = &[
 /// Sub-words longer than this are not stemmed: minified blobs and base64 are not
 /// words, and stemming them only costs time.
 const MAX_WORD_LEN: usize = 64;
+
+/// The stemmer never removes more than this many bytes from an English word
+/// (`-ization` plus a plural), so longer words cannot share a shorter stem.
+const MAX_STRIPPED: usize = 9;
 
 /// One verified occurrence of a term in a haystack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,12 +54,13 @@ impl TermMatcher {
         let mut patterns: Vec<String> = Vec::new();
         let mut pattern_terms: Vec<Vec<usize>> = Vec::new();
         for (i, term) in terms.iter().enumerate() {
-            let pattern = search_prefix(term);
-            match patterns.iter().position(|p| *p == pattern) {
-                Some(existing) => pattern_terms[existing].push(i),
-                None => {
-                    patterns.push(pattern);
-                    pattern_terms.push(vec![i]);
+            for pattern in search_patterns(term) {
+                match patterns.iter().position(|p| *p == pattern) {
+                    Some(existing) => pattern_terms[existing].push(i),
+                    None => {
+                        patterns.push(pattern);
+                        pattern_terms.push(vec![i]);
+                    }
                 }
             }
         }
@@ -107,37 +112,53 @@ impl TermMatcher {
         }
     }
 
-    /// Which of the pattern's terms (if any) the sub-word really is.
+    /// Which of the pattern's terms (if any) the sub-word really is. Cheap checks
+    /// first (the stem plus a known ending), the stemmer only when they fail.
     fn term_of(&self, pattern: usize, word: &[u8]) -> Option<usize> {
-        if word.len() > MAX_WORD_LEN {
+        if word.len() > MAX_WORD_LEN || !word.is_ascii() {
             return None;
         }
-        let word = std::str::from_utf8(word).ok()?.to_ascii_lowercase();
-        let word_stem = query::stem(&word);
-        self.pattern_terms.get(pattern)?.iter().copied().find(|&t| {
-            let stem = &self.stems[t];
-            word_stem == *stem
-                || word
-                    .strip_prefix(stem.as_str())
-                    .is_some_and(|rest| SUFFIXES.contains(&rest))
-        })
+        let mut buf = [0u8; MAX_WORD_LEN];
+        let lower = &mut buf[..word.len()];
+        lower.copy_from_slice(word);
+        lower.make_ascii_lowercase();
+        let lower: &[u8] = lower;
+        let terms = self.pattern_terms.get(pattern)?;
+        let by_suffix = terms.iter().copied().find(|&t| {
+            let stem = self.stems[t].as_bytes();
+            lower
+                .strip_prefix(stem)
+                .is_some_and(|rest| SUFFIXES.iter().any(|s| s.as_bytes() == rest))
+        });
+        if by_suffix.is_some() {
+            return by_suffix;
+        }
+        let plausible = terms
+            .iter()
+            .any(|&t| lower.len() <= self.stems[t].len() + MAX_STRIPPED);
+        if !plausible {
+            return None;
+        }
+        let word_stem = query::stem(std::str::from_utf8(lower).ok()?);
+        terms.iter().copied().find(|&t| word_stem == self.stems[t])
     }
 }
 
-/// What the automaton looks for: the part of the stem that inflected forms share
-/// (`retri` from `retry` becomes `retr`, so `retry` and `retries` both hit).
-fn search_prefix(term: &Term) -> String {
-    let stem = term.stem.as_str();
-    let common = stem
-        .bytes()
-        .zip(term.text.bytes())
-        .take_while(|(a, b)| a == b)
-        .count();
-    let mut prefix = &stem[..common.max(1).min(stem.len())];
-    if prefix.len() > 3 && (prefix.ends_with('i') || prefix.ends_with('e')) {
-        prefix = &prefix[..prefix.len() - 1];
+/// What the automaton looks for: the stem and the query word itself, and for a
+/// stem ending in `i` its `y` form (`retri`: `retry`, `retrying`, `retries`).
+/// Every inflected form of a word contains one of them, and a short shared
+/// prefix (`retr`, which every `return` holds) would flood the verifier.
+fn search_patterns(term: &Term) -> Vec<String> {
+    let mut out = vec![term.stem.clone()];
+    if let Some(base) = term.stem.strip_suffix('i') {
+        out.push(format!("{base}y"));
     }
-    prefix.to_string()
+    if !term.text.contains(term.stem.as_str()) {
+        out.push(term.text.clone());
+    }
+    out.retain(|p| !p.is_empty());
+    out.dedup();
+    out
 }
 
 /// Whether a code sub-word begins at `pos`: start of text, after a non-alphanumeric
@@ -204,6 +225,13 @@ impl Matcher for TermMatcher {
 
     fn new_captures(&self) -> Result<NoCaptures, NoError> {
         Ok(NoCaptures::new())
+    }
+
+    /// Terms are letters and digits, so a match never holds a line break: this
+    /// lets grep-searcher run the automaton over whole buffers instead of line by
+    /// line.
+    fn line_terminator(&self) -> Option<LineTerminator> {
+        Some(LineTerminator::byte(b'\n'))
     }
 }
 

@@ -1,0 +1,75 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'kgrep' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'kgrep'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'kgrep' {
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Include only files matching GLOB (ripgrep syntax, `!` negates). Repeatable; commas separate several globs')
+            [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Include only files matching GLOB (ripgrep syntax, `!` negates). Repeatable; commas separate several globs')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Include only files of TYPE (ripgrep''s type names, e.g. py, rust, md); an unknown name is treated as a file extension. Repeatable; commas separate several types')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Show NUM lines of context before and after each match')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Show NUM lines of context after each match (overrides -C on that side)')
+            [CompletionResult]::new('-B', '-B ', [CompletionResultType]::ParameterName, 'Show NUM lines of context before each match (overrides -C on that side)')
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'Print at most NUM matching lines per file (the lowest line numbers)')
+            [CompletionResult]::new('--max-lines', '--max-lines', [CompletionResultType]::ParameterName, 'Print at most NUM matching lines in all for a natural-language query (best first; 0 means no limit). Literal and regex queries print every match')
+            [CompletionResult]::new('--signature', '--signature', [CompletionResultType]::ParameterName, 'Typed output fields, e.g. ''summary: str, files: list[str]''; prints sectioned text. Needs a model')
+            [CompletionResult]::new('--signature-json', '--signature-json', [CompletionResultType]::ParameterName, 'Like --signature, but prints one compact JSON object. Needs a model')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model name, e.g. openai/gpt-4o-mini, anthropic/claude-…, ollama/qwen2.5-coder')
+            [CompletionResult]::new('--sub-model', '--sub-model', [CompletionResultType]::ParameterName, 'Model for sub-calls (query expansion)')
+            [CompletionResult]::new('--api-base', '--api-base', [CompletionResultType]::ParameterName, 'Provider API base URL')
+            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'Provider API key (prefer the provider''s environment variable)')
+            [CompletionResult]::new('--model-type', '--model-type', [CompletionResultType]::ParameterName, 'API flavour: chat or responses')
+            [CompletionResult]::new('--temperature', '--temperature', [CompletionResultType]::ParameterName, 'Sampling temperature')
+            [CompletionResult]::new('--top-p', '--top-p', [CompletionResultType]::ParameterName, 'Top-p sampling')
+            [CompletionResult]::new('--max-tokens', '--max-tokens', [CompletionResultType]::ParameterName, 'Maximum tokens the model may generate per call')
+            [CompletionResult]::new('--sub-api-base', '--sub-api-base', [CompletionResultType]::ParameterName, 'Sub-model API base URL')
+            [CompletionResult]::new('--sub-api-key', '--sub-api-key', [CompletionResultType]::ParameterName, 'Sub-model API key')
+            [CompletionResult]::new('--sub-model-type', '--sub-model-type', [CompletionResultType]::ParameterName, 'Sub-model API flavour: chat or responses')
+            [CompletionResult]::new('--sub-temperature', '--sub-temperature', [CompletionResultType]::ParameterName, 'Sub-model sampling temperature')
+            [CompletionResult]::new('--sub-top-p', '--sub-top-p', [CompletionResultType]::ParameterName, 'Sub-model top-p')
+            [CompletionResult]::new('--sub-max-tokens', '--sub-max-tokens', [CompletionResultType]::ParameterName, 'Sub-model maximum tokens per call')
+            [CompletionResult]::new('--max-iterations', '--max-iterations', [CompletionResultType]::ParameterName, 'Maximum rounds of follow-up searches the model may ask for')
+            [CompletionResult]::new('--max-llm-calls', '--max-llm-calls', [CompletionResultType]::ParameterName, 'Maximum number of model calls per run')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Search directories recursively (the default; accepted for rlmgrep compatibility)')
+            [CompletionResult]::new('--no-recursive', '--no-recursive', [CompletionResultType]::ParameterName, 'Do not descend into directories; only files named on the command line are searched')
+            [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'Search hidden files and directories')
+            [CompletionResult]::new('--no-ignore', '--no-ignore', [CompletionResultType]::ParameterName, 'Do not respect ignore files (.gitignore, .ignore, .rgignore, git excludes)')
+            [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Search binary files as text')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Search binary files as text')
+            [CompletionResult]::new('--paths-from-stdin', '--paths-from-stdin', [CompletionResultType]::ParameterName, 'Read the list of files to search from stdin, one per line (e.g. `rg -l … |`)')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Skip the confirmation rlmgrep asks for before loading many files')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Skip the confirmation rlmgrep asks for before loading many files')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Accepted for compatibility with older rlmgrep: line numbers are always shown')
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Accepted for compatibility with older rlmgrep: file names are always shown')
+            [CompletionResult]::new('--answer', '--answer', [CompletionResultType]::ParameterName, 'Print a narrative answer (on stderr) before the grep output. Needs a model for a written answer; offline, the best lines are quoted as an extractive answer')
+            [CompletionResult]::new('--answer-only', '--answer-only', [CompletionResultType]::ParameterName, 'Print only the narrative answer')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Verbose: how the query was understood and why lines were chosen, on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Verbose: how the query was understood and why lines were chosen, on stderr')
+            [CompletionResult]::new('--init-config', '--init-config', [CompletionResultType]::ParameterName, 'Write kgrep''s commented default config file if it does not exist, print its path')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print the version and exit')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

@@ -1,0 +1,69 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[kgrep] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'kgrep'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'kgrep'= {
+            cand -g 'Include only files matching GLOB (ripgrep syntax, `!` negates). Repeatable; commas separate several globs'
+            cand --glob 'Include only files matching GLOB (ripgrep syntax, `!` negates). Repeatable; commas separate several globs'
+            cand --type 'Include only files of TYPE (ripgrep''s type names, e.g. py, rust, md); an unknown name is treated as a file extension. Repeatable; commas separate several types'
+            cand -C 'Show NUM lines of context before and after each match'
+            cand -A 'Show NUM lines of context after each match (overrides -C on that side)'
+            cand -B 'Show NUM lines of context before each match (overrides -C on that side)'
+            cand -m 'Print at most NUM matching lines per file (the lowest line numbers)'
+            cand --max-lines 'Print at most NUM matching lines in all for a natural-language query (best first; 0 means no limit). Literal and regex queries print every match'
+            cand --signature 'Typed output fields, e.g. ''summary: str, files: list[str]''; prints sectioned text. Needs a model'
+            cand --signature-json 'Like --signature, but prints one compact JSON object. Needs a model'
+            cand --model 'Model name, e.g. openai/gpt-4o-mini, anthropic/claude-…, ollama/qwen2.5-coder'
+            cand --sub-model 'Model for sub-calls (query expansion)'
+            cand --api-base 'Provider API base URL'
+            cand --api-key 'Provider API key (prefer the provider''s environment variable)'
+            cand --model-type 'API flavour: chat or responses'
+            cand --temperature 'Sampling temperature'
+            cand --top-p 'Top-p sampling'
+            cand --max-tokens 'Maximum tokens the model may generate per call'
+            cand --sub-api-base 'Sub-model API base URL'
+            cand --sub-api-key 'Sub-model API key'
+            cand --sub-model-type 'Sub-model API flavour: chat or responses'
+            cand --sub-temperature 'Sub-model sampling temperature'
+            cand --sub-top-p 'Sub-model top-p'
+            cand --sub-max-tokens 'Sub-model maximum tokens per call'
+            cand --max-iterations 'Maximum rounds of follow-up searches the model may ask for'
+            cand --max-llm-calls 'Maximum number of model calls per run'
+            cand -r 'Search directories recursively (the default; accepted for rlmgrep compatibility)'
+            cand --no-recursive 'Do not descend into directories; only files named on the command line are searched'
+            cand --hidden 'Search hidden files and directories'
+            cand --no-ignore 'Do not respect ignore files (.gitignore, .ignore, .rgignore, git excludes)'
+            cand -a 'Search binary files as text'
+            cand --text 'Search binary files as text'
+            cand --paths-from-stdin 'Read the list of files to search from stdin, one per line (e.g. `rg -l … |`)'
+            cand -y 'Skip the confirmation rlmgrep asks for before loading many files'
+            cand --yes 'Skip the confirmation rlmgrep asks for before loading many files'
+            cand -n 'Accepted for compatibility with older rlmgrep: line numbers are always shown'
+            cand -H 'Accepted for compatibility with older rlmgrep: file names are always shown'
+            cand --answer 'Print a narrative answer (on stderr) before the grep output. Needs a model for a written answer; offline, the best lines are quoted as an extractive answer'
+            cand --answer-only 'Print only the narrative answer'
+            cand -v 'Verbose: how the query was understood and why lines were chosen, on stderr'
+            cand --verbose 'Verbose: how the query was understood and why lines were chosen, on stderr'
+            cand --init-config 'Write kgrep''s commented default config file if it does not exist, print its path'
+            cand --version 'Print the version and exit'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,40 @@
+complete -c kgrep -s g -l glob -d 'Include only files matching GLOB (ripgrep syntax, `!` negates). Repeatable; commas separate several globs' -r
+complete -c kgrep -l type -d 'Include only files of TYPE (ripgrep\'s type names, e.g. py, rust, md); an unknown name is treated as a file extension. Repeatable; commas separate several types' -r
+complete -c kgrep -s C -d 'Show NUM lines of context before and after each match' -r
+complete -c kgrep -s A -d 'Show NUM lines of context after each match (overrides -C on that side)' -r
+complete -c kgrep -s B -d 'Show NUM lines of context before each match (overrides -C on that side)' -r
+complete -c kgrep -s m -d 'Print at most NUM matching lines per file (the lowest line numbers)' -r
+complete -c kgrep -l max-lines -d 'Print at most NUM matching lines in all for a natural-language query (best first; 0 means no limit). Literal and regex queries print every match' -r
+complete -c kgrep -l signature -d 'Typed output fields, e.g. \'summary: str, files: list[str]\'; prints sectioned text. Needs a model' -r
+complete -c kgrep -l signature-json -d 'Like --signature, but prints one compact JSON object. Needs a model' -r
+complete -c kgrep -l model -d 'Model name, e.g. openai/gpt-4o-mini, anthropic/claude-…, ollama/qwen2.5-coder' -r
+complete -c kgrep -l sub-model -d 'Model for sub-calls (query expansion)' -r
+complete -c kgrep -l api-base -d 'Provider API base URL' -r
+complete -c kgrep -l api-key -d 'Provider API key (prefer the provider\'s environment variable)' -r
+complete -c kgrep -l model-type -d 'API flavour: chat or responses' -r
+complete -c kgrep -l temperature -d 'Sampling temperature' -r
+complete -c kgrep -l top-p -d 'Top-p sampling' -r
+complete -c kgrep -l max-tokens -d 'Maximum tokens the model may generate per call' -r
+complete -c kgrep -l sub-api-base -d 'Sub-model API base URL' -r
+complete -c kgrep -l sub-api-key -d 'Sub-model API key' -r
+complete -c kgrep -l sub-model-type -d 'Sub-model API flavour: chat or responses' -r
+complete -c kgrep -l sub-temperature -d 'Sub-model sampling temperature' -r
+complete -c kgrep -l sub-top-p -d 'Sub-model top-p' -r
+complete -c kgrep -l sub-max-tokens -d 'Sub-model maximum tokens per call' -r
+complete -c kgrep -l max-iterations -d 'Maximum rounds of follow-up searches the model may ask for' -r
+complete -c kgrep -l max-llm-calls -d 'Maximum number of model calls per run' -r
+complete -c kgrep -s r -d 'Search directories recursively (the default; accepted for rlmgrep compatibility)'
+complete -c kgrep -l no-recursive -d 'Do not descend into directories; only files named on the command line are searched'
+complete -c kgrep -l hidden -d 'Search hidden files and directories'
+complete -c kgrep -l no-ignore -d 'Do not respect ignore files (.gitignore, .ignore, .rgignore, git excludes)'
+complete -c kgrep -s a -l text -d 'Search binary files as text'
+complete -c kgrep -l paths-from-stdin -d 'Read the list of files to search from stdin, one per line (e.g. `rg -l … |`)'
+complete -c kgrep -s y -l yes -d 'Skip the confirmation rlmgrep asks for before loading many files'
+complete -c kgrep -s n -d 'Accepted for compatibility with older rlmgrep: line numbers are always shown'
+complete -c kgrep -s H -d 'Accepted for compatibility with older rlmgrep: file names are always shown'
+complete -c kgrep -l answer -d 'Print a narrative answer (on stderr) before the grep output. Needs a model for a written answer; offline, the best lines are quoted as an extractive answer'
+complete -c kgrep -l answer-only -d 'Print only the narrative answer'
+complete -c kgrep -s v -l verbose -d 'Verbose: how the query was understood and why lines were chosen, on stderr'
+complete -c kgrep -l init-config -d 'Write kgrep\'s commented default config file if it does not exist, print its path'
+complete -c kgrep -l version -d 'Print the version and exit'
+complete -c kgrep -s h -l help -d 'Print help'

@@ -1,0 +1,167 @@
+//! A hermetic way to run the real binary: a temp dir as cwd, a temp HOME, the
+//! environment cleared (so no API key or user config leaks in), and failures that
+//! show the command, cwd, exit code, stdout and stderr.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use assert_cmd::Command;
+
+/// A temp directory with files in it and a private HOME.
+pub struct Dir {
+    pub root: tempfile::TempDir,
+    pub home: tempfile::TempDir,
+}
+
+/// What a run produced.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+    pub raw_stdout: Vec<u8>,
+    pub describe: String,
+}
+
+impl Run {
+    /// Asserts the exit code, showing everything on failure.
+    pub fn code(&self, expected: i32) -> &Run {
+        assert_eq!(
+            self.code, expected,
+            "unexpected exit code\n{}",
+            self.describe
+        );
+        self
+    }
+
+    pub fn stdout_is(&self, expected: &str) -> &Run {
+        assert_eq!(self.stdout, expected, "stdout differs\n{}", self.describe);
+        self
+    }
+
+    pub fn stderr_has(&self, needle: &str) -> &Run {
+        assert!(
+            self.stderr.contains(needle),
+            "stderr lacks {needle:?}\n{}",
+            self.describe
+        );
+        self
+    }
+
+    pub fn stdout_has(&self, needle: &str) -> &Run {
+        assert!(
+            self.stdout.contains(needle),
+            "stdout lacks {needle:?}\n{}",
+            self.describe
+        );
+        self
+    }
+
+    pub fn stdout_lacks(&self, needle: &str) -> &Run {
+        assert!(
+            !self.stdout.contains(needle),
+            "stdout has {needle:?}\n{}",
+            self.describe
+        );
+        self
+    }
+
+    /// The `./path` headings printed, in order.
+    pub fn headings(&self) -> Vec<String> {
+        self.stdout
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with(|c: char| c.is_ascii_digit()) && *l != "--")
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+impl Dir {
+    pub fn new() -> Dir {
+        Dir {
+            root: tempfile::tempdir().expect("tempdir"),
+            home: tempfile::tempdir().expect("home tempdir"),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.root.path()
+    }
+
+    /// Writes a file (parents created).
+    pub fn write(&self, rel: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.root.path().join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("create parent");
+        }
+        std::fs::write(&path, contents).expect("write fixture file");
+        path
+    }
+
+    /// Copies a folder of `fixtures/` into the temp dir.
+    pub fn copy_fixture(&self, name: &str) {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures")
+            .join(name);
+        copy_dir(&src, self.root.path());
+        // git refuses to commit a `.git` folder, so fixtures get theirs here: it
+        // makes the temp dir a repository root, so `.gitignore` applies and nothing
+        // above it leaks in.
+        std::fs::create_dir_all(self.root.path().join(".git")).expect("mkdir .git");
+    }
+
+    /// A command for the binary, hermetic, cwd = the temp dir, stdin closed (`output()` gives the child /dev/null).
+    pub fn cmd(&self) -> Command {
+        let mut cmd = Command::cargo_bin("kgrep").expect("kgrep binary");
+        cmd.env_clear()
+            .env("HOME", self.home.path())
+            .env("PATH", "/usr/bin:/bin")
+            .env("LANG", "C.UTF-8")
+            .current_dir(self.root.path());
+        cmd
+    }
+
+    /// Runs with args (stdin /dev/null).
+    pub fn run(&self, args: &[&str]) -> Run {
+        let mut cmd = self.cmd();
+        cmd.args(args);
+        finish(&mut cmd, args, self.root.path())
+    }
+
+    /// Runs with args and piped stdin.
+    pub fn run_stdin(&self, args: &[&str], stdin: impl Into<Vec<u8>>) -> Run {
+        let mut cmd = self.cmd();
+        cmd.args(args).write_stdin(stdin.into());
+        finish(&mut cmd, args, self.root.path())
+    }
+}
+
+pub fn finish(cmd: &mut Command, args: &[&str], cwd: &Path) -> Run {
+    let out: Output = cmd.output().expect("run kgrep");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let code = out.status.code().unwrap_or(-1);
+    let describe = format!(
+        "command: kgrep {args:?}\ncwd: {}\nexit: {code}\n--- stdout\n{stdout}--- stderr\n{stderr}---",
+        cwd.display()
+    );
+    Run {
+        code,
+        stdout,
+        stderr,
+        raw_stdout: out.stdout,
+        describe,
+    }
+}
+
+fn copy_dir(src: &Path, dst: &Path) {
+    for entry in std::fs::read_dir(src).expect("read fixture dir") {
+        let entry = entry.expect("fixture entry");
+        let target = dst.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            std::fs::create_dir_all(&target).expect("mkdir");
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}

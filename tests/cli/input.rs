@@ -1,0 +1,139 @@
+//! Input selection: paths, stdin, --paths-from-stdin, ignore rules, globs, types.
+
+use crate::harness::Dir;
+
+fn corpus() -> Dir {
+    let d = Dir::new();
+    d.copy_fixture("corpus");
+    d
+}
+
+#[test]
+fn no_path_and_closed_stdin_searches_the_current_directory() {
+    let d = corpus();
+    d.run(&["MAX_RETRIES"])
+        .code(0)
+        .stdout_has("./src/net/client.rs")
+        .stderr_has("kgrep: Scanned ");
+}
+
+#[test]
+fn piped_stdin_is_the_corpus() {
+    let d = corpus();
+    let run = d.run_stdin(&["database"], "alpha\nbeta database\ngamma\n");
+    run.code(0).stdout_is("./<stdin>\n2:\tbeta database\n");
+    assert!(
+        !run.stderr.contains("Scanned"),
+        "no summary for stdin\n{}",
+        run.describe
+    );
+    d.run_stdin(&["database"], "nothing here\n")
+        .code(1)
+        .stdout_is("");
+}
+
+#[test]
+fn piped_stdin_is_ignored_when_paths_are_given() {
+    let d = corpus();
+    d.run_stdin(&["DATABASE_URL", "src/config"], "DATABASE_URL\n")
+        .code(0)
+        .stdout_has("./src/config/loader.go")
+        .stdout_lacks("<stdin>");
+}
+
+#[test]
+fn paths_from_stdin() {
+    let d = corpus();
+    let run = d.run_stdin(
+        &["--paths-from-stdin", "MAX_RETRIES"],
+        "src/net/client.rs\n\n  docs/usage.md  \n",
+    );
+    run.code(0)
+        .stdout_has("./src/net/client.rs")
+        .stderr_has("Scanned 2 files");
+    d.run_stdin(&["--paths-from-stdin", "x"], "\n  \n")
+        .code(2)
+        .stderr_has("kgrep: stdin contained no file paths");
+}
+
+#[test]
+fn missing_path_is_reported_and_the_rest_searched() {
+    let d = corpus();
+    let run = d.run(&["MAX_RETRIES", "nope", "src"]);
+    run.code(2)
+        .stdout_has("./src/net/client.rs")
+        .stderr_has("nope");
+    d.run(&["MAX_RETRIES", "nope/"]).code(2).stdout_is("");
+}
+
+#[test]
+fn ignored_and_hidden_files() {
+    let d = corpus();
+    d.write(".hidden/notes.txt", "retryWithBackoff hidden\n");
+    d.run(&["retryWithBackoff", "."]).code(1);
+    d.run(&["--no-ignore", "retryWithBackoff", "."])
+        .code(0)
+        .stdout_has("./vendor/generated.js")
+        .stdout_lacks(".hidden");
+    d.run(&["--hidden", "retryWithBackoff", "."])
+        .code(0)
+        .stdout_has(".hidden/notes.txt")
+        .stdout_lacks("vendor");
+    d.run(&["retryWithBackoff", "vendor/generated.js"])
+        .code(0)
+        .stdout_has("./vendor/generated.js");
+}
+
+#[test]
+fn no_recursive_skips_directories() {
+    let d = corpus();
+    d.run(&["--no-recursive", "MAX_RETRIES", "src"])
+        .code(2)
+        .stdout_is("");
+    d.run(&["--no-recursive", "MAX_RETRIES", "src/net/client.rs"])
+        .code(0)
+        .stdout_has("./src/net/client.rs");
+}
+
+#[test]
+fn globs_and_types() {
+    let d = corpus();
+    let run = d.run(&["-g", "*.go", "DATABASE_URL", "."]);
+    run.code(0)
+        .stdout_has("./src/config/loader.go")
+        .stdout_lacks("usage.md");
+    let run = d.run(&["-g", "*.go,*.md", "DATABASE_URL", "."]);
+    run.code(0).stdout_has("loader.go").stdout_has("usage.md");
+    let run = d.run(&["-g", "!*.md", "DATABASE_URL", "."]);
+    run.code(0).stdout_has("loader.go").stdout_lacks("usage.md");
+    let run = d.run(&["--type", "go", "DATABASE_URL", "."]);
+    run.code(0).stdout_has("loader.go").stdout_lacks("usage.md");
+    let run = d.run(&["--type", "py,rust", "--type", "md", "retry", "."]);
+    run.code(0).stdout_lacks("loader.go");
+    let run = d.run(&["--type", "nosuch", "retry", "."]);
+    run.code(2)
+        .stderr_has("unknown type 'nosuch'")
+        .stderr_has("no readable files");
+}
+
+#[test]
+fn paths_print_relative_with_dot_slash() {
+    let d = corpus();
+    d.run(&["MAX_RETRIES", "./src"])
+        .stdout_has("./src/net/client.rs\n");
+    let abs = d.path().join("src").display().to_string();
+    let run = d.run(&["MAX_RETRIES", &abs]);
+    run.code(0).stdout_has("./src/net/client.rs\n");
+}
+
+#[test]
+fn a_path_given_twice_is_searched_once() {
+    let d = corpus();
+    let run = d.run(&["MAX_RETRIES", "src", "src/net/client.rs"]);
+    assert_eq!(
+        run.stdout.matches("./src/net/client.rs").count(),
+        1,
+        "{}",
+        run.describe
+    );
+}

@@ -1,0 +1,28 @@
+//! The one integration-test binary: drives the real `kgrep` in temp dirs.
+#![allow(clippy::unwrap_used)]
+
+mod harness;
+
+mod bad_input;
+mod flags;
+mod generated;
+mod input;
+mod output;
+
+/// Every `.rs` file in this folder must be listed above, or its tests never run.
+#[test]
+fn every_test_file_is_a_module() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli");
+    let main = std::fs::read_to_string(dir.join("main.rs")).unwrap();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if let Some(module) = name.strip_suffix(".rs") {
+            if module != "main" {
+                assert!(
+                    main.contains(&format!("mod {module};")),
+                    "tests/cli/{name} is not a module of main.rs"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! What is printed: exact queries print every match like ripgrep, natural-language
+//! queries print a short ranked answer; both in rlmgrep's grep-style layout.
+
+use crate::harness::Dir;
+
+fn corpus() -> Dir {
+    let d = Dir::new();
+    d.copy_fixture("corpus");
+    d
+}
+
+/// Exit code, stdout and stderr as one text, for snapshots.
+fn transcript(run: &crate::harness::Run) -> String {
+    format!(
+        "exit: {}\n--- stdout\n{}--- stderr\n{}",
+        run.code, run.stdout, run.stderr
+    )
+}
+
+#[test]
+fn literal_identifier_prints_every_match_sorted_by_path() {
+    let d = corpus();
+    let run = d.run(&["MAX_RETRIES", "."]);
+    run.code(0);
+    insta::assert_snapshot!(transcript(&run), @r"
+    exit: 0
+    --- stdout
+    ./src/net/client.rs
+    6:	pub const MAX_RETRIES: u32 = 5;
+    26:	                Err(err) if attempt < MAX_RETRIES => {
+    --- stderr
+    kgrep: Scanned 7 files. Loaded 7.
+    ");
+}
+
+#[test]
+fn literal_is_case_sensitive_and_quoted_phrases_are_literal() {
+    let d = corpus();
+    d.run(&["max_retries", "."]).code(1);
+    let run = d.run(&["\"exponential backoff\"", "."]);
+    run.code(0).stdout_has(
+        "./docs/usage.md\n3:\tThe client retries failed requests with exponential backoff.",
+    );
+    assert!(
+        run.stdout.contains("./src/net/client.rs"),
+        "{}",
+        run.describe
+    );
+}
+
+#[test]
+fn regex_queries_use_ripgrep_syntax() {
+    let d = corpus();
+    let run = d.run(&[r"fn\s+backoff_\w+", "."]);
+    run.code(0)
+        .stdout_is("./src/net/client.rs\n53:\tfn backoff_delay(attempt: u32) -> Duration {\n");
+    d.run(&["retr(y", "."]).code(0);
+}
+
+#[test]
+fn natural_language_finds_split_identifiers() {
+    let d = corpus();
+    let run = d.run(&["parse jwt", "."]);
+    run.code(0);
+    assert_eq!(
+        run.headings().first().map(String::as_str),
+        Some("./src/auth/jwt.py"),
+        "{}",
+        run.describe
+    );
+    run.stdout_has("def parse_jwt(token):");
+}
+
+#[test]
+fn natural_language_ranks_source_over_tests_and_docs() {
+    let d = corpus();
+    let run = d.run(&["how does the client retry with exponential backoff", "."]);
+    run.code(0);
+    assert_eq!(
+        run.headings().first().map(String::as_str),
+        Some("./src/net/client.rs"),
+        "{}",
+        run.describe
+    );
+    insta::assert_snapshot!(transcript(&run));
+}
+
+#[test]
+fn natural_language_output_is_deterministic() {
+    let d = corpus();
+    let a = d.run(&[
+        "where is the database pool size read from the environment",
+        ".",
+    ]);
+    let b = d.run(&[
+        "where is the database pool size read from the environment",
+        ".",
+    ]);
+    a.code(0);
+    assert_eq!(a.raw_stdout, b.raw_stdout);
+    assert_eq!(
+        a.headings().first().map(String::as_str),
+        Some("./src/config/loader.go"),
+        "{}",
+        a.describe
+    );
+}
+
+#[test]
+fn no_match_exits_1_with_empty_stdout() {
+    let d = corpus();
+    d.run(&["zebra giraffe antelope", "."])
+        .code(1)
+        .stdout_is("");
+    d.run(&["NoSuchIdentifier", "."]).code(1).stdout_is("");
+}
+
+#[test]
+fn context_and_max_count() {
+    let d = corpus();
+    let run = d.run(&["-C", "1", "MAX_RETRIES", "src"]);
+    run.code(0).stdout_is(
+        "./src/net/client.rs\n5-\t/// How many times a failed request is retried before giving up.\n6:\tpub const MAX_RETRIES: u32 = 5;\n7-\t\n--\n25-\t                Ok(body) => return Ok(body),\n26:\t                Err(err) if attempt < MAX_RETRIES => {\n27-\t                    let delay = backoff_delay(attempt);\n",
+    );
+    d.run(&["-m", "1", "MAX_RETRIES", "src"])
+        .stdout_is("./src/net/client.rs\n6:\tpub const MAX_RETRIES: u32 = 5;\n");
+    d.run(&["-A", "1", "-B", "0", "-C", "5", "MAX_RETRIES", "src"])
+        .stdout_has("6:\tpub const MAX_RETRIES: u32 = 5;\n7-\t\n--\n26:");
+}
+
+#[test]
+fn crlf_is_normalised() {
+    let d = corpus();
+    d.run(&["database", "crlf.txt"])
+        .code(0)
+        .stdout_is("./crlf.txt\n2:\tthe database line\n");
+}
