@@ -7,6 +7,7 @@
 pub mod document;
 pub mod exit;
 pub mod messages;
+pub mod render;
 pub mod verify;
 
 use std::ffi::OsString;
