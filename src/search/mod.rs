@@ -126,7 +126,7 @@ pub fn scan_terms(haystacks: &[Haystack], matcher: &TermMatcher, read: &ReadOpti
                 return None;
             }
             let hit = sink.counts.iter().any(|&c| c > 0);
-            hit.then(|| FileTerms {
+            hit.then_some(FileTerms {
                 haystack: i,
                 counts: sink.counts,
                 len: doc.text.len(),

@@ -62,18 +62,15 @@ impl Sink for TermLineSink<'_> {
         let first = line_number(mat)?;
         // A match may span several lines only in multi-line mode, which is off; still,
         // attribute each occurrence to its own line.
-        let bytes = mat.bytes();
-        let mut line_start = 0;
-        let mut line = first;
-        for piece in bytes.split_inclusive(|&b| b == b'\n') {
+        for (offset, piece) in mat.bytes().split_inclusive(|&b| b == b'\n').enumerate() {
             let matches = self.matcher.find_all(piece);
             if !matches.is_empty() {
-                self.lines.push(TermLine { line, matches });
+                self.lines.push(TermLine {
+                    line: first + offset,
+                    matches,
+                });
             }
-            line_start += piece.len();
-            line += 1;
         }
-        let _ = line_start;
         Ok(true)
     }
 }

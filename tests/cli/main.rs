@@ -1,5 +1,5 @@
 //! The one integration-test binary: drives the real `kgrep` in temp dirs.
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::print_stderr)]
 
 mod harness;
 
