@@ -214,3 +214,22 @@ fn kgrep_llm_env_is_validated() {
     cmd.env("KGREP_LLM", "off").args(["retry", "."]);
     crate::harness::finish(&mut cmd, &["retry", "."], d.path()).code(0);
 }
+
+#[test]
+fn verbose_explains_the_query_and_ranking_on_stderr() {
+    let d = corpus();
+    let quiet = d.run(&["retry backoff", "."]);
+    let run = d.run(&["-v", "retry backoff", "."]);
+    run.code(0)
+        .stderr_has("kgrep: query: natural language, terms: retry (retri), backoff (backoff)")
+        .stderr_has("kgrep: rank ");
+    assert_eq!(
+        quiet.stdout, run.stdout,
+        "-v changes stderr only\n{}",
+        run.describe
+    );
+    d.run(&["-v", "MAX_RETRIES", "."])
+        .stderr_has("query: literal \"MAX_RETRIES\"");
+    d.run(&["--verbose", r"fn\s+send", "."])
+        .stderr_has("query: regex");
+}

@@ -4,6 +4,7 @@
 mod harness;
 
 mod bad_input;
+mod contract;
 mod flags;
 mod generated;
 mod input;
