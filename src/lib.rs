@@ -4,8 +4,10 @@
 //! No stability promise: this library exists so the binary, the tests and the
 //! benchmarks can call each stage directly.
 
+pub mod document;
 pub mod exit;
 pub mod messages;
+pub mod walk;
 
 use std::ffi::OsString;
 

@@ -1,0 +1,194 @@
+//! Turning a haystack into the text lines rlmgrep sees.
+//!
+//! This module owns reading a haystack's bytes and normalising them exactly as
+//! rlmgrep's Python does, so line numbers agree with the contract:
+//! - a file with a NUL byte is binary (skipped) unless `-a`/`--text`;
+//! - files: CRLF and lone CR become `\n`, and invalid UTF-8 becomes one U+FFFD per
+//!   maximal invalid subpart (`String::from_utf8_lossy` is exactly Python's
+//!   `errors="replace"`); with `-a` a binary file is decoded the same way, NULs kept;
+//! - stdin is not normalised at all: `\r` and invalid bytes come back out raw
+//!   (Python reads it with `surrogateescape`), and it is never binary, since
+//!   rlmgrep reads it as text without a NUL check;
+//! - lines are `text.split('\n')`: `"a\n"` has two lines, `""` has one.
+//!
+//! It does not decide which haystacks exist (`walk`), report skipped files (the
+//! caller warns about `Binary` and I/O errors), or convert PDFs and Office
+//! documents: that is a later issue, so for now `pages` is always `None` and such
+//! files follow the NUL rule.
+
+use std::borrow::Cow;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+use crate::walk::{Haystack, Source};
+
+/// Largest file `load` reads. The whole text is held in memory (the judge and the
+/// LLM prompt need random access to lines), so a runaway file — a multi-GB log or
+/// dump — must not exhaust memory; 1 GiB is far past any source file. A larger
+/// file makes `load` return an `io::ErrorKind::InvalidData` error, which the
+/// caller reports as a warning before skipping the file.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// A haystack's normalised text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Document {
+    /// The haystack's key.
+    pub key: String,
+    /// Normalised bytes (UTF-8 for files, raw for stdin); lines split on `\n`.
+    pub text: Vec<u8>,
+    /// The first line of each page, for paginated documents (PDF); `None` for now.
+    pub pages: Option<Vec<u32>>,
+}
+
+impl Document {
+    /// Number of lines: one more than the number of `\n` bytes.
+    pub fn line_count(&self) -> usize {
+        memchr::memchr_iter(b'\n', &self.text).count() + 1
+    }
+
+    /// The lines, without their `\n`, as `text.split('\n')` gives them.
+    pub fn lines(&self) -> impl Iterator<Item = &[u8]> {
+        Lines {
+            rest: Some(&self.text),
+        }
+    }
+
+    /// The byte offset where each line starts (the first is always 0).
+    pub fn line_starts(&self) -> Vec<usize> {
+        std::iter::once(0)
+            .chain(memchr::memchr_iter(b'\n', &self.text).map(|i| i + 1))
+            .collect()
+    }
+}
+
+/// `split('\n')` over bytes, using memchr so long lines are cheap.
+struct Lines<'a> {
+    rest: Option<&'a [u8]>,
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = &'a [u8];
+
+    fn next(&mut self) -> Option<&'a [u8]> {
+        let rest = self.rest?;
+        match memchr::memchr(b'\n', rest) {
+            Some(i) => {
+                self.rest = Some(&rest[i + 1..]);
+                Some(&rest[..i])
+            }
+            None => {
+                self.rest = None;
+                Some(rest)
+            }
+        }
+    }
+}
+
+/// How to read haystacks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// `-a`/`--text`: load binary files as text.
+    pub text: bool,
+}
+
+/// The result of loading a haystack.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Loaded {
+    Text(Document),
+    /// The haystack holds a NUL byte and `-a` was not given: skip it.
+    Binary,
+}
+
+/// Reads and normalises one haystack. A file larger than [`MAX_FILE_BYTES`] gives
+/// an `InvalidData` error; other errors are the I/O errors of reading it.
+pub fn load(h: &Haystack, opts: &ReadOptions) -> io::Result<Loaded> {
+    match &h.source {
+        Source::Stdin(bytes) => Ok(from_bytes(h.key.clone(), bytes.clone(), true, opts)),
+        Source::Path(path) => {
+            let bytes = read_capped(path)?;
+            Ok(from_bytes(h.key.clone(), bytes, false, opts))
+        }
+    }
+}
+
+/// Normalises bytes already in memory (see the module doc for the rules).
+pub fn from_bytes(key: String, bytes: Vec<u8>, is_stdin: bool, opts: &ReadOptions) -> Loaded {
+    if is_stdin {
+        return Loaded::Text(document(key, bytes));
+    }
+    if !opts.text && memchr::memchr(0, &bytes).is_some() {
+        return Loaded::Binary;
+    }
+    Loaded::Text(document(key, normalize(bytes)))
+}
+
+fn document(key: String, text: Vec<u8>) -> Document {
+    Document {
+        key,
+        text,
+        pages: None,
+    }
+}
+
+/// Python's text-mode decoding: lossy UTF-8, then universal newlines. Valid UTF-8
+/// without `\r` (nearly every source file) is returned untouched, without a copy.
+fn normalize(bytes: Vec<u8>) -> Vec<u8> {
+    let has_cr = memchr::memchr(b'\r', &bytes).is_some();
+    let text = match String::from_utf8(bytes) {
+        Ok(valid) if !has_cr => return valid.into_bytes(),
+        Ok(valid) => valid.into_bytes(),
+        Err(err) => match String::from_utf8_lossy(err.as_bytes()) {
+            Cow::Owned(fixed) => fixed.into_bytes(),
+            Cow::Borrowed(_) => err.into_bytes(),
+        },
+    };
+    if has_cr {
+        unify_newlines(&text)
+    } else {
+        text
+    }
+}
+
+/// CRLF and lone CR become `\n`.
+fn unify_newlines(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = memchr::memchr(b'\r', rest) {
+        out.extend_from_slice(&rest[..i]);
+        out.push(b'\n');
+        let skip = if rest.get(i + 1) == Some(&b'\n') {
+            2
+        } else {
+            1
+        };
+        rest = &rest[i + skip..];
+    }
+    out.extend_from_slice(rest);
+    out
+}
+
+/// Reads a whole file, refusing files over [`MAX_FILE_BYTES`]. The limit is
+/// checked on the metadata and again while reading, for files that grow or that
+/// report no size (procfs).
+fn read_capped(path: &Path) -> io::Result<Vec<u8>> {
+    let file = File::open(path)?;
+    let len = file.metadata()?.len();
+    if len > MAX_FILE_BYTES {
+        return Err(too_large(len));
+    }
+    let capacity = usize::try_from(len).unwrap_or(0).saturating_add(1);
+    let mut bytes = Vec::with_capacity(capacity);
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+fn too_large(len: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("file too large: {len} bytes, over the {MAX_FILE_BYTES}-byte limit"),
+    )
+}
