@@ -276,10 +276,12 @@ impl Root {
 
     /// The key of a walked entry: the root's key joined with the path below it.
     fn key_of(&self, path: &Path) -> String {
+        // The walker builds entry paths by joining names onto `full`, so what is
+        // below it is already a clean `a/b/c`: no need to re-join components.
         let below = path.strip_prefix(&self.full).unwrap_or(path);
-        let below = path_key(below);
+        let below = below.to_string_lossy();
         match (self.key.is_empty(), below.is_empty()) {
-            (true, _) => below,
+            (true, _) => below.into_owned(),
             (false, true) => self.key.clone(),
             (false, false) => format!("{}/{below}", self.key),
         }
