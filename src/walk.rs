@@ -14,8 +14,9 @@
 //! - `.gitignore` (inside a git repository, as in ripgrep), `.ignore`, `.rgignore`,
 //!   parent and nested ignore files, git's global excludes and `.git/info/exclude`
 //!   are honoured (rlmgrep ignores `.git/info/exclude`: a known bug we fix).
-//! - Hidden entries are skipped unless `hidden`; even then `.git/` directories are
-//!   never entered (rlmgrep loads git internals with `--hidden`: a bug we fix). A
+//! - Hidden entries are skipped unless `hidden`; even then `.git` (directory or
+//!   gitlink file) is never searched (rlmgrep loads git internals with `--hidden`:
+//!   a bug we fix). A
 //!   `..` argument does not make everything hidden (rlmgrep bug; we follow rg).
 //! - Files named explicitly are always searched: ignore rules, hidden, globs and
 //!   types apply only to files found by walking a directory (as in rg).
@@ -50,7 +51,8 @@ pub const STDIN_KEY: &str = "<stdin>";
 /// tuned for rg behaves the same under kgrep.
 const RG_IGNORE_FILENAME: &str = ".rgignore";
 
-/// Git's metadata directory: never a haystack source, even with `--hidden`.
+/// Git's metadata directory (or a submodule's gitlink file): never searched, even
+/// with `--hidden`.
 const GIT_DIR_NAME: &str = ".git";
 
 /// How to select haystacks, resolved from the command line.
@@ -425,14 +427,15 @@ fn walk_builder(
     builder
 }
 
-/// Prunes `.git/` directories and directories a negated glob excludes (`!build/`).
-/// Files always pass here: they are filtered after being counted as scanned.
+/// Prunes `.git` (the directory, or a submodule's gitlink file) and directories a
+/// negated glob excludes (`!build/`). Other files always pass here: they are
+/// filtered after being counted as scanned.
 fn should_enter(dent: &DirEntry, overrides: &Override) -> bool {
-    if !dent.file_type().is_some_and(|t| t.is_dir()) {
-        return true;
+    if dent.file_name() == OsStr::new(GIT_DIR_NAME) {
+        return false;
     }
-    dent.file_name() != OsStr::new(GIT_DIR_NAME)
-        && !overrides.matched(dent.path(), true).is_ignore()
+    let is_dir = dent.file_type().is_some_and(|t| t.is_dir());
+    !is_dir || !overrides.matched(dent.path(), true).is_ignore()
 }
 
 /// What the walker threads found, merged when each thread finishes.
@@ -706,6 +709,7 @@ mod tests {
         let t = git_tree(&[("a.txt", ""), (".hidden.txt", ""), (".dir/b.txt", "")]);
         write(t.path(), ".git/HEAD", "ref: refs/heads/main\n");
         write(t.path(), "sub/.git/config", "");
+        write(t.path(), "mod/.git", "gitdir: ../.git/modules/mod\n");
         let opts = WalkOptions {
             hidden: true,
             ..WalkOptions::default()
