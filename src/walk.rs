@@ -1,71 +1,172 @@
-//! STUB (replaced by the walk branch).
-use std::path::{Path, PathBuf};
-#[derive(Clone, Debug, Default)]
+//! Input selection: which haystacks a run searches, and the key each one is known by.
+//!
+//! This module owns turning path arguments (or `--paths-from-stdin` lists, or piped
+//! stdin) into a sorted, de-duplicated `Vec<Haystack>`: recursion, hidden files,
+//! ignore files, `-g` globs and `--type` filters, and the cwd-relative *key* that
+//! names each haystack everywhere downstream (headings, LLM prompts, verification).
+//! It does not read file contents (that is `document`), decide on binary files, or
+//! print anything but per-input errors through `messages`.
+//!
+//! Rules, following ripgrep where rlmgrep has a bug (see the contract README):
+//! - Keys are paths relative to cwd, normalised like Python's `pathlib` (`./src` →
+//!   `src/app.py`, `.` → `README.md`, `..` kept). An absolute argument under cwd
+//!   becomes relative; outside cwd it stays absolute.
+//! - `.gitignore` (inside a git repository, as in ripgrep), `.ignore`, `.rgignore`,
+//!   parent and nested ignore files, git's global excludes and `.git/info/exclude`
+//!   are honoured (rlmgrep ignores `.git/info/exclude`: a known bug we fix).
+//! - Hidden entries are skipped unless `hidden`; even then `.git` (directory or
+//!   gitlink file) is never searched (rlmgrep loads git internals with `--hidden`:
+//!   a bug we fix). A `..` argument does not make everything hidden (rlmgrep bug;
+//!   we follow rg).
+//! - Files named explicitly are always searched: ignore rules, hidden, globs and
+//!   types apply only to files found by walking a directory (as in rg).
+//! - Globs and types are *filters applied after* ignore and hidden rules, and both
+//!   must allow a file. Glob syntax is ripgrep's (`*.md` at any depth, `!` negates,
+//!   `**/` matches the top level too), but unlike rg a `-g` whitelist does not
+//!   re-include hidden or ignored files, so `-g '*.md'` selects what rlmgrep does.
+//! - Symlinks are not followed while walking (so loops cannot hang), and only
+//!   regular files become haystacks: FIFOs, sockets and devices are skipped. An
+//!   explicitly named symlink to a file is searched.
+//! - `WalkOutcome::scanned` counts the regular files considered: every explicitly
+//!   named file, plus every walked file that survived ignore and hidden rules,
+//!   counted *before* globs and types, and before de-duplication.
+//!
+//! An invalid glob or type definition is reported with `messages::error` and nothing
+//! is walked, since searching a different set of files than asked is worse than none.
+
+use std::ffi::OsStr;
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use ignore::overrides::{Override, OverrideBuilder};
+use ignore::types::{Types, TypesBuilder};
+use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
+
+use crate::messages;
+
+/// The key of the haystack made from piped stdin, as rlmgrep names it.
+pub const STDIN_KEY: &str = "<stdin>";
+
+/// Project-local ignore file ripgrep reads besides `.ignore`; honoured so a repo
+/// tuned for rg behaves the same under kgrep.
+const RG_IGNORE_FILENAME: &str = ".rgignore";
+
+/// Git's metadata directory (or a submodule's gitlink file): never searched, even
+/// with `--hidden`.
+const GIT_DIR_NAME: &str = ".git";
+
+/// How to select haystacks, resolved from the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WalkOptions {
+    /// Descend into directory arguments (`--no-recursive` turns this off).
     pub recursive: bool,
+    /// Include hidden files and directories (`--hidden`).
     pub hidden: bool,
+    /// Disregard every ignore file (`--no-ignore`).
     pub no_ignore: bool,
+    /// `-g` values, already split with [`split_list`].
     pub globs: Vec<String>,
+    /// `--type` names, already split with [`split_list`].
     pub types: Vec<String>,
+    /// Walker threads; 0 lets the walker pick from the available parallelism.
     pub threads: usize,
 }
-#[derive(Clone, Debug)]
+
+impl Default for WalkOptions {
+    fn default() -> Self {
+        WalkOptions {
+            recursive: true,
+            hidden: false,
+            no_ignore: false,
+            globs: Vec::new(),
+            types: Vec::new(),
+            threads: 0,
+        }
+    }
+}
+
+/// Where a haystack's bytes come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
+    /// A file on disk (the real path, even when its name is not UTF-8).
     Path(PathBuf),
+    /// Bytes already read from stdin.
     Stdin(Vec<u8>),
 }
-#[derive(Clone, Debug)]
+
+/// One thing to search, named by its key.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Haystack {
+    /// The cwd-relative, pathlib-normalised name (lossy UTF-8), or `<stdin>`.
     pub key: String,
+    /// Where to read it from.
     pub source: Source,
 }
+
 impl Haystack {
+    /// The heading printed above this haystack's lines.
     pub fn heading(&self) -> String {
         heading(&self.key)
     }
+
+    /// Whether this haystack is piped stdin.
     pub fn is_stdin(&self) -> bool {
         matches!(self.source, Source::Stdin(_))
     }
 }
+
+/// The haystacks to search, sorted by key and de-duplicated, and how many
+/// regular files were considered (see the module doc for what counts).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct WalkOutcome {
     pub haystacks: Vec<Haystack>,
     pub scanned: usize,
 }
-pub fn walk(paths: &[PathBuf], _opts: &WalkOptions, _cwd: &Path) -> WalkOutcome {
-    let mut haystacks = Vec::new();
-    for p in paths {
-        for e in ignore::WalkBuilder::new(p).build().flatten() {
-            if e.file_type().is_some_and(|t| t.is_file()) {
-                let k = e
-                    .path()
-                    .to_string_lossy()
-                    .trim_start_matches("./")
-                    .to_string();
-                haystacks.push(Haystack {
-                    key: k,
-                    source: Source::Path(e.path().to_path_buf()),
-                });
+
+/// Selects the haystacks under `paths`, resolving relative paths against `cwd`.
+/// Per-path problems are reported through `messages` and the others still walked.
+pub fn walk(paths: &[PathBuf], opts: &WalkOptions, cwd: &Path) -> WalkOutcome {
+    let Some(filter) = Filter::build(opts, cwd) else {
+        return WalkOutcome::default();
+    };
+    let mut out = WalkOutcome::default();
+    for arg in paths {
+        let root = Root::new(arg, cwd);
+        match classify(arg, &root.full, opts) {
+            Kind::File => {
+                out.scanned += 1;
+                out.haystacks.push(root.explicit_haystack());
             }
+            Kind::Dir => walk_dir(&root, opts, cwd, &filter, &mut out),
+            Kind::Skip => {}
         }
     }
-    haystacks.sort_by(|a, b| a.key.cmp(&b.key));
-    let scanned = haystacks.len();
-    WalkOutcome { haystacks, scanned }
+    out.haystacks.sort_by(|a, b| a.key.cmp(&b.key));
+    out.haystacks.dedup_by(|a, b| a.key == b.key);
+    out
 }
+
+/// The haystack for piped stdin content.
 pub fn stdin_haystack(bytes: Vec<u8>) -> Haystack {
     Haystack {
-        key: "<stdin>".into(),
+        key: STDIN_KEY.to_string(),
         source: Source::Stdin(bytes),
     }
 }
+
+/// Parses a `--paths-from-stdin` list: one path per line, surrounding whitespace
+/// trimmed, blank lines skipped. Non-UTF-8 bytes are kept as they are.
 pub fn parse_path_list(bytes: &[u8]) -> Vec<PathBuf> {
-    String::from_utf8_lossy(bytes)
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .map(PathBuf::from)
+    bytes
+        .split(|&b| b == b'\n')
+        .map(<[u8]>::trim_ascii)
+        .filter(|line| !line.is_empty())
+        .map(path_from_bytes)
         .collect()
 }
+
+/// The heading for a key: `./` prepended unless the key already starts with `.`
+/// or `/` (`./src/app.py`, but `.secret_notes.md`, `../README.md`, `/abs/x`).
 pub fn heading(key: &str) -> String {
     if key.starts_with('.') || key.starts_with('/') {
         key.to_string()
@@ -73,11 +174,360 @@ pub fn heading(key: &str) -> String {
         format!("./{key}")
     }
 }
+
+/// Splits `-g`/`--type` values on commas, except commas inside `{...}` glob
+/// alternations (`*.{md,txt}` stays whole) or escaped with a backslash. Parts are
+/// trimmed and empty parts dropped.
 pub fn split_list(values: &[String]) -> Vec<String> {
-    values
-        .iter()
-        .flat_map(|v| v.split(','))
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
+    values.iter().flat_map(|v| split_one(v)).collect()
+}
+
+fn split_one(value: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut current = String::new();
+    let mut depth = 0usize;
+    let mut escaped = false;
+    for c in value.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                parts.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    parts.push(current);
+    parts
+        .into_iter()
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
         .collect()
 }
+
+#[cfg(unix)]
+fn path_from_bytes(bytes: &[u8]) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    PathBuf::from(OsStr::from_bytes(bytes))
+}
+
+#[cfg(not(unix))]
+fn path_from_bytes(bytes: &[u8]) -> PathBuf {
+    PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
+}
+
+/// What to do with one path argument.
+enum Kind {
+    File,
+    Dir,
+    Skip,
+}
+
+/// Decides how to treat an argument, reporting the ones that cannot be searched.
+fn classify(arg: &Path, full: &Path, opts: &WalkOptions) -> Kind {
+    let md = match std::fs::metadata(full) {
+        Ok(md) => md,
+        Err(err) => {
+            messages::error(&format!("{}: {err}", arg.display()));
+            return Kind::Skip;
+        }
+    };
+    if md.is_file() {
+        Kind::File
+    } else if !md.is_dir() {
+        // A FIFO would block the read forever; sockets and devices are not text.
+        messages::warn(&format!("{}: not a regular file, skipped", arg.display()));
+        Kind::Skip
+    } else if opts.recursive {
+        Kind::Dir
+    } else {
+        messages::error(&format!(
+            "{}: is a directory (--no-recursive)",
+            arg.display()
+        ));
+        Kind::Skip
+    }
+}
+
+/// A path argument: where it is on disk, and the key prefix of what lies under it.
+struct Root {
+    /// `cwd` joined with the argument, `.` components dropped.
+    full: PathBuf,
+    /// The argument's own key ("" for `.`).
+    key: String,
+}
+
+impl Root {
+    fn new(arg: &Path, cwd: &Path) -> Root {
+        Root {
+            full: lexical(&cwd.join(arg)),
+            key: base_key(arg, cwd),
+        }
+    }
+
+    fn explicit_haystack(&self) -> Haystack {
+        Haystack {
+            key: self.key.clone(),
+            source: Source::Path(self.full.clone()),
+        }
+    }
+
+    /// The key of a walked entry: the root's key joined with the path below it.
+    fn key_of(&self, path: &Path) -> String {
+        // The walker builds entry paths by joining names onto `full`, so what is
+        // below it is already a clean `a/b/c`: no need to re-join components.
+        let below = path.strip_prefix(&self.full).unwrap_or(path);
+        let below = below.to_string_lossy();
+        match (self.key.is_empty(), below.is_empty()) {
+            (true, _) => below.into_owned(),
+            (false, true) => self.key.clone(),
+            (false, false) => format!("{}/{below}", self.key),
+        }
+    }
+}
+
+/// A path with `.` components dropped; `..` is kept, as pathlib does.
+fn lexical(path: &Path) -> PathBuf {
+    path.components()
+        .filter(|c| !matches!(c, Component::CurDir))
+        .collect()
+}
+
+/// The key of a path argument: relative to cwd when it is relative or lies under
+/// cwd, absolute otherwise.
+fn base_key(arg: &Path, cwd: &Path) -> String {
+    let arg = lexical(arg);
+    if arg.is_absolute() {
+        if let Ok(rel) = arg.strip_prefix(lexical(cwd)) {
+            return path_key(rel);
+        }
+    }
+    path_key(&arg)
+}
+
+/// Joins a path's components with `/` (lossy for non-UTF-8 names).
+fn path_key(path: &Path) -> String {
+    let mut key = String::new();
+    for comp in path.components() {
+        match comp {
+            Component::RootDir => key.push('/'),
+            Component::CurDir => {}
+            other => {
+                if !key.is_empty() && !key.ends_with('/') {
+                    key.push('/');
+                }
+                key.push_str(&other.as_os_str().to_string_lossy());
+            }
+        }
+    }
+    key
+}
+
+/// `-g` globs and `--type` selections, checked against walked files.
+struct Filter {
+    overrides: Arc<Override>,
+    types: Types,
+}
+
+impl Filter {
+    /// Builds the filter, reporting an invalid glob or type; `None` means "walk
+    /// nothing".
+    fn build(opts: &WalkOptions, cwd: &Path) -> Option<Filter> {
+        let overrides = build_overrides(&opts.globs, cwd)
+            .map_err(|err| messages::error(&err.to_string()))
+            .ok()?;
+        let types = build_types(&opts.types)
+            .map_err(|err| messages::error(&err.to_string()))
+            .ok()?;
+        Some(Filter {
+            overrides: Arc::new(overrides),
+            types,
+        })
+    }
+
+    /// Whether both the globs and the types allow this walked file.
+    fn allows(&self, path: &Path) -> bool {
+        !self.overrides.matched(path, false).is_ignore()
+            && !self.types.matched(path, false).is_ignore()
+    }
+}
+
+/// Globs are rooted at cwd so `src/*` means cwd's `src`, as in rg.
+fn build_overrides(globs: &[String], cwd: &Path) -> Result<Override, ignore::Error> {
+    let mut builder = OverrideBuilder::new(cwd);
+    for glob in globs {
+        builder.add(glob)?;
+    }
+    builder.build()
+}
+
+/// ripgrep's type table; an unknown name is taken as a file extension, as rlmgrep does.
+fn build_types(names: &[String]) -> Result<Types, ignore::Error> {
+    let mut builder = TypesBuilder::new();
+    builder.add_defaults();
+    let known: Vec<String> = builder
+        .definitions()
+        .iter()
+        .map(|def| def.name().to_string())
+        .collect();
+    for name in names {
+        if name != "all" && !known.contains(name) {
+            messages::warn(&format!(
+                "unknown type '{name}', treating as extension '.{name}'"
+            ));
+            builder.add(name, &format!("*.{name}"))?;
+        }
+        builder.select(name);
+    }
+    builder.build()
+}
+
+/// Walks one directory argument in parallel, appending its files to `out`.
+fn walk_dir(root: &Root, opts: &WalkOptions, cwd: &Path, filter: &Filter, out: &mut WalkOutcome) {
+    let walker = walk_builder(root, opts, cwd, &filter.overrides).build_parallel();
+    let shared = Mutex::new(Collected::default());
+    let mut builder = CollectorBuilder {
+        root,
+        cwd,
+        filter,
+        shared: &shared,
+    };
+    walker.visit(&mut builder);
+    let collected = shared.into_inner().unwrap_or_else(PoisonError::into_inner);
+    out.scanned += collected.scanned;
+    out.haystacks.extend(collected.haystacks);
+}
+
+fn walk_builder(
+    root: &Root,
+    opts: &WalkOptions,
+    cwd: &Path,
+    overrides: &Arc<Override>,
+) -> WalkBuilder {
+    let mut builder = WalkBuilder::new(&root.full);
+    builder
+        .current_dir(cwd)
+        .threads(opts.threads)
+        .follow_links(false)
+        .hidden(!opts.hidden)
+        .parents(!opts.no_ignore)
+        .ignore(!opts.no_ignore)
+        .git_ignore(!opts.no_ignore)
+        .git_global(!opts.no_ignore)
+        .git_exclude(!opts.no_ignore);
+    if !opts.no_ignore {
+        builder.add_custom_ignore_filename(RG_IGNORE_FILENAME);
+    }
+    let overrides = Arc::clone(overrides);
+    builder.filter_entry(move |dent| should_enter(dent, &overrides));
+    builder
+}
+
+/// Prunes `.git` (the directory, or a submodule's gitlink file) and directories a
+/// negated glob excludes (`!build/`). Other files always pass here: they are
+/// filtered after being counted as scanned.
+fn should_enter(dent: &DirEntry, overrides: &Override) -> bool {
+    if dent.file_name() == OsStr::new(GIT_DIR_NAME) {
+        return false;
+    }
+    let is_dir = dent.file_type().is_some_and(|t| t.is_dir());
+    !is_dir || !overrides.matched(dent.path(), true).is_ignore()
+}
+
+/// What the walker threads found, merged when each thread finishes.
+#[derive(Default)]
+struct Collected {
+    haystacks: Vec<Haystack>,
+    scanned: usize,
+}
+
+struct CollectorBuilder<'s> {
+    root: &'s Root,
+    cwd: &'s Path,
+    filter: &'s Filter,
+    shared: &'s Mutex<Collected>,
+}
+
+impl<'s> ParallelVisitorBuilder<'s> for CollectorBuilder<'s> {
+    fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
+        Box::new(Collector {
+            root: self.root,
+            cwd: self.cwd,
+            filter: self.filter,
+            shared: self.shared,
+            local: Collected::default(),
+        })
+    }
+}
+
+/// One walker thread's visitor: collects into a local Vec, merged on drop, so the
+/// threads never contend on a lock per file.
+struct Collector<'s> {
+    root: &'s Root,
+    cwd: &'s Path,
+    filter: &'s Filter,
+    shared: &'s Mutex<Collected>,
+    local: Collected,
+}
+
+impl ParallelVisitor for Collector<'_> {
+    fn visit(&mut self, entry: Result<DirEntry, ignore::Error>) -> WalkState {
+        match entry {
+            Ok(dent) => self.consider(dent),
+            Err(err) => messages::error(&describe(&err, self.cwd)),
+        }
+        WalkState::Continue
+    }
+}
+
+impl Collector<'_> {
+    fn consider(&mut self, dent: DirEntry) {
+        // Symlinks report their own type here (not followed), so only real
+        // regular files pass; directories, FIFOs, sockets and devices do not.
+        if !dent.file_type().is_some_and(|t| t.is_file()) {
+            return;
+        }
+        self.local.scanned += 1;
+        if !self.filter.allows(dent.path()) {
+            return;
+        }
+        let key = self.root.key_of(dent.path());
+        self.local.haystacks.push(Haystack {
+            key,
+            source: Source::Path(dent.into_path()),
+        });
+    }
+}
+
+impl Drop for Collector<'_> {
+    fn drop(&mut self) {
+        let local = std::mem::take(&mut self.local);
+        let mut shared = self.shared.lock().unwrap_or_else(PoisonError::into_inner);
+        shared.scanned += local.scanned;
+        shared.haystacks.extend(local.haystacks);
+    }
+}
+
+/// A walk error as one line, with paths shown relative to cwd when they lie under it.
+fn describe(err: &ignore::Error, cwd: &Path) -> String {
+    match err {
+        ignore::Error::WithPath { path, err } => {
+            let shown = path.strip_prefix(cwd).unwrap_or(path);
+            format!("{}: {}", shown.display(), describe(err, cwd))
+        }
+        ignore::Error::WithDepth { err, .. } => describe(err, cwd),
+        ignore::Error::Partial(errs) => errs
+            .iter()
+            .map(|e| describe(e, cwd))
+            .collect::<Vec<_>>()
+            .join("; "),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests;
