@@ -109,7 +109,7 @@ impl Dir {
         std::fs::create_dir_all(self.root.path().join(".git")).expect("mkdir .git");
     }
 
-    /// A command for the binary, hermetic, cwd = the temp dir, stdin closed (`output()` gives the child /dev/null).
+    /// A command for the binary, hermetic, cwd = the temp dir.
     pub fn cmd(&self) -> Command {
         let mut cmd = Command::cargo_bin("kgrep").expect("kgrep binary");
         cmd.env_clear()
@@ -120,7 +120,21 @@ impl Dir {
         cmd
     }
 
-    /// Runs with args (stdin /dev/null).
+    /// Runs with stdin on /dev/null, as an agent's subprocess often is (assert_cmd
+    /// always gives the child a pipe, so this uses std's Command).
+    pub fn run_devnull(&self, args: &[&str]) -> Run {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("kgrep"));
+        cmd.env_clear()
+            .env("HOME", self.home.path())
+            .env("PATH", "/usr/bin:/bin")
+            .current_dir(self.root.path())
+            .stdin(std::process::Stdio::null())
+            .args(args);
+        let out = cmd.output().expect("run kgrep");
+        to_run(out, args, self.root.path())
+    }
+
+    /// Runs with args (stdin an empty pipe: assert_cmd always pipes stdin).
     pub fn run(&self, args: &[&str]) -> Run {
         let mut cmd = self.cmd();
         cmd.args(args);
@@ -137,6 +151,10 @@ impl Dir {
 
 pub fn finish(cmd: &mut Command, args: &[&str], cwd: &Path) -> Run {
     let out: Output = cmd.output().expect("run kgrep");
+    to_run(out, args, cwd)
+}
+
+fn to_run(out: Output, args: &[&str], cwd: &Path) -> Run {
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     let code = out.status.code().unwrap_or(-1);

@@ -10,8 +10,10 @@ fn corpus() -> Dir {
 
 #[test]
 fn no_path_and_closed_stdin_searches_the_current_directory() {
+    // An empty pipe is still a pipe: searched as <stdin>, like ripgrep.
+    corpus().run(&["MAX_RETRIES"]).code(1).stdout_is("");
     let d = corpus();
-    d.run(&["MAX_RETRIES"])
+    d.run_devnull(&["MAX_RETRIES"])
         .code(0)
         .stdout_has("./src/net/client.rs")
         .stderr_has("kgrep: Scanned ");
