@@ -9,6 +9,7 @@ mod flags;
 mod generated;
 mod input;
 mod output;
+mod readme;
 
 /// Every `.rs` file in this folder must be listed above, or its tests never run.
 #[test]
