@@ -5,6 +5,7 @@ complete -c kgrep -s A -d 'Show NUM lines of context after each match (overrides
 complete -c kgrep -s B -d 'Show NUM lines of context before each match (overrides -C on that side)' -r
 complete -c kgrep -s m -d 'Print at most NUM matching lines per file (the lowest line numbers)' -r
 complete -c kgrep -l max-lines -d 'Print at most NUM matching lines in all for a natural-language query (best first; 0 means no limit). Literal and regex queries print every match' -r
+complete -c kgrep -l thesaurus -d 'Add a thesaurus layer: Terraphim JSON (or its legacy flat form) or a folder of Markdown concept files. Repeatable; later ones win' -r -F
 complete -c kgrep -l signature -d 'Typed output fields, e.g. \'summary: str, files: list[str]\'; prints sectioned text. Needs a model' -r
 complete -c kgrep -l signature-json -d 'Like --signature, but prints one compact JSON object. Needs a model' -r
 complete -c kgrep -l model -d 'Model name, e.g. openai/gpt-4o-mini, anthropic/claude-…, ollama/qwen2.5-coder' -r
@@ -30,6 +31,7 @@ complete -c kgrep -l no-ignore -d 'Do not respect ignore files (.gitignore, .ign
 complete -c kgrep -s a -l text -d 'Search binary files as text'
 complete -c kgrep -l paths-from-stdin -d 'Read the list of files to search from stdin, one per line (e.g. `rg -l … |`)'
 complete -c kgrep -s y -l yes -d 'Skip the confirmation rlmgrep asks for before loading many files'
+complete -c kgrep -l no-builtin-thesaurus -d 'Do not use the thesaurus compiled into kgrep'
 complete -c kgrep -s n -d 'Accepted for compatibility with older rlmgrep: line numbers are always shown'
 complete -c kgrep -s H -d 'Accepted for compatibility with older rlmgrep: file names are always shown'
 complete -c kgrep -l answer -d 'Print a narrative answer (on stderr) before the grep output. Needs a model for a written answer; offline, the best lines are quoted as an extractive answer'

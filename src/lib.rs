@@ -21,6 +21,7 @@ pub mod query;
 pub mod render;
 pub mod score;
 pub mod search;
+pub mod thesaurus;
 pub mod verify;
 pub mod walk;
 

@@ -19,6 +19,7 @@ use crate::query::{self, QueryKind};
 use crate::render::grep::{self, FileResult, GrepOptions};
 use crate::score::{self, RankedFile, TermWeights};
 use crate::search::{self, matcher::TermMatcher, LoadStats};
+use crate::thesaurus::{self, LayerPaths, Thesaurus};
 use crate::walk::{self, Haystack, WalkOptions};
 
 /// Parses argv and runs the command it names.
@@ -116,7 +117,10 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
         return Ok(ExitStatus::Error);
     };
     let read = ReadOptions { text: plan.text };
-    let q = query::analyze(&plan.query);
+    let q = match query::classify(&plan.query) {
+        QueryKind::Natural => query::analyze_with(&plan.query, &load_thesaurus(plan, &cwd()?)),
+        _ => query::analyze(&plan.query),
+    };
     verbose_query(&q);
     let (selected, stats) = match &q.kind {
         QueryKind::Natural => rank_natural(&q, &haystacks.list, &read, plan.max_lines)?,
@@ -135,6 +139,32 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
     }
     let printed = print(plan, &haystacks.list, &selected, &read)?;
     Ok(ExitStatus::of_search(printed > 0, messages::errored()))
+}
+
+fn cwd() -> anyhow::Result<PathBuf> {
+    std::env::current_dir().context("cannot read the current directory")
+}
+
+/// The layered thesaurus: embedded, learned, the project's `.kgrep/` in the
+/// current directory and in a directory given as the only path, `--thesaurus`.
+fn load_thesaurus(plan: &Plan, cwd: &std::path::Path) -> Thesaurus {
+    let mut roots = vec![cwd.to_path_buf()];
+    if let Input::Paths(paths) = &plan.input {
+        if let [only] = paths.as_slice() {
+            if only.is_dir() && only.canonicalize().ok() != cwd.canonicalize().ok() {
+                roots.push(only.clone());
+            }
+        }
+    }
+    thesaurus::load_layers(&LayerPaths {
+        builtin: plan.builtin_thesaurus,
+        learned: LayerPaths::learned_path(
+            std::env::var_os("HOME").map(PathBuf::from),
+            std::env::var_os("XDG_DATA_HOME").map(PathBuf::from),
+        ),
+        project_roots: roots,
+        extra: plan.thesauri.clone(),
+    })
 }
 
 /// Modes this version cannot run: signatures need a model.
@@ -161,7 +191,7 @@ struct Haystacks {
 /// Collects haystacks from stdin, a path list on stdin, or the walk. `None` when
 /// the input itself is unusable (already reported).
 fn gather(plan: &Plan) -> anyhow::Result<Option<Haystacks>> {
-    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let cwd = cwd()?;
     let paths: Vec<PathBuf> = match &plan.input {
         Input::Stdin => {
             let bytes = read_stdin()?;

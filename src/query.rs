@@ -8,6 +8,8 @@
 
 use rust_stemmers::{Algorithm, Stemmer};
 
+use crate::thesaurus::Thesaurus;
+
 /// How a query is searched.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum QueryKind {
@@ -28,7 +30,31 @@ pub struct Term {
     pub stem: String,
     /// Relative importance within the query (before corpus statistics).
     pub weight: f32,
+    /// The query word this term stands for: a word and its synonyms share a
+    /// slot, and a line covers a slot once however many of them it holds.
+    pub slot: usize,
+    /// Why the term is searched.
+    pub origin: Origin,
+    /// The thesaurus concept it belongs to, if any.
+    pub concept: Option<String>,
 }
+
+/// Why a term is part of the query, in decreasing order of trust.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A word of the query itself.
+    Query,
+    /// A synonym of a query word's concept, from the thesaurus.
+    Synonym,
+}
+
+/// Weight of a synonym relative to the query word it expands: the user's own
+/// word is the better evidence.
+pub const SYNONYM_WEIGHT: f32 = 0.6;
+
+/// At most this many synonyms expand one query word: enough for a concept's
+/// common spellings and abbreviations, few enough to keep matching fast.
+pub const MAX_SYNONYMS_PER_WORD: usize = 12;
 
 /// An analysed query.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,11 +89,16 @@ const STOP_WORDS: &[&str] = &[
     "whose", "why", "will", "with", "within", "without", "would", "you", "your", "yours",
 ];
 
-/// Analyses a query string.
+/// Analyses a query string without a thesaurus.
 pub fn analyze(raw: &str) -> Query {
+    analyze_with(raw, &Thesaurus::new())
+}
+
+/// Analyses a query string, expanding its words through the thesaurus.
+pub fn analyze_with(raw: &str, thesaurus: &Thesaurus) -> Query {
     let kind = classify(raw);
     let terms = match kind {
-        QueryKind::Natural => terms_of(raw),
+        QueryKind::Natural => expand(terms_of(raw), raw, thesaurus),
         _ => Vec::new(),
     };
     Query {
@@ -290,11 +321,64 @@ fn terms_of(raw: &str) -> Vec<Term> {
         if terms.iter().any(|t| t.stem == stem) || terms.len() >= MAX_TERMS {
             continue;
         }
+        let slot = terms.len();
         terms.push(Term {
             text: word,
             stem,
             weight: 1.0,
+            slot,
+            origin: Origin::Query,
+            concept: None,
         });
+    }
+    terms
+}
+
+/// Adds the synonyms of the concepts found in the query, each in the slot of the
+/// first query word its concept covers. Multi-word synonyms recognise phrases in
+/// the query but are not searched for (code spells them as one identifier,
+/// which the thesaurus lists separately when it is common).
+fn expand(mut terms: Vec<Term>, raw: &str, thesaurus: &Thesaurus) -> Vec<Term> {
+    let all_words = words(raw);
+    for found in thesaurus.find_in(&all_words) {
+        let covered = &all_words[found.start..found.start + found.len];
+        if covered.iter().all(|w| is_stop_word(w)) {
+            continue;
+        }
+        let Some(slot) = covered
+            .iter()
+            .find_map(|w| terms.iter().find(|t| t.text == *w).map(|t| t.slot))
+        else {
+            continue;
+        };
+        let name = thesaurus.concept(found.concept).map(|c| c.name.clone());
+        for t in terms.iter_mut().filter(|t| t.slot == slot) {
+            t.concept = name.clone();
+        }
+        let mut added = 0;
+        for syn in thesaurus.synonyms(found.concept) {
+            if added >= MAX_SYNONYMS_PER_WORD || terms.len() >= MAX_TERMS * 4 {
+                break;
+            }
+            if syn.contains(' ') || syn.len() < 2 || is_stop_word(syn) {
+                continue;
+            }
+            let parts = words(syn);
+            let [word] = parts.as_slice() else { continue };
+            let stem = stem(word);
+            if terms.iter().any(|t| t.stem == stem) {
+                continue;
+            }
+            terms.push(Term {
+                text: word.clone(),
+                stem,
+                weight: SYNONYM_WEIGHT,
+                slot,
+                origin: Origin::Synonym,
+                concept: name.clone(),
+            });
+            added += 1;
+        }
     }
     terms
 }
@@ -404,6 +488,46 @@ mod tests {
         assert_eq!(
             classify("where is the"),
             QueryKind::Literal("where is the".into())
+        );
+    }
+
+    #[test]
+    fn thesaurus_expands_words_into_their_slot() {
+        use crate::thesaurus::{Concept, Layer};
+        let mut t = Thesaurus::new();
+        let syn = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        t.add(
+            Concept {
+                id: 1,
+                name: "configuration".into(),
+                layer: Layer::Builtin,
+            },
+            &syn(&["config", "cfg", "conf", "settings file"]),
+            false,
+        );
+        t.add(
+            Concept {
+                id: 2,
+                name: "connection pool".into(),
+                layer: Layer::Builtin,
+            },
+            &syn(&["connpool"]),
+            false,
+        );
+        let q = analyze_with(
+            "where is the configuration loaded from the connection pool",
+            &t,
+        );
+        let by_text = |x: &str| q.terms.iter().find(|t| t.text == x).unwrap().clone();
+        let cfg = by_text("cfg");
+        assert_eq!(cfg.origin, Origin::Synonym);
+        assert_eq!(cfg.slot, by_text("configuration").slot);
+        assert!(cfg.weight < by_text("configuration").weight);
+        assert_eq!(by_text("connpool").slot, by_text("connection").slot);
+        assert!(q.terms.iter().all(|t| !t.text.contains(' ')));
+        assert_eq!(
+            by_text("configuration").concept.as_deref(),
+            Some("configuration")
         );
     }
 

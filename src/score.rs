@@ -6,7 +6,7 @@
 //! merge several query words, definitions), and choosing the lines to print.
 //! Does no I/O: callers hand in counts and lines.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::query::{self, Term};
 use crate::search::sink::TermLine;
@@ -135,6 +135,8 @@ pub fn query_wants_secondary(terms: &[Term]) -> bool {
 pub struct TermWeights {
     pub idf: Vec<f64>,
     pub weight: Vec<f64>,
+    /// The query slot of each term (a query word and its synonyms share one).
+    pub slot: Vec<usize>,
 }
 
 impl TermWeights {
@@ -143,16 +145,31 @@ impl TermWeights {
         TermWeights {
             idf: df.iter().map(|&d| idf(files.max(1), d)).collect(),
             weight: terms.iter().map(|t| f64::from(t.weight)).collect(),
+            slot: terms.iter().map(|t| t.slot).collect(),
         }
+    }
+
+    fn slot_of(&self, term: usize) -> usize {
+        self.slot.get(term).copied().unwrap_or(term)
+    }
+
+    /// For a set of terms, the best weight of each slot they cover.
+    fn slot_values(&self, terms: impl IntoIterator<Item = usize>) -> BTreeMap<usize, f64> {
+        let mut out: BTreeMap<usize, f64> = BTreeMap::new();
+        for t in terms {
+            let v = out.entry(self.slot_of(t)).or_insert(0.0);
+            *v = v.max(self.of(t));
+        }
+        out
     }
 
     fn of(&self, term: usize) -> f64 {
         self.idf.get(term).copied().unwrap_or(0.0) * self.weight.get(term).copied().unwrap_or(0.0)
     }
 
-    /// Sum of all term weights: the best a line could do.
+    /// The best a line could do: every slot at its best term's weight.
     pub fn total(&self) -> f64 {
-        (0..self.idf.len()).map(|t| self.of(t)).sum()
+        self.slot_values(0..self.idf.len()).values().sum()
     }
 }
 
@@ -189,11 +206,15 @@ pub fn score_lines<'a>(
         .iter()
         .enumerate()
         .map(|(i, tl)| {
-            let own: BTreeSet<usize> = tl.matches.iter().map(|m| m.term).collect();
-            let near = window_terms(lines, i);
-            let terms: f64 = own.iter().map(|&t| weights.of(t)).sum();
-            let window: f64 =
-                near.difference(&own).map(|&t| weights.of(t)).sum::<f64>() * WINDOW_SHARE;
+            let own = weights.slot_values(tl.matches.iter().map(|m| m.term));
+            let near = weights.slot_values(window_terms(lines, i));
+            let terms: f64 = own.values().sum();
+            let window: f64 = near
+                .iter()
+                .filter(|(slot, _)| !own.contains_key(slot))
+                .map(|(_, v)| v)
+                .sum::<f64>()
+                * WINDOW_SHARE;
             let merged = merged_bonus(tl, weights);
             let definition = if text_of(tl.line).is_some_and(is_definition) {
                 DEFINITION_BONUS
@@ -238,7 +259,7 @@ fn merged_bonus(tl: &TermLine, weights: &TermWeights) -> f64 {
     for pair in tl.matches.windows(2) {
         let (a, b) = (pair[0], pair[1]);
         let joined = b.start == a.end || (b.start == a.end + 1);
-        if a.term != b.term && joined {
+        if weights.slot_of(a.term) != weights.slot_of(b.term) && joined {
             bonus = bonus.max(weights.of(a.term).min(weights.of(b.term)));
         }
     }
@@ -309,12 +330,13 @@ pub fn file_score(
     weights: &TermWeights,
 ) -> f64 {
     let base = bm25(counts, len, mean_len, &weights.idf, &weights.weight);
-    let path: f64 = path_terms(key, terms)
+    let in_path = path_terms(key, terms)
         .iter()
         .enumerate()
         .filter(|(_, &hit)| hit)
-        .map(|(t, _)| weights.of(t) * PATH_WEIGHT)
-        .sum();
+        .map(|(t, _)| t)
+        .collect::<Vec<_>>();
+    let path: f64 = weights.slot_values(in_path).values().sum::<f64>() * PATH_WEIGHT;
     let prior = if is_secondary_path(key) && !query_wants_secondary(terms) {
         SECONDARY_FILE_PRIOR
     } else {
@@ -417,6 +439,7 @@ mod tests {
         TermWeights {
             idf: vec![1.0; n],
             weight: vec![1.0; n],
+            slot: (0..n).collect(),
         }
     }
 
@@ -493,6 +516,27 @@ mod tests {
             "max_redirects-style identifier"
         );
         assert!(scored[3].score.total > scored[0].score.total);
+    }
+
+    #[test]
+    fn synonyms_of_one_word_count_once_per_line() {
+        // terms 0 and 1 share slot 0 (a word and its synonym); term 2 is slot 1.
+        let w = TermWeights {
+            idf: vec![1.0; 3],
+            weight: vec![1.0, 0.6, 1.0],
+            slot: vec![0, 0, 1],
+        };
+        let both = score_lines(&[tl(1, &[(0, 0, 3), (1, 10, 13)])], &w, |_| None);
+        let one = score_lines(&[tl(1, &[(0, 0, 3)])], &w, |_| None);
+        assert_eq!(both[0].score.terms, one[0].score.terms);
+        let syn = score_lines(&[tl(1, &[(1, 0, 3)])], &w, |_| None);
+        assert!(
+            syn[0].score.terms < one[0].score.terms,
+            "exact word beats synonym"
+        );
+        let two_slots = score_lines(&[tl(1, &[(0, 0, 3), (2, 10, 13)])], &w, |_| None);
+        assert!(two_slots[0].score.terms > both[0].score.terms);
+        assert_eq!(w.total(), 2.0);
     }
 
     #[test]

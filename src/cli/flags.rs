@@ -103,6 +103,15 @@ pub struct Flags {
     #[arg(long, value_name = "NUM", help_heading = SEARCH)]
     pub max_lines: Option<usize>,
 
+    /// Add a thesaurus layer: Terraphim JSON (or its legacy flat form) or a folder
+    /// of Markdown concept files. Repeatable; later ones win.
+    #[arg(long = "thesaurus", value_name = "PATH", action = ArgAction::Append, help_heading = SEARCH)]
+    pub thesaurus: Vec<PathBuf>,
+
+    /// Do not use the thesaurus compiled into kgrep.
+    #[arg(long, help_heading = SEARCH)]
+    pub no_builtin_thesaurus: bool,
+
     /// Accepted for compatibility with older rlmgrep: line numbers are always shown.
     #[arg(short = 'n', hide = true)]
     pub line_number: bool,

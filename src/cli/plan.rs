@@ -109,6 +109,10 @@ pub struct Plan {
     pub after: usize,
     pub max_count: Option<usize>,
     pub max_lines: usize,
+    /// Extra thesaurus layers (`--thesaurus`).
+    pub thesauri: Vec<PathBuf>,
+    /// Whether the embedded thesaurus is used.
+    pub builtin_thesaurus: bool,
     pub mode: Mode,
     pub llm: LlmPolicy,
     pub model: ModelSettings,
@@ -159,6 +163,8 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
             .max_lines
             .or(config.max_lines)
             .unwrap_or(DEFAULT_MAX_LINES),
+        thesauri: flags.thesaurus.clone(),
+        builtin_thesaurus: !flags.no_builtin_thesaurus,
         mode,
         llm,
         model: model_settings(&flags, config),

@@ -1,0 +1,219 @@
+//! Thesaurus files: Terraphim's JSON (`{"name", "data": {synonym: {"id", "nterm",
+//! …}}}`), its legacy flat form (`{synonym: {"id", "nterm"}}`), and a folder of
+//! Markdown concept files (file name = concept, `# Heading` = display name,
+//! `synonyms:: a, b, c`).
+//!
+//! Reading only: a file that cannot be read or parsed is an error with the path
+//! and the reason, for the caller to report and skip; nothing here ever writes
+//! or repairs a file. Unknown keys are ignored.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::{bail, Context};
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::{Concept, Layer, Thesaurus};
+
+/// Files larger than this are not thesauri (a mistyped path to a data dump):
+/// refuse them instead of parsing hundreds of megabytes.
+pub const MAX_THESAURUS_BYTES: u64 = 64 * 1024 * 1024;
+
+/// One synonym's entry in Terraphim's format; other keys are ignored.
+#[derive(Clone, Debug, Deserialize)]
+struct Normalized {
+    id: u64,
+    nterm: String,
+}
+
+/// Reads a thesaurus from a JSON file or a Markdown folder.
+pub fn read(path: &Path, layer: Layer) -> anyhow::Result<Thesaurus> {
+    if path.is_dir() {
+        return read_markdown_dir(path, layer);
+    }
+    let meta = std::fs::metadata(path)
+        .with_context(|| format!("cannot read thesaurus {}", path.display()))?;
+    if meta.len() > MAX_THESAURUS_BYTES {
+        bail!(
+            "thesaurus {} is larger than {} bytes",
+            path.display(),
+            MAX_THESAURUS_BYTES
+        );
+    }
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read thesaurus {}", path.display()))?;
+    parse_json(&text, layer).with_context(|| format!("invalid thesaurus {}", path.display()))
+}
+
+/// Parses Terraphim JSON or its legacy flat form.
+pub fn parse_json(text: &str, layer: Layer) -> anyhow::Result<Thesaurus> {
+    let value: Value = serde_json::from_str(text).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let Value::Object(top) = value else {
+        bail!("expected a JSON object");
+    };
+    let data = match top.get("data") {
+        Some(Value::Object(data)) => data.clone(),
+        Some(_) => bail!("\"data\" must be an object of synonyms"),
+        None => legacy_entries(&top),
+    };
+    let mut by_concept: BTreeMap<(u64, String), Vec<String>> = BTreeMap::new();
+    for (synonym, entry) in data {
+        let n: Normalized = serde_json::from_value(entry.clone())
+            .map_err(|e| anyhow::anyhow!("synonym {synonym:?}: {e}"))?;
+        by_concept
+            .entry((n.id, n.nterm.to_lowercase()))
+            .or_default()
+            .push(synonym);
+    }
+    let mut t = Thesaurus::new();
+    for ((id, name), synonyms) in by_concept {
+        t.add(
+            Concept {
+                id,
+                name,
+                layer: layer.clone(),
+            },
+            &synonyms,
+            false,
+        );
+    }
+    Ok(t)
+}
+
+/// The legacy form: every top-level key except kgrep's metadata is a synonym.
+fn legacy_entries(top: &serde_json::Map<String, Value>) -> serde_json::Map<String, Value> {
+    top.iter()
+        .filter(|(k, v)| k.as_str() != "kgrep" && k.as_str() != "name" && v.is_object())
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+/// Reads every `*.md` file of a folder, in file-name order (ids follow it).
+pub fn read_markdown_dir(dir: &Path, layer: Layer) -> anyhow::Result<Thesaurus> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read thesaurus folder {}", dir.display()))?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md") && p.is_file())
+        .collect();
+    files.sort();
+    let mut t = Thesaurus::new();
+    for (i, path) in files.iter().enumerate() {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_lowercase())
+            .unwrap_or_default();
+        let (display, synonyms) = parse_markdown(&text);
+        let mut all = synonyms;
+        all.extend(display);
+        t.add(
+            Concept {
+                id: i as u64 + 1,
+                name: stem,
+                layer: layer.clone(),
+            },
+            &all,
+            false,
+        );
+    }
+    Ok(t)
+}
+
+/// A Markdown concept file: the first `# Heading` and the `synonyms::` list.
+pub fn parse_markdown(text: &str) -> (Option<String>, Vec<String>) {
+    let mut display = None;
+    let mut synonyms = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if display.is_none() {
+            if let Some(h) = line.strip_prefix("# ") {
+                display = Some(h.trim().to_string());
+                continue;
+            }
+        }
+        let lower = line.to_ascii_lowercase();
+        if let Some(rest) = lower.strip_prefix("synonyms::") {
+            let start = line.len() - rest.len();
+            synonyms.extend(
+                line[start..]
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string),
+            );
+        }
+    }
+    (display, synonyms)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terraphim_json() {
+        let t = parse_json(
+            r#"{"name": "eng", "data": {
+                "cfg": {"id": 4, "nterm": "configuration", "display_value": "Configuration", "url": "x"},
+                "settings": {"id": 4, "nterm": "configuration"},
+                "jwt": {"id": 9, "nterm": "json web token"}},
+              "kgrep": {"learned": []}, "future_key": 1}"#,
+            Layer::User,
+        )
+        .unwrap();
+        let c = t.lookup("settings").unwrap();
+        assert_eq!(t.lookup("cfg"), Some(c));
+        assert_eq!(t.lookup("configuration"), Some(c));
+        assert_eq!(t.concept(c).unwrap().id, 4);
+        assert!(t.lookup("jwt").is_some());
+    }
+
+    #[test]
+    fn legacy_flat_json_keeps_ids() {
+        let t = parse_json(r#"{"ctx": {"id": 12, "nterm": "context"}}"#, Layer::Project).unwrap();
+        let c = t.lookup("context").unwrap();
+        assert_eq!(t.concept(c).unwrap().id, 12);
+    }
+
+    #[test]
+    fn corrupt_json_is_an_error_naming_the_problem() {
+        assert!(parse_json("{", Layer::User).is_err());
+        assert!(parse_json("[1]", Layer::User).is_err());
+        let e = parse_json(r#"{"data": {"x": {"nterm": "y"}}}"#, Layer::User).unwrap_err();
+        assert!(format!("{e:#}").contains("\"x\""), "{e:#}");
+    }
+
+    #[test]
+    fn markdown_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("retry.md"),
+            "# Retry\n\nsynonyms:: reattempt, try again\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("Widget.md"),
+            "# The Widget\nno synonyms here\n",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("notes.txt"), "synonyms:: ignored\n").unwrap();
+        let t = read(dir.path(), Layer::Project).unwrap();
+        assert_eq!(t.concept_count(), 2);
+        assert_eq!(t.lookup("try again"), t.lookup("retry"));
+        assert!(
+            t.lookup("widget").is_some(),
+            "a file without synonyms still defines its concept"
+        );
+        assert!(t.lookup("the widget").is_some());
+        assert!(t.lookup("ignored").is_none());
+    }
+
+    #[test]
+    fn missing_file_is_an_error() {
+        assert!(read(Path::new("/nonexistent/kgrep.json"), Layer::User).is_err());
+    }
+}

@@ -1,0 +1,396 @@
+//! The concept thesaurus: a small knowledge graph of software concepts and the
+//! words code uses for them (`configuration`: cfg, conf, settings, …).
+//!
+//! Owns the in-memory model (concepts, synonyms, which layer each came from),
+//! layering (embedded → learned → project → `--thesaurus`, later layers win for a
+//! synonym they redefine), and recognising concepts in a query. Reading and
+//! writing files is `file`; the embedded data is `builtin.txt`. Does not own
+//! matching in code (`search`) or weighting (`score`).
+
+pub mod builtin;
+pub mod file;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::{messages, query};
+
+/// Where a concept came from; later layers override earlier ones.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Layer {
+    /// Compiled into the binary.
+    Builtin,
+    /// Learned from a model (`$XDG_DATA_HOME/kgrep/thesaurus.json`).
+    Learned,
+    /// The project's `.kgrep/` folder.
+    Project,
+    /// A `--thesaurus PATH`.
+    User,
+}
+
+/// One concept.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Concept {
+    /// Stable id within its layer's file (Terraphim's `id`).
+    pub id: u64,
+    /// The normalised term (Terraphim's `nterm`), lowercase.
+    pub name: String,
+    /// Where it came from.
+    pub layer: Layer,
+}
+
+/// Synonyms longer than this many words are not phrases code uses.
+pub const MAX_SYNONYM_WORDS: usize = 4;
+
+/// Concepts and their synonyms, with lookup by phrase and by stem.
+#[derive(Clone, Debug, Default)]
+pub struct Thesaurus {
+    concepts: Vec<Concept>,
+    /// Every synonym (the concept's own name included) of each concept.
+    synonyms: Vec<Vec<String>>,
+    /// Normalised synonym → concept index.
+    by_phrase: HashMap<String, usize>,
+    /// Stem of a one-word synonym → concept index (`retries` finds `retry`).
+    by_stem: HashMap<String, usize>,
+}
+
+/// A concept found in a query: which words it covered.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueryConcept {
+    /// Index of the concept in the thesaurus.
+    pub concept: usize,
+    /// Position of the first query word it covers and how many words.
+    pub start: usize,
+    pub len: usize,
+}
+
+impl Thesaurus {
+    /// An empty thesaurus.
+    pub fn new() -> Thesaurus {
+        Thesaurus::default()
+    }
+
+    /// Number of concepts.
+    pub fn concept_count(&self) -> usize {
+        self.concepts.len()
+    }
+
+    /// Number of synonyms, concept names included.
+    pub fn synonym_count(&self) -> usize {
+        self.by_phrase.len()
+    }
+
+    /// The concept at an index.
+    pub fn concept(&self, index: usize) -> Option<&Concept> {
+        self.concepts.get(index)
+    }
+
+    /// All synonyms of a concept (its name included).
+    pub fn synonyms(&self, index: usize) -> &[String] {
+        self.synonyms.get(index).map_or(&[], Vec::as_slice)
+    }
+
+    /// Adds a concept with its synonyms. A synonym already mapped to another
+    /// concept is re-pointed when `override_existing` (a later layer), kept
+    /// otherwise (first mapping wins within a layer). Returns the concept index.
+    pub fn add(&mut self, concept: Concept, synonyms: &[String], override_existing: bool) -> usize {
+        let index = match self.find_same(&concept) {
+            Some(i) => i,
+            None => {
+                self.concepts.push(concept.clone());
+                self.synonyms.push(Vec::new());
+                self.concepts.len() - 1
+            }
+        };
+        let name = concept.name.clone();
+        for syn in std::iter::once(&name).chain(synonyms) {
+            let Some(syn) = normalize(syn) else { continue };
+            self.map(syn, index, override_existing);
+        }
+        index
+    }
+
+    /// The concept with the same name and layer, so a layer's entries merge.
+    fn find_same(&self, concept: &Concept) -> Option<usize> {
+        self.concepts
+            .iter()
+            .position(|c| c.name == concept.name && c.layer == concept.layer)
+    }
+
+    fn map(&mut self, syn: String, index: usize, override_existing: bool) {
+        if let Some(&old) = self.by_phrase.get(&syn) {
+            if old == index || !override_existing {
+                return;
+            }
+            self.synonyms[old].retain(|s| *s != syn);
+        }
+        if !syn.contains(' ') {
+            let stem = query::stem(&syn);
+            if override_existing || !self.by_stem.contains_key(&stem) {
+                self.by_stem.insert(stem, index);
+            }
+        }
+        self.synonyms[index].push(syn.clone());
+        self.by_phrase.insert(syn, index);
+    }
+
+    /// Adds every concept of `other` as a later layer: its synonyms win.
+    pub fn overlay(&mut self, other: &Thesaurus) {
+        for (i, concept) in other.concepts.iter().enumerate() {
+            self.add(concept.clone(), &other.synonyms[i], true);
+        }
+    }
+
+    /// The concept a phrase (a synonym, or one inflected word) stands for.
+    pub fn lookup(&self, phrase: &str) -> Option<usize> {
+        let key = normalize(phrase)?;
+        if let Some(&i) = self.by_phrase.get(&key) {
+            return Some(i);
+        }
+        if key.contains(' ') {
+            return None;
+        }
+        self.by_stem.get(&query::stem(&key)).copied()
+    }
+
+    /// Concepts in a sequence of lowercase query words, longest phrase first,
+    /// left to right, each word covered at most once.
+    pub fn find_in(&self, words: &[String]) -> Vec<QueryConcept> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < words.len() {
+            let longest = (1..=MAX_SYNONYM_WORDS.min(words.len() - i))
+                .rev()
+                .find_map(|len| {
+                    let phrase = words[i..i + len].join(" ");
+                    let found = if len == 1 {
+                        self.lookup(&phrase)
+                    } else {
+                        self.by_phrase.get(&phrase).copied()
+                    };
+                    found.map(|c| (c, len))
+                });
+            match longest {
+                Some((concept, len)) => {
+                    out.push(QueryConcept {
+                        concept,
+                        start: i,
+                        len,
+                    });
+                    i += len;
+                }
+                None => i += 1,
+            }
+        }
+        out
+    }
+}
+
+/// Where the layers are, as resolved from flags and environment.
+#[derive(Clone, Debug, Default)]
+pub struct LayerPaths {
+    /// Use the embedded thesaurus (off with `--no-builtin-thesaurus`).
+    pub builtin: bool,
+    /// The learned file, `$XDG_DATA_HOME/kgrep/thesaurus.json`.
+    pub learned: Option<PathBuf>,
+    /// Folders whose `.kgrep/thesaurus.json` or `.kgrep/kg/` are project layers.
+    pub project_roots: Vec<PathBuf>,
+    /// `--thesaurus PATH`, in order.
+    pub extra: Vec<PathBuf>,
+}
+
+impl LayerPaths {
+    /// The learned file's path from `XDG_DATA_HOME` / `HOME`.
+    pub fn learned_path(home: Option<PathBuf>, xdg_data_home: Option<PathBuf>) -> Option<PathBuf> {
+        let data = xdg_data_home.filter(|p| p.is_absolute()).or_else(|| {
+            home.filter(|h| !h.as_os_str().is_empty())
+                .map(|h| h.join(".local/share"))
+        })?;
+        Some(data.join("kgrep").join("thesaurus.json"))
+    }
+}
+
+/// Builds the layered thesaurus. A missing optional file is fine; a corrupt or
+/// unreadable one is reported once and skipped, never rewritten.
+pub fn load_layers(paths: &LayerPaths) -> Thesaurus {
+    let mut t = if paths.builtin {
+        builtin::load()
+    } else {
+        Thesaurus::new()
+    };
+    if let Some(learned) = paths.learned.as_deref().filter(|p| p.exists()) {
+        overlay_file(&mut t, learned, Layer::Learned);
+    }
+    for root in &paths.project_roots {
+        let dir = root.join(".kgrep");
+        for candidate in [dir.join("thesaurus.json"), dir.join("kg")] {
+            if candidate.exists() {
+                overlay_file(&mut t, &candidate, Layer::Project);
+            }
+        }
+    }
+    for extra in &paths.extra {
+        overlay_file(&mut t, extra, Layer::User);
+    }
+    t
+}
+
+fn overlay_file(t: &mut Thesaurus, path: &Path, layer: Layer) {
+    match file::read(path, layer) {
+        Ok(layer) => t.overlay(&layer),
+        Err(err) => messages::warn(&format!(
+            "{err:#}; skipping it (the file was left unchanged)"
+        )),
+    }
+}
+
+/// Lowercases, trims and collapses inner whitespace; `None` for empty or
+/// overlong phrases.
+pub fn normalize(phrase: &str) -> Option<String> {
+    let words: Vec<String> = phrase.split_whitespace().map(str::to_lowercase).collect();
+    if words.is_empty() || words.len() > MAX_SYNONYM_WORDS {
+        return None;
+    }
+    Some(words.join(" "))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn concept(id: u64, name: &str, layer: Layer) -> Concept {
+        Concept {
+            id,
+            name: name.into(),
+            layer,
+        }
+    }
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn lookup_by_phrase_and_by_stem() {
+        let mut t = Thesaurus::new();
+        t.add(
+            concept(1, "retry", Layer::Builtin),
+            &strings(&["reattempt", "try again"]),
+            false,
+        );
+        assert_eq!(t.lookup("Retry"), Some(0));
+        assert_eq!(t.lookup("retries"), Some(0));
+        assert_eq!(t.lookup("  try   again "), Some(0));
+        assert_eq!(t.lookup("reattempts"), Some(0));
+        assert_eq!(t.lookup("timeout"), None);
+        assert_eq!(t.synonym_count(), 3);
+    }
+
+    #[test]
+    fn first_mapping_wins_within_a_layer_and_later_layers_override() {
+        let mut t = Thesaurus::new();
+        t.add(
+            concept(1, "configuration", Layer::Builtin),
+            &strings(&["cfg", "settings"]),
+            false,
+        );
+        t.add(
+            concept(2, "preferences", Layer::Builtin),
+            &strings(&["settings"]),
+            false,
+        );
+        assert_eq!(t.lookup("settings"), Some(0));
+        let mut user = Thesaurus::new();
+        user.add(
+            concept(7, "preferences", Layer::User),
+            &strings(&["settings"]),
+            false,
+        );
+        t.overlay(&user);
+        let i = t.lookup("settings").unwrap();
+        assert_eq!(t.concept(i).unwrap().layer, Layer::User);
+        assert!(!t.synonyms(0).contains(&"settings".to_string()));
+    }
+
+    #[test]
+    fn finds_longest_phrases_in_a_query() {
+        let mut t = Thesaurus::new();
+        t.add(
+            concept(1, "connection pool", Layer::Builtin),
+            &strings(&["conn pool"]),
+            false,
+        );
+        t.add(
+            concept(2, "connection", Layer::Builtin),
+            &strings(&["conn"]),
+            false,
+        );
+        let words = strings(&[
+            "where",
+            "is",
+            "the",
+            "connection",
+            "pool",
+            "size",
+            "and",
+            "conn",
+        ]);
+        let found = t.find_in(&words);
+        assert_eq!(
+            found,
+            vec![
+                QueryConcept {
+                    concept: 0,
+                    start: 3,
+                    len: 2
+                },
+                QueryConcept {
+                    concept: 1,
+                    start: 7,
+                    len: 1
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn layers_stack_and_corrupt_files_are_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("proj");
+        std::fs::create_dir_all(project.join(".kgrep/kg")).unwrap();
+        std::fs::write(
+            project.join(".kgrep/kg/widget.md"),
+            "# Widget\nsynonyms:: gizmo\n",
+        )
+        .unwrap();
+        let learned = dir.path().join("learned.json");
+        std::fs::write(&learned, "{not json").unwrap();
+        let extra = dir.path().join("extra.json");
+        std::fs::write(
+            &extra,
+            r#"{"data": {"doohickey": {"id": 1, "nterm": "widget"}}}"#,
+        )
+        .unwrap();
+        let t = load_layers(&LayerPaths {
+            builtin: false,
+            learned: Some(learned.clone()),
+            project_roots: vec![project],
+            extra: vec![extra],
+        });
+        assert!(t.lookup("gizmo").is_some());
+        assert!(t.lookup("doohickey").is_some());
+        assert_eq!(std::fs::read_to_string(&learned).unwrap(), "{not json");
+        assert_eq!(
+            LayerPaths::learned_path(Some("/h".into()), None),
+            Some(PathBuf::from("/h/.local/share/kgrep/thesaurus.json"))
+        );
+    }
+
+    #[test]
+    fn normalize_rejects_empty_and_long() {
+        assert_eq!(normalize("  A  b "), Some("a b".into()));
+        assert_eq!(normalize("   "), None);
+        assert_eq!(normalize("a b c d e"), None);
+    }
+}
