@@ -28,7 +28,7 @@ Register-ArgumentCompleter -Native -CommandName 'kgrep' -ScriptBlock {
             [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Show NUM lines of context after each match (overrides -C on that side)')
             [CompletionResult]::new('-B', '-B ', [CompletionResultType]::ParameterName, 'Show NUM lines of context before each match (overrides -C on that side)')
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'Print at most NUM matching lines per file (the lowest line numbers)')
-            [CompletionResult]::new('--max-lines', '--max-lines', [CompletionResultType]::ParameterName, 'Print at most NUM matching lines in all for a natural-language query (best first; 0 means no limit). Literal and regex queries print every match')
+            [CompletionResult]::new('--max-lines', '--max-lines', [CompletionResultType]::ParameterName, 'Print at most NUM matching lines in all for a natural-language query (best first; default 15). 0 prints every strong line of every ranked file instead of the best places. Literal and regex queries print every match')
             [CompletionResult]::new('--thesaurus', '--thesaurus', [CompletionResultType]::ParameterName, 'Add a thesaurus layer: Terraphim JSON (or its legacy flat form) or a folder of Markdown concept files. Repeatable; later ones win')
             [CompletionResult]::new('--signature', '--signature', [CompletionResultType]::ParameterName, 'Typed output fields, e.g. ''summary: str, files: list[str]''; prints sectioned text. Needs a model')
             [CompletionResult]::new('--signature-json', '--signature-json', [CompletionResultType]::ParameterName, 'Like --signature, but prints one compact JSON object. Needs a model')

@@ -25,7 +25,7 @@ set edit:completion:arg-completer[kgrep] = {|@words|
             cand -A 'Show NUM lines of context after each match (overrides -C on that side)'
             cand -B 'Show NUM lines of context before each match (overrides -C on that side)'
             cand -m 'Print at most NUM matching lines per file (the lowest line numbers)'
-            cand --max-lines 'Print at most NUM matching lines in all for a natural-language query (best first; 0 means no limit). Literal and regex queries print every match'
+            cand --max-lines 'Print at most NUM matching lines in all for a natural-language query (best first; default 15). 0 prints every strong line of every ranked file instead of the best places. Literal and regex queries print every match'
             cand --thesaurus 'Add a thesaurus layer: Terraphim JSON (or its legacy flat form) or a folder of Markdown concept files. Repeatable; later ones win'
             cand --signature 'Typed output fields, e.g. ''summary: str, files: list[str]''; prints sectioned text. Needs a model'
             cand --signature-json 'Like --signature, but prints one compact JSON object. Needs a model'

@@ -4,7 +4,7 @@ complete -c kgrep -s C -d 'Show NUM lines of context before and after each match
 complete -c kgrep -s A -d 'Show NUM lines of context after each match (overrides -C on that side)' -r
 complete -c kgrep -s B -d 'Show NUM lines of context before each match (overrides -C on that side)' -r
 complete -c kgrep -s m -d 'Print at most NUM matching lines per file (the lowest line numbers)' -r
-complete -c kgrep -l max-lines -d 'Print at most NUM matching lines in all for a natural-language query (best first; 0 means no limit). Literal and regex queries print every match' -r
+complete -c kgrep -l max-lines -d 'Print at most NUM matching lines in all for a natural-language query (best first; default 15). 0 prints every strong line of every ranked file instead of the best places. Literal and regex queries print every match' -r
 complete -c kgrep -l thesaurus -d 'Add a thesaurus layer: Terraphim JSON (or its legacy flat form) or a folder of Markdown concept files. Repeatable; later ones win' -r -F
 complete -c kgrep -l signature -d 'Typed output fields, e.g. \'summary: str, files: list[str]\'; prints sectioned text. Needs a model' -r
 complete -c kgrep -l signature-json -d 'Like --signature, but prints one compact JSON object. Needs a model' -r

@@ -353,14 +353,10 @@ fn score_candidates(
             let lines = search::term_lines(&doc, matcher).ok()?;
             let starts = doc.line_starts();
             let text_of = |n: usize| line_text(&doc, &starts, n);
-            let scored = score::score_lines(&lines, weights, text_of);
-            let prior = if score::is_secondary_path(&haystacks[h].key)
-                && !score::query_wants_secondary(&q.terms)
-            {
-                0.7
-            } else {
-                1.0
-            };
+            let kinds = score::classify_lines(&doc.text);
+            let wants_tests = score::query_wants_secondary(&q.terms);
+            let scored = score::score_lines(&lines, weights, &kinds, wants_tests, text_of);
+            let prior = score::file_prior(&haystacks[h].key, &q.terms);
             Some(RankedFile {
                 haystack: h,
                 file_score,
@@ -390,13 +386,8 @@ fn verbose_ranking(ranked: &[RankedFile], haystacks: &[Haystack]) {
             .max_by(|a, b| a.score.total.total_cmp(&b.score.total));
         let line = best.map_or(String::new(), |l| {
             format!(
-                " best line {} = (terms {:.2} + window {:.2} + merged {:.2}) x def {:.2} = {:.2}",
-                l.line,
-                l.score.terms,
-                l.score.window,
-                l.score.merged,
-                l.score.definition,
-                l.score.total
+                " best line {} = (terms {:.2} + near {:.2} + merged {:.2}) x {:.2} = {:.2}",
+                l.line, l.score.terms, l.score.near, l.score.merged, l.score.factor, l.score.total
             )
         });
         messages::verbose(&format!(

@@ -99,7 +99,8 @@ pub struct Flags {
     pub max_count: Option<usize>,
 
     /// Print at most NUM matching lines in all for a natural-language query (best
-    /// first; 0 means no limit). Literal and regex queries print every match.
+    /// first; default 15). 0 prints every strong line of every ranked file instead
+    /// of the best places. Literal and regex queries print every match.
     #[arg(long, value_name = "NUM", help_heading = SEARCH)]
     pub max_lines: Option<usize>,
 
