@@ -170,7 +170,7 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
         if stats.loaded == 0 {
             messages::line("no readable files");
             if plan.json {
-                print_json(plan, &[], &found, &read)?;
+                print_json(plan, &haystacks.list, &found, &read)?;
             }
             return Ok(ExitStatus::Error);
         }
