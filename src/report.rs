@@ -32,7 +32,7 @@ pub type LineScores = HashMap<(usize, usize), LineScore>;
 
 /// One matched span and, for natural language, the index of its query term.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Hit {
+pub struct Occurrence {
     pub span: Range<usize>,
     pub term: Option<usize>,
 }
@@ -56,15 +56,15 @@ impl Spotter {
         })
     }
 
-    /// The hits in one line (without its `\n`), in order. An empty match at the
+    /// The occurrences in one line (without its `\n`), in order. An empty match at the
     /// very end of the text is not a hit (ripgrep's rule), so a last line
     /// without a newline (`has_newline` false) loses it.
-    pub fn hits(&self, line: &[u8], has_newline: bool) -> Vec<Hit> {
+    pub fn occurrences(&self, line: &[u8], has_newline: bool) -> Vec<Occurrence> {
         match self {
             Spotter::Terms(m) => m
                 .find_all(line)
                 .into_iter()
-                .map(|t| Hit {
+                .map(|t| Occurrence {
                     span: t.start..t.end,
                     term: Some(t.term),
                 })
@@ -74,7 +74,7 @@ impl Spotter {
                 let _ = m.find_iter(line, |found| {
                     let at_end = found.is_empty() && found.start() >= line.len();
                     if !at_end || has_newline {
-                        hits.push(Hit {
+                        hits.push(Occurrence {
                             span: found.start()..found.end(),
                             term: None,
                         });
@@ -104,8 +104,8 @@ pub fn spans(doc: &Document, lines: &[usize], spotter: &Spotter) -> Spans {
     numbered_lines(doc, lines)
         .into_iter()
         .map(|(n, text, nl)| {
-            let hits = spotter.hits(text, nl);
-            (n, hits.into_iter().map(|h| h.span).collect())
+            let found = spotter.occurrences(text, nl);
+            (n, found.into_iter().map(|h| h.span).collect())
         })
         .collect()
 }
@@ -121,11 +121,11 @@ pub fn match_lines(
     numbered_lines(doc, lines)
         .into_iter()
         .map(|(n, text, nl)| {
-            let hits = spotter.hits(text, nl);
-            let info = line_info(&hits, terms, score_of(n));
+            let found = spotter.occurrences(text, nl);
+            let info = line_info(&found, terms, score_of(n));
             MatchLine {
                 number: n,
-                submatches: hits.into_iter().map(|h| h.span).collect(),
+                submatches: found.into_iter().map(|h| h.span).collect(),
                 kgrep: Some(info),
             }
         })
@@ -133,7 +133,7 @@ pub fn match_lines(
 }
 
 /// `data.kgrep` of one match line found by kgrep's own search.
-pub fn line_info(hits: &[Hit], terms: &[Term], score: Option<LineScore>) -> LineInfo {
+pub fn line_info(hits: &[Occurrence], terms: &[Term], score: Option<LineScore>) -> LineInfo {
     let mut seen: Vec<usize> = Vec::new();
     for t in hits.iter().filter_map(|h| h.term) {
         if !seen.contains(&t) {
@@ -291,7 +291,7 @@ mod tests {
         let spotter = Spotter::new(&q).unwrap();
         let spans_of = |nl| -> Vec<usize> {
             spotter
-                .hits(b"ab", nl)
+                .occurrences(b"ab", nl)
                 .iter()
                 .map(|h| h.span.start)
                 .collect()
@@ -330,7 +330,7 @@ mod tests {
     fn a_line_with_only_synonyms_comes_from_the_thesaurus() {
         let mut q = query::analyze("retry");
         q.terms[0].origin = Origin::Synonym;
-        let hits = [Hit {
+        let hits = [Occurrence {
             span: 0..5,
             term: Some(0),
         }];
