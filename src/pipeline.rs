@@ -537,7 +537,8 @@ fn print_json(
         max_count: plan.max_count,
     };
     let stdout = std::io::stdout();
-    let mut printer = JsonPrinter::new(std::io::BufWriter::new(stdout.lock()));
+    let mut printer = JsonPrinter::new(std::io::BufWriter::new(stdout.lock()))
+        .escape_controls(plan.stdout_is_tty);
     let mut printed = 0;
     for (h, lines) in &found.selected {
         let took = Instant::now();
@@ -558,6 +559,8 @@ fn print_json(
         };
         printed += printer.file(&file, &opts).context("writing results")?;
     }
+    // A model stage writes its `answer` or `signature` message here, before
+    // the summary (`JsonPrinter::answer`, `JsonPrinter::signature`).
     let run = report::run_info(&found.q, found.scanned, &found.stats);
     printer
         .summary(found.started.elapsed(), Some(&run))

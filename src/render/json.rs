@@ -29,7 +29,9 @@
 //! `bytes_searched` refer to that text; the empty "line" after a final newline
 //! (which the grep-style output can show as context) is never a message;
 //! `elapsed` of a file is the time spent re-reading and printing it, since the
-//! search itself ran earlier for all files at once.
+//! search itself ran earlier for all files at once. On a terminal (caller's
+//! choice, [`JsonPrinter::escape_controls`]) DEL and C1 controls are written as
+//! `\u` escapes too, so no file text reaches the terminal raw.
 //!
 //! The printer decides nothing: which lines match, their spans and their
 //! `data.kgrep` come from the caller; which lines print (context, `-m`) is
@@ -92,6 +94,7 @@ pub struct MatchLine {
 pub struct JsonPrinter<W> {
     out: W,
     totals: Stats,
+    escape_controls: bool,
 }
 
 impl<W: Write> JsonPrinter<W> {
@@ -99,7 +102,16 @@ impl<W: Write> JsonPrinter<W> {
         JsonPrinter {
             out,
             totals: Stats::default(),
+            escape_controls: false,
         }
+    }
+
+    /// Also write DEL and the C1 controls as `\u` escapes, for a terminal:
+    /// serde_json escapes only the C0 controls, and a terminal may act on the
+    /// others. The JSON means the same; only its bytes differ from ripgrep's.
+    pub fn escape_controls(mut self, yes: bool) -> JsonPrinter<W> {
+        self.escape_controls = yes;
+        self
     }
 
     /// Writes one file's `begin`, `match`/`context` and `end` messages (nothing
@@ -177,7 +189,7 @@ impl<W: Write> JsonPrinter<W> {
             },
             kind: "summary",
         };
-        write_line(&mut self.out, &summary).map(drop)
+        write_line(&mut self.out, &summary, self.escape_controls).map(drop)
     }
 
     /// The writer back, for the caller to flush.
@@ -186,16 +198,47 @@ impl<W: Write> JsonPrinter<W> {
     }
 
     fn message(&mut self, msg: &Message<'_>) -> io::Result<u64> {
-        write_line(&mut self.out, msg)
+        write_line(&mut self.out, msg, self.escape_controls)
     }
 }
 
 /// One JSON value and a newline; returns the bytes written.
-fn write_line(out: &mut impl Write, value: &impl Serialize) -> io::Result<u64> {
-    let mut buf = serde_json::to_vec(value).map_err(io::Error::other)?;
+fn write_line(
+    out: &mut impl Write,
+    value: &impl Serialize,
+    escape_controls: bool,
+) -> io::Result<u64> {
+    let mut buf = Vec::new();
+    if escape_controls {
+        let mut ser = serde_json::Serializer::with_formatter(&mut buf, TerminalSafe);
+        value.serialize(&mut ser).map_err(io::Error::other)?;
+    } else {
+        serde_json::to_writer(&mut buf, value).map_err(io::Error::other)?;
+    }
     buf.push(b'\n');
     out.write_all(&buf)?;
     Ok(buf.len() as u64)
+}
+
+/// serde_json's compact format, with DEL and C1 controls escaped too.
+struct TerminalSafe;
+
+impl serde_json::ser::Formatter for TerminalSafe {
+    fn write_string_fragment<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let mut start = 0;
+        for (i, c) in fragment.char_indices() {
+            if c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c) {
+                w.write_all(&fragment.as_bytes()[start..i])?;
+                write!(w, "\\u{:04x}", u32::from(c))?;
+                start = i + c.len_utf8();
+            }
+        }
+        w.write_all(&fragment.as_bytes()[start..])
+    }
 }
 
 /// The empty "line" after a text's final `\n`: rlmgrep counts it, ripgrep

@@ -110,6 +110,28 @@ fn file_text_and_file_names_cannot_drive_the_terminal() {
 }
 
 #[test]
+fn json_on_a_terminal_escapes_every_control_character() {
+    let d = Dir::new();
+    d.write("notes.txt", "marker \u{9b}2J \u{7f}\n".as_bytes());
+    let Some(screen) = on_terminal(
+        d.path(),
+        d.home.path(),
+        "kgrep --json '\"marker\"' notes.txt",
+        &[NO_PROGRESS],
+    ) else {
+        return;
+    };
+    assert!(
+        screen.contains(r#""text":"marker \u009b2J \u007f\n""#),
+        "{screen:?}"
+    );
+    assert!(
+        !screen.contains('\u{9b}') && !screen.contains('\u{7f}'),
+        "{screen:?}"
+    );
+}
+
+#[test]
 fn progress_shows_on_a_terminal_and_never_in_a_pipe() {
     // `sleep 1 |` keeps kgrep reading stdin (its scanning stage) for a second,
     // well past the default delay before progress shows.

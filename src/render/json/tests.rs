@@ -287,3 +287,36 @@ fn kgrep_data_only_under_its_key() {
         .unwrap()
         .ends_with(r#","type":"summary"}"#));
 }
+
+#[test]
+fn controls_a_terminal_would_act_on_are_escaped_only_when_asked() {
+    let d = doc("a", "x \u{9b}2J \u{7f} \u{1b}[31m\n".as_bytes());
+    let f = file(&d, vec![line(1, &[0..1])]);
+    let write = |escape: bool| {
+        let mut printer = JsonPrinter::new(Vec::new()).escape_controls(escape);
+        printer.file(&f, &JsonOptions::default()).unwrap();
+        String::from_utf8(printer.into_inner()).unwrap()
+    };
+    let safe = write(true);
+    assert!(
+        safe.contains(r#""x \u009b2J \u007f \u001b[31m\n""#),
+        "{safe}"
+    );
+    assert!(!safe.contains('\u{9b}') && !safe.contains('\u{7f}'));
+    let raw = write(false);
+    assert!(raw.contains('\u{9b}'), "{raw}");
+    // Both decode to the same message; bytes_printed counts what was written.
+    let decoded =
+        |out: &str| -> Value { serde_json::from_str(out.lines().nth(1).unwrap()).unwrap() };
+    assert_eq!(decoded(&safe), decoded(&raw));
+    let end = |out: &str| -> Value { serde_json::from_str(out.lines().nth(2).unwrap()).unwrap() };
+    assert_eq!(
+        end(&safe)["data"]["stats"]["bytes_printed"]
+            .as_u64()
+            .unwrap(),
+        safe.lines()
+            .take(2)
+            .map(|l| l.len() as u64 + 1)
+            .sum::<u64>()
+    );
+}
