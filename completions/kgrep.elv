@@ -27,6 +27,7 @@ set edit:completion:arg-completer[kgrep] = {|@words|
             cand -m 'Print at most NUM matching lines per file (the lowest line numbers)'
             cand --max-lines 'Print at most NUM matching lines in all for a natural-language query (best first; default 15). 0 prints every strong line of every ranked file instead of the best places. Literal and regex queries print every match'
             cand --thesaurus 'Add a thesaurus layer: Terraphim JSON (or its legacy flat form) or a folder of Markdown concept files. Repeatable; later ones win'
+            cand --color 'When to colour the output: auto (stdout is a terminal and NO_COLOR is unset), always (even into a pipe) or never. Colours: magenta paths, green line numbers, bold red matched text'
             cand --signature 'Typed output fields, e.g. ''summary: str, files: list[str]''; prints sectioned text. Needs a model'
             cand --signature-json 'Like --signature, but prints one compact JSON object. Needs a model'
             cand --model 'Model name, e.g. openai/gpt-4o-mini, anthropic/claude-…, ollama/qwen2.5-coder'
@@ -45,6 +46,7 @@ set edit:completion:arg-completer[kgrep] = {|@words|
             cand --sub-max-tokens 'Sub-model maximum tokens per call'
             cand --max-iterations 'Maximum rounds of follow-up searches the model may ask for'
             cand --max-llm-calls 'Maximum number of model calls per run'
+            cand --generate 'Print a generated file and exit: the man page or a shell''s completions'
             cand -r 'Search directories recursively (the default; accepted for rlmgrep compatibility)'
             cand --no-recursive 'Do not descend into directories; only files named on the command line are searched'
             cand --hidden 'Search hidden files and directories'
@@ -59,12 +61,13 @@ set edit:completion:arg-completer[kgrep] = {|@words|
             cand -H 'Accepted for compatibility with older rlmgrep: file names are always shown'
             cand --answer 'Print a narrative answer (on stderr) before the grep output. Needs a model for a written answer; offline, the best lines are quoted as an extractive answer'
             cand --answer-only 'Print only the narrative answer'
+            cand --json 'Print JSON Lines instead: ripgrep''s `--json` messages (begin, match, context, end, summary), with kgrep''s additions under `data.kgrep` and its own `answer` and `signature` messages. See JSON OUTPUT in the man page'
             cand -v 'Verbose: how the query was understood and why lines were chosen, on stderr'
             cand --verbose 'Verbose: how the query was understood and why lines were chosen, on stderr'
             cand --init-config 'Write kgrep''s commented default config file if it does not exist, print its path'
             cand --version 'Print the version and exit'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
     ]
     $completions[$command]
