@@ -160,9 +160,9 @@ pub fn line_info(hits: &[Occurrence], terms: &[Term], score: Option<LineScore>) 
         score: score.map(|s| ScoreParts {
             total: unsigned_zero(s.total),
             terms: unsigned_zero(s.terms),
-            window: unsigned_zero(s.window),
+            near: unsigned_zero(s.near),
             merged: unsigned_zero(s.merged),
-            definition: unsigned_zero(s.definition),
+            factor: unsigned_zero(s.factor),
         }),
         terms: line_terms.iter().map(|t| term_info(t)).collect(),
         concepts,
@@ -309,7 +309,7 @@ mod tests {
         let d = doc("let delay = retry_delay(retries);\nnothing");
         let score = LineScore {
             total: 2.5,
-            definition: 1.0,
+            factor: 1.0,
             ..LineScore::default()
         };
         let lines = match_lines(&d, &[1], &spotter, &q.terms, |n| {
