@@ -7,4 +7,4 @@ pub mod generate;
 pub mod plan;
 
 pub use flags::Flags;
-pub use plan::{plan, Env, Input, LlmPolicy, Mode, Plan, PlanError};
+pub use plan::{plan, Env, Input, LlmPolicy, Mode, ModelSettings, Plan, PlanError};
