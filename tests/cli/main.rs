@@ -8,6 +8,8 @@ mod contract;
 mod flags;
 mod generated;
 mod input;
+mod llm_client;
+mod mock_llm;
 mod output;
 mod readme;
 
