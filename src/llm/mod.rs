@@ -1,6 +1,6 @@
 //! The language-model client layer: who to call ([`provider`]), what to send
 //! ([`prompt`], through [`redact`]), how ([`client`] over [`wire`]), what came
-//! back ([`reply`]), and what would be sent ([`dry_run`]).
+//! back ([`reply`]), and what would be sent ([`dry_run()`]).
 //!
 //! Owns every byte kgrep sends to a model and every reply it reads. It does not
 //! decide *whether* to call a model (the judge and the pipeline do), does not

@@ -195,11 +195,13 @@ fn expansion_sends_the_vocabulary_without_secrets() {
     assert_eq!(p.stats.redactions, 1);
     assert!(p.system.contains("\"concepts\""));
     assert_eq!(p.schema["required"], serde_json::json!(["concepts"]));
+    assert_eq!(p.schema["properties"]["concepts"]["maxItems"], MAX_CONCEPTS);
+    assert_eq!(p.max_tokens, EXPANSION_MAX_TOKENS);
 }
 
 #[test]
-fn token_estimate_is_bytes_over_four() {
+fn token_estimate_is_bytes_over_three() {
     assert_eq!(estimate_tokens(""), 0);
-    assert_eq!(estimate_tokens("abcd"), 1);
-    assert_eq!(estimate_tokens("abcde"), 2);
+    assert_eq!(estimate_tokens("abc"), 1);
+    assert_eq!(estimate_tokens("abcd"), 2);
 }

@@ -484,7 +484,7 @@ fn build_endpoint(
     let base_url = match non_empty(base) {
         Some(url) => normalize_base(url, name.provider).ok_or_else(|| Offline::BadBaseUrl {
             model: model.to_string(),
-            url: url.to_string(),
+            url: strip_userinfo(url),
         })?,
         None => name
             .provider

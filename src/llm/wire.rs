@@ -137,7 +137,7 @@ fn chat_body(endpoint: &Endpoint, prompt: &Prompt, json_mode: bool) -> Value {
     } else {
         "max_tokens"
     };
-    body.insert(max_key.into(), json!(endpoint.sampling.max_tokens));
+    body.insert(max_key.into(), json!(max_tokens(endpoint, prompt)));
     sampling(endpoint, &mut body);
     body.insert("stream".into(), json!(false));
     if json_mode {
@@ -157,7 +157,7 @@ fn responses_body(endpoint: &Endpoint, prompt: &Prompt, json_mode: bool) -> Valu
     body.insert("input".into(), json!(prompt.user));
     body.insert(
         "max_output_tokens".into(),
-        json!(endpoint.sampling.max_tokens),
+        json!(max_tokens(endpoint, prompt)),
     );
     sampling(endpoint, &mut body);
     body.insert("store".into(), json!(false));
@@ -178,9 +178,14 @@ fn anthropic_body(endpoint: &Endpoint, prompt: &Prompt) -> Value {
         "messages".into(),
         json!([{"role": "user", "content": prompt.user}]),
     );
-    body.insert("max_tokens".into(), json!(endpoint.sampling.max_tokens));
+    body.insert("max_tokens".into(), json!(max_tokens(endpoint, prompt)));
     sampling(endpoint, &mut body);
     Value::Object(body)
+}
+
+/// The smaller of the endpoint's `max_tokens` and the prompt's own ceiling.
+fn max_tokens(endpoint: &Endpoint, prompt: &Prompt) -> u32 {
+    endpoint.sampling.max_tokens.min(prompt.max_tokens).max(1)
 }
 
 fn sampling(endpoint: &Endpoint, body: &mut Map<String, Value>) {

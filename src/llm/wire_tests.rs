@@ -26,6 +26,7 @@ fn prompt() -> Prompt {
         system: "sys".into(),
         user: "usr".into(),
         schema: json!({"type": "object"}),
+        max_tokens: 1_000,
         stats: Default::default(),
     }
 }
@@ -73,6 +74,36 @@ fn chat_request() {
     let req = build(&openai, Protocol::ChatCompletions, &prompt(), true);
     assert_eq!(req.body["max_completion_tokens"], 300);
     assert!(header(&req, "Authorization").is_none());
+}
+
+#[test]
+fn the_smaller_token_ceiling_is_sent() {
+    let small = Prompt {
+        max_tokens: 100,
+        ..prompt()
+    };
+    for (provider, protocol, key) in [
+        (
+            Provider::Compatible,
+            Protocol::ChatCompletions,
+            "max_tokens",
+        ),
+        (
+            Provider::OpenAi,
+            Protocol::ChatCompletions,
+            "max_completion_tokens",
+        ),
+        (Provider::OpenAi, Protocol::Responses, "max_output_tokens"),
+        (
+            Provider::Anthropic,
+            Protocol::AnthropicMessages,
+            "max_tokens",
+        ),
+    ] {
+        let e = endpoint(provider, protocol, None);
+        assert_eq!(build(&e, protocol, &small, true).body[key], 100);
+        assert_eq!(build(&e, protocol, &prompt(), true).body[key], 300);
+    }
 }
 
 #[test]
