@@ -6,7 +6,7 @@
 //! ```text
 //! cargo run --release --example llm_smoke -- --api-base http://127.0.0.1:8088/v1 \
 //!     [--model qwen2.5-coder-1.5b-instruct] [--model-type chat|responses] \
-//!     [--query "where is the retry delay computed"] [--corpus fixtures/corpus]
+//!     [--query "where is the retry delay computed"] [--corpus fixtures/corpus] [--dry-run]
 //! ```
 //! A model string starting `anthropic/` uses the Anthropic Messages API.
 #![allow(clippy::print_stdout)]
@@ -22,6 +22,7 @@ use kgrep::llm::{
 
 struct Args {
     settings: ModelSettings,
+    dry_run: bool,
     query: String,
     corpus: PathBuf,
 }
@@ -49,6 +50,15 @@ fn main() -> anyhow::Result<()> {
         vocabulary,
     };
     let prompt = llm::prompt::expansion(&expansion);
+    if args.dry_run {
+        let request = SelectionRequest::new(&args.query, excerpts);
+        print!("{}", llm::dry_run(client.endpoint(), &prompt));
+        print!(
+            "{}",
+            llm::dry_run(client.endpoint(), &llm::prompt::selection(&request))
+        );
+        return Ok(());
+    }
     report("expand", &client, &meter, prompt.stats.tokens, || {
         client.complete(&prompt)
     });
@@ -114,6 +124,13 @@ fn report(
                 println!("  malformed entries skipped: {}", reply.malformed);
             }
         }
+        Err(LlmError::Truncated {
+            salvaged: Some(partial),
+        }) => println!(
+            "  cut off; salvaged {} concepts, {} matches",
+            partial.concepts.len(),
+            partial.matches.len()
+        ),
         Err(err) => println!("  error: {err}"),
     }
 }
@@ -125,8 +142,13 @@ fn parse_args() -> anyhow::Result<Args> {
     };
     let mut query = "where is the retry delay computed".to_string();
     let mut corpus = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/corpus"));
+    let mut dry_run = false;
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
+        if flag == "--dry-run" {
+            dry_run = true;
+            continue;
+        }
         let value = it.next().with_context(|| format!("{flag} needs a value"))?;
         match flag.as_str() {
             "--api-base" => settings.api_base = Some(value),
@@ -138,9 +160,9 @@ fn parse_args() -> anyhow::Result<Args> {
             _ => bail!("unknown flag {flag}"),
         }
     }
-    settings.temperature = Some(0.0);
     Ok(Args {
         settings,
+        dry_run,
         query,
         corpus,
     })

@@ -23,9 +23,9 @@ pub const MAX_EXCERPT_LINE_CHARS: usize = 400;
 /// Most vocabulary words sent with an expansion request.
 pub const MAX_VOCABULARY_WORDS: usize = 300;
 /// Most concepts asked for in an expansion.
-pub const MAX_CONCEPTS: usize = 8;
+pub const MAX_CONCEPTS: usize = 6;
 /// Most synonyms or related words asked for per concept.
-pub const MAX_WORDS_PER_CONCEPT: usize = 8;
+pub const MAX_WORDS_PER_CONCEPT: usize = 6;
 /// Most follow-up searches asked for in one reply.
 pub const MAX_SEARCHES: usize = 5;
 /// Most claims asked for in one selection reply.

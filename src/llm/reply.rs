@@ -392,8 +392,8 @@ fn concepts(value: Value, malformed: &mut usize) -> Result<Vec<Concept>, ReplyEr
                     .find_map(|k| map.get(*k)?.as_str());
                 name.map(|name| Concept {
                     name: name.to_string(),
-                    synonyms: strings(map.get("synonyms")),
-                    related: strings(map.get("related")),
+                    synonyms: distinct(name, strings(map.get("synonyms"))),
+                    related: distinct(name, strings(map.get("related"))),
                 })
             }
             _ => None,
@@ -448,6 +448,21 @@ fn list(key: &str, value: Value) -> Result<Vec<Value>, ReplyError> {
             kind(&other)
         ))),
     }
+}
+
+/// Words without repeats (small models repeat themselves), without the
+/// concept's own name and without blanks; first spelling and order kept.
+fn distinct(name: &str, words: Vec<String>) -> Vec<String> {
+    let mut seen = vec![name.trim().to_lowercase()];
+    let mut out = Vec::new();
+    for word in words {
+        let key = word.trim().to_lowercase();
+        if !key.is_empty() && !seen.contains(&key) {
+            seen.push(key);
+            out.push(word.trim().to_string());
+        }
+    }
+    out
 }
 
 /// Strings from an array (non-strings skipped), a single string, or nothing.

@@ -177,6 +177,14 @@ fn concepts_and_searches_tolerate_loose_shapes() {
         ]
     );
     assert_eq!(reply.malformed, 3 + 2);
+    let repeated = parse_reply(
+        r#"{"concepts": [{"name": "delay", "synonyms": ["backoff_delay", "Delay", "retry_delay", "retry_delay ", "", "Retry_Delay"]}]}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        repeated.concepts[0].synonyms,
+        ["backoff_delay", "retry_delay"]
+    );
     let single = parse_reply(r#"{"concepts": {"name": "auth"}}"#).unwrap();
     assert_eq!(single.concepts.len(), 1);
     let answer = parse_reply(r#"{"answer": 42}"#).unwrap();
@@ -317,4 +325,28 @@ fn hostile_shapes_stay_bounded() {
         vec![r#"{"path":"a","line":1}"#; 20_000].join(",")
     );
     assert_eq!(parse_reply(&big).unwrap().matches.len(), 20_000);
+}
+
+/// A real reply of the 1.5B local model (llm-server.sh, Anthropic endpoint, no
+/// grammar): a fenced object that loops until `max_tokens` cuts it off.
+#[test]
+fn a_real_cut_off_expansion_is_salvaged() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/llm/qwen_cut_off_expansion.txt"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    match parse_reply(&text) {
+        Err(ReplyError::Truncated {
+            salvaged: Some(reply),
+        }) => {
+            assert_eq!(reply.concepts.len(), 1);
+            assert_eq!(reply.concepts[0].name, "retry");
+            assert_eq!(
+                reply.concepts[0].synonyms,
+                ["retries", "attempts", "retrying"]
+            );
+        }
+        other => panic!("{other:?}"),
+    }
 }

@@ -141,11 +141,7 @@ fn chat_body(endpoint: &Endpoint, prompt: &Prompt, json_mode: bool) -> Value {
     sampling(endpoint, &mut body);
     body.insert("stream".into(), json!(false));
     if json_mode {
-        let format = json!({
-            "type": "json_schema",
-            "json_schema": {"name": SCHEMA_NAME, "schema": prompt.schema, "strict": false}
-        });
-        body.insert("response_format".into(), format);
+        body.insert("response_format".into(), chat_format(prompt));
     }
     Value::Object(body)
 }
@@ -166,8 +162,22 @@ fn responses_body(endpoint: &Endpoint, prompt: &Prompt, json_mode: bool) -> Valu
             "format": {"type": "json_schema", "name": SCHEMA_NAME, "schema": prompt.schema, "strict": false}
         });
         body.insert("text".into(), format);
+        // llama.cpp's /v1/responses ignores `text.format` but honours chat's
+        // `response_format` (measured with llm-server.sh); OpenAI rejects the
+        // latter, so it goes only to other servers. A server that rejects it
+        // gets the request again without either (the client's 400 fallback).
+        if endpoint.provider != Provider::OpenAi {
+            body.insert("response_format".into(), chat_format(prompt));
+        }
     }
     Value::Object(body)
+}
+
+fn chat_format(prompt: &Prompt) -> Value {
+    json!({
+        "type": "json_schema",
+        "json_schema": {"name": SCHEMA_NAME, "schema": prompt.schema, "strict": false}
+    })
 }
 
 fn anthropic_body(endpoint: &Endpoint, prompt: &Prompt) -> Value {
@@ -295,19 +305,28 @@ fn anthropic_text(value: &Value) -> Result<(String, bool), LlmError> {
 }
 
 /// Token counts from `usage`: OpenAI chat (`prompt_tokens`/`completion_tokens`)
-/// or Anthropic and Responses (`input_tokens`/`output_tokens`). Missing counts
-/// are zero.
+/// or Anthropic and Responses (`input_tokens`/`output_tokens`). Anthropic's
+/// `input_tokens` leaves out prompt-cache reads and writes, so those are added
+/// (llama.cpp reports `input_tokens: 1` for a prompt it mostly had cached).
+/// Missing counts are zero.
 fn usage(value: &Value) -> Usage {
     let usage = value.get("usage");
-    let count = |names: [&str; 2]| {
-        names
-            .iter()
-            .find_map(|n| usage?.get(*n)?.as_u64())
-            .unwrap_or(0)
-    };
+    let count = |name: &str| usage.and_then(|u| u.get(name)?.as_u64());
+    let prompt = count("prompt_tokens").unwrap_or_else(|| {
+        [
+            "input_tokens",
+            "cache_read_input_tokens",
+            "cache_creation_input_tokens",
+        ]
+        .iter()
+        .filter_map(|n| count(n))
+        .sum()
+    });
     Usage {
-        prompt_tokens: count(["prompt_tokens", "input_tokens"]),
-        completion_tokens: count(["completion_tokens", "output_tokens"]),
+        prompt_tokens: prompt,
+        completion_tokens: count("completion_tokens")
+            .or_else(|| count("output_tokens"))
+            .unwrap_or(0),
     }
 }
 

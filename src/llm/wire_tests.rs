@@ -115,6 +115,16 @@ fn responses_and_anthropic_requests() {
     assert_eq!(req.body["input"], "usr");
     assert_eq!(req.body["max_output_tokens"], 300);
     assert_eq!(req.body["text"]["format"]["type"], "json_schema");
+    assert!(
+        req.body.get("response_format").is_none(),
+        "OpenAI rejects it"
+    );
+    let local = endpoint(Provider::Compatible, Protocol::Responses, None);
+    let req = build(&local, Protocol::Responses, &prompt(), true);
+    assert_eq!(req.body["text"]["format"]["type"], "json_schema");
+    assert_eq!(req.body["response_format"]["type"], "json_schema");
+    let plain = build(&local, Protocol::Responses, &prompt(), false);
+    assert!(plain.body.get("text").is_none() && plain.body.get("response_format").is_none());
 
     let e = endpoint(Provider::Anthropic, Protocol::AnthropicMessages, Some("ak"));
     let req = build(&e, Protocol::AnthropicMessages, &prompt(), true);
@@ -184,6 +194,10 @@ fn reads_responses_and_anthropic_replies() {
         ),
         (30, 9, false)
     );
+    let cached = r#"{"content": [{"type": "text", "text": "{}"}],
+                     "usage": {"input_tokens": 1, "cache_read_input_tokens": 25, "cache_creation_input_tokens": 4, "output_tokens": 8}}"#;
+    let c = parse_completion(Protocol::AnthropicMessages, cached).unwrap();
+    assert_eq!((c.usage.prompt_tokens, c.usage.completion_tokens), (30, 8));
     let cut = r#"{"content": [{"type": "text", "text": "{"}], "stop_reason": "max_tokens"}"#;
     assert!(
         parse_completion(Protocol::AnthropicMessages, cut)
