@@ -4,14 +4,18 @@
 mod harness;
 
 mod bad_input;
+mod color;
 mod contract;
 mod flags;
 mod generated;
 mod input;
+mod json;
 mod llm_client;
 mod mock_llm;
 mod output;
 mod readme;
+mod schema;
+mod terminal;
 
 /// Every `.rs` file in this folder must be listed above, or its tests never run.
 #[test]
