@@ -12,6 +12,7 @@
 //! ranked lines into what the printers take (match spans, `--json` data). No stability promise: this library exists so
 //! the binary, the tests and the benchmarks can call each stage directly.
 
+pub mod answer;
 pub mod cli;
 pub mod config;
 pub mod document;
