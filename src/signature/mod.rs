@@ -3,7 +3,7 @@
 //! - [`spec`]: the spec string (`summary: str, n: int, files: list[str]`) parsed
 //!   and checked with rlmgrep's rules and messages;
 //! - [`schema`]: the spec as a JSON Schema for the model's request;
-//! - [`validate`]: a model's reply checked against the spec, coerced where
+//! - [`validate`](mod@validate): a model's reply checked against the spec, coerced where
 //!   lossless, every problem listed (so the caller can re-ask once with them).
 //!
 //! Printing the fields is `render::signature`'s job; asking the model is the
