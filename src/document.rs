@@ -100,6 +100,14 @@ pub enum Loaded {
     Binary,
 }
 
+/// Whether a haystack's text comes from a conversion (PDF, Office, …) rather
+/// than its bytes, so it cannot be searched as a stream of raw bytes. Nothing is
+/// converted yet: every file is its own text.
+pub fn is_converted(h: &Haystack) -> bool {
+    let _ = h;
+    false
+}
+
 /// Reads and normalises one haystack. A file larger than [`MAX_FILE_BYTES`] gives
 /// an `InvalidData` error; other errors are the I/O errors of reading it.
 pub fn load(h: &Haystack, opts: &ReadOptions) -> io::Result<Loaded> {
