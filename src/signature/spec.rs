@@ -111,13 +111,13 @@ pub fn parse(spec: &str) -> Result<Spec, SpecError> {
     if spec.contains("->") {
         return Err(SpecError::Arrow);
     }
-    let spec = text::strip(spec);
-    if spec.is_empty() {
+    if text::strip(spec).is_empty() {
         return Err(SpecError::Empty);
     }
     if spec.len() > MAX_SPEC_BYTES {
         return Err(SpecError::TooLong);
     }
+    // The untrimmed text, so columns in messages count from what was typed.
     let params = syntax::parse(spec)?;
     check_unique(&params)?;
     let resolved = params

@@ -17,9 +17,12 @@
 //! saying where; a negative number is accepted (DSPy cannot parse `-1`, but
 //! `Literal[-1]` is plainly meant).
 //!
+//! Any Python whitespace separates tokens (Python itself rejects a no-break
+//! space inside the list; a spec pasted from a web page should still work).
 //! Nesting is bounded by [`MAX_TYPE_DEPTH`], so no input can exhaust the stack.
 
 use super::spec::SpecError;
+use crate::python::text::is_space;
 
 /// Deepest nesting of `[…]` (and of chained subscripts) a type may have. Real
 /// specs nest two or three levels; the bound keeps the recursive parser, the
@@ -109,7 +112,7 @@ fn tokenize(spec: &str) -> Result<Vec<Token>, SpecError> {
     while i < chars.len() {
         let c = chars[i];
         let column = i + 1;
-        if matches!(c, ' ' | '\t' | '\n' | '\r' | '\u{c}') {
+        if is_space(c) {
             i += 1;
             continue;
         }

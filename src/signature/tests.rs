@@ -240,9 +240,23 @@ fn syntax_errors_say_where() {
         err("x: set[...]"),
         "invalid --signature: cannot use ... as a type"
     );
+}
+
+#[test]
+fn columns_count_from_what_was_typed_and_any_whitespace_separates() {
     assert_eq!(
-        err("x: \u{a0}str"),
-        "invalid --signature: unexpected character '\\xa0' at column 4"
+        parse("  x: str y").unwrap_err().to_string(),
+        "invalid --signature: expected ',' between fields at column 10, found 'y'"
+    );
+    assert_eq!(
+        parse("\u{a0}x:\u{a0}str,\u{3000}y: int\n")
+            .unwrap()
+            .to_string(),
+        "x: str, y: int"
+    );
+    assert_eq!(
+        parse("x: \u{1}str").unwrap_err().to_string(),
+        "invalid --signature: unexpected character '\\x01' at column 4"
     );
 }
 
