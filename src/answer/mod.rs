@@ -14,4 +14,4 @@ pub mod citations;
 pub mod offline;
 
 pub use citations::{find_citations, mark_unverified, Citation, Marked, UNVERIFIED_MARK};
-pub use offline::{extractive_answer, model_required, offline_answer_note, Excerpt, NoModel};
+pub use offline::{extractive_answer, model_required, offline_answer_note, BestLine, NoModel};

@@ -6,7 +6,7 @@
 //! answer. The signature modes cannot: typed fields need a model, so they exit
 //! 2 with [`model_required`], which says how to configure one.
 //!
-//! Plain functions of plain data; the caller picks the excerpts (in rank order)
+//! Plain functions of plain data; the caller picks the best lines (in rank order)
 //! and prints.
 
 use crate::python::text::strip;
@@ -26,7 +26,7 @@ GEMINI_API_KEY or OPENROUTER_API_KEY";
 
 /// One line kgrep found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Excerpt {
+pub struct BestLine {
     /// The document's key as printed (`src/app.py`, `<stdin>`).
     pub path: String,
     /// 1-based line number.
@@ -52,18 +52,18 @@ pub enum NoModel {
 /// - src/app.py:9: def connect(host, port=DEFAULT_PORT):
 /// - src/app.py:16: raise ConnectionError("database unreachable")
 /// ```
-pub fn extractive_answer(query: &str, best: &[Excerpt]) -> String {
+pub fn extractive_answer(query: &str, best: &[BestLine]) -> String {
     let query = strip(query);
     if best.is_empty() {
         return format!("{EXTRACTIVE_LABEL}: no line matches \"{query}\".");
     }
     let mut out = format!("{EXTRACTIVE_LABEL}: the lines that best match \"{query}\":");
-    for excerpt in best.iter().take(EXTRACTIVE_MAX_LINES) {
+    for best_line in best.iter().take(EXTRACTIVE_MAX_LINES) {
         out.push_str(&format!(
             "\n- {}:{}: {}",
-            excerpt.path,
-            excerpt.line,
-            shorten(strip(&excerpt.text))
+            best_line.path,
+            best_line.line,
+            shorten(strip(&best_line.text))
         ));
     }
     out
@@ -111,8 +111,8 @@ pub fn model_required(flag: &str, why: NoModel) -> String {
 mod tests {
     use super::*;
 
-    fn excerpt(path: &str, line: usize, text: &str) -> Excerpt {
-        Excerpt {
+    fn best_line(path: &str, line: usize, text: &str) -> BestLine {
+        BestLine {
             path: path.into(),
             line,
             text: text.into(),
@@ -122,8 +122,8 @@ mod tests {
     #[test]
     fn quotes_the_best_lines_with_their_locations() {
         let best = [
-            excerpt("src/app.py", 9, "def connect(host, port=DEFAULT_PORT):"),
-            excerpt(
+            best_line("src/app.py", 9, "def connect(host, port=DEFAULT_PORT):"),
+            best_line(
                 "src/app.py",
                 16,
                 "\t    raise ConnectionError(\"database unreachable\")  ",
@@ -140,8 +140,8 @@ mod tests {
 
     #[test]
     fn bounded_in_lines_and_width() {
-        let best: Vec<Excerpt> = (1..=9)
-            .map(|i| excerpt("a.rs", i, &"x".repeat(500)))
+        let best: Vec<BestLine> = (1..=9)
+            .map(|i| best_line("a.rs", i, &"x".repeat(500)))
             .collect();
         let answer = extractive_answer("q", &best);
         assert_eq!(answer.lines().count(), 1 + EXTRACTIVE_MAX_LINES);
