@@ -43,6 +43,16 @@ pub struct Config {
     pub llm: Option<String>,
     /// kgrep: default for `--max-lines`.
     pub max_lines: Option<usize>,
+    /// kgrep: the judge's minimum coverage (0–1).
+    pub judge_coverage: Option<f64>,
+    /// kgrep: the judge's minimum confidence (0–1).
+    pub judge_confidence: Option<f64>,
+    /// kgrep: distinct files the judge wants unless one clearly leads.
+    pub judge_diversity: Option<usize>,
+    /// kgrep: the judge's minimum number of printed lines.
+    pub judge_min_results: Option<usize>,
+    /// kgrep: prompt budget of a selection request, in estimated tokens.
+    pub prompt_tokens: Option<usize>,
 }
 
 impl Config {
@@ -71,7 +81,12 @@ impl Config {
             file_warn_threshold,
             file_hard_max,
             llm,
-            max_lines
+            max_lines,
+            judge_coverage,
+            judge_confidence,
+            judge_diversity,
+            judge_min_results,
+            prompt_tokens
         )
     }
 }
@@ -172,8 +187,19 @@ pub const DEFAULT_CONFIG: &str = r#"# kgrep configuration. kgrep also reads rlmg
 # variable overrides this for a session.
 # llm = "auto"
 
-# At most this many lines are printed for a natural-language query (0 = all).
-# max_lines = 20
+# At most this many lines are printed for a natural-language query (0 = every
+# strong line of every ranked file).
+# max_lines = 15
+
+# The sufficiency judge: below these, the offline results are not good enough
+# and a model is consulted (with llm = "auto").
+# judge_coverage = 0.7      # share of the query's words found near the results
+# judge_confidence = 0.5    # agreement, margin and strength of the best place
+# judge_diversity = 2       # distinct files wanted unless one clearly leads
+# judge_min_results = 3     # printed lines
+
+# The most a selection request may send, in estimated tokens.
+# prompt_tokens = 4000
 
 # Model settings, as in rlmgrep. Keys come from the provider's environment
 # variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY,

@@ -17,6 +17,8 @@ pub mod cli;
 pub mod config;
 pub mod document;
 pub mod exit;
+pub mod fallback;
+pub mod judge;
 pub mod llm;
 pub mod messages;
 pub mod pipeline;

@@ -48,6 +48,8 @@ pub enum Origin {
     Synonym,
     /// A corpus word close to a query word the corpus never uses (a typo).
     Fuzzy,
+    /// Proposed by the language model (query expansion).
+    Model,
 }
 
 /// Weight of a synonym relative to the query word it expands: the user's own

@@ -191,6 +191,7 @@ fn term_info(t: &Term) -> TermInfo {
             Origin::Query => TermOrigin::Query,
             Origin::Synonym => TermOrigin::Synonym,
             Origin::Fuzzy => TermOrigin::Fuzzy,
+            Origin::Model => TermOrigin::Model,
         },
     }
 }

@@ -220,6 +220,16 @@ pub struct Flags {
     #[arg(long, help_heading = MODEL)]
     pub dry_run: bool,
 
+    /// Never consult a language model, whatever the judge says (as `llm = "off"`
+    /// or `KGREP_LLM=off`).
+    #[arg(long, conflicts_with = "rlm", help_heading = MODEL)]
+    pub offline: bool,
+
+    /// Always consult the language model, even when the offline results are
+    /// judged sufficient (as `llm = "always"` or `KGREP_LLM=always`).
+    #[arg(long, help_heading = MODEL)]
+    pub rlm: bool,
+
     /// Verbose: how the query was understood and why lines were chosen, on stderr.
     #[arg(short = 'v', long, help_heading = MISC)]
     pub verbose: bool,

@@ -33,7 +33,12 @@ use Block::{Code, Item, Para};
 /// Every config key kgrep reads, with what it does (see `config.rs`).
 pub const CONFIG_KEYS: &[(&str, &str)] = &[
     ("llm", "When to consult a language model: \"auto\" (only when the offline results are not good enough), \"off\", or \"always\". KGREP_LLM overrides it."),
-    ("max_lines", "Default for --max-lines (0 = no limit)."),
+    ("max_lines", "Default for --max-lines (0 = every strong line of every ranked file)."),
+    ("judge_coverage", "The sufficiency judge's minimum coverage, 0-1 (default 0.7): the share of the query's words found on or near the printed lines."),
+    ("judge_confidence", "The judge's minimum confidence, 0-1 (default 0.5): how much of the query meets in the best place, how far the best file leads, how strong the best line is."),
+    ("judge_diversity", "Distinct files the judge wants printed unless the best file clearly leads (default 2)."),
+    ("judge_min_results", "The judge's minimum number of printed lines (default 3)."),
+    ("prompt_tokens", "The most a selection request sends the model, in estimated tokens (default 4000)."),
     ("model", "Default for --model."),
     ("sub_model", "Default for --sub-model."),
     ("api_base", "Default for --api-base."),

@@ -12,6 +12,7 @@ use thiserror::Error;
 
 use super::flags::{ColorChoice, Flags};
 use crate::config::Config;
+use crate::judge::Thresholds;
 
 /// Default for `--max-lines`: a screenful an agent can read without paying for a
 /// flood; literal and regex queries are not capped.
@@ -118,6 +119,10 @@ pub struct Plan {
     pub model: ModelSettings,
     /// `--dry-run`: print the model requests instead of sending them.
     pub dry_run: bool,
+    /// The sufficiency judge's thresholds (config keys `judge_*`).
+    pub judge: Thresholds,
+    /// Prompt budget of a selection request (config `prompt_tokens`).
+    pub prompt_tokens: usize,
     pub verbose: bool,
     pub yes: bool,
     pub stdout_is_tty: bool,
@@ -150,7 +155,13 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
     }
     let mode = mode(&flags)?;
     let input = input(&flags, env)?;
-    let llm = llm_policy(config, env)?;
+    let llm = if flags.offline {
+        LlmPolicy::Off
+    } else if flags.rlm {
+        LlmPolicy::Always
+    } else {
+        llm_policy(config, env)?
+    };
     let context = flags.context.unwrap_or(0);
     Ok(Plan {
         query,
@@ -174,6 +185,10 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
         llm,
         model: model_settings(&flags, config),
         dry_run: flags.dry_run,
+        judge: judge_thresholds(config),
+        prompt_tokens: config
+            .prompt_tokens
+            .unwrap_or(crate::llm::prompt::DEFAULT_PROMPT_TOKENS),
         verbose: flags.verbose,
         yes: flags.yes,
         stdout_is_tty: env.stdout_is_tty,
@@ -221,6 +236,16 @@ fn input(flags: &Flags, env: &Env) -> Result<Input, PlanError> {
         Ok(Input::Stdin)
     } else {
         Ok(Input::Paths(vec![PathBuf::from(".")]))
+    }
+}
+
+fn judge_thresholds(c: &Config) -> Thresholds {
+    let d = Thresholds::default();
+    Thresholds {
+        coverage: c.judge_coverage.unwrap_or(d.coverage),
+        confidence: c.judge_confidence.unwrap_or(d.confidence),
+        diversity: c.judge_diversity.unwrap_or(d.diversity),
+        min_results: c.judge_min_results.unwrap_or(d.min_results),
     }
 }
 

@@ -43,5 +43,8 @@ fn collect(found: search::Found<search::ExactFile>) -> Searched {
         stats: found.stats,
         scores: LineScores::new(),
         scanned: found.scanned,
+        ranked: Vec::new(),
+        judgement: None,
+        df: Vec::new(),
     }
 }

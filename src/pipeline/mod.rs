@@ -7,6 +7,7 @@
 //! printers.
 
 mod exact;
+mod model;
 mod natural;
 mod output;
 
@@ -18,19 +19,22 @@ use std::time::Instant;
 use anyhow::Context;
 use clap::Parser;
 
-use crate::answer::{self, NoModel};
+use crate::answer::{self, BestLine, NoModel};
 use crate::cli::flags::GenerateKind;
 use crate::cli::{self, Env, Flags, Input, LlmPolicy, Mode, Plan};
 use crate::config::{self, ConfigPaths};
 use crate::document::ReadOptions;
 use crate::exit::ExitStatus;
-use crate::llm;
+use crate::judge::Judgement;
 use crate::messages;
 use crate::progress::Spinner;
 use crate::query::{self, QueryKind};
+use crate::render::json::kgrep::{Answer as JsonAnswer, AnswerSource};
+use crate::render::{self, answer::AnswerStyle, signature::SignatureFormat};
 use crate::report::LineScores;
+use crate::score::RankedFile;
 use crate::search::{Corpus, LoadStats};
-use crate::signature;
+use crate::signature::{self, Spec};
 use crate::thesaurus::{self, LayerPaths, Thesaurus};
 use crate::walk::{self, Haystack, WalkOptions};
 
@@ -163,13 +167,13 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
     };
     verbose_query(&q);
     let searched = match &q.kind {
-        QueryKind::Natural => natural::rank(&mut q, corpus, &read, plan.max_lines),
+        QueryKind::Natural => natural::rank(&mut q, corpus, &read, plan.max_lines, &plan.judge),
         QueryKind::Literal(lit) => exact::literal(lit, corpus, &read),
         QueryKind::Regex(re) => exact::regex(re, corpus, &read),
     };
     spinner.finish();
     let searched = searched?;
-    let found = Found {
+    let mut found = Found {
         q,
         haystacks: searched.haystacks,
         selected: searched.selected,
@@ -177,6 +181,10 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
         scores: searched.scores,
         scanned: searched.scanned,
         started,
+        ranked: searched.ranked,
+        judgement: searched.judgement,
+        model: None,
+        answer: None,
     };
     if !matches!(input, Gathered::Stdin(_)) {
         summary(found.scanned, &found.stats);
@@ -188,18 +196,163 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
             return Ok(ExitStatus::Error);
         }
     }
-    if let Some(status) = signature_mode(plan) {
-        return Ok(status);
+    if let Some(j) = &found.judgement {
+        verbose_judgement(j);
     }
-    if plan.mode == Mode::Answer || plan.mode == Mode::AnswerOnly {
-        messages::warn("--answer needs a language model, and this kgrep has none yet: printing the matches only");
+    let spec = match signature_spec(plan) {
+        Ok(spec) => spec,
+        Err(status) => return Ok(status),
+    };
+    let cx = model::Context {
+        plan,
+        corpus,
+        read: &read,
+        spec: spec.as_ref(),
+    };
+    let Some(report) = model::run(&cx, &mut found)? else {
+        return Ok(ExitStatus::Matched);
+    };
+    if report.dropped > 0 {
+        messages::line(&format!("dropped {} unverified matches", report.dropped));
     }
+    if let Some(spec) = &spec {
+        return signature_output(plan, spec, &report);
+    }
+    if matches!(plan.mode, Mode::Answer | Mode::AnswerOnly) {
+        let answer = answer_of(plan, &found, &report, &read);
+        if plan.json {
+            found.answer = Some(answer);
+        } else {
+            write_answer(&answer.text)?;
+        }
+    }
+    found.model = Some(report);
     let printed = if plan.json {
         output::print_json(plan, &found, &read)?
     } else {
         output::print(plan, &found, &read)?
     };
     Ok(ExitStatus::of_search(printed > 0, messages::errored()))
+}
+
+/// The signature modes' spec, parsed. A bad spec is rlmgrep's error, after its
+/// `Scanned` line (as rlmgrep reports it): exit 2.
+fn signature_spec(plan: &Plan) -> Result<Option<Spec>, ExitStatus> {
+    let (Mode::Signature(spec) | Mode::SignatureJson(spec)) = &plan.mode else {
+        return Ok(None);
+    };
+    signature::parse(spec).map(Some).map_err(|err| {
+        messages::line(&err.to_string());
+        ExitStatus::Error
+    })
+}
+
+/// Prints the signature fields (exit 0), or says why there are none (exit 2).
+fn signature_output(
+    plan: &Plan,
+    spec: &Spec,
+    report: &model::Report,
+) -> anyhow::Result<ExitStatus> {
+    let (flag, format) = match plan.mode {
+        Mode::SignatureJson(_) => ("--signature-json", SignatureFormat::Json),
+        _ => ("--signature", SignatureFormat::Text),
+    };
+    let Some(fields) = &report.fields else {
+        let msg = if let Some(err) = &report.signature_error {
+            format!("{flag}: the model's reply does not match the signature: {err}")
+        } else if report.calls > 0
+            || report
+                .note
+                .as_deref()
+                .is_some_and(|n| n.starts_with("model call failed"))
+        {
+            format!("{flag}: the language model gave no usable reply")
+        } else if plan.llm == LlmPolicy::Off {
+            answer::model_required(flag, NoModel::Disabled)
+        } else {
+            answer::model_required(flag, NoModel::NotConfigured)
+        };
+        messages::line(&msg);
+        return Ok(ExitStatus::Error);
+    };
+    if render::signature::stderr_separator(plan.stdout_is_tty, std::io::stderr().is_terminal()) {
+        let _ = writeln!(std::io::stderr());
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    render::signature::write_signature(&mut out, format, spec, fields, plan.stdout_is_tty)
+        .context("writing results")?;
+    out.flush().context("writing results")?;
+    Ok(ExitStatus::Matched)
+}
+
+/// The answer section on stderr, laid out as rlmgrep's rich console does.
+fn write_answer(text: &str) -> anyhow::Result<()> {
+    let stderr_tty = std::io::stderr().is_terminal();
+    let style = AnswerStyle {
+        width: render::answer::console_width(std::env::var("COLUMNS").ok().as_deref(), None),
+        color: stderr_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        tty: stderr_tty,
+    };
+    let mut err = std::io::stderr().lock();
+    render::answer::write_answer(&mut err, text, &style).context("writing the answer")?;
+    Ok(())
+}
+
+/// `--answer`: the model's answer, or offline an extractive one (with a note
+/// on stderr saying why).
+fn answer_of(plan: &Plan, found: &Found, report: &model::Report, read: &ReadOptions) -> JsonAnswer {
+    if report.answered {
+        return JsonAnswer {
+            text: report.answer.clone().unwrap_or_default(),
+            source: AnswerSource::Model,
+            model: plan.model.model.clone(),
+        };
+    }
+    let text = {
+        let why = if plan.llm == LlmPolicy::Off {
+            NoModel::Disabled
+        } else {
+            NoModel::NotConfigured
+        };
+        if report
+            .note
+            .as_deref()
+            .is_none_or(|n| !n.starts_with("model call failed"))
+        {
+            messages::line(&answer::offline_answer_note(why));
+        }
+        answer::extractive_answer(&found.q.raw, &best_lines(found, read))
+    };
+    JsonAnswer {
+        text,
+        source: AnswerSource::Extractive,
+        model: None,
+    }
+}
+
+/// The printed lines with their text, best first, for an extractive answer.
+fn best_lines(found: &Found, read: &ReadOptions) -> Vec<BestLine> {
+    let mut out = Vec::new();
+    for (h, lines) in &found.selected {
+        let Some(doc) = found
+            .haystacks
+            .get(*h)
+            .and_then(|hs| natural::load_quiet(hs, read))
+        else {
+            continue;
+        };
+        let texts: Vec<&[u8]> = doc.lines().collect();
+        for &n in lines {
+            let text = texts.get(n.wrapping_sub(1)).copied().unwrap_or_default();
+            out.push(BestLine {
+                path: doc.key.clone(),
+                line: n,
+                text: String::from_utf8_lossy(text).into_owned(),
+            });
+        }
+    }
+    out
 }
 
 /// Selected lines per haystack (an index into `Found::haystacks`), in print order.
@@ -214,6 +367,12 @@ struct Searched {
     /// Line scores of a natural-language query (empty for exact ones).
     scores: LineScores,
     scanned: usize,
+    /// The ranked candidate files of a natural-language query, best first.
+    ranked: Vec<RankedFile>,
+    /// The judge's view of a natural-language query's results.
+    judgement: Option<Judgement>,
+    /// Document frequency of each term (natural language).
+    df: Vec<usize>,
 }
 
 /// What a search found, as the printers need it.
@@ -225,6 +384,25 @@ struct Found {
     scores: LineScores,
     scanned: usize,
     started: Instant,
+    /// The ranked candidate files (natural language), best first.
+    ranked: Vec<RankedFile>,
+    judgement: Option<Judgement>,
+    /// What the model stage did, once it ran.
+    model: Option<model::Report>,
+    /// The answer, for `--json` (printed on stderr otherwise).
+    answer: Option<JsonAnswer>,
+}
+
+fn verbose_judgement(j: &Judgement) {
+    messages::verbose(&format!(
+        "judge: coverage {:.2}, confidence {:.2}, diversity {}, results {} -> {} ({})",
+        j.coverage,
+        j.confidence,
+        j.diversity,
+        j.results,
+        j.verdict.name(),
+        j.reason
+    ));
 }
 
 fn cwd() -> anyhow::Result<PathBuf> {
@@ -251,39 +429,6 @@ fn load_thesaurus(plan: &Plan, cwd: &std::path::Path) -> Thesaurus {
         project_roots: roots,
         extra: plan.thesauri.clone(),
     })
-}
-
-/// The signature modes, after the files are loaded (rlmgrep reports a bad spec
-/// only then, after its `Scanned` line): a bad spec is rlmgrep's error, and
-/// without a model the run ends with exit 2 saying how to configure one.
-/// `None` for the other modes.
-fn signature_mode(plan: &Plan) -> Option<ExitStatus> {
-    let (flag, spec) = match &plan.mode {
-        Mode::Signature(spec) => ("--signature", spec),
-        Mode::SignatureJson(spec) => ("--signature-json", spec),
-        _ => return None,
-    };
-    if let Err(err) = signature::parse(spec) {
-        messages::line(&err.to_string());
-        return Some(ExitStatus::Error);
-    }
-    let msg = if plan.llm == LlmPolicy::Off {
-        answer::model_required(flag, NoModel::Disabled)
-    } else if llm::resolve(&plan.model, |name| std::env::var(name).ok())
-        .selection()
-        .is_err()
-    {
-        answer::model_required(flag, NoModel::NotConfigured)
-    } else {
-        // Until the LLM client is wired in (issue 4), a configured model cannot
-        // be called yet.
-        format!(
-            "{flag} needs a language model, and this kgrep has no model support yet; \
-             run without {flag} for offline search"
-        )
-    };
-    messages::line(&msg);
-    Some(ExitStatus::Error)
 }
 
 /// The input of a run: piped stdin content, or paths to walk.

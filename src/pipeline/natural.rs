@@ -3,6 +3,7 @@
 
 use super::{Searched, Selection};
 use crate::document::{self, Document, Loaded, ReadOptions};
+use crate::judge::{self, Thresholds};
 use crate::messages;
 use crate::query::{self, Origin, Query, Term};
 use crate::report::LineScores;
@@ -20,6 +21,7 @@ pub(super) fn rank(
     corpus: Corpus<'_>,
     read: &ReadOptions,
     max_lines: usize,
+    thresholds: &Thresholds,
 ) -> anyhow::Result<Searched> {
     let mut scan = search::scan_terms(corpus, &q.terms, read)?;
     if let Some(terms) = with_corrections(q, &scan, read) {
@@ -62,13 +64,29 @@ pub(super) fn rank(
         })
         .collect();
     let selected: Selection = score::select(&ranked, max_lines);
+    let slots = query_slots(q);
+    let evidence = judge::evidence(&ranked, &selected, slots, weights.total());
+    let judgement = judge::judge(&evidence, thresholds);
     Ok(Searched {
         haystacks: scan.haystacks,
         selected,
         stats: scan.stats,
         scores,
         scanned: scan.scanned,
+        ranked,
+        judgement: Some(judgement),
+        df: scan.df,
     })
+}
+
+/// The slots of the query's own words (not those added by the model).
+pub(super) fn query_slots(q: &Query) -> usize {
+    q.terms
+        .iter()
+        .filter(|t| t.origin == Origin::Query)
+        .map(|t| t.slot + 1)
+        .max()
+        .unwrap_or(0)
 }
 
 /// The query's terms plus corrections for the query words no loaded file holds,

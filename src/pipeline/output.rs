@@ -9,7 +9,9 @@ use super::natural::load_quiet;
 use super::Found;
 use crate::cli::{Mode, Plan};
 use crate::document::{Document, ReadOptions};
+use crate::judge::Verdict;
 use crate::render::grep::{self, FileResult, GrepOptions};
+use crate::render::json::kgrep::{JudgeInfo, ModelUsage, RunInfo};
 use crate::render::json::{JsonFile, JsonOptions, JsonPrinter};
 use crate::report::{self, Spotter};
 
@@ -84,14 +86,36 @@ pub(super) fn print_json(plan: &Plan, found: &Found, read: &ReadOptions) -> anyh
         };
         printed += printer.file(&file, &opts).context("writing results")?;
     }
-    // A model stage writes its `answer` or `signature` message here, before
-    // the summary (`JsonPrinter::answer`, `JsonPrinter::signature`).
-    let run = report::run_info(&found.q, found.scanned, &found.stats);
+    if let Some(answer) = &found.answer {
+        printer.answer(answer).context("writing results")?;
+    }
+    let run = run_info(found);
     printer
         .summary(found.started.elapsed(), Some(&run))
         .context("writing results")?;
     printer.into_inner().flush().context("writing results")?;
     Ok(printed)
+}
+
+/// The summary's `data.kgrep`: the query, file counts, the judge and the model.
+pub(super) fn run_info(found: &Found) -> RunInfo {
+    let mut run = report::run_info(&found.q, found.scanned, &found.stats);
+    run.judge = found.judgement.as_ref().map(|j| JudgeInfo {
+        sufficient: j.verdict == Verdict::Sufficient,
+        coverage: j.coverage,
+        confidence: j.confidence,
+        diversity: j.diversity as f64,
+        reason: format!("{}: {}", j.verdict.name(), j.reason),
+    });
+    if let Some(m) = found.model.as_ref().filter(|m| m.calls > 0) {
+        run.model = Some(ModelUsage {
+            calls: u64::from(m.calls),
+            prompt_tokens: m.usage.prompt_tokens,
+            completion_tokens: m.usage.completion_tokens,
+        });
+        run.concepts_learned = Some(m.learned.clone());
+    }
+    run
 }
 
 fn count_lines(f: &FileResult, max_count: Option<usize>) -> usize {

@@ -56,7 +56,25 @@ pub struct RankedLine {
     pub line: usize,
     /// The definition whose body holds the line (`LineKind::block`).
     pub block: u32,
+    /// The query slots the line holds (bit `s` for slot `s`; slots past 63 are
+    /// not tracked).
+    pub slots: u64,
+    /// The slots found only around it (nearby or in its definition).
+    pub near_slots: u64,
     pub score: LineScore,
+}
+
+/// The bit of a slot in `RankedLine::slots`.
+pub fn slot_bit(slot: usize) -> u64 {
+    if slot < 64 {
+        1 << slot
+    } else {
+        0
+    }
+}
+
+fn slot_bits<'a>(slots: impl IntoIterator<Item = &'a usize>) -> u64 {
+    slots.into_iter().fold(0, |acc, &s| acc | slot_bit(s))
 }
 
 /// Scores every line that holds a term. `lines` come from
@@ -92,7 +110,8 @@ pub fn score_lines<'a>(
             let own = &slots[i];
             let terms: f64 = own.values().fold(0.0, |a, b| a + b);
             let block = blocks.get(&kind_of(tl.line).block);
-            let near = near_value(lines, &slots, i, block);
+            let near_slots = near_slots(lines, &slots, i, block);
+            let near = near_slots.values().fold(0.0, |a, b| a + b);
             let merged = merged_bonus(tl, weights, text_of(tl.line).unwrap_or_default());
             let kind = kind_of(tl.line);
             let mut factor = if kind.definition {
@@ -110,6 +129,8 @@ pub fn score_lines<'a>(
             RankedLine {
                 line: tl.line,
                 block: kind.block,
+                slots: slot_bits(own.keys()),
+                near_slots: slot_bits(near_slots.keys()),
                 score: LineScore {
                     terms,
                     near,
@@ -155,12 +176,12 @@ fn block_slots(
 /// For line `i`, each slot it lacks, at the best of: the neighbour within
 /// `PASSAGE_LINES` where it is worth most after decay, and `BLOCK_SHARE` of
 /// its weight when the enclosing definition holds it.
-fn near_value(
+fn near_slots(
     lines: &[TermLine],
     slots: &[BTreeMap<usize, f64>],
     i: usize,
     block: Option<&BTreeMap<usize, f64>>,
-) -> f64 {
+) -> BTreeMap<usize, f64> {
     let center = lines[i].line;
     let lo = center.saturating_sub(PASSAGE_LINES);
     let hi = center + PASSAGE_LINES;
@@ -188,7 +209,7 @@ fn near_value(
             *e = e.max(v * BLOCK_SHARE);
         }
     }
-    best.values().fold(0.0, |a, b| a + b)
+    best
 }
 
 /// Two different slots in one identifier (`max_redirects`, `proxyFromEnv`): the

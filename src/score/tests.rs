@@ -216,6 +216,8 @@ fn ranked(haystack: usize, score: f64, lines: &[(usize, u32, f64)]) -> RankedFil
             .map(|&(line, block, total)| RankedLine {
                 line,
                 block,
+                slots: 0,
+                near_slots: 0,
                 score: LineScore {
                     total,
                     ..Default::default()

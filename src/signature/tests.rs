@@ -644,10 +644,10 @@ fn random_type(rng: &mut Rng, depth: usize) -> String {
         "dict",
         "Literal['a', 1, 2.5, True]",
     ];
-    if depth >= 4 || rng.next() % 3 == 0 {
+    if depth >= 4 || rng.next().is_multiple_of(3) {
         return rng.pick(&leaf).to_string();
     }
-    if rng.next() % 2 == 0 {
+    if rng.next().is_multiple_of(2) {
         format!("list[{}]", random_type(rng, depth + 1))
     } else {
         format!("dict[str, {}]", random_type(rng, depth + 1))

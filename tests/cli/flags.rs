@@ -76,7 +76,9 @@ fn modes_that_need_a_model_say_so() {
         .stderr_has("needs a language model");
     let run = d.run(&["--answer", "retry backoff", "."]);
     run.code(0)
-        .stderr_has("--answer needs a language model")
+        .stderr_has("--answer: no language model is configured")
+        .stderr_has("===== Answer =====\nExtractive answer (no language model configured)")
+        .stderr_has("- src/net/client.rs:")
         .stdout_has("./src/net/client.rs");
     let run = d.run(&["--answer-only", "retry backoff", "."]);
     run.code(0).stdout_is("");

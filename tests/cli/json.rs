@@ -235,10 +235,18 @@ fn crlf_files_report_the_text_kgrep_searched() {
 fn answer_modes_keep_json_on_stdout() {
     let d = corpus();
     let run = d.run_devnull(&["--json", "--answer", "retry delay"]);
-    run.code(0).stderr_has("--answer needs a language model");
+    run.code(0)
+        .stderr_has("--answer: no language model is configured")
+        .stderr_lacks("===== Answer =====");
     let msgs = lines(&run.raw_stdout);
     assert!(
         msgs.iter().any(|m| m.contains(r#""type":"match""#)),
+        "{}",
+        run.describe
+    );
+    assert!(
+        msgs.iter()
+            .any(|m| m.contains(r#""type":"answer""#) && m.contains(r#""source":"extractive""#)),
         "{}",
         run.describe
     );
@@ -247,8 +255,9 @@ fn answer_modes_keep_json_on_stdout() {
     let run = d.run_devnull(&["--json", "--answer-only", "retry delay"]);
     run.code(0);
     let msgs = lines(&run.raw_stdout);
-    assert_eq!(msgs.len(), 1, "{}", run.describe);
-    assert!(msgs[0].ends_with(r#""type":"summary"}"#));
+    assert_eq!(msgs.len(), 2, "{}", run.describe);
+    assert!(msgs[0].contains(r#""type":"answer""#));
+    assert!(msgs[1].ends_with(r#""type":"summary"}"#));
 }
 
 #[test]

@@ -83,6 +83,8 @@ pub enum TermOrigin {
     Synonym,
     /// A corpus word close to a query word the corpus lacks (a typo).
     Fuzzy,
+    /// Proposed by the language model (query expansion).
+    Model,
 }
 
 /// `data.kgrep` of the `summary` message: how the run went.

@@ -1,0 +1,96 @@
+//! What the model sees: numbered excerpts of the retrieved files, never the
+//! whole corpus.
+//!
+//! Owns turning a file's focus lines (its best lines) into windows of lines
+//! with some context, merged when they touch, capped per file. The prompt
+//! builder (`llm::prompt`) then spends the token budget on them in order.
+
+use crate::document::Document;
+use crate::llm::Excerpt;
+
+/// Lines shown before and after each focus line.
+pub const CONTEXT_LINES: usize = 4;
+/// At most this many lines of one file are sent.
+pub const MAX_LINES_PER_FILE: usize = 60;
+/// A line longer than this many bytes is cut (minified code, data).
+pub const MAX_LINE_BYTES: usize = 400;
+
+/// Windows of `doc` around `focus` lines (1-based, any order), with
+/// `CONTEXT_LINES` around each, merged when they overlap or touch, in line
+/// order, `MAX_LINES_PER_FILE` at most (the earliest windows first).
+pub fn excerpts_for(doc: &Document, focus: &[usize]) -> Vec<Excerpt> {
+    let count = doc.line_count();
+    let mut focus: Vec<usize> = focus
+        .iter()
+        .copied()
+        .filter(|&n| n >= 1 && n <= count)
+        .collect();
+    focus.sort_unstable();
+    focus.dedup();
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    for n in focus {
+        let start = n.saturating_sub(CONTEXT_LINES).max(1);
+        let end = (n + CONTEXT_LINES).min(count);
+        match ranges.last_mut() {
+            Some(last) if start <= last.1 + 1 => last.1 = last.1.max(end),
+            _ => ranges.push((start, end)),
+        }
+    }
+    let lines: Vec<&[u8]> = doc.lines().collect();
+    let mut budget = MAX_LINES_PER_FILE;
+    let mut out = Vec::new();
+    for (start, end) in ranges {
+        if budget == 0 {
+            break;
+        }
+        let end = end.min(start + budget - 1);
+        budget -= end - start + 1;
+        out.push(Excerpt {
+            path: doc.key.clone(),
+            first_line: start,
+            lines: (start..=end)
+                .map(|n| line_text(lines.get(n - 1).copied().unwrap_or_default()))
+                .collect(),
+        });
+    }
+    out
+}
+
+fn line_text(bytes: &[u8]) -> String {
+    let bytes = &bytes[..bytes.len().min(MAX_LINE_BYTES)];
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn doc(n: usize) -> Document {
+        let text: Vec<String> = (1..=n).map(|i| format!("line {i}")).collect();
+        Document {
+            key: "src/a.rs".into(),
+            text: text.join("\n").into_bytes(),
+            pages: None,
+        }
+    }
+
+    #[test]
+    fn windows_merge_and_clamp() {
+        let d = doc(30);
+        let e = excerpts_for(&d, &[3, 8, 25]);
+        assert_eq!(e.len(), 2);
+        assert_eq!((e[0].first_line, e[0].lines.len()), (1, 12));
+        assert_eq!(e[0].lines[0], "line 1");
+        assert_eq!((e[1].first_line, e[1].lines.len()), (21, 9));
+        assert!(excerpts_for(&d, &[0, 99]).is_empty());
+    }
+
+    #[test]
+    fn files_are_capped() {
+        let d = doc(1000);
+        let focus: Vec<usize> = (1..=100).map(|i| i * 10).collect();
+        let total: usize = excerpts_for(&d, &focus).iter().map(|e| e.lines.len()).sum();
+        assert_eq!(total, MAX_LINES_PER_FILE);
+    }
+}

@@ -1,0 +1,668 @@
+//! The model stage of a run. When the policy, the output mode or the judge
+//! asks for it, the language model is consulted: an expansion first when query
+//! words are missing from the results (its concepts are searched, and the two
+//! rankings fused), then a selection over the retrieved excerpts, whose claims
+//! replace the offline results once verified. Any failure keeps the offline
+//! results (improved by a successful expansion) with a one-line warning.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde_json::{Map, Value};
+
+use super::{natural, Found, Selection};
+use crate::cli::{Mode, Plan};
+use crate::document::{Document, ReadOptions};
+use crate::fallback::{self, excerpts, expand, rrf, Decision};
+use crate::judge::Verdict;
+use crate::llm::{
+    self, Client, Endpoint, Excerpt, ExpansionRequest, Llm, LlmConfig, LlmError, Meter, Reply,
+    Search, SelectionRequest, Usage,
+};
+use crate::messages;
+use crate::progress::Spinner;
+use crate::query::{self, Origin, QueryKind};
+use crate::score::{self, RankedFile};
+use crate::search::Corpus;
+use crate::signature::{self, Spec};
+use crate::verify;
+use crate::walk::{self, Haystack};
+
+/// Files whose excerpts are offered to the model, best first.
+pub const EXCERPT_FILES: usize = 8;
+/// Best lines of each file that its excerpts are built around.
+pub const FOCUS_LINES: usize = 6;
+/// Files and matching lines taken from a follow-up pattern search.
+pub const FOLLOW_UP_FILES: usize = 5;
+pub const FOLLOW_UP_LINES: usize = 10;
+/// Top files whose best places give the vocabulary sent with an expansion.
+pub const VOCABULARY_FILES: usize = 5;
+
+/// Where the corpus is, for second searches and for verification.
+pub(super) struct Context<'a> {
+    pub plan: &'a Plan,
+    pub corpus: Corpus<'a>,
+    pub read: &'a ReadOptions,
+    /// The signature spec, in the signature modes.
+    pub spec: Option<&'a Spec>,
+}
+
+/// What the model stage produced besides the printed lines (which it writes
+/// into `Found`).
+#[derive(Debug, Default)]
+pub(super) struct Report {
+    /// A model answered a selection: `Found` now holds its verified claims.
+    pub answered: bool,
+    /// Claims that named an unknown file or a line out of range.
+    pub dropped: usize,
+    /// The model's answer (`--answer`).
+    pub answer: Option<String>,
+    /// The signature fields, validated (signature modes).
+    pub fields: Option<Map<String, Value>>,
+    /// A signature reply that never matched the spec: the error to report.
+    pub signature_error: Option<String>,
+    /// Calls made and tokens used.
+    pub calls: u32,
+    pub usage: Usage,
+    /// Concepts the model taught whose terms matched the corpus, with those terms.
+    pub taught: Vec<(llm::Concept, Vec<String>)>,
+    /// Names of the concepts written to the learned thesaurus.
+    pub learned: Vec<String>,
+    /// Why no model was consulted, or why it failed (for `-v` and `--json`).
+    pub note: Option<String>,
+}
+
+/// Runs the stage. `Ok(None)`: `--dry-run` printed the requests (nothing else
+/// is printed). The endpoint resolution and its warnings happen here, once.
+pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<Report>> {
+    let verdict = found.judgement.as_ref().map(|j| j.verdict);
+    let expand = match fallback::decide(cx.plan.llm, &cx.plan.mode, verdict) {
+        Decision::Skip(why) => {
+            messages::verbose(&format!("model: not consulted: {why}"));
+            return Ok(Some(Report {
+                note: Some(why.to_string()),
+                ..Report::default()
+            }));
+        }
+        Decision::Call { expand } => expand,
+    };
+    let config = llm::resolve(&cx.plan.model, |name| std::env::var(name).ok());
+    for warning in &config.warnings {
+        messages::warn(warning);
+    }
+    let selection = match config.selection() {
+        Ok(endpoint) => endpoint.clone(),
+        Err(offline) => {
+            messages::verbose(&format!(
+                "model: none configured, running offline: {offline}"
+            ));
+            return Ok(Some(Report {
+                note: Some(offline.to_string()),
+                ..Report::default()
+            }));
+        }
+    };
+    if cx.plan.dry_run {
+        dry_run(cx, found, &config, &selection, expand)?;
+        return Ok(None);
+    }
+    let meter = Meter::new(config.max_llm_calls);
+    let mut report = Report::default();
+    let mut stage = Stage {
+        cx,
+        selection: Client::new(selection.clone(), meter.clone()),
+        max_iterations: config.max_iterations.unwrap_or(DEFAULT_ITERATIONS),
+    };
+    if expand {
+        if let Ok(endpoint) = config.expansion() {
+            let client = Client::new(endpoint.clone(), meter.clone());
+            let sufficient = stage.expand(&client, found, &mut report)?;
+            if sufficient && !stage.must_select() {
+                finish(&meter, &mut report);
+                return Ok(Some(report));
+            }
+        }
+    }
+    stage.select(found, &mut report)?;
+    finish(&meter, &mut report);
+    Ok(Some(report))
+}
+
+/// Follow-up rounds when `--max-iterations` is not set.
+const DEFAULT_ITERATIONS: u32 = 2;
+
+fn finish(meter: &Meter, report: &mut Report) {
+    report.calls = meter.calls();
+    report.usage = meter.usage();
+    messages::verbose(&format!(
+        "model: {} call(s), {} prompt + {} completion tokens",
+        report.calls, report.usage.prompt_tokens, report.usage.completion_tokens
+    ));
+}
+
+/// One run's model calls.
+struct Stage<'a> {
+    cx: &'a Context<'a>,
+    selection: Client,
+    max_iterations: u32,
+}
+
+impl Stage<'_> {
+    /// Whether a selection must follow even when an expansion made the results
+    /// sufficient: the policy says always, or the mode needs the model's text.
+    fn must_select(&self) -> bool {
+        self.cx.plan.llm == crate::cli::LlmPolicy::Always
+            || !matches!(self.cx.plan.mode, Mode::Grep)
+    }
+
+    /// Asks for concepts, searches them, fuses the rankings into `found`.
+    /// Returns whether the judge now finds the results sufficient. A failed
+    /// call is a warning; the offline results stay.
+    fn expand(
+        &mut self,
+        client: &Client,
+        found: &mut Found,
+        report: &mut Report,
+    ) -> anyhow::Result<bool> {
+        if !matches!(found.q.kind, QueryKind::Natural) {
+            return Ok(false);
+        }
+        let request = ExpansionRequest {
+            query: found.q.raw.clone(),
+            vocabulary: vocabulary(found, self.cx.read),
+        };
+        let spinner = Spinner::start("asking the model for the query's concepts");
+        let reply = client.expand(&request);
+        spinner.finish();
+        let reply = match reply {
+            Ok(reply) => reply,
+            Err(LlmError::Truncated {
+                salvaged: Some(partial),
+            }) => *partial,
+            Err(err) => {
+                warn_failed(&err, report);
+                return Ok(false);
+            }
+        };
+        let terms = expand::model_terms(&found.q.terms, &reply.concepts);
+        if terms.len() == found.q.terms.len() {
+            messages::verbose("model: the expansion proposed no new words");
+            return Ok(false);
+        }
+        let mut q = found.q.clone();
+        q.terms = terms;
+        messages::verbose(&format!(
+            "model: searching its words too: {}",
+            q.terms
+                .iter()
+                .filter(|t| t.origin == Origin::Model)
+                .map(|t| t.text.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        let plan = self.cx.plan;
+        let second = messages::quietly(|| {
+            natural::rank(
+                &mut q,
+                self.cx.corpus,
+                self.cx.read,
+                plan.max_lines,
+                &plan.judge,
+            )
+        })?;
+        report.taught = taught(&reply.concepts, &q, &second.df);
+        let sufficient = second
+            .judgement
+            .as_ref()
+            .is_some_and(|j| j.verdict == Verdict::Sufficient);
+        if let Some(j) = &second.judgement {
+            super::verbose_judgement(j);
+        }
+        fuse_into(found, second, plan.max_lines);
+        found.q = q;
+        Ok(sufficient)
+    }
+
+    /// Asks which excerpt lines answer the query (and for the answer or the
+    /// signature fields), with follow-up rounds; verified claims replace the
+    /// printed lines. A failed call is a warning; the current results stay.
+    fn select(&mut self, found: &mut Found, report: &mut Report) -> anyhow::Result<()> {
+        let mut request = self.request(found);
+        let mut reply = match self.ask(&request, report) {
+            Some(reply) => reply,
+            None => return Ok(()),
+        };
+        let mut rounds = 0;
+        while reply.matches.is_empty() && !reply.searches.is_empty() && rounds < self.max_iterations
+        {
+            rounds += 1;
+            let more = self.follow_ups(&reply.searches);
+            messages::verbose(&format!(
+                "model: follow-up round {rounds}: {} search(es), {} excerpt(s)",
+                reply.searches.len(),
+                more.len()
+            ));
+            request.excerpts.extend(more);
+            reply = match self.ask(&request, report) {
+                Some(next) => next,
+                None => return Ok(()),
+            };
+        }
+        if let Some(spec) = self.cx.spec {
+            reply = match self.signature_fields(spec, &request, reply, report) {
+                Some(reply) => reply,
+                None => return Ok(()),
+            };
+        }
+        self.accept(found, &reply, report);
+        Ok(())
+    }
+
+    /// One selection call; `None` after a failure (warned).
+    fn ask(&mut self, request: &SelectionRequest, report: &mut Report) -> Option<Reply> {
+        let spinner = Spinner::start("asking the model");
+        let reply = self.selection.select(request);
+        spinner.finish();
+        match reply {
+            Ok(reply) => Some(reply),
+            Err(LlmError::Truncated {
+                salvaged: Some(partial),
+            }) if !partial.matches.is_empty() => {
+                messages::warn("the model's reply was cut off; using its complete claims");
+                Some(*partial)
+            }
+            Err(err) => {
+                warn_failed(&err, report);
+                None
+            }
+        }
+    }
+
+    /// The selection request: excerpts of the best files, the answer and the
+    /// signature fields when asked for.
+    fn request(&self, found: &Found) -> SelectionRequest {
+        let excerpts = found_excerpts(found, self.cx.read);
+        let mut request = SelectionRequest::new(&found.q.raw, excerpts);
+        request.budget_tokens = self.cx.plan.prompt_tokens;
+        request.answer = matches!(self.cx.plan.mode, Mode::Answer | Mode::AnswerOnly);
+        request.follow_ups = self.max_iterations > 0;
+        if found.selected.is_empty() {
+            request.instructions = Some(
+                "The offline search found nothing relevant; if the excerpts do not answer \
+                 the query, return no matches rather than guessing."
+                    .into(),
+            );
+        }
+        if let Some(spec) = self.cx.spec {
+            request.fields_schema = Some(signature::schema::json_schema(spec));
+        }
+        request
+    }
+
+    /// Excerpts for the model's follow-up searches.
+    fn follow_ups(&self, searches: &[Search]) -> Vec<Excerpt> {
+        let mut out = Vec::new();
+        for search in searches {
+            match search {
+                Search::Pattern(pattern) => out.extend(self.pattern_excerpts(pattern)),
+                Search::Range { path, start, end } => {
+                    out.extend(self.range_excerpt(path, *start, *end));
+                }
+            }
+        }
+        out
+    }
+
+    fn pattern_excerpts(&self, pattern: &str) -> Vec<Excerpt> {
+        let searched = messages::quietly(|| {
+            if query::looks_like_regex(pattern) {
+                super::exact::regex(pattern, self.cx.corpus, self.cx.read)
+            } else {
+                super::exact::literal(pattern, self.cx.corpus, self.cx.read)
+            }
+        });
+        let Ok(searched) = searched else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (h, lines) in searched.selected.iter().take(FOLLOW_UP_FILES) {
+            let Some(doc) = natural::load_quiet(&searched.haystacks[*h], self.cx.read) else {
+                continue;
+            };
+            let focus: Vec<usize> = lines.iter().copied().take(FOLLOW_UP_LINES).collect();
+            out.extend(excerpts::excerpts_for(&doc, &focus));
+        }
+        out
+    }
+
+    fn range_excerpt(&self, path: &str, start: i64, end: i64) -> Option<Excerpt> {
+        let walked = self.walked();
+        let h = walked.iter().find(|h| h.key == path)?;
+        let doc = natural::load_quiet(h, self.cx.read)?;
+        let count = doc.line_count();
+        let start = usize::try_from(start).ok()?.clamp(1, count);
+        let end = usize::try_from(end).ok()?.clamp(start, count);
+        let end = end.min(start + excerpts::MAX_LINES_PER_FILE - 1);
+        let lines: Vec<String> = doc
+            .lines()
+            .skip(start - 1)
+            .take(end - start + 1)
+            .map(|l| String::from_utf8_lossy(l).into_owned())
+            .collect();
+        Some(Excerpt {
+            path: doc.key,
+            first_line: start,
+            lines,
+        })
+    }
+
+    /// The signature fields of a reply, validated; asks once more with the
+    /// validation error. `None` when the re-ask failed (reported).
+    fn signature_fields(
+        &mut self,
+        spec: &Spec,
+        request: &SelectionRequest,
+        reply: Reply,
+        report: &mut Report,
+    ) -> Option<Reply> {
+        match signature::validate(spec, &reply_object(&reply)) {
+            Ok(fields) => {
+                report.fields = Some(fields);
+                Some(reply)
+            }
+            Err(err) => {
+                messages::verbose(&format!("model: {err}; asking again"));
+                let mut again = request.clone();
+                let hint = format!("Your previous reply was rejected: {err}. Reply again with every field, each of its declared type.");
+                again.instructions = Some(match &request.instructions {
+                    Some(first) => format!("{first}\n{hint}"),
+                    None => hint,
+                });
+                let second = self.ask(&again, report)?;
+                match signature::validate(spec, &reply_object(&second)) {
+                    Ok(fields) => {
+                        report.fields = Some(fields);
+                        Some(second)
+                    }
+                    Err(err) => {
+                        report.signature_error = Some(err.to_string());
+                        None
+                    }
+                }
+            }
+        }
+    }
+
+    /// Verifies the reply's claims against the walked files; they become the
+    /// printed lines, in path order, as rlmgrep prints them.
+    fn accept(&self, found: &mut Found, reply: &Reply, report: &mut Report) {
+        let walked = self.walked();
+        let index: HashMap<&str, usize> = walked
+            .iter()
+            .enumerate()
+            .map(|(i, h)| (h.key.as_str(), i))
+            .collect();
+        let mut docs: BTreeMap<String, Document> = BTreeMap::new();
+        let claimed = reply
+            .matches
+            .iter()
+            .chain(&reply.citations)
+            .map(|c| c.path.as_str());
+        for key in claimed {
+            if docs.contains_key(key) {
+                continue;
+            }
+            if let Some(doc) = index
+                .get(key)
+                .and_then(|&i| natural::load_quiet(&walked[i], self.cx.read))
+            {
+                docs.insert(key.to_string(), doc);
+            }
+        }
+        let verified = verify::verify(&reply.matches, &docs);
+        report.dropped = verified.dropped;
+        report.answered = true;
+        report.answer = reply.answer.as_ref().map(|a| mark_citations(a, &docs));
+        let selected: Selection = verified
+            .files
+            .into_iter()
+            .filter_map(|(key, lines)| index.get(key.as_str()).map(|&i| (i, lines)))
+            .collect();
+        messages::verbose(&format!(
+            "model: {} claim(s), {} verified, {} dropped",
+            reply.matches.len(),
+            selected.iter().map(|(_, l)| l.len()).sum::<usize>(),
+            verified.dropped
+        ));
+        found.haystacks = walked;
+        found.selected = selected;
+        found.scores.clear();
+    }
+
+    /// Every file the run could have searched (what claims are checked against).
+    fn walked(&self) -> Vec<Haystack> {
+        match self.cx.corpus {
+            Corpus::List(list) => list.to_vec(),
+            Corpus::Walk { paths, opts, cwd } => {
+                messages::quietly(|| walk::walk(paths, opts, cwd)).haystacks
+            }
+        }
+    }
+}
+
+/// `--dry-run`: the requests this run would send, on stdout; nothing is sent.
+fn dry_run(
+    cx: &Context<'_>,
+    found: &Found,
+    config: &LlmConfig,
+    selection: &Endpoint,
+    expand: bool,
+) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = String::new();
+    if expand && matches!(found.q.kind, QueryKind::Natural) {
+        if let Ok(endpoint) = config.expansion() {
+            let request = ExpansionRequest {
+                query: found.q.raw.clone(),
+                vocabulary: vocabulary(found, cx.read),
+            };
+            out.push_str("# 1. expansion: the concepts behind the query\n");
+            out.push_str(&llm::dry_run(endpoint, &llm::prompt::expansion(&request)));
+            out.push_str("# 2. selection (its excerpts would follow the expansion's search)\n");
+        }
+    }
+    let mut request = SelectionRequest::new(&found.q.raw, found_excerpts(found, cx.read));
+    request.budget_tokens = cx.plan.prompt_tokens;
+    request.answer = matches!(cx.plan.mode, Mode::Answer | Mode::AnswerOnly);
+    if let Some(spec) = cx.spec {
+        request.fields_schema = Some(signature::schema::json_schema(spec));
+    }
+    out.push_str(&llm::dry_run(selection, &llm::prompt::selection(&request)));
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    lock.write_all(out.as_bytes())?;
+    lock.flush()?;
+    Ok(())
+}
+
+fn warn_failed(err: &LlmError, report: &mut Report) {
+    let note = format!("model call failed: {err}; showing the offline results");
+    messages::warn(&note);
+    report.note = Some(note);
+}
+
+/// The reply as one JSON object (signature fields are its keys; a field named
+/// like a known key is taken from where the parser put it).
+fn reply_object(reply: &Reply) -> Map<String, Value> {
+    let mut map = reply.extra.clone();
+    if let Some(answer) = &reply.answer {
+        map.entry("answer")
+            .or_insert_with(|| Value::String(answer.clone()));
+    }
+    if !reply.matches.is_empty() {
+        map.entry("matches")
+            .or_insert_with(|| serde_json::to_value(&reply.matches).unwrap_or(Value::Null));
+    }
+    map
+}
+
+/// The answer with citations the documents do not back marked.
+fn mark_citations(answer: &str, docs: &BTreeMap<String, Document>) -> String {
+    crate::answer::mark_unverified(answer, |c| {
+        docs.get(c.key())
+            .is_some_and(|d| c.lines().all(|n| n >= 1 && n <= d.line_count()))
+    })
+    .text
+}
+
+/// Excerpts of the current results: the printed files first, then the other
+/// ranked files, each around its printed and best lines.
+fn found_excerpts(found: &Found, read: &ReadOptions) -> Vec<Excerpt> {
+    let mut order: Vec<usize> = found.selected.iter().map(|(h, _)| *h).collect();
+    for f in &found.ranked {
+        if !order.contains(&f.haystack) {
+            order.push(f.haystack);
+        }
+    }
+    let mut out = Vec::new();
+    for h in order.into_iter().take(EXCERPT_FILES) {
+        let Some(haystack) = found.haystacks.get(h) else {
+            continue;
+        };
+        let Some(doc) = natural::load_quiet(haystack, read) else {
+            continue;
+        };
+        let mut focus: Vec<usize> = found
+            .selected
+            .iter()
+            .filter(|(s, _)| *s == h)
+            .flat_map(|(_, lines)| lines.iter().copied())
+            .collect();
+        if let Some(file) = found.ranked.iter().find(|f| f.haystack == h) {
+            focus.extend(best_lines(file, FOCUS_LINES));
+        }
+        out.extend(excerpts::excerpts_for(&doc, &focus));
+    }
+    out
+}
+
+fn best_lines(file: &RankedFile, n: usize) -> Vec<usize> {
+    let mut lines: Vec<&score::RankedLine> = file.lines.iter().collect();
+    lines.sort_by(|a, b| {
+        b.score
+            .total
+            .total_cmp(&a.score.total)
+            .then(a.line.cmp(&b.line))
+    });
+    lines.into_iter().take(n).map(|l| l.line).collect()
+}
+
+/// Words of the lines around the best places of the top files.
+fn vocabulary(found: &Found, read: &ReadOptions) -> Vec<String> {
+    let mut texts: Vec<String> = Vec::new();
+    for file in found.ranked.iter().take(VOCABULARY_FILES) {
+        let Some(doc) = found
+            .haystacks
+            .get(file.haystack)
+            .and_then(|h| natural::load_quiet(h, read))
+        else {
+            continue;
+        };
+        let lines: Vec<&[u8]> = doc.lines().collect();
+        for n in best_lines(file, FOCUS_LINES) {
+            let lo = n.saturating_sub(expand::VOCABULARY_WINDOW).max(1);
+            let hi = (n + expand::VOCABULARY_WINDOW).min(lines.len());
+            for line in lines.iter().take(hi).skip(lo - 1) {
+                texts.push(String::from_utf8_lossy(line).into_owned());
+            }
+        }
+    }
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    expand::vocabulary(&refs, &found.q.terms)
+}
+
+/// The concepts whose proposed words matched at least one loaded file, with
+/// those words: what the learning loop may keep.
+fn taught(
+    concepts: &[llm::Concept],
+    q: &query::Query,
+    df: &[usize],
+) -> Vec<(llm::Concept, Vec<String>)> {
+    concepts
+        .iter()
+        .filter_map(|c| {
+            let name = c.name.to_lowercase();
+            let matched: Vec<String> = q
+                .terms
+                .iter()
+                .zip(df)
+                .filter(|(t, &d)| {
+                    d > 0
+                        && t.origin == Origin::Model
+                        && t.concept.as_deref() == Some(name.as_str())
+                })
+                .map(|(t, _)| t.text.clone())
+                .collect();
+            (!matched.is_empty()).then(|| (c.clone(), matched))
+        })
+        .collect()
+}
+
+/// Replaces `found`'s ranking with the fusion (reciprocal rank) of it and the
+/// ranking with the model's words; lines come from the second ranking where it
+/// has the file (it scored every term), and are selected again.
+fn fuse_into(found: &mut Found, second: super::Searched, max_lines: usize) {
+    let keys = |haystacks: &[Haystack], ranked: &[RankedFile]| -> Vec<String> {
+        ranked
+            .iter()
+            .map(|f| haystacks[f.haystack].key.clone())
+            .collect()
+    };
+    let order = rrf::fuse(
+        &[
+            keys(&found.haystacks, &found.ranked),
+            keys(&second.haystacks, &second.ranked),
+        ],
+        rrf::RRF_K,
+    );
+    let mut haystacks: Vec<Haystack> = Vec::new();
+    let mut ranked: Vec<RankedFile> = Vec::new();
+    let mut ceiling = f64::INFINITY;
+    for key in &order {
+        let from_second = second
+            .ranked
+            .iter()
+            .find(|f| second.haystacks[f.haystack].key == *key);
+        let (file, h) = match from_second {
+            Some(f) => (f, &second.haystacks[f.haystack]),
+            None => match found
+                .ranked
+                .iter()
+                .find(|f| found.haystacks[f.haystack].key == *key)
+            {
+                Some(f) => (f, &found.haystacks[f.haystack]),
+                None => continue,
+            },
+        };
+        let mut file = file.clone();
+        file.haystack = haystacks.len();
+        // The fused order is the order; each file keeps its own score where
+        // that agrees, so the runner-up cut-offs of `select` still mean
+        // something.
+        file.score = file.score.min(ceiling);
+        ceiling = file.score;
+        haystacks.push(h.clone());
+        ranked.push(file);
+    }
+    found.selected = score::select(&ranked, max_lines);
+    found.scores = ranked
+        .iter()
+        .flat_map(|f| {
+            f.lines
+                .iter()
+                .map(|l| ((f.haystack, l.line), l.score.clone()))
+        })
+        .collect();
+    found.haystacks = haystacks;
+    found.ranked = ranked;
+    found.judgement = second.judgement;
+}
