@@ -102,7 +102,7 @@ pub fn expand_tabs(text: &str, start_column: usize) -> String {
     for c in text.chars() {
         if c == '\t' {
             let spaces = TAB_SIZE - column % TAB_SIZE;
-            out.extend(std::iter::repeat(' ').take(spaces));
+            out.extend(std::iter::repeat_n(' ', spaces));
             column += spaces;
         } else {
             out.push(c);

@@ -11,6 +11,7 @@ pub mod matcher;
 pub mod sink;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use grep_matcher::Matcher;
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
@@ -23,11 +24,15 @@ use crate::walk::Haystack;
 use matcher::TermMatcher;
 use sink::{CountSink, LineSink, TermLine, TermLineSink};
 
-/// How many haystacks were read and how many were skipped (binary or unreadable).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// How many haystacks were read and how many were skipped (binary, unreadable
+/// or unconvertible), with the warnings for documents that could not be
+/// converted, in key order (`skip KEY: why`), to print after the summary as
+/// rlmgrep does.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LoadStats {
     pub loaded: usize,
     pub skipped: usize,
+    pub skips: Vec<String>,
 }
 
 /// Term statistics of one file that holds at least one term.
@@ -75,7 +80,8 @@ fn searcher(line_numbers: bool) -> Searcher {
         .build()
 }
 
-/// Loads one haystack, reporting unreadable ones. `None` for binary or unreadable.
+/// Loads one haystack, reporting unreadable ones and recording unconvertible
+/// ones. `None` for binary, unreadable or unconvertible.
 pub fn load(h: &Haystack, read: &ReadOptions, stats: &Counters) -> Option<Document> {
     match document::load(h, read) {
         Ok(Loaded::Text(doc)) => {
@@ -84,6 +90,13 @@ pub fn load(h: &Haystack, read: &ReadOptions, stats: &Counters) -> Option<Docume
         }
         Ok(Loaded::Binary) => {
             stats.skipped.fetch_add(1, Ordering::Relaxed);
+            None
+        }
+        Ok(Loaded::Unconvertible(err)) => {
+            stats.skipped.fetch_add(1, Ordering::Relaxed);
+            if let Ok(mut skips) = stats.skips.lock() {
+                skips.push((h.key.clone(), format!("skip {}: {err}", h.key)));
+            }
             None
         }
         Err(err) => {
@@ -100,13 +113,22 @@ pub struct Counters {
     loaded: AtomicUsize,
     skipped: AtomicUsize,
     bytes: AtomicUsize,
+    /// `(key, warning)` for each document that could not be converted.
+    skips: Mutex<Vec<(String, String)>>,
 }
 
 impl Counters {
     fn stats(&self) -> LoadStats {
+        let mut skips = self
+            .skips
+            .lock()
+            .map(|mut s| std::mem::take(&mut *s))
+            .unwrap_or_default();
+        skips.sort();
         LoadStats {
             loaded: self.loaded.load(Ordering::Relaxed),
             skipped: self.skipped.load(Ordering::Relaxed),
+            skips: skips.into_iter().map(|(_, line)| line).collect(),
         }
     }
 }
