@@ -5,6 +5,7 @@ mod harness;
 
 mod bad_input;
 mod contract;
+mod documents;
 mod flags;
 mod generated;
 mod input;

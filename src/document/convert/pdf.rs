@@ -45,6 +45,7 @@ pub fn convert(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError>
     }
     let mut budget = layout::Budget::new(limits);
     let mut out = PageLines::default();
+    let mut any_text = false;
     for (page, id) in (1u32..).zip(pages.values()) {
         let text = match layout::page_text(&doc, *id, &mut budget) {
             Ok(text) => text,
@@ -52,7 +53,17 @@ pub fn convert(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError>
             // pypdf raising on one page gives rlmgrep an empty page, not a skipped file.
             Err(layout::PageError::Unreadable) => String::new(),
         };
+        any_text |= !text.trim().is_empty();
         out.push_page(page, &text, limits)?;
+    }
+    // lopdf rebuilds a damaged file's cross-references; when that still leaves
+    // no text at all (a file cut short keeps its page tree but loses the
+    // content streams), the file is reported, not searched as blank pages.
+    if doc.xref_recovery.is_some() && !any_text {
+        return Err(ConvertError::corrupt(
+            Format::Pdf,
+            "damaged or truncated, no text recoverable",
+        ));
     }
     Ok(out.finish())
 }
