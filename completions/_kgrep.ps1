@@ -66,8 +66,8 @@ Register-ArgumentCompleter -Native -CommandName 'kgrep' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Verbose: how the query was understood and why lines were chosen, on stderr')
             [CompletionResult]::new('--init-config', '--init-config', [CompletionResultType]::ParameterName, 'Write kgrep''s commented default config file if it does not exist, print its path')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print the version and exit')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
     })

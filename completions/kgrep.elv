@@ -63,8 +63,8 @@ set edit:completion:arg-completer[kgrep] = {|@words|
             cand --verbose 'Verbose: how the query was understood and why lines were chosen, on stderr'
             cand --init-config 'Write kgrep''s commented default config file if it does not exist, print its path'
             cand --version 'Print the version and exit'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
     ]
     $completions[$command]
