@@ -4,8 +4,11 @@ complete -c kgrep -s C -d 'Show NUM lines of context before and after each match
 complete -c kgrep -s A -d 'Show NUM lines of context after each match (overrides -C on that side)' -r
 complete -c kgrep -s B -d 'Show NUM lines of context before each match (overrides -C on that side)' -r
 complete -c kgrep -s m -d 'Print at most NUM matching lines per file (the lowest line numbers)' -r
-complete -c kgrep -l max-lines -d 'Print at most NUM matching lines in all for a natural-language query (best first; 0 means no limit). Literal and regex queries print every match' -r
+complete -c kgrep -l max-lines -d 'Print at most NUM matching lines in all for a natural-language query (best first; default 15). 0 prints every strong line of every ranked file instead of the best places. Literal and regex queries print every match' -r
 complete -c kgrep -l thesaurus -d 'Add a thesaurus layer: Terraphim JSON (or its legacy flat form) or a folder of Markdown concept files. Repeatable; later ones win' -r -F
+complete -c kgrep -l color -d 'When to colour the output: auto (stdout is a terminal and NO_COLOR is unset), always (even into a pipe) or never. Colours: magenta paths, green line numbers, bold red matched text' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour, even into a pipe or with NO_COLOR set'
+never\t'Never colour'"
 complete -c kgrep -l signature -d 'Typed output fields, e.g. \'summary: str, files: list[str]\'; prints sectioned text. Needs a model' -r
 complete -c kgrep -l signature-json -d 'Like --signature, but prints one compact JSON object. Needs a model' -r
 complete -c kgrep -l model -d 'Model name, e.g. openai/gpt-4o-mini, anthropic/claude-…, ollama/qwen2.5-coder' -r
@@ -24,6 +27,12 @@ complete -c kgrep -l sub-top-p -d 'Sub-model top-p' -r
 complete -c kgrep -l sub-max-tokens -d 'Sub-model maximum tokens per call' -r
 complete -c kgrep -l max-iterations -d 'Maximum rounds of follow-up searches the model may ask for' -r
 complete -c kgrep -l max-llm-calls -d 'Maximum number of model calls per run' -r
+complete -c kgrep -l generate -d 'Print a generated file and exit: the man page or a shell\'s completions' -r -f -a "man\t'The man page (roff)'
+complete-bash\t'bash completions'
+complete-zsh\t'zsh completions'
+complete-fish\t'fish completions'
+complete-powershell\t'PowerShell completions'
+complete-elvish\t'elvish completions'"
 complete -c kgrep -s r -d 'Search directories recursively (the default; accepted for rlmgrep compatibility)'
 complete -c kgrep -l no-recursive -d 'Do not descend into directories; only files named on the command line are searched'
 complete -c kgrep -l hidden -d 'Search hidden files and directories'
@@ -36,6 +45,7 @@ complete -c kgrep -s n -d 'Accepted for compatibility with older rlmgrep: line n
 complete -c kgrep -s H -d 'Accepted for compatibility with older rlmgrep: file names are always shown'
 complete -c kgrep -l answer -d 'Print a narrative answer (on stderr) before the grep output. Needs a model for a written answer; offline, the best lines are quoted as an extractive answer'
 complete -c kgrep -l answer-only -d 'Print only the narrative answer'
+complete -c kgrep -l json -d 'Print JSON Lines instead: ripgrep\'s `--json` messages (begin, match, context, end, summary), with kgrep\'s additions under `data.kgrep` and its own `answer` and `signature` messages. See JSON OUTPUT in the man page'
 complete -c kgrep -s v -l verbose -d 'Verbose: how the query was understood and why lines were chosen, on stderr'
 complete -c kgrep -l init-config -d 'Write kgrep\'s commented default config file if it does not exist, print its path'
 complete -c kgrep -l version -d 'Print the version and exit'

@@ -2,13 +2,14 @@
 //! drop-in replacement for `rlmgrep`.
 //!
 //! ```text
-//! argv ─cli─▶ Plan ─walk─▶ Haystacks ─search─▶ hits ─score─▶ ranked lines ─render─▶ stdout
+//! argv ─cli─▶ Plan ─walk─▶ Haystacks ─search─▶ hits ─score─▶ ranked lines ─report─▶ render ─▶ stdout
 //!                  query ─▶ Terms ──────┘
 //! ```
 //!
 //! Each stage is a module taking plain values and returning plain values; only
-//! `walk`, `document`, `search` and `render` touch the outside world, and
-//! `pipeline` wires them together. No stability promise: this library exists so
+//! `walk`, `document`, `search`, `render` and `progress` (stderr, on a terminal)
+//! touch the outside world, and `pipeline` wires them together. `report` turns
+//! ranked lines into what the printers take (match spans, `--json` data). No stability promise: this library exists so
 //! the binary, the tests and the benchmarks can call each stage directly.
 
 pub mod cli;
@@ -17,8 +18,10 @@ pub mod document;
 pub mod exit;
 pub mod messages;
 pub mod pipeline;
+pub mod progress;
 pub mod query;
 pub mod render;
+pub mod report;
 pub mod score;
 pub mod search;
 pub mod thesaurus;

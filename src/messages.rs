@@ -3,8 +3,13 @@
 //! A per-input error (a missing path, an unreadable file) is reported here and the
 //! run goes on; the flag turns into exit code 2 at the end, as in ripgrep. Nothing
 //! in here decides what to print on stdout.
+//!
+//! Messages often quote file names and file or model text; on a terminal they
+//! are sanitised (`render::sanitize`) so such text cannot drive the terminal.
+//! A pipe gets the bytes unchanged, as rlmgrep wrote them.
 
-use std::io::Write;
+use std::borrow::Cow;
+use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 static ERRORED: AtomicBool = AtomicBool::new(false);
@@ -14,6 +19,11 @@ static VERBOSE: AtomicBool = AtomicBool::new(false);
 /// there is nowhere left to report them.
 pub fn line(msg: &str) {
     let mut err = std::io::stderr().lock();
+    let msg = if err.is_terminal() {
+        crate::render::sanitize::sanitize_text(msg)
+    } else {
+        Cow::Borrowed(msg)
+    };
     let _ = writeln!(err, "kgrep: {msg}");
 }
 

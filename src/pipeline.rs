@@ -6,17 +6,22 @@
 use std::ffi::OsString;
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
+use std::time::Instant;
 
 use anyhow::Context;
 use clap::Parser;
 
+use crate::cli::flags::GenerateKind;
 use crate::cli::{self, Env, Flags, Input, Mode, Plan};
 use crate::config::{self, ConfigPaths};
 use crate::document::{self, Document, Loaded, ReadOptions};
 use crate::exit::ExitStatus;
 use crate::messages;
+use crate::progress::Spinner;
 use crate::query::{self, QueryKind};
 use crate::render::grep::{self, FileResult, GrepOptions};
+use crate::render::json::{JsonFile, JsonOptions, JsonPrinter};
+use crate::report::{self, LineScores, Spotter};
 use crate::score::{self, RankedFile, TermWeights};
 use crate::search::{self, matcher::TermMatcher, LoadStats};
 use crate::thesaurus::{self, LayerPaths, Thesaurus};
@@ -33,6 +38,9 @@ where
         Err(err) => return Ok(clap_exit(&err)),
     };
     messages::set_verbose(flags.verbose);
+    if let Some(kind) = flags.generate {
+        return generate(kind);
+    }
     let paths = ConfigPaths::from_process_env();
     if flags.init_config {
         return init_config(&paths);
@@ -57,6 +65,22 @@ fn clap_exit(err: &clap::Error) -> ExitStatus {
     } else {
         ExitStatus::Matched
     }
+}
+
+/// `--generate`: print the man page or a shell's completions.
+fn generate(kind: GenerateKind) -> anyhow::Result<ExitStatus> {
+    use clap_complete::Shell;
+    let bytes = match kind {
+        GenerateKind::Man => cli::generate::man_page()?,
+        GenerateKind::CompleteBash => cli::generate::completion(Shell::Bash),
+        GenerateKind::CompleteZsh => cli::generate::completion(Shell::Zsh),
+        GenerateKind::CompleteFish => cli::generate::completion(Shell::Fish),
+        GenerateKind::CompletePowershell => cli::generate::completion(Shell::PowerShell),
+        GenerateKind::CompleteElvish => cli::generate::completion(Shell::Elvish),
+    };
+    let mut out = std::io::stdout().lock();
+    out.write_all(&bytes).context("writing generated output")?;
+    Ok(ExitStatus::Matched)
 }
 
 /// `--init-config`: write kgrep's default config unless one exists.
@@ -110,10 +134,14 @@ fn is_readable_stdin() -> bool {
 
 /// Runs a search plan and prints its results.
 pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
+    let started = Instant::now();
     if let Some(status) = unsupported_mode(plan) {
         return Ok(status);
     }
-    let Some(haystacks) = gather(plan)? else {
+    let spinner = Spinner::start("scanning files");
+    let gathered = gather(plan);
+    spinner.finish();
+    let Some(haystacks) = gathered? else {
         return Ok(ExitStatus::Error);
     };
     let read = ReadOptions::for_run(plan.text);
@@ -122,22 +150,39 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
         _ => query::analyze(&plan.query),
     };
     verbose_query(&q);
-    let (selected, stats) = match &q.kind {
+    let spinner = Spinner::start("searching");
+    let (selected, stats, scores) = match &q.kind {
         QueryKind::Natural => rank_natural(&q, &haystacks.list, &read, plan.max_lines)?,
         QueryKind::Literal(lit) => search_exact(&haystacks.list, &read, literal_matcher(lit)?),
         QueryKind::Regex(re) => search_exact(&haystacks.list, &read, regex_matcher(re)?),
     };
+    spinner.finish();
+    let found = Found {
+        q,
+        selected,
+        stats,
+        scores,
+        scanned: haystacks.scanned,
+        started,
+    };
     if !haystacks.from_stdin {
-        summary(haystacks.scanned, &stats);
-        if stats.loaded == 0 {
+        summary(haystacks.scanned, &found.stats);
+        if found.stats.loaded == 0 {
             messages::line("no readable files");
+            if plan.json {
+                print_json(plan, &haystacks.list, &found, &read)?;
+            }
             return Ok(ExitStatus::Error);
         }
     }
     if plan.mode == Mode::Answer || plan.mode == Mode::AnswerOnly {
         messages::warn("--answer needs a language model, and this kgrep has none yet: printing the matches only");
     }
-    let printed = print(plan, &haystacks.list, &selected, &read)?;
+    let printed = if plan.json {
+        print_json(plan, &haystacks.list, &found, &read)?
+    } else {
+        print(plan, &haystacks.list, &found, &read)?
+    };
     Ok(ExitStatus::of_search(printed > 0, messages::errored()))
 }
 
@@ -289,18 +334,29 @@ fn regex_matcher(re: &str) -> anyhow::Result<grep_regex::RegexMatcher> {
 /// Selected lines per haystack, in print order.
 type Selection = Vec<(usize, Vec<usize>)>;
 
+/// What a search found, as the printers need it.
+struct Found {
+    q: query::Query,
+    selected: Selection,
+    stats: LoadStats,
+    /// Line scores of a natural-language query (empty for exact ones).
+    scores: LineScores,
+    scanned: usize,
+    started: Instant,
+}
+
 fn search_exact(
     haystacks: &[Haystack],
     read: &ReadOptions,
     matcher: grep_regex::RegexMatcher,
-) -> (Selection, LoadStats) {
+) -> (Selection, LoadStats, LineScores) {
     let outcome = search::search_exact(haystacks, &matcher, read);
     let selected = outcome
         .files
         .into_iter()
         .map(|f| (f.haystack, f.lines))
         .collect();
-    (selected, outcome.stats)
+    (selected, outcome.stats, LineScores::new())
 }
 
 /// Natural language: count terms everywhere, score lines in the best files, select.
@@ -309,7 +365,7 @@ fn rank_natural(
     haystacks: &[Haystack],
     read: &ReadOptions,
     max_lines: usize,
-) -> anyhow::Result<(Selection, LoadStats)> {
+) -> anyhow::Result<(Selection, LoadStats, LineScores)> {
     let matcher = TermMatcher::new(&q.terms)?;
     let scan = search::scan_terms(haystacks, &matcher, read);
     let mut df = vec![0usize; q.terms.len()];
@@ -337,7 +393,15 @@ fn rank_natural(
     let mut ranked = score_candidates(&candidates, haystacks, read, &matcher, &weights, q);
     score::sort_files(&mut ranked, |h| haystacks[h].key.clone());
     verbose_ranking(&ranked, haystacks);
-    Ok((score::select(&ranked, max_lines), scan.stats))
+    let scores: LineScores = ranked
+        .iter()
+        .flat_map(|f| {
+            f.lines
+                .iter()
+                .map(|l| ((f.haystack, l.line), l.score.clone()))
+        })
+        .collect();
+    Ok((score::select(&ranked, max_lines), scan.stats, scores))
 }
 
 /// Second pass: line scores of the candidate files.
@@ -357,14 +421,10 @@ fn score_candidates(
             let lines = search::term_lines(&doc, matcher).ok()?;
             let starts = doc.line_starts();
             let text_of = |n: usize| line_text(&doc, &starts, n);
-            let scored = score::score_lines(&lines, weights, text_of);
-            let prior = if score::is_secondary_path(&haystacks[h].key)
-                && !score::query_wants_secondary(&q.terms)
-            {
-                0.7
-            } else {
-                1.0
-            };
+            let kinds = score::classify_lines(&doc.text);
+            let wants_tests = score::query_wants_secondary(&q.terms);
+            let scored = score::score_lines(&lines, weights, &kinds, wants_tests, text_of);
+            let prior = score::file_prior(&haystacks[h].key, &q.terms);
             Some(RankedFile {
                 haystack: h,
                 file_score,
@@ -394,13 +454,8 @@ fn verbose_ranking(ranked: &[RankedFile], haystacks: &[Haystack]) {
             .max_by(|a, b| a.score.total.total_cmp(&b.score.total));
         let line = best.map_or(String::new(), |l| {
             format!(
-                " best line {} = (terms {:.2} + window {:.2} + merged {:.2}) x def {:.2} = {:.2}",
-                l.line,
-                l.score.terms,
-                l.score.window,
-                l.score.merged,
-                l.score.definition,
-                l.score.total
+                " best line {} = (terms {:.2} + near {:.2} + merged {:.2}) x {:.2} = {:.2}",
+                l.line, l.score.terms, l.score.near, l.score.merged, l.score.factor, l.score.total
             )
         });
         messages::verbose(&format!(
@@ -422,18 +477,27 @@ fn load_quiet(h: &Haystack, read: &ReadOptions) -> Option<Document> {
 fn print(
     plan: &Plan,
     haystacks: &[Haystack],
-    selected: &Selection,
+    found: &Found,
     read: &ReadOptions,
 ) -> anyhow::Result<usize> {
-    let docs: Vec<(Document, &Vec<usize>)> = selected
+    let docs: Vec<(Document, &Vec<usize>)> = found
+        .selected
         .iter()
         .filter_map(|(h, lines)| load_quiet(&haystacks[*h], read).map(|d| (d, lines)))
         .collect();
+    let spotter = if plan.color {
+        Some(Spotter::new(&found.q)?)
+    } else {
+        None
+    };
     let files: Vec<FileResult> = docs
         .iter()
-        .map(|(doc, lines)| FileResult {
-            doc,
-            lines: lines.to_vec(),
+        .map(|(doc, lines)| {
+            let mut file = FileResult::new(doc, lines.to_vec());
+            if let Some(spotter) = &spotter {
+                file.spans = report::spans(doc, lines, spotter);
+            }
+            file
         })
         .collect();
     let opts = GrepOptions {
@@ -450,6 +514,53 @@ fn print(
     let mut out = std::io::BufWriter::new(stdout.lock());
     let printed = grep::write_grep(&mut out, &files, &opts).context("writing results")?;
     out.flush().context("writing results")?;
+    Ok(printed)
+}
+
+/// `--json`: every selected file's messages, then the summary (always).
+/// Returns how many match lines were printed.
+fn print_json(
+    plan: &Plan,
+    haystacks: &[Haystack],
+    found: &Found,
+    read: &ReadOptions,
+) -> anyhow::Result<usize> {
+    let spotter = Spotter::new(&found.q)?;
+    let opts = JsonOptions {
+        before: plan.before,
+        after: plan.after,
+        max_count: plan.max_count,
+    };
+    let stdout = std::io::stdout();
+    let mut printer = JsonPrinter::new(std::io::BufWriter::new(stdout.lock()))
+        .escape_controls(plan.stdout_is_tty);
+    let mut printed = 0;
+    for (h, lines) in &found.selected {
+        let took = Instant::now();
+        let Some(doc) = load_quiet(&haystacks[*h], read) else {
+            continue;
+        };
+        if plan.mode == Mode::AnswerOnly {
+            printed += count_lines(&FileResult::new(&doc, lines.clone()), plan.max_count);
+            continue;
+        }
+        let score_of = |line: usize| found.scores.get(&(*h, line)).cloned();
+        let matches = report::match_lines(&doc, lines, &spotter, &found.q.terms, score_of);
+        let file = JsonFile {
+            doc: &doc,
+            path: report::printed_path(&haystacks[*h]),
+            matches,
+            elapsed: took.elapsed(),
+        };
+        printed += printer.file(&file, &opts).context("writing results")?;
+    }
+    // A model stage writes its `answer` or `signature` message here, before
+    // the summary (`JsonPrinter::answer`, `JsonPrinter::signature`).
+    let run = report::run_info(&found.q, found.scanned, &found.stats);
+    printer
+        .summary(found.started.elapsed(), Some(&run))
+        .context("writing results")?;
+    printer.into_inner().flush().context("writing results")?;
     Ok(printed)
 }
 

@@ -263,14 +263,17 @@ pub fn is_identifier_like(s: &str) -> bool {
 /// split into their parts (`parseJwt` → parse, jwt; `HTTPServer` → http, server;
 /// `max_redirects` → max, redirects).
 pub fn words(text: &str) -> Vec<String> {
+    typed_words(text).iter().map(|w| w.to_lowercase()).collect()
+}
+
+/// `words`, keeping the case the words were typed in.
+pub fn typed_words(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for token in text.split(|c: char| !c.is_alphanumeric()) {
         if token.is_empty() {
             continue;
         }
-        for part in split_identifier(token) {
-            out.push(part.to_lowercase());
-        }
+        out.extend(split_identifier(token).into_iter().map(str::to_string));
     }
     out
 }
@@ -310,18 +313,38 @@ pub fn stem(word: &str) -> String {
     STEMMER.with(|s| s.stem(word).into_owned())
 }
 
+/// Numbers shorter than this are not searched: `2` or `10` are everywhere,
+/// while `302`, `404` or `8080` name something.
+const MIN_NUMBER_LEN: usize = 3;
+
+/// Whether a query word (as typed) is worth searching for.
+fn is_content_word(typed: &str, lower: &str) -> bool {
+    if lower.chars().all(|c| c.is_ascii_digit()) {
+        return lower.len() >= MIN_NUMBER_LEN;
+    }
+    if lower.len() < 2 {
+        return false;
+    }
+    // `GET`, `IF`, `OR`: typed in capitals, a stop word is a name (an HTTP
+    // method, a keyword, a constant).
+    let shouted = typed.chars().all(|c| c.is_ascii_uppercase());
+    shouted || !is_stop_word(lower)
+}
+
 /// The content terms of a natural-language query.
 fn terms_of(raw: &str) -> Vec<Term> {
     let mut terms: Vec<Term> = Vec::new();
-    for word in words(raw) {
-        if word.len() < 2 || is_stop_word(&word) || word.chars().all(|c| c.is_ascii_digit()) {
+    for typed in typed_words(raw) {
+        let word = typed.to_lowercase();
+        if !is_content_word(&typed, &word) || terms.len() >= MAX_TERMS {
             continue;
         }
         let stem = stem(&word);
-        if terms.iter().any(|t| t.stem == stem) || terms.len() >= MAX_TERMS {
+        if terms.iter().any(|t| t.stem == stem) {
             continue;
         }
         let slot = terms.len();
+        let base = irregular_base(&word).map(|b| (b.to_string(), self::stem(b)));
         terms.push(Term {
             text: word,
             stem,
@@ -330,8 +353,118 @@ fn terms_of(raw: &str) -> Vec<Term> {
             origin: Origin::Query,
             concept: None,
         });
+        if let Some((text, stem)) = base.filter(|(_, s)| terms.iter().all(|t| t.stem != *s)) {
+            terms.push(Term {
+                text,
+                stem,
+                weight: 1.0,
+                slot,
+                origin: Origin::Query,
+                concept: None,
+            });
+        }
     }
     terms
+}
+
+/// Irregular English verb forms that code search meets, and their base form
+/// (`rewound` → `rewind`, `sent` → `send`): the stemmer cannot join them.
+/// Sorted by form for binary search.
+const IRREGULAR: &[(&str, &str)] = &[
+    ("began", "begin"),
+    ("begun", "begin"),
+    ("bound", "bind"),
+    ("broke", "break"),
+    ("broken", "break"),
+    ("brought", "bring"),
+    ("built", "build"),
+    ("caught", "catch"),
+    ("chose", "choose"),
+    ("chosen", "choose"),
+    ("dealt", "deal"),
+    ("drawn", "draw"),
+    ("drew", "draw"),
+    ("driven", "drive"),
+    ("drove", "drive"),
+    ("fallen", "fall"),
+    ("fed", "feed"),
+    ("fell", "fall"),
+    ("fought", "fight"),
+    ("found", "find"),
+    ("froze", "freeze"),
+    ("frozen", "freeze"),
+    ("gave", "give"),
+    ("given", "give"),
+    ("gone", "go"),
+    ("grew", "grow"),
+    ("grown", "grow"),
+    ("held", "hold"),
+    ("hid", "hide"),
+    ("hidden", "hide"),
+    ("kept", "keep"),
+    ("knew", "know"),
+    ("known", "know"),
+    ("laid", "lay"),
+    ("led", "lead"),
+    ("left", "leave"),
+    ("lent", "lend"),
+    ("lost", "lose"),
+    ("made", "make"),
+    ("meant", "mean"),
+    ("met", "meet"),
+    ("paid", "pay"),
+    ("ran", "run"),
+    ("rang", "ring"),
+    ("rewound", "rewind"),
+    ("rewritten", "rewrite"),
+    ("rewrote", "rewrite"),
+    ("rode", "ride"),
+    ("rose", "rise"),
+    ("sent", "send"),
+    ("shaken", "shake"),
+    ("shook", "shake"),
+    ("shown", "show"),
+    ("shrank", "shrink"),
+    ("shrunk", "shrink"),
+    ("slept", "sleep"),
+    ("sold", "sell"),
+    ("sought", "seek"),
+    ("spent", "spend"),
+    ("spoke", "speak"),
+    ("spoken", "speak"),
+    ("spun", "spin"),
+    ("stole", "steal"),
+    ("stolen", "steal"),
+    ("stood", "stand"),
+    ("struck", "strike"),
+    ("stuck", "stick"),
+    ("taken", "take"),
+    ("taught", "teach"),
+    ("thought", "think"),
+    ("threw", "throw"),
+    ("thrown", "throw"),
+    ("told", "tell"),
+    ("took", "take"),
+    ("understood", "understand"),
+    ("undone", "undo"),
+    ("unwound", "unwind"),
+    ("woke", "wake"),
+    ("woken", "wake"),
+    ("won", "win"),
+    ("wore", "wear"),
+    ("worn", "wear"),
+    ("wound", "wind"),
+    ("written", "write"),
+    ("wrote", "write"),
+];
+
+/// The base form of an irregular verb form, if the word is one.
+pub fn irregular_base(word: &str) -> Option<&'static str> {
+    IRREGULAR
+        .binary_search_by(|(form, _)| (*form).cmp(word))
+        .ok()
+        .map(|i| IRREGULAR[i].1)
+        .filter(|base| *base != word)
 }
 
 /// Adds the synonyms of the concepts found in the query, each in the slot of the
@@ -390,6 +523,26 @@ mod tests {
 
     fn stems(q: &str) -> Vec<String> {
         analyze(q).terms.into_iter().map(|t| t.stem).collect()
+    }
+
+    #[test]
+    fn irregular_forms_are_sorted_and_add_their_base() {
+        assert!(IRREGULAR.windows(2).all(|w| w[0].0 < w[1].0));
+        let q = analyze("how is the body rewound");
+        let rewind = q.terms.iter().find(|t| t.text == "rewind").unwrap();
+        let rewound = q.terms.iter().find(|t| t.text == "rewound").unwrap();
+        assert_eq!(rewind.slot, rewound.slot);
+        assert_eq!(irregular_base("sent"), Some("send"));
+        assert_eq!(irregular_base("send"), None);
+    }
+
+    #[test]
+    fn capitals_and_long_numbers_are_kept() {
+        assert_eq!(
+            stems("why does a POST become a GET after a 302"),
+            vec!["post", "becom", "get", "302"]
+        );
+        assert_eq!(stems("what do we get after 2 tries"), vec!["tri"]);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use clap::{ArgAction, Parser};
+use clap::{ArgAction, Parser, ValueEnum};
 
 /// Help headings, in pipeline order.
 const INPUT: &str = "Input";
@@ -103,7 +103,8 @@ pub struct Flags {
     pub max_count: Option<usize>,
 
     /// Print at most NUM matching lines in all for a natural-language query (best
-    /// first; 0 means no limit). Literal and regex queries print every match.
+    /// first; default 15). 0 prints every strong line of every ranked file instead
+    /// of the best places. Literal and regex queries print every match.
     #[arg(long, value_name = "NUM", help_heading = SEARCH)]
     pub max_lines: Option<usize>,
 
@@ -132,6 +133,18 @@ pub struct Flags {
     /// Print only the narrative answer.
     #[arg(long, help_heading = OUTPUT)]
     pub answer_only: bool,
+
+    /// Print JSON Lines instead: ripgrep's `--json` messages (begin, match, context,
+    /// end, summary), with kgrep's additions under `data.kgrep` and its own `answer`
+    /// and `signature` messages. See JSON OUTPUT in the man page.
+    #[arg(long, help_heading = OUTPUT)]
+    pub json: bool,
+
+    /// When to colour the output: auto (stdout is a terminal and NO_COLOR is unset),
+    /// always (even into a pipe) or never. Colours: magenta paths, green line
+    /// numbers, bold red matched text.
+    #[arg(long, value_name = "WHEN", value_enum, help_heading = OUTPUT)]
+    pub color: Option<ColorChoice>,
 
     /// Typed output fields, e.g. 'summary: str, files: list[str]'; prints sectioned
     /// text. Needs a model.
@@ -214,9 +227,41 @@ pub struct Flags {
     #[arg(long, help_heading = MISC)]
     pub init_config: bool,
 
+    /// Print a generated file and exit: the man page or a shell's completions.
+    #[arg(long, value_name = "KIND", value_enum, help_heading = MISC)]
+    pub generate: Option<GenerateKind>,
+
     /// Print the version and exit.
     #[arg(long, action = ArgAction::Version, help_heading = MISC)]
     pub version: Option<bool>,
+}
+
+/// `--color`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when stdout is a terminal and NO_COLOR is unset.
+    Auto,
+    /// Always colour, even into a pipe or with NO_COLOR set.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// `--generate`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GenerateKind {
+    /// The man page (roff).
+    Man,
+    /// bash completions.
+    CompleteBash,
+    /// zsh completions.
+    CompleteZsh,
+    /// fish completions.
+    CompleteFish,
+    /// PowerShell completions.
+    CompletePowershell,
+    /// elvish completions.
+    CompleteElvish,
 }
 
 #[cfg(test)]
@@ -283,6 +328,24 @@ mod tests {
             parse(&["-C", "1", "-C", "2", "q"]).unwrap().context,
             Some(2)
         );
+    }
+
+    #[test]
+    fn color_and_json_parse_and_the_last_color_wins() {
+        let f = parse(&["--json", "--color", "never", "--color=always", "q"]).unwrap();
+        assert!(f.json);
+        assert_eq!(f.color, Some(ColorChoice::Always));
+        assert_eq!(parse(&["q"]).unwrap().color, None);
+        let err = parse(&["--color", "sometimes", "q"]).unwrap_err();
+        assert_eq!(err.kind(), clap::error::ErrorKind::InvalidValue);
+    }
+
+    #[test]
+    fn generate_needs_no_pattern() {
+        let f = parse(&["--generate", "complete-zsh"]).unwrap();
+        assert_eq!(f.generate, Some(GenerateKind::CompleteZsh));
+        assert!(f.pattern.is_none());
+        assert!(parse(&["--generate", "html"]).is_err());
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! The command line: raw flags (`flags`), their resolution into a plan (`plan`),
 //! and the man page and completions generated from the same definitions
-//! (`generate`).
+//! (`generate`, with the man page's prose in `manual`).
 
 pub mod flags;
 pub mod generate;
+pub mod manual;
 pub mod plan;
 
 pub use flags::Flags;

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
-use super::flags::Flags;
+use super::flags::{ColorChoice, Flags};
 use crate::config::Config;
 
 /// Default for `--max-lines`: a screenful an agent can read without paying for a
@@ -119,7 +119,10 @@ pub struct Plan {
     pub verbose: bool,
     pub yes: bool,
     pub stdout_is_tty: bool,
+    /// Write ANSI colours (`--color`, resolved against the terminal and NO_COLOR).
     pub color: bool,
+    /// `--json`: JSON Lines instead of the grep-style layout.
+    pub json: bool,
 }
 
 /// A plan that cannot be made; each is a usage error (exit 2).
@@ -171,8 +174,19 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
         verbose: flags.verbose,
         yes: flags.yes,
         stdout_is_tty: env.stdout_is_tty,
-        color: env.stdout_is_tty && !env.no_color,
+        color: color(flags.color, env),
+        json: flags.json,
     })
+}
+
+/// `--color`: an explicit choice wins over NO_COLOR; `auto` (the default)
+/// colours only a terminal, and only without NO_COLOR.
+fn color(choice: Option<ColorChoice>, env: &Env) -> bool {
+    match choice.unwrap_or(ColorChoice::Auto) {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => env.stdout_is_tty && !env.no_color,
+    }
 }
 
 fn mode(flags: &Flags) -> Result<Mode, PlanError> {
@@ -363,6 +377,25 @@ mod tests {
         ));
         assert_eq!(plan_of(&["--max-lines", "3", "q"]).unwrap().max_lines, 3);
         assert_eq!(plan_of(&["q"]).unwrap().max_lines, DEFAULT_MAX_LINES);
+    }
+
+    #[test]
+    fn color_flag_overrides_terminal_detection_and_no_color() {
+        let pipe_no_color = Env {
+            no_color: true,
+            ..Env::default()
+        };
+        let tty = Env {
+            stdout_is_tty: true,
+            ..Env::default()
+        };
+        let with = |args: &[&str], env: &Env| plan(flags(args), &Config::default(), env).unwrap();
+        assert!(with(&["--color", "always", "q"], &pipe_no_color).color);
+        assert!(!with(&["--color", "never", "q"], &tty).color);
+        assert!(with(&["--color", "auto", "q"], &tty).color);
+        assert!(!with(&["--color", "auto", "q"], &pipe_no_color).color);
+        assert!(!with(&["q"], &Env::default()).color);
+        assert!(with(&["--json", "q"], &tty).json);
     }
 
     #[test]

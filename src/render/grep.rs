@@ -13,6 +13,7 @@
 //! Context ranges merge when they overlap or touch; without context there are
 //! no `--` lines at all. `max_count` keeps the N lowest lines of each file, and
 //! 0 leaves only the headings. File order is the caller's (rlmgrep sorts by key).
+//! Which lines print is [`super::context`]'s rule, shared with `--json`.
 //!
 //! On a pipe, line text is written as raw bytes (stdin may hold invalid UTF-8,
 //! which must come back out unchanged). On a terminal the output is what rich
@@ -21,11 +22,20 @@
 //! then an empty line; `No matches` stands in for an empty body. Terminal text
 //! goes through [`super::sanitize`] first. rich also word-wraps lines longer
 //! than the terminal; kgrep leaves that to the terminal (no golden covers it).
-//! This module does not decide whether stdout is a terminal or colour is wanted.
+//!
+//! Colour is ripgrep's palette: magenta paths, green line numbers, bold red
+//! matched text (the byte spans the caller passes; rlmgrep had no match
+//! highlighting, so without spans the terminal bytes are exactly rlmgrep's).
+//! It applies wherever the caller turns it on, a pipe included
+//! (`--color always`); the layout still follows `tty`. This module does not
+//! decide whether stdout is a terminal or colour is wanted.
 
+use std::collections::BTreeMap;
 use std::io::{self, Write};
+use std::ops::Range;
 
 use super::cells::{expand_tabs, str_width};
+use super::context::{context_groups, selected_lines};
 use super::sanitize::sanitize;
 use crate::document::Document;
 
@@ -46,6 +56,8 @@ const CYAN: &str = "\x1b[36m";
 const MAGENTA: &str = "\x1b[35m";
 const GREEN: &str = "\x1b[32m";
 const RESET: &str = "\x1b[0m";
+/// ripgrep's default style for matched text: bold red.
+const MATCH: &str = "\x1b[1m\x1b[31m";
 
 /// The frozen options of one grep-style rendering.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -58,9 +70,12 @@ pub struct GrepOptions {
     pub max_count: Option<usize>,
     /// stdout is a terminal: rlmgrep's rich-rendered "Matches" section.
     pub tty: bool,
-    /// Colour the terminal output (false with `NO_COLOR`); ignored on a pipe.
+    /// Write ANSI colours (in either layout).
     pub color: bool,
 }
+
+/// Byte ranges of matched text within a line (its `\n` excluded), by line number.
+pub type Spans = BTreeMap<usize, Vec<Range<usize>>>;
 
 /// One file to print and its verified match lines (1-based).
 #[derive(Clone, Debug)]
@@ -69,6 +84,19 @@ pub struct FileResult<'a> {
     pub doc: &'a Document,
     /// Match lines; sorted and de-duplicated here, out-of-range ones skipped.
     pub lines: Vec<usize>,
+    /// Matched text to colour; empty when colour is off or nothing is known.
+    pub spans: Spans,
+}
+
+impl<'a> FileResult<'a> {
+    /// A file with match lines and no spans to colour.
+    pub fn new(doc: &'a Document, lines: Vec<usize>) -> FileResult<'a> {
+        FileResult {
+            doc,
+            lines,
+            spans: Spans::new(),
+        }
+    }
 }
 
 /// One printed line, before it is formatted for a pipe or a terminal.
@@ -79,6 +107,7 @@ enum Row<'a> {
         number: usize,
         is_match: bool,
         text: &'a [u8],
+        spans: &'a [Range<usize>],
         page: Option<u32>,
     },
     GroupBreak,
@@ -99,7 +128,7 @@ pub fn write_grep(
     if opts.tty {
         write_tty(out, &rows, opts.color)?;
     } else {
-        write_plain(out, &rows)?;
+        write_plain(out, &rows, opts.color)?;
     }
     Ok(matches)
 }
@@ -111,41 +140,6 @@ pub fn heading(key: &str) -> String {
     } else {
         format!("{HEADING_PREFIX}{key}")
     }
-}
-
-/// The match lines that will be printed: in range, sorted, unique, capped.
-fn selected_lines(lines: &[usize], line_count: usize, max_count: Option<usize>) -> Vec<usize> {
-    let mut selected: Vec<usize> = lines
-        .iter()
-        .copied()
-        .filter(|n| (1..=line_count).contains(n))
-        .collect();
-    selected.sort_unstable();
-    selected.dedup();
-    if let Some(max) = max_count {
-        selected.truncate(max);
-    }
-    selected
-}
-
-/// Inclusive line ranges to print around `matches` (sorted), merged when they
-/// overlap or touch.
-fn context_groups(
-    matches: &[usize],
-    before: usize,
-    after: usize,
-    line_count: usize,
-) -> Vec<(usize, usize)> {
-    let mut groups: Vec<(usize, usize)> = Vec::new();
-    for &n in matches {
-        let start = n.saturating_sub(before).max(1);
-        let end = n.saturating_add(after).min(line_count);
-        match groups.last_mut() {
-            Some(last) if start <= last.1.saturating_add(1) => last.1 = last.1.max(end),
-            _ => groups.push((start, end)),
-        }
-    }
-    groups
 }
 
 /// Lays every file out as rows.
@@ -170,6 +164,7 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
         number,
         is_match: matches.binary_search(&number).is_ok(),
         text: lines[number - 1],
+        spans: file.spans.get(&number).map_or(&[], Vec::as_slice),
         page: doc
             .pages
             .as_ref()
@@ -199,20 +194,24 @@ fn page_suffix(page: Option<u32>) -> String {
     page.map(|p| format!("\tpage={p}")).unwrap_or_default()
 }
 
-/// Pipe output: raw bytes, one row per line.
-fn write_plain(out: &mut dyn Write, rows: &[Row<'_>]) -> io::Result<()> {
+/// Pipe output: raw bytes, one row per line; colours only when asked.
+fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], color: bool) -> io::Result<()> {
     for row in rows {
         match *row {
-            Row::Heading(key) => out.write_all(heading(key).as_bytes())?,
+            Row::Heading(key) => write_painted(out, heading(key).as_bytes(), MAGENTA, color)?,
             Row::Line {
                 number,
                 is_match,
                 text,
+                spans,
                 page,
             } => {
                 let (number, mark) = line_prefix(number, is_match);
-                write!(out, "{number}{mark}\t")?;
-                out.write_all(text)?;
+                write_painted(out, number.as_bytes(), GREEN, color)?;
+                write!(out, "{mark}\t")?;
+                for (piece, matched) in segments(text, spans) {
+                    write_painted(out, piece, MATCH, color && matched)?;
+                }
                 out.write_all(page_suffix(page).as_bytes())?;
             }
             Row::GroupBreak => out.write_all(GROUP_SEPARATOR.as_bytes())?,
@@ -221,6 +220,39 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>]) -> io::Result<()> {
         out.write_all(b"\n")?;
     }
     Ok(())
+}
+
+/// Raw bytes, wrapped in an SGR colour and a reset when `color`.
+fn write_painted(out: &mut dyn Write, bytes: &[u8], sgr: &str, color: bool) -> io::Result<()> {
+    if color {
+        out.write_all(sgr.as_bytes())?;
+        out.write_all(bytes)?;
+        out.write_all(RESET.as_bytes())
+    } else {
+        out.write_all(bytes)
+    }
+}
+
+/// A line cut at its match spans: `(piece, is_matched_text)` in order. Spans
+/// out of order, overlapping or out of range are ignored, so bad input can
+/// only lose colour, never text.
+fn segments<'a>(text: &'a [u8], spans: &[Range<usize>]) -> Vec<(&'a [u8], bool)> {
+    let mut out = Vec::with_capacity(spans.len() * 2 + 1);
+    let mut at = 0;
+    for span in spans {
+        if span.start < at || span.end > text.len() || span.start >= span.end {
+            continue;
+        }
+        if span.start > at {
+            out.push((&text[at..span.start], false));
+        }
+        out.push((&text[span.clone()], true));
+        at = span.end;
+    }
+    if at < text.len() || out.is_empty() {
+        out.push((&text[at..], false));
+    }
+    out
 }
 
 /// Terminal output: rlmgrep's "Matches" section as rich rendered it.
@@ -250,18 +282,22 @@ fn tty_row(row: &Row<'_>, color: bool) -> String {
             number,
             is_match,
             text,
+            spans,
             page,
         } => {
             let (number, mark) = line_prefix(number, is_match);
-            let mut line = String::from('\t');
-            line.push_str(&sanitize(text));
-            line.push_str(&page_suffix(page));
-            let column = str_width(&number) + 1;
-            format!(
-                "{}{mark}{}",
-                paint(&number, GREEN, color),
-                expand_tabs(&line, column)
-            )
+            let mut line = format!("{}{mark}", paint(&number, GREEN, color));
+            let mut column = str_width(&number) + 1;
+            let tab = expand_tabs("\t", column);
+            column += tab.len();
+            line.push_str(&tab);
+            for (piece, matched) in segments(text, spans) {
+                let piece = expand_tabs(&sanitize(piece), column);
+                column += str_width(&piece);
+                line.push_str(&paint(&piece, MATCH, color && matched));
+            }
+            line.push_str(&expand_tabs(&page_suffix(page), column));
+            line
         }
         Row::GroupBreak => GROUP_SEPARATOR.to_string(),
         Row::FileBreak => String::new(),
@@ -279,7 +315,7 @@ fn paint(text: &str, sgr: &str, color: bool) -> String {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
+    #![allow(clippy::unwrap_used, clippy::single_range_in_vec_init)]
 
     use super::*;
 
@@ -311,10 +347,7 @@ mod tests {
     fn render(files: &[(&Document, &[usize])], opts: &GrepOptions) -> (String, usize) {
         let files: Vec<FileResult> = files
             .iter()
-            .map(|&(doc, lines)| FileResult {
-                doc,
-                lines: lines.to_vec(),
-            })
+            .map(|&(doc, lines)| FileResult::new(doc, lines.to_vec()))
             .collect();
         let mut out = Vec::new();
         let count = write_grep(&mut out, &files, opts).unwrap();
@@ -452,10 +485,7 @@ mod tests {
     #[test]
     fn raw_bytes_pass_through_on_a_pipe() {
         let d = doc("<stdin>", b"ok\ncaf\xe9\r\n\x1b[31m");
-        let files = [FileResult {
-            doc: &d,
-            lines: vec![2, 3],
-        }];
+        let files = [FileResult::new(&d, vec![2, 3])];
         let mut out = Vec::new();
         write_grep(&mut out, &files, &opts(0, 0, None)).unwrap();
         assert_eq!(out, b"./<stdin>\n2:\tcaf\xe9\r\n3:\t\x1b[31m\n");
@@ -518,6 +548,77 @@ mod tests {
         assert!(!out.contains('\x1b'));
     }
 
+    fn with_spans<'a>(doc: &'a Document, line: usize, spans: &[Range<usize>]) -> FileResult<'a> {
+        let mut f = FileResult::new(doc, vec![line]);
+        f.spans.insert(line, spans.to_vec());
+        f
+    }
+
+    #[test]
+    fn pipe_with_color_uses_ripgreps_palette_on_raw_bytes() {
+        let d = doc("src/a.rs", b"x\nlet retry = caf\xe9 retry;");
+        let files = [with_spans(&d, 2, &[4..9, 17..22])];
+        let mut out = Vec::new();
+        let opts = GrepOptions {
+            color: true,
+            ..opts(0, 0, None)
+        };
+        write_grep(&mut out, &files, &opts).unwrap();
+        assert_eq!(
+            out,
+            b"\x1b[35m./src/a.rs\x1b[0m\n\x1b[32m2\x1b[0m:\tlet \x1b[1m\x1b[31mretry\x1b[0m = caf\xe9 \
+              \x1b[1m\x1b[31mretry\x1b[0m;\n"
+        );
+    }
+
+    #[test]
+    fn pipe_without_color_ignores_spans() {
+        let d = doc("a", b"let retry = 1;");
+        let files = [with_spans(&d, 1, &[4..9])];
+        let mut out = Vec::new();
+        write_grep(&mut out, &files, &opts(0, 0, None)).unwrap();
+        assert_eq!(out, b"./a\n1:\tlet retry = 1;\n");
+    }
+
+    #[test]
+    fn tty_paints_matches_and_keeps_tab_stops() {
+        let d = doc("a", b"\tretry\tx\x1b");
+        let files = [with_spans(&d, 1, &[1..6])];
+        let mut out = Vec::new();
+        write_grep(&mut out, &files, &tty(true)).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        // "1:", the separator tab to column 8, the line's tab to 16, the match,
+        // a tab to 24, then the sanitised ESC: the same cells as without colour.
+        assert!(
+            out.contains(&format!(
+                "\x1b[32m1\x1b[0m:{}\x1b[1m\x1b[31mretry\x1b[0m{}x^[",
+                " ".repeat(14),
+                " ".repeat(3)
+            )),
+            "{out:?}"
+        );
+        let mut plain = Vec::new();
+        write_grep(&mut plain, &files, &tty(false)).unwrap();
+        assert_eq!(
+            String::from_utf8(plain).unwrap(),
+            format!(
+                "===== Matches =====\n./a\n1:{}retry{}x^[\n\n",
+                " ".repeat(14),
+                " ".repeat(3)
+            )
+        );
+    }
+
+    #[test]
+    fn bad_spans_lose_colour_not_text() {
+        let text = b"abcdef";
+        let pieces = segments(text, &[2..4, 3..5, 5..99, 4..4]);
+        let joined: Vec<u8> = pieces.iter().flat_map(|(p, _)| p.iter().copied()).collect();
+        assert_eq!(joined, text);
+        assert_eq!(pieces.iter().filter(|(_, m)| *m).count(), 1);
+        assert_eq!(segments(b"", &[]), vec![(&b""[..], false)]);
+    }
+
     #[test]
     fn tty_page_suffix_tab_is_expanded() {
         let d = Document {
@@ -530,13 +631,5 @@ mod tests {
             out,
             "===== Matches =====\n./m.pdf\n1:      Demo    page=1\n\n"
         );
-    }
-
-    #[test]
-    fn groups_merge_rule() {
-        assert_eq!(context_groups(&[5, 8], 1, 1, 20), vec![(4, 9)]);
-        assert_eq!(context_groups(&[5, 9], 1, 1, 20), vec![(4, 6), (8, 10)]);
-        assert_eq!(context_groups(&[1, 20], 3, 3, 20), vec![(1, 4), (17, 20)]);
-        assert_eq!(context_groups(&[], 1, 1, 20), vec![]);
     }
 }

@@ -5,11 +5,15 @@
 //! the files; a printer only lays them out.
 //!
 //! - [`grep`]: rlmgrep's grep-style output, byte for byte (pipe and terminal).
-//! - [`sanitize`]: makes file text safe to write to a terminal.
+//! - [`json`]: `--json`, JSON Lines that are a strict superset of `rg --json`.
+//! - [`context`]: which lines a file prints (shared by both printers).
+//! - [`sanitize`]: makes file and model text safe to write to a terminal.
 //! - [`cells`]: terminal cell widths and rich-style tab expansion.
 
 pub mod cells;
+pub mod context;
 pub mod grep;
+pub mod json;
 pub mod sanitize;
 
 pub use grep::{write_grep, FileResult, GrepOptions};

@@ -13,6 +13,9 @@
 //!
 //! Tab is kept: the TTY printer expands it to spaces. rlmgrep (through rich)
 //! deletes a few controls and lets ESC through; kgrep shows them all instead.
+//!
+//! [`sanitize`] is for one file line. [`sanitize_text`] is for text that may
+//! span lines — a model's answer, a message naming a file — and keeps `\n`.
 
 use std::borrow::Cow;
 
@@ -39,6 +42,24 @@ pub fn sanitize(bytes: &[u8]) -> Cow<'_, str> {
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
         push_visible(&mut out, c);
+    }
+    Cow::Owned(out)
+}
+
+/// Returns multi-line text with every control character except tab and
+/// newline made visible: for model output and messages on a terminal.
+pub fn sanitize_text(text: &str) -> Cow<'_, str> {
+    let is_unsafe_here = |c: char| c != '\n' && is_unsafe(c);
+    if !text.chars().any(is_unsafe_here) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c == '\n' {
+            out.push(c);
+        } else {
+            push_visible(&mut out, c);
+        }
     }
     Cow::Owned(out)
 }
@@ -98,6 +119,15 @@ mod tests {
     #[test]
     fn invalid_utf8_becomes_replacement_characters() {
         assert_eq!(sanitize(b"caf\xe9"), "caf\u{fffd}");
+    }
+
+    #[test]
+    fn text_keeps_newlines_and_tabs_only() {
+        assert!(matches!(sanitize_text("a\n\tb"), Cow::Borrowed("a\n\tb")));
+        assert_eq!(
+            sanitize_text("answer\n\x1b]0;pwned\x07\r\u{9b}2J"),
+            "answer\n^[]0;pwned^G^MM-^[2J"
+        );
     }
 
     #[test]

@@ -11,7 +11,7 @@ fn binary_files_are_skipped_unless_text() {
     run.code(0)
         .stdout_is("./notes.txt\n1:\tneedle in text\n")
         .stderr_has("Scanned 2 files. Loaded 1. Skipped 1.");
-    let run = d.run(&["-a", "needle", "."]);
+    let run = d.run(&["-a", "--max-lines", "0", "needle", "."]);
     run.code(0)
         .stdout_has("./blob.bin\n")
         .stdout_has("./notes.txt\n");

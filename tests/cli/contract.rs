@@ -297,13 +297,14 @@ impl Args {
         args
     }
 
+    /// `color` is what `--color auto` gives: only on a terminal without NO_COLOR.
     fn options(&self, tty: bool, color: bool) -> GrepOptions {
         GrepOptions {
             before: self.before.unwrap_or(self.context),
             after: self.after.unwrap_or(self.context),
             max_count: self.max_count,
             tty,
-            color,
+            color: tty && color,
         }
     }
 
@@ -555,10 +556,7 @@ fn run_case(case: &Case, fixture: &Fixture) -> Outcome {
     let files: Vec<FileResult> = verified
         .files
         .iter()
-        .map(|(key, lines)| FileResult {
-            doc: &docs[key],
-            lines: lines.clone(),
-        })
+        .map(|(key, lines)| FileResult::new(&docs[key], lines.clone()))
         .collect();
     let opts = args.options(case.is_tty_stdout(), !case.has_no_color());
     let mut stdout = Vec::new();

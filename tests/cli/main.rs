@@ -4,13 +4,17 @@
 mod harness;
 
 mod bad_input;
+mod color;
 mod contract;
 mod documents;
 mod flags;
 mod generated;
 mod input;
+mod json;
 mod output;
 mod readme;
+mod schema;
+mod terminal;
 
 /// Every `.rs` file in this folder must be listed above, or its tests never run.
 #[test]

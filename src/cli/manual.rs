@@ -1,0 +1,316 @@
+//! The man page's prose: the sections clap cannot generate from the flag
+//! definitions (configuration keys, environment, thesaurus layers and file
+//! formats, exit status, the JSON messages, examples), as data rendered to roff.
+//!
+//! `generate.rs` places them after the generated OPTIONS sections. Tests check
+//! that every config key kgrep reads is listed here and that every example
+//! names real flags; the wording is for users, like the flags' help.
+
+use std::io::{self, Write};
+
+use roff::{bold, roman, Roff};
+
+/// One piece of a section.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Block {
+    /// A paragraph.
+    Para(&'static str),
+    /// A tagged paragraph: a term (bold) and its description.
+    Item(&'static str, &'static str),
+    /// Literal lines (commands, file contents), shown indented and unfilled.
+    Code(&'static str),
+}
+
+/// A man page section.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Section {
+    pub title: &'static str,
+    pub blocks: &'static [Block],
+}
+
+use Block::{Code, Item, Para};
+
+/// Every config key kgrep reads, with what it does (see `config.rs`).
+pub const CONFIG_KEYS: &[(&str, &str)] = &[
+    ("llm", "When to consult a language model: \"auto\" (only when the offline results are not good enough), \"off\", or \"always\". KGREP_LLM overrides it."),
+    ("max_lines", "Default for --max-lines (0 = no limit)."),
+    ("model", "Default for --model."),
+    ("sub_model", "Default for --sub-model."),
+    ("api_base", "Default for --api-base."),
+    ("api_key", "Default for --api-key; without it the provider's environment variable is used."),
+    ("model_type", "Default for --model-type (chat or responses)."),
+    ("temperature", "Default for --temperature."),
+    ("top_p", "Default for --top-p."),
+    ("max_tokens", "Default for --max-tokens."),
+    ("sub_api_base", "Default for --sub-api-base."),
+    ("sub_api_key", "Default for --sub-api-key."),
+    ("sub_model_type", "Default for --sub-model-type."),
+    ("sub_temperature", "Default for --sub-temperature."),
+    ("sub_top_p", "Default for --sub-top-p."),
+    ("sub_max_tokens", "Default for --sub-max-tokens."),
+    ("max_iterations", "Default for --max-iterations."),
+    ("max_llm_calls", "Default for --max-llm-calls."),
+    ("file_warn_threshold", "rlmgrep asks before loading more files than this into a model. Read for compatibility and ignored: kgrep never sends the corpus anywhere."),
+    ("file_hard_max", "rlmgrep refuses to load more files than this. Read and ignored, as above."),
+];
+
+const DESCRIPTION: Section = Section {
+    title: "HOW QUERIES ARE READ",
+    blocks: &[
+        Para("A query that is clearly code is searched exactly, like ripgrep: an identifier (parse_args, maxRetry, MAX_RETRIES, std::io), a \"quoted string\", or a regular expression that compiles (fn\\s+main, retry|backoff). Every matching line is printed, case-sensitively, files in path order."),
+        Para("Anything else is natural language. Stop words are dropped, words stemmed, identifiers split on camelCase, snake_case and kebab-case, and each word expanded with the synonyms of its concept in the thesaurus. Files are ranked with BM25, lines by how many query words meet in a small window; the best files come first and at most --max-lines lines are printed."),
+        Para("When stdout is not a terminal the output is rlmgrep's, byte for byte: a ./path heading, N:<TAB>line for matches, N-<TAB>line for context, -- between groups, an empty line between files. On a terminal it is rlmgrep's \"===== Matches =====\" section. Messages go to stderr, prefixed \"kgrep: \", starting with \"Scanned N files. Loaded M.\""),
+    ],
+};
+
+const CONFIGURATION: Section = Section {
+    title: "CONFIGURATION",
+    blocks: &[
+        Para("kgrep reads rlmgrep's ~/.rlmgrep/config.toml, so an existing setup works unchanged, and its own $XDG_CONFIG_HOME/kgrep/config.toml (default ~/.config/kgrep/config.toml), which wins key by key. Command-line flags win over both. kgrep --init-config writes a commented default file. A file that cannot be read or parsed is reported with its line and left untouched; unknown keys are ignored. The keys:"),
+    ],
+};
+
+const ENVIRONMENT: Section = Section {
+    title: "ENVIRONMENT",
+    blocks: &[
+        Item("KGREP_LLM", "When to consult a language model, for this session: auto, off (also never, 0, false) or always (also on). Overrides the llm config key; an invalid value is an error (exit 2)."),
+        Item("NO_COLOR", "When set to a non-empty value, --color auto (the default) does not colour. --color always still does."),
+        Item("KGREP_PROGRESS_DELAY_MS", "Milliseconds a stage must run before progress shows on a terminal (default 250). Progress is never written when stderr is not a terminal."),
+        Item("HOME", "Locates ~/.rlmgrep/config.toml and the XDG defaults."),
+        Item("XDG_CONFIG_HOME", "kgrep's config file is $XDG_CONFIG_HOME/kgrep/config.toml (default ~/.config)."),
+        Item("XDG_DATA_HOME", "The learned thesaurus is $XDG_DATA_HOME/kgrep/thesaurus.json (default ~/.local/share)."),
+        Item("OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY", "The provider's API key, as rlmgrep reads them: --api-key or the api_key config key win; otherwise the variable of the model's provider (openai/…, anthropic/…, gemini/…, openrouter/…); for another provider, the only one of these that is set. Keys are never printed."),
+    ],
+};
+
+const THESAURUS: Section = Section {
+    title: "THESAURUS",
+    blocks: &[
+        Para("Natural-language queries are expanded through a thesaurus of software concepts and the words code uses for them (configuration: cfg, conf, settings, ...). It is built from layers; a later layer wins for a synonym it redefines:"),
+        Item("embedded", "Compiled into kgrep (off with --no-builtin-thesaurus)."),
+        Item("learned", "$XDG_DATA_HOME/kgrep/thesaurus.json (default ~/.local/share/kgrep/thesaurus.json): concepts learned from a language model."),
+        Item("project", ".kgrep/thesaurus.json or a .kgrep/kg/ folder, in the current directory and in the directory given as the only path."),
+        Item("--thesaurus PATH", "Each given file or folder, in order."),
+        Para("A layer is Terraphim's JSON, its legacy flat form, or a folder of Markdown files. A missing layer is fine; a corrupt or unreadable one is reported once and skipped, never rewritten. Files over 64 MiB are refused. Terraphim JSON maps each synonym to its concept's id and normalised term:"),
+        Code("{\"name\": \"engineering\", \"data\": {\n  \"cfg\":      {\"id\": 1, \"nterm\": \"configuration\"},\n  \"settings\": {\"id\": 1, \"nterm\": \"configuration\"}\n}}"),
+        Para("The legacy flat form is the same map without the envelope: {\"cfg\": {\"id\": 1, \"nterm\": \"configuration\"}}. In a Markdown folder each NAME.md file is one concept named NAME; its first \"# Heading\" is also a synonym, and \"synonyms::\" lines list the others:"),
+        Code("# Configuration\nsynonyms:: cfg, conf, settings, options"),
+    ],
+};
+
+const EXIT_STATUS: Section = Section {
+    title: "EXIT STATUS",
+    blocks: &[
+        Item("0", "At least one line was printed (or a command such as --init-config succeeded)."),
+        Item("1", "Nothing matched."),
+        Item("2", "An error: a usage or configuration error, or an input that could not be read. An error wins: a missing path among real ones still exits 2 after the others are searched, as in ripgrep. A closed stdout (a pipe into head) is not an error."),
+        Para("The same codes hold with --json; errors still go to stderr."),
+    ],
+};
+
+const JSON_OUTPUT: Section = Section {
+    title: "JSON OUTPUT",
+    blocks: &[
+        Para("--json prints JSON Lines that are a strict superset of rg --json: one message per line, {\"type\": ..., \"data\": {...}}, with ripgrep's message types, field names, nesting and order, so a consumer of ripgrep's output reads kgrep's unchanged. kgrep adds fields only under data.kgrep, plus two message types of its own. Text is {\"text\": \"...\"} when it is valid UTF-8 and {\"bytes\": \"<base64>\"} otherwise (file names, lines, matches)."),
+        Item("begin", "A file with printed lines starts. Fields: path."),
+        Item("match", "A matching line. Fields: path; lines (the line, with its newline); line_number; absolute_offset (byte offset of the line in the searched text); submatches, each {match, start, end} with byte offsets into lines: the literal or regex matches, or for natural language the occurrences of query terms; kgrep."),
+        Item("context", "A context line (-A, -B, -C): the same fields as match, submatches empty, no kgrep."),
+        Item("end", "The file is done. Fields: path; binary_offset (always null: binary files are skipped, or searched as text with -a); stats {elapsed {secs, nanos, human}, searches, searches_with_match, bytes_searched, bytes_printed, matched_lines, matches}."),
+        Item("answer", "kgrep's own, with --answer or --answer-only, before the summary: {\"text\": ..., \"source\": \"model\" | \"extractive\", \"model\": NAME | null}."),
+        Item("signature", "kgrep's own, with --signature or --signature-json, before the summary: {\"spec\": SPEC, \"fields\": {...}}, fields being the object --signature-json prints."),
+        Item("summary", "Always the last line, even when nothing matched: {\"data\": {\"elapsed_total\": {human, nanos, secs}, \"kgrep\": {...}, \"stats\": {...}}, \"type\": \"summary\"}, keys sorted as ripgrep writes them; stats add up the end messages."),
+        Para("data.kgrep of a match: source (lexical, thesaurus when only synonyms matched, fuzzy, or model); verified (checked against the file); score (null for literal and regex queries, else {total, terms, window, merged, definition} with total = (terms + window + merged) * definition); terms (the query terms on the line, each {text, concept, origin: query | synonym}); concepts; submatch_terms (for each submatch, its index in terms)."),
+        Para("data.kgrep of the summary: version; query {text, kind: natural | literal | regex, terms}; files {scanned, loaded, skipped}; judge ({sufficient, coverage, confidence, diversity, reason}); model ({calls, prompt_tokens, completion_tokens}); concepts_learned (a list of names). judge, model and concepts_learned are null when that stage did not run."),
+        Para("Where kgrep's JSON differs from rg's for the same search: lines are the text kgrep searched (a file's CRLF is read as LF and invalid UTF-8 as U+FFFD, as rlmgrep reads files; piped stdin is raw), so offsets and bytes_searched refer to that text; bytes_printed counts kgrep's longer lines; a file's elapsed is the time spent re-reading and printing it. Files come in rank order for natural language, path order otherwise. When stdout is a terminal, DEL and C1 control characters in strings are written as \\u escapes (same JSON, terminal-safe bytes)."),
+    ],
+};
+
+const EXAMPLES: Section = Section {
+    title: "EXAMPLES",
+    blocks: &[
+        Para("Ask where something happens; the best files come first:"),
+        Code("kgrep \"where is the retry delay computed\" src"),
+        Para("Search an identifier exactly, with a line of context:"),
+        Code("kgrep -C 1 MAX_RETRIES"),
+        Para("A short answer for an agent: at most 5 lines, at most 2 per file:"),
+        Code("kgrep --max-lines 5 -m 2 \"how are tokens parsed\""),
+        Para("Machine-readable results; keep only the matches:"),
+        Code("kgrep --json \"parse jwt\" | grep '\"type\":\"match\"'"),
+        Para("Narrow a ripgrep file list with a question:"),
+        Code("rg -l token | kgrep --paths-from-stdin \"where is the token validated\""),
+        Para("Colour into a pager, and never consult a model:"),
+        Code("KGREP_LLM=off kgrep --color always \"retry backoff\" | less -R"),
+        Para("Install the man page and completions from the binary:"),
+        Code("kgrep --generate man > kgrep.1\nkgrep --generate complete-zsh > _kgrep"),
+    ],
+};
+
+const FILES: Section = Section {
+    title: "FILES",
+    blocks: &[
+        Item(
+            "~/.rlmgrep/config.toml",
+            "rlmgrep's configuration, read, never written.",
+        ),
+        Item(
+            "$XDG_CONFIG_HOME/kgrep/config.toml",
+            "kgrep's configuration (--init-config).",
+        ),
+        Item(
+            "$XDG_DATA_HOME/kgrep/thesaurus.json",
+            "The learned thesaurus layer.",
+        ),
+        Item(
+            ".kgrep/thesaurus.json, .kgrep/kg/",
+            "A project's thesaurus layer.",
+        ),
+    ],
+};
+
+/// The prose sections, in man page order.
+pub fn sections() -> [Section; 8] {
+    [
+        DESCRIPTION,
+        CONFIGURATION,
+        THESAURUS,
+        JSON_OUTPUT,
+        ENVIRONMENT,
+        FILES,
+        EXIT_STATUS,
+        EXAMPLES,
+    ]
+}
+
+/// Renders the prose sections as roff.
+pub fn render(out: &mut dyn Write) -> io::Result<()> {
+    let mut roff = Roff::new();
+    for section in sections() {
+        roff.control("SH", [section.title]);
+        for block in section.blocks {
+            render_block(&mut roff, *block);
+        }
+        if section.title == CONFIGURATION.title {
+            for (key, what) in CONFIG_KEYS {
+                render_block(&mut roff, Item(key, what));
+            }
+        }
+    }
+    roff.to_writer(out)
+}
+
+fn render_block(roff: &mut Roff, block: Block) {
+    match block {
+        Para(text) => {
+            roff.control("PP", []).text([roman(text)]);
+        }
+        Item(tag, text) => {
+            roff.control("TP", []).text([bold(tag)]).text([roman(text)]);
+        }
+        Code(lines) => {
+            roff.control("PP", [])
+                .control("RS", ["4"])
+                .control("nf", []);
+            for line in lines.lines() {
+                roff.text([roman(line)]);
+            }
+            roff.control("fi", []).control("RE", []);
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use serde::de::{self, Deserializer, Visitor};
+
+    /// A deserializer that only records the field names a struct asks for.
+    struct FieldNames(Vec<&'static str>);
+
+    #[derive(Debug)]
+    struct Done(String);
+
+    impl std::fmt::Display for Done {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(&self.0)
+        }
+    }
+    impl std::error::Error for Done {}
+    impl de::Error for Done {
+        fn custom<T: std::fmt::Display>(msg: T) -> Done {
+            Done(msg.to_string())
+        }
+    }
+
+    impl<'de> Deserializer<'de> for &mut FieldNames {
+        type Error = Done;
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Done> {
+            Err(Done("not a struct".into()))
+        }
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Done> {
+            self.0.extend_from_slice(fields);
+            Err(Done("recorded".into()))
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 char str string bytes
+            byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct
+            map enum identifier ignored_any
+        }
+    }
+
+    #[test]
+    fn every_config_key_is_documented_and_every_documented_key_is_read() {
+        let mut names = FieldNames(Vec::new());
+        let _ = <Config as serde::Deserialize>::deserialize(&mut names);
+        let mut read: Vec<&str> = names.0;
+        let mut documented: Vec<&str> = CONFIG_KEYS.iter().map(|(k, _)| *k).collect();
+        read.sort_unstable();
+        documented.sort_unstable();
+        assert!(!read.is_empty());
+        assert_eq!(documented, read);
+    }
+
+    #[test]
+    fn examples_use_real_flags() {
+        use clap::CommandFactory;
+        let cmd = crate::cli::Flags::command();
+        let known: Vec<String> = cmd
+            .get_arguments()
+            .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
+            .collect();
+        for line in EXAMPLES.blocks.iter().filter_map(|b| match b {
+            Code(text) => Some(*text),
+            _ => None,
+        }) {
+            for word in line.split_whitespace().filter(|w| w.starts_with("--")) {
+                assert!(
+                    known.iter().any(|k| k == word),
+                    "unknown flag {word} in {line:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn renders_every_section_as_roff() {
+        let mut out = Vec::new();
+        render(&mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        for section in sections() {
+            assert!(
+                text.contains(&format!(".SH \"{}\"", section.title))
+                    || text.contains(&format!(".SH {}", section.title)),
+                "{}",
+                section.title
+            );
+        }
+        assert!(text.contains("OPENROUTER_API_KEY"));
+        assert!(text.contains("file_hard_max"));
+    }
+}

@@ -1,0 +1,483 @@
+//! `--json`: JSON Lines, a strict superset of `rg --json`, so a consumer of
+//! ripgrep's output reads kgrep's unchanged.
+//!
+//! ripgrep's messages, with its field names, nesting and order
+//! (`crates/printer/src/json.rs` and `jsont.rs` in ripgrep; the summary is
+//! `print_stats` in `crates/core/main.rs`, whose keys come out sorted):
+//!
+//! ```text
+//! {"type":"begin","data":{"path":P}}
+//! {"type":"match","data":{"path":P,"lines":D,"line_number":N,"absolute_offset":N,
+//!                         "submatches":[{"match":D,"start":N,"end":N}…],"kgrep":{…}}}
+//! {"type":"context","data":{"path":P,"lines":D,"line_number":N,"absolute_offset":N,"submatches":[]}}
+//! {"type":"end","data":{"path":P,"binary_offset":null,"stats":STATS}}
+//! {"data":{"elapsed_total":DUR,"kgrep":{…},"stats":STATS},"type":"summary"}
+//! ```
+//!
+//! `P` and `D` are `{"text":…}` for valid UTF-8 and `{"bytes":<base64>}`
+//! otherwise; `lines` includes its `\n`; offsets are bytes (`start`/`end` into
+//! `lines`, `absolute_offset` into the searched text). `begin`/`end` frame only
+//! files that print a line; the `summary` is always written, and its `stats`
+//! add up the `end` messages (ripgrep's rule). kgrep's additions live only
+//! under `data.kgrep` ([`kgrep`]) and in two message types of its own, written
+//! before the summary: `{"type":"answer","data":{…}}` and
+//! `{"type":"signature","data":{…}}`.
+//!
+//! Where kgrep differs from rg for the same search, by design: lines are
+//! kgrep's decoded text (a file's CRLF reads as LF and invalid UTF-8 as U+FFFD,
+//! as rlmgrep reads files; piped stdin is raw), so `lines`, offsets and
+//! `bytes_searched` refer to that text; the empty "line" after a final newline
+//! (which the grep-style output can show as context) is never a message;
+//! `elapsed` of a file is the time spent re-reading and printing it, since the
+//! search itself ran earlier for all files at once. On a terminal (caller's
+//! choice, [`JsonPrinter::escape_controls`]) DEL and C1 controls are written as
+//! `\u` escapes too, so no file text reaches the terminal raw.
+//!
+//! The printer decides nothing: which lines match, their spans and their
+//! `data.kgrep` come from the caller; which lines print (context, `-m`) is
+//! [`super::context`]'s rule, the same as the grep-style output's.
+
+pub mod kgrep;
+#[cfg(test)]
+mod tests;
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::ops::Range;
+use std::time::Duration;
+
+use base64::Engine;
+use serde::{Serialize, Serializer};
+
+use super::context::{context_groups, selected_lines};
+use crate::document::Document;
+use kgrep::{Answer, LineInfo, RunInfo, SignatureOutput};
+
+/// Options of one `--json` rendering (the same as the grep printer's).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JsonOptions {
+    /// Context lines before each match.
+    pub before: usize,
+    /// Context lines after each match.
+    pub after: usize,
+    /// Keep only the N lowest match lines of each file.
+    pub max_count: Option<usize>,
+}
+
+/// One file's results, as the caller found them.
+#[derive(Clone, Debug)]
+pub struct JsonFile<'a> {
+    /// The searched text.
+    pub doc: &'a Document,
+    /// The file name to print, as raw bytes (not UTF-8 for some file names).
+    pub path: Cow<'a, [u8]>,
+    /// The match lines; sorted and capped here, out-of-range ones skipped.
+    pub matches: Vec<MatchLine>,
+    /// Time spent on this file, reported as `stats.elapsed` of its `end`.
+    pub elapsed: Duration,
+}
+
+/// One match line.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MatchLine {
+    /// 1-based line number.
+    pub number: usize,
+    /// Matched byte ranges within the line (its `\n` excluded), in order.
+    /// Ranges out of order or out of the line are dropped.
+    pub submatches: Vec<Range<usize>>,
+    /// `data.kgrep`; the key is left out when `None`.
+    pub kgrep: Option<LineInfo>,
+}
+
+/// Writes `--json` messages and keeps the totals for the summary.
+pub struct JsonPrinter<W> {
+    out: W,
+    totals: Stats,
+    escape_controls: bool,
+}
+
+impl<W: Write> JsonPrinter<W> {
+    pub fn new(out: W) -> JsonPrinter<W> {
+        JsonPrinter {
+            out,
+            totals: Stats::default(),
+            escape_controls: false,
+        }
+    }
+
+    /// Also write DEL and the C1 controls as `\u` escapes, for a terminal:
+    /// serde_json escapes only the C0 controls, and a terminal may act on the
+    /// others. The JSON means the same; only its bytes differ from ripgrep's.
+    pub fn escape_controls(mut self, yes: bool) -> JsonPrinter<W> {
+        self.escape_controls = yes;
+        self
+    }
+
+    /// Writes one file's `begin`, `match`/`context` and `end` messages (nothing
+    /// when no match line survives `-m`). Returns the match lines written.
+    pub fn file(&mut self, file: &JsonFile<'_>, opts: &JsonOptions) -> io::Result<usize> {
+        let doc = file.doc;
+        let lines: Vec<&[u8]> = doc.lines().collect();
+        let numbers: Vec<usize> = file.matches.iter().map(|m| m.number).collect();
+        let selected = selected_lines(&numbers, lines.len(), opts.max_count);
+        if selected.is_empty() {
+            return Ok(0);
+        }
+        let found: BTreeMap<usize, &MatchLine> =
+            file.matches.iter().map(|m| (m.number, m)).collect();
+        let path = Data::from_bytes(&file.path);
+        let mut stats = Stats {
+            elapsed: file.elapsed,
+            searches: 1,
+            searches_with_match: 1,
+            bytes_searched: doc.text.len() as u64,
+            ..Stats::default()
+        };
+        stats.bytes_printed += self.message(&Message::Begin(Begin { path: path.clone() }))?;
+        let starts = doc.line_starts();
+        for (first, last) in context_groups(&selected, opts.before, opts.after, lines.len()) {
+            for number in first..=last {
+                if is_phantom_line(doc, number, lines.len()) {
+                    continue;
+                }
+                let is_match = selected.binary_search(&number).is_ok();
+                let mine = is_match.then(|| found.get(&number).copied()).flatten();
+                let text = line_with_terminator(doc, &starts, number);
+                let line = Line::new(&path, text, number, starts[number - 1], mine);
+                if is_match {
+                    stats.matched_lines += 1;
+                    stats.matches += line.submatches.len() as u64;
+                }
+                let msg = if is_match {
+                    Message::Match(line)
+                } else {
+                    Message::Context(line)
+                };
+                stats.bytes_printed += self.message(&msg)?;
+            }
+        }
+        let end = End {
+            path,
+            binary_offset: None,
+            stats: stats.clone(),
+        };
+        self.message(&Message::End(end))?;
+        let printed = stats.matched_lines as usize;
+        self.totals.add(&stats);
+        Ok(printed)
+    }
+
+    /// Writes an `answer` message.
+    pub fn answer(&mut self, answer: &Answer) -> io::Result<()> {
+        self.message(&Message::Answer(answer)).map(drop)
+    }
+
+    /// Writes a `signature` message.
+    pub fn signature(&mut self, output: &SignatureOutput) -> io::Result<()> {
+        self.message(&Message::Signature(output)).map(drop)
+    }
+
+    /// Writes the final `summary`: wall time since the run started, the totals
+    /// of every `end` so far, and kgrep's run information.
+    pub fn summary(&mut self, elapsed_total: Duration, run: Option<&RunInfo>) -> io::Result<()> {
+        let summary = Summary {
+            data: SummaryData {
+                elapsed_total: SortedDuration(elapsed_total),
+                kgrep: run,
+                stats: SortedStats(&self.totals),
+            },
+            kind: "summary",
+        };
+        write_line(&mut self.out, &summary, self.escape_controls).map(drop)
+    }
+
+    /// The writer back, for the caller to flush.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    fn message(&mut self, msg: &Message<'_>) -> io::Result<u64> {
+        write_line(&mut self.out, msg, self.escape_controls)
+    }
+}
+
+/// One JSON value and a newline; returns the bytes written.
+fn write_line(
+    out: &mut impl Write,
+    value: &impl Serialize,
+    escape_controls: bool,
+) -> io::Result<u64> {
+    let mut buf = Vec::new();
+    if escape_controls {
+        let mut ser = serde_json::Serializer::with_formatter(&mut buf, TerminalSafe);
+        value.serialize(&mut ser).map_err(io::Error::other)?;
+    } else {
+        serde_json::to_writer(&mut buf, value).map_err(io::Error::other)?;
+    }
+    buf.push(b'\n');
+    out.write_all(&buf)?;
+    Ok(buf.len() as u64)
+}
+
+/// serde_json's compact format, with DEL and C1 controls escaped too.
+struct TerminalSafe;
+
+impl serde_json::ser::Formatter for TerminalSafe {
+    fn write_string_fragment<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let mut start = 0;
+        for (i, c) in fragment.char_indices() {
+            if c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c) {
+                w.write_all(&fragment.as_bytes()[start..i])?;
+                write!(w, "\\u{:04x}", u32::from(c))?;
+                start = i + c.len_utf8();
+            }
+        }
+        w.write_all(&fragment.as_bytes()[start..])
+    }
+}
+
+/// The empty "line" after a text's final `\n`: rlmgrep counts it, ripgrep
+/// never reports it, and `--json` follows ripgrep.
+fn is_phantom_line(doc: &Document, number: usize, line_count: usize) -> bool {
+    number == line_count && line_count > 1 && doc.text.ends_with(b"\n")
+}
+
+/// Line `number` (1-based) with its `\n`, as ripgrep reports `lines`.
+fn line_with_terminator<'d>(doc: &'d Document, starts: &[usize], number: usize) -> &'d [u8] {
+    let start = starts[number - 1];
+    let end = starts.get(number).copied().unwrap_or(doc.text.len());
+    &doc.text[start..end]
+}
+
+/// ripgrep's "arbitrary data": `{"text":…}` for UTF-8, else `{"bytes":base64}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Data<'a> {
+    Text(&'a str),
+    Bytes(&'a [u8]),
+}
+
+impl<'a> Data<'a> {
+    pub fn from_bytes(bytes: &'a [u8]) -> Data<'a> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Data::Text(text),
+            Err(_) => Data::Bytes(bytes),
+        }
+    }
+}
+
+impl Serialize for Data<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut state = s.serialize_struct("Data", 1)?;
+        match self {
+            Data::Text(text) => state.serialize_field("text", text)?,
+            Data::Bytes(bytes) => state.serialize_field(
+                "bytes",
+                &base64::engine::general_purpose::STANDARD.encode(bytes),
+            )?,
+        }
+        state.end()
+    }
+}
+
+/// The envelope of every message but the summary: `{"type":…,"data":…}`.
+#[derive(Serialize)]
+#[serde(tag = "type", content = "data", rename_all = "lowercase")]
+enum Message<'a> {
+    Begin(Begin<'a>),
+    End(End<'a>),
+    Match(Line<'a>),
+    Context(Line<'a>),
+    Answer(&'a Answer),
+    Signature(&'a SignatureOutput),
+}
+
+#[derive(Serialize)]
+struct Begin<'a> {
+    path: Data<'a>,
+}
+
+#[derive(Serialize)]
+struct End<'a> {
+    path: Data<'a>,
+    /// kgrep never searches into binary data (binary files are skipped, or
+    /// searched whole as text with `-a`), so this is always `null`.
+    binary_offset: Option<u64>,
+    stats: Stats,
+}
+
+/// A `match` or `context` message.
+#[derive(Serialize)]
+struct Line<'a> {
+    path: Data<'a>,
+    lines: Data<'a>,
+    line_number: u64,
+    absolute_offset: u64,
+    submatches: Vec<SubMatch<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kgrep: Option<&'a LineInfo>,
+}
+
+impl<'a> Line<'a> {
+    fn new(
+        path: &Data<'a>,
+        text: &'a [u8],
+        number: usize,
+        offset: usize,
+        found: Option<&'a MatchLine>,
+    ) -> Line<'a> {
+        let body = text.strip_suffix(b"\n").unwrap_or(text);
+        let submatches = found.map_or_else(Vec::new, |m| valid_spans(&m.submatches, body.len()));
+        Line {
+            path: path.clone(),
+            lines: Data::from_bytes(text),
+            line_number: number as u64,
+            absolute_offset: offset as u64,
+            submatches: submatches
+                .into_iter()
+                .map(|r| SubMatch {
+                    m: Data::from_bytes(&text[r.clone()]),
+                    start: r.start,
+                    end: r.end,
+                })
+                .collect(),
+            kgrep: found.and_then(|m| m.kgrep.as_ref()),
+        }
+    }
+}
+
+/// Spans in order, non-overlapping, inside a line of `len` bytes.
+fn valid_spans(spans: &[Range<usize>], len: usize) -> Vec<Range<usize>> {
+    let mut out: Vec<Range<usize>> = Vec::with_capacity(spans.len());
+    for span in spans {
+        let after_previous = match out.last() {
+            Some(previous) => span.start >= previous.end,
+            None => true,
+        };
+        if after_previous && span.start <= span.end && span.end <= len {
+            out.push(span.clone());
+        }
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct SubMatch<'a> {
+    #[serde(rename = "match")]
+    m: Data<'a>,
+    start: usize,
+    end: usize,
+}
+
+/// ripgrep's per-file statistics (and, summed, the summary's).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub elapsed: Duration,
+    pub searches: u64,
+    pub searches_with_match: u64,
+    pub bytes_searched: u64,
+    pub bytes_printed: u64,
+    pub matched_lines: u64,
+    pub matches: u64,
+}
+
+impl Stats {
+    fn add(&mut self, other: &Stats) {
+        self.elapsed += other.elapsed;
+        self.searches += other.searches;
+        self.searches_with_match += other.searches_with_match;
+        self.bytes_searched += other.bytes_searched;
+        self.bytes_printed += other.bytes_printed;
+        self.matched_lines += other.matched_lines;
+        self.matches += other.matches;
+    }
+}
+
+/// ripgrep's human-readable duration: seconds with six decimals.
+fn human(d: Duration) -> String {
+    format!("{:0.6}s", d.as_secs_f64())
+}
+
+/// `end` stats, in ripgrep's field order.
+impl Serialize for Stats {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut state = s.serialize_struct("Stats", 7)?;
+        state.serialize_field("elapsed", &InOrderDuration(self.elapsed))?;
+        state.serialize_field("searches", &self.searches)?;
+        state.serialize_field("searches_with_match", &self.searches_with_match)?;
+        state.serialize_field("bytes_searched", &self.bytes_searched)?;
+        state.serialize_field("bytes_printed", &self.bytes_printed)?;
+        state.serialize_field("matched_lines", &self.matched_lines)?;
+        state.serialize_field("matches", &self.matches)?;
+        state.end()
+    }
+}
+
+/// A duration in `end` stats: `secs`, `nanos`, `human`.
+struct InOrderDuration(Duration);
+
+impl Serialize for InOrderDuration {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut state = s.serialize_struct("Duration", 3)?;
+        state.serialize_field("secs", &self.0.as_secs())?;
+        state.serialize_field("nanos", &self.0.subsec_nanos())?;
+        state.serialize_field("human", &human(self.0))?;
+        state.end()
+    }
+}
+
+/// A duration in the summary, whose keys ripgrep writes sorted.
+struct SortedDuration(Duration);
+
+impl Serialize for SortedDuration {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut state = s.serialize_struct("Duration", 3)?;
+        state.serialize_field("human", &human(self.0))?;
+        state.serialize_field("nanos", &self.0.subsec_nanos())?;
+        state.serialize_field("secs", &self.0.as_secs())?;
+        state.end()
+    }
+}
+
+/// The summary's stats, keys sorted as ripgrep writes them.
+struct SortedStats<'a>(&'a Stats);
+
+impl Serialize for SortedStats<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let st = self.0;
+        let mut state = s.serialize_struct("Stats", 7)?;
+        state.serialize_field("bytes_printed", &st.bytes_printed)?;
+        state.serialize_field("bytes_searched", &st.bytes_searched)?;
+        state.serialize_field("elapsed", &SortedDuration(st.elapsed))?;
+        state.serialize_field("matched_lines", &st.matched_lines)?;
+        state.serialize_field("matches", &st.matches)?;
+        state.serialize_field("searches", &st.searches)?;
+        state.serialize_field("searches_with_match", &st.searches_with_match)?;
+        state.end()
+    }
+}
+
+/// `{"data":{…},"type":"summary"}`: sorted keys, as ripgrep prints it.
+#[derive(Serialize)]
+struct Summary<'a> {
+    data: SummaryData<'a>,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+#[derive(Serialize)]
+struct SummaryData<'a> {
+    elapsed_total: SortedDuration,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kgrep: Option<&'a RunInfo>,
+    stats: SortedStats<'a>,
+}

@@ -1,0 +1,178 @@
+//! What kgrep adds to ripgrep's JSON: the `data.kgrep` objects of `match` and
+//! `summary` messages, and the payloads of kgrep's own `answer` and `signature`
+//! messages.
+//!
+//! Plain data filled by the pipeline; the printer only serialises it. Every
+//! field is always written, `null` when the stage that fills it did not run
+//! (so a consumer can tell "no model was consulted" from "zero calls"). The
+//! names are a documented contract (man page, "JSON OUTPUT"): add fields, never
+//! rename them.
+
+use serde::Serialize;
+
+/// `data.kgrep` of a `match` message: why this line was printed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct LineInfo {
+    /// Where the line came from.
+    pub source: LineSource,
+    /// Whether the line was checked against the real file (lines found by
+    /// kgrep's own search always are; a model's claims are after `verify`).
+    pub verified: bool,
+    /// The line's score and its parts; `null` for literal and regex queries.
+    pub score: Option<ScoreParts>,
+    /// The query terms found on the line, each once, in query order.
+    pub terms: Vec<TermInfo>,
+    /// The thesaurus concepts of those terms, each once.
+    pub concepts: Vec<String>,
+    /// For each entry of `submatches`, the index of its term in `terms`
+    /// (empty for literal and regex queries).
+    pub submatch_terms: Vec<usize>,
+}
+
+/// Where a printed line came from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LineSource {
+    /// A query word (or the literal / regex itself) occurs on the line.
+    #[default]
+    Lexical,
+    /// Only synonyms from the thesaurus occur on the line.
+    Thesaurus,
+    /// Found by approximate matching (not produced yet).
+    Fuzzy,
+    /// Proposed by the language model, then verified.
+    Model,
+}
+
+/// A line's score, as `score::LineScore` computes it:
+/// `total = (terms + window + merged) * definition`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ScoreParts {
+    pub total: f64,
+    /// Weights of the distinct query words (slots) on the line.
+    pub terms: f64,
+    /// Share of the weights of words found only in the lines around it.
+    pub window: f64,
+    /// Bonus for one identifier joining several query words.
+    pub merged: f64,
+    /// Multiplier for a definition (1 when the line defines nothing).
+    pub definition: f64,
+}
+
+/// One query term.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct TermInfo {
+    /// The term as searched (lowercase).
+    pub text: String,
+    /// Its thesaurus concept, if any.
+    pub concept: Option<String>,
+    /// Why it is searched.
+    pub origin: TermOrigin,
+}
+
+/// Why a term is part of the query.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TermOrigin {
+    /// A word of the query itself.
+    #[default]
+    Query,
+    /// A synonym from the thesaurus.
+    Synonym,
+}
+
+/// `data.kgrep` of the `summary` message: how the run went.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct RunInfo {
+    /// kgrep's version.
+    pub version: String,
+    /// How the query was understood.
+    pub query: QueryInfo,
+    /// Files considered, read and skipped (rlmgrep's `Scanned N. Loaded M.`).
+    pub files: FileCounts,
+    /// The judge's metrics and verdict; `null` when no judge ran.
+    pub judge: Option<JudgeInfo>,
+    /// Model usage; `null` when no model was consulted.
+    pub model: Option<ModelUsage>,
+    /// Concepts learned into the local thesaurus; `null` when nothing could be
+    /// learned (no model reply), `[]` when a reply taught nothing new.
+    pub concepts_learned: Option<Vec<String>>,
+}
+
+/// The query as kgrep read it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct QueryInfo {
+    /// The query as typed.
+    pub text: String,
+    /// `natural`, `literal` or `regex`.
+    pub kind: QueryKindName,
+    /// Terms searched for a natural-language query (empty otherwise).
+    pub terms: Vec<TermInfo>,
+}
+
+/// How a query is searched.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum QueryKindName {
+    #[default]
+    Natural,
+    Literal,
+    Regex,
+}
+
+/// File counts of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct FileCounts {
+    pub scanned: u64,
+    pub loaded: u64,
+    pub skipped: u64,
+}
+
+/// The judge's view of the offline results.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct JudgeInfo {
+    /// Whether the offline results were judged to answer the query.
+    pub sufficient: bool,
+    pub coverage: f64,
+    pub confidence: f64,
+    pub diversity: f64,
+    /// One line saying why.
+    pub reason: String,
+}
+
+/// What the language model cost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ModelUsage {
+    pub calls: u64,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+}
+
+/// The `answer` message (`--answer`, `--answer-only`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Answer {
+    /// The answer text, as the model (or the extractive fallback) wrote it.
+    pub text: String,
+    /// `model` or `extractive` (quoted from the best lines, offline).
+    pub source: AnswerSource,
+    /// The model that wrote it; `null` for an extractive answer.
+    pub model: Option<String>,
+}
+
+/// Who wrote an answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AnswerSource {
+    Model,
+    #[default]
+    Extractive,
+}
+
+/// The `signature` message (`--signature`, `--signature-json`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct SignatureOutput {
+    /// The output spec as given, e.g. `summary: str, files: list[str]`.
+    pub spec: String,
+    /// The typed fields, the object `--signature-json` prints.
+    pub fields: serde_json::Map<String, serde_json::Value>,
+}

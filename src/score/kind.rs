@@ -1,0 +1,438 @@
+//! What kind of file and line a hit is in: source or secondary file (tests,
+//! examples, prose), and within a file, code, comment, test code, definition.
+//!
+//! Owns the cheap, language-agnostic heuristics behind those labels. They read
+//! text only; weighting them is `lines` and `bm25`.
+
+use crate::query::{self, Term};
+
+/// Path words that mark tests, examples, benchmarks, fixtures and docs.
+const SECONDARY_PATH_WORDS: &[&str] = &[
+    "test",
+    "tests",
+    "testing",
+    "spec",
+    "specs",
+    "example",
+    "examples",
+    "bench",
+    "benches",
+    "benchmark",
+    "benchmarks",
+    "fixture",
+    "fixtures",
+    "doc",
+    "docs",
+    "egg",
+];
+
+/// File extensions of prose and markup.
+const PROSE_EXTENSIONS: &[&str] = &[".md", ".rst", ".txt", ".adoc", ".html", ".htm", ".org"];
+
+/// File names (first path word) of prose that ships with code: changelogs,
+/// licences, package metadata (`PKG-INFO`, `METADATA`).
+const PROSE_NAMES: &[&str] = &[
+    "history",
+    "changelog",
+    "changes",
+    "news",
+    "authors",
+    "license",
+    "licence",
+    "copying",
+    "notice",
+    "readme",
+    "contributing",
+    "pkg",
+    "metadata",
+];
+
+/// Whether a path is a test, an example, a benchmark or prose (docs, changelogs).
+pub fn is_secondary_path(key: &str) -> bool {
+    let lower = key.to_ascii_lowercase();
+    let words = query::words(&lower);
+    let in_secondary_dir = words
+        .iter()
+        .any(|w| SECONDARY_PATH_WORDS.contains(&w.as_str()));
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    let prose_ext = PROSE_EXTENSIONS.iter().any(|ext| name.ends_with(ext));
+    let name_words = query::words(name);
+    let prose_name = name_words
+        .first()
+        .is_some_and(|w| PROSE_NAMES.contains(&w.as_str()));
+    in_secondary_dir || prose_ext || prose_name
+}
+
+/// Stems of query words that ask for tests or documentation.
+const SECONDARY_QUERY_STEMS: &[&str] = &[
+    "test",
+    "spec",
+    "exampl",
+    "doc",
+    "document",
+    "readm",
+    "changelog",
+    "histori",
+    "bench",
+    "benchmark",
+];
+
+/// Whether the query itself is about tests or documentation.
+pub fn query_wants_secondary(terms: &[Term]) -> bool {
+    terms
+        .iter()
+        .any(|t| SECONDARY_QUERY_STEMS.contains(&t.stem.as_str()))
+}
+
+/// Definitions nested deeper than this are not tracked as blocks of their own
+/// (real code nests a handful; this bounds hostile input).
+const MAX_BLOCK_DEPTH: usize = 64;
+
+/// What one line of a file is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LineKind {
+    /// A comment, a doc comment or a docstring: prose about code.
+    pub comment: bool,
+    /// Inside a test function or test module.
+    pub test: bool,
+    /// Defines a function, type or constant.
+    pub definition: bool,
+    /// Imports names from elsewhere (`use`, `import`, `#include`, a line of a
+    /// multi-line import list): it names things defined in another file.
+    pub import: bool,
+    /// The line number of the innermost definition whose body holds this line
+    /// (the definition line itself included); 0 at the top level. Found by
+    /// indentation: a body ends at the next line indented no deeper than its
+    /// definition (a closing `}` at that depth still belongs to it).
+    pub block: u32,
+}
+
+/// Labels every line of a text (`text.split('\n')`): one entry per line.
+/// Heuristic and language-agnostic: `//`, `#`, `--` and `/* */` comments,
+/// Python docstrings, and test code marked by `#[cfg(test)]`, `#[test]`,
+/// `@Test`, `def test_`, `func Test…`, `describe(`/`it(`/`test(` blocks.
+pub fn classify_lines(text: &[u8]) -> Vec<LineKind> {
+    let mut out = Vec::new();
+    let mut decorations = Vec::new();
+    let mut state = State::default();
+    for raw in text.split(|&b| b == b'\n') {
+        let kind = state.next(raw);
+        let trimmed = raw.trim_ascii_start();
+        decorations.push(kind.comment || trimmed.starts_with(b"#[") || trimmed.starts_with(b"@"));
+        out.push(kind);
+    }
+    attach_decorations(&mut out, &decorations);
+    out
+}
+
+/// Doc comments, attributes and decorators directly above a definition belong
+/// to its block: they describe it.
+fn attach_decorations(kinds: &mut [LineKind], decorations: &[bool]) {
+    let mut owner: Option<u32> = None;
+    for (kind, &decoration) in kinds.iter_mut().zip(decorations).rev() {
+        if kind.definition {
+            owner = Some(kind.block);
+        } else if let (true, Some(block)) = (decoration, owner) {
+            kind.block = block;
+        } else {
+            owner = None;
+        }
+    }
+}
+
+/// Scanner state carried from line to line.
+#[derive(Default)]
+struct State {
+    /// Inside a `/* … */` block comment.
+    block_comment: bool,
+    /// Inside a `"""`/`'''` string (a docstring, in practice).
+    docstring: Option<&'static [u8]>,
+    /// A test marker was seen; the next `{` opens the test block.
+    test_pending: bool,
+    /// Brace depth inside a braced test block (0 = not in one).
+    test_depth: usize,
+    /// Indentation of a Python `def test_`/`class Test` line while in its body.
+    test_indent: Option<usize>,
+    /// Inside a multi-line import list; the byte that closes it.
+    import_until: Option<u8>,
+    /// Open definitions, innermost last: (indentation, line number).
+    blocks: Vec<(usize, u32)>,
+    /// Number of the line being labelled.
+    line: u32,
+}
+
+impl State {
+    fn next(&mut self, raw: &[u8]) -> LineKind {
+        let indent = raw
+            .iter()
+            .take_while(|b| **b == b' ' || **b == b'\t')
+            .count();
+        let line = &raw[indent..];
+        let comment = self.comment(line);
+        let test = self.test(line, indent, comment);
+        let import = !comment && self.import(line);
+        let definition = !comment && !import && is_definition(line);
+        self.line = self.line.saturating_add(1);
+        let block = self.block(line, indent, definition);
+        LineKind {
+            comment,
+            test,
+            definition,
+            import,
+            block,
+        }
+    }
+
+    /// The innermost open definition holding this line, updating the stack.
+    fn block(&mut self, line: &[u8], indent: usize, definition: bool) -> u32 {
+        if line.is_empty() {
+            return self.blocks.last().map_or(0, |b| b.1);
+        }
+        let continuation = matches!(line.first(), Some(b')' | b']'));
+        while let Some(&(depth, start)) = self.blocks.last() {
+            if indent > depth || continuation {
+                break;
+            }
+            self.blocks.pop();
+            if indent == depth && line.first() == Some(&b'}') {
+                return start;
+            }
+        }
+        if definition && self.blocks.len() < MAX_BLOCK_DEPTH {
+            self.blocks.push((indent, self.line));
+            return self.line;
+        }
+        self.blocks.last().map_or(0, |b| b.1)
+    }
+
+    /// Whether this line imports, updating the multi-line import state.
+    fn import(&mut self, line: &[u8]) -> bool {
+        if let Some(close) = self.import_until {
+            if line.contains(&close) {
+                self.import_until = None;
+            }
+            return true;
+        }
+        if !starts_import(line) {
+            return false;
+        }
+        for (open, close) in [(b'(', b')'), (b'{', b'}')] {
+            let opened = line.iter().rposition(|&b| b == open);
+            let closed = line.iter().rposition(|&b| b == close);
+            if opened.is_some() && closed < opened {
+                self.import_until = Some(close);
+            }
+        }
+        true
+    }
+
+    /// Whether this line is a comment, updating block and docstring state.
+    fn comment(&mut self, line: &[u8]) -> bool {
+        if let Some(quote) = self.docstring {
+            if count(line, quote) % 2 == 1 {
+                self.docstring = None;
+            }
+            return true;
+        }
+        if self.block_comment {
+            if contains(line, b"*/") {
+                self.block_comment = false;
+            }
+            return true;
+        }
+        for quote in [b"\"\"\"".as_slice(), b"'''".as_slice()] {
+            if line.starts_with(quote) {
+                if count(line, quote) == 1 {
+                    self.docstring = Some(quote);
+                }
+                return true;
+            }
+        }
+        if line.starts_with(b"/*") {
+            self.block_comment = !contains(&line[2..], b"*/");
+            return true;
+        }
+        is_line_comment(line)
+    }
+
+    /// Whether this line is test code, updating the test-block state.
+    fn test(&mut self, line: &[u8], indent: usize, comment: bool) -> bool {
+        if let Some(def_indent) = self.test_indent {
+            if line.is_empty() || indent > def_indent {
+                return true;
+            }
+            self.test_indent = None;
+        }
+        if self.test_depth > 0 || self.test_pending {
+            if !comment {
+                self.track_braces(line);
+            }
+            return true;
+        }
+        if comment {
+            return false;
+        }
+        if starts_python_test(line) {
+            self.test_indent = Some(indent);
+            return true;
+        }
+        if starts_braced_test(line) {
+            self.test_pending = true;
+            self.track_braces(line);
+            return true;
+        }
+        false
+    }
+
+    fn track_braces(&mut self, line: &[u8]) {
+        for &b in line {
+            match b {
+                b'{' => {
+                    self.test_pending = false;
+                    self.test_depth += 1;
+                }
+                b'}' => self.test_depth = self.test_depth.saturating_sub(1),
+                // `#[cfg(test)] mod tests;`: the tests live in another file.
+                b';' if self.test_depth == 0 => self.test_pending = false,
+                _ => {}
+            }
+        }
+    }
+}
+
+/// `//`, `#` (not `#[`, `#include`, `#!`-less directives), `--`, `*` inside
+/// a block comment's margin, `;;`.
+fn is_line_comment(line: &[u8]) -> bool {
+    if line.starts_with(b"//") || line.starts_with(b";;") {
+        return true;
+    }
+    if line.starts_with(b"-- ") || line == b"--" {
+        return true;
+    }
+    if let Some(rest) = line.strip_prefix(b"#") {
+        return matches!(
+            rest.first(),
+            None | Some(b' ' | b'#' | b'\t' | b'!' | b'-' | b'=')
+        );
+    }
+    if let Some(rest) = line.strip_prefix(b"*") {
+        return matches!(rest.first(), None | Some(b' ' | b'/' | b'\t'));
+    }
+    false
+}
+
+/// `use a::b;`, `import x`, `from x import y`, `#include`, `require(…)`, `using`.
+fn starts_import(line: &[u8]) -> bool {
+    const STARTS: &[&[u8]] = &[
+        b"use ",
+        b"pub use ",
+        b"pub(crate) use ",
+        b"extern crate ",
+        b"import ",
+        b"#include",
+        b"#import",
+        b"@import ",
+        b"require ",
+        b"require_relative ",
+        b"using ",
+    ];
+    if STARTS.iter().any(|s| line.starts_with(s)) {
+        return true;
+    }
+    if line.starts_with(b"from ") && contains(line, b" import") {
+        return true;
+    }
+    let requires = contains(line, b"= require(");
+    (line.starts_with(b"const ") || line.starts_with(b"var ") || line.starts_with(b"let "))
+        && requires
+}
+
+fn starts_python_test(line: &[u8]) -> bool {
+    let line = line.strip_prefix(b"async ").unwrap_or(line);
+    line.starts_with(b"def test_")
+        || line.starts_with(b"def test(")
+        || line.starts_with(b"class Test")
+}
+
+fn starts_braced_test(line: &[u8]) -> bool {
+    const MARKERS: &[&[u8]] = &[
+        b"#[cfg(test)]",
+        b"#[test]",
+        b"#[tokio::test",
+        b"@Test",
+        b"func Test",
+        b"describe(",
+        b"it(",
+        b"test(",
+    ];
+    MARKERS.iter().any(|m| line.starts_with(m))
+}
+
+fn count(hay: &[u8], needle: &[u8]) -> usize {
+    memchr::memmem::find_iter(hay, needle).count()
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    memchr::memmem::find(hay, needle).is_some()
+}
+
+/// Keywords that start a definition (after indentation) in common languages.
+const DEFINITION_STARTS: &[&str] = &[
+    "def ",
+    "async def ",
+    "class ",
+    "fn ",
+    "pub fn ",
+    "pub(crate) fn ",
+    "pub(super) fn ",
+    "async fn ",
+    "pub async fn ",
+    "pub(crate) async fn ",
+    "const fn ",
+    "pub const fn ",
+    "unsafe fn ",
+    "pub unsafe fn ",
+    "struct ",
+    "pub struct ",
+    "pub(crate) struct ",
+    "enum ",
+    "pub enum ",
+    "pub(crate) enum ",
+    "trait ",
+    "pub trait ",
+    "impl ",
+    "impl<",
+    "type ",
+    "pub type ",
+    "const ",
+    "pub const ",
+    "pub(crate) const ",
+    "static ",
+    "pub static ",
+    "func ",
+    "function ",
+    "export function ",
+    "export async function ",
+    "async function ",
+    "export class ",
+    "export const ",
+    "export default function ",
+    "interface ",
+    "export interface ",
+    "public ",
+    "private ",
+    "protected ",
+    "module ",
+    "macro_rules! ",
+    "#define ",
+    "sub ",
+];
+
+/// Whether a line (without its indentation) defines a function, type or constant.
+pub fn is_definition(line: &[u8]) -> bool {
+    let start = line.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    let line = &line[start..];
+    DEFINITION_STARTS
+        .iter()
+        .any(|s| line.starts_with(s.as_bytes()))
+}

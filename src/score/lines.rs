@@ -1,0 +1,207 @@
+//! Line-level evidence: how much of the query meets on and around a line.
+//!
+//! A line earns the weight of each query slot it holds (a word and its
+//! synonyms are one slot, counted once), a decaying share of the slots found
+//! on nearby lines (the statements of one function sit close together), a
+//! bonus for identifiers that join several query words (`max_redirects`), and
+//! multipliers for definitions, comments and test code.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::kind::LineKind;
+use super::TermWeights;
+use crate::search::sink::TermLine;
+
+/// Lines on each side of a line whose terms still count for it: about one
+/// function's worth.
+pub const PASSAGE_LINES: usize = 12;
+/// Share of a slot's weight earned from the nearest neighbouring line that
+/// holds it, at distance 1; it halves every `NEAR_HALF_DISTANCE` lines further.
+const NEAR_SHARE: f64 = 0.5;
+const NEAR_HALF_DISTANCE: f64 = 4.0;
+/// Share of a slot's weight earned when it occurs anywhere in the same
+/// definition's body (a function or method), however far: the body is one
+/// answer.
+const BLOCK_SHARE: f64 = 0.25;
+/// Multiplier for a query word found in a comment or docstring rather than in
+/// code: prose matches a question's wording more easily than code does, so it
+/// is weaker evidence that the code is here.
+pub const COMMENT_FACTOR: f64 = 0.7;
+/// Multiplier for lines of test code when the query is not about tests.
+pub const TEST_FACTOR: f64 = 0.5;
+/// Multiplier for a line that defines something (fn, def, class, …).
+pub const DEFINITION_BONUS: f64 = 1.25;
+/// Multiplier for import lines: they name what the query asks about, but the
+/// behaviour lives where the name is defined or used.
+pub const IMPORT_FACTOR: f64 = 0.3;
+
+/// The parts a line's score is made of, for `--explain`, `-v` and `--json`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LineScore {
+    /// Weights of the distinct query slots on the line.
+    pub terms: f64,
+    /// Decaying shares of the slots found only on nearby lines.
+    pub near: f64,
+    /// Bonus for identifiers that join several query words (`max_redirects`).
+    pub merged: f64,
+    /// Multiplier: definition bonus, times the test factor for test code.
+    pub factor: f64,
+    /// `(terms + near + merged) * factor`.
+    pub total: f64,
+}
+
+/// A scored line of one file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RankedLine {
+    pub line: usize,
+    /// The definition whose body holds the line (`LineKind::block`).
+    pub block: u32,
+    pub score: LineScore,
+}
+
+/// Scores every line that holds a term. `lines` come from
+/// `search::term_lines`, sorted by number; `kinds[n - 1]` labels line `n`
+/// (missing entries count as plain code). `wants_tests`: the query is about
+/// tests, so test code is not discounted.
+pub fn score_lines<'a>(
+    lines: &[TermLine],
+    weights: &TermWeights,
+    kinds: &[LineKind],
+    wants_tests: bool,
+    text_of: impl Fn(usize) -> Option<&'a [u8]>,
+) -> Vec<RankedLine> {
+    let kind_of = |n: usize| kinds.get(n.wrapping_sub(1)).copied().unwrap_or_default();
+    let slots: Vec<BTreeMap<usize, f64>> = lines
+        .iter()
+        .map(|tl| {
+            let factor = if kind_of(tl.line).comment {
+                COMMENT_FACTOR
+            } else {
+                1.0
+            };
+            let mut v = weights.slot_values(tl.matches.iter().map(|m| m.term));
+            v.values_mut().for_each(|x| *x *= factor);
+            v
+        })
+        .collect();
+    let blocks = block_slots(lines, &slots, &kind_of);
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, tl)| {
+            let own = &slots[i];
+            let terms: f64 = own.values().fold(0.0, |a, b| a + b);
+            let block = blocks.get(&kind_of(tl.line).block);
+            let near = near_value(lines, &slots, i, block);
+            let merged = merged_bonus(tl, weights, text_of(tl.line).unwrap_or_default());
+            let kind = kind_of(tl.line);
+            let mut factor = if kind.definition {
+                DEFINITION_BONUS
+            } else {
+                1.0
+            };
+            if kind.test && !wants_tests {
+                factor *= TEST_FACTOR;
+            }
+            if kind.import {
+                factor *= IMPORT_FACTOR;
+            }
+            let total = (terms + near + merged) * factor;
+            RankedLine {
+                line: tl.line,
+                block: kind.block,
+                score: LineScore {
+                    terms,
+                    near,
+                    merged,
+                    factor,
+                    total,
+                },
+            }
+        })
+        .collect()
+}
+
+/// The decay applied to a slot found `distance` lines away.
+pub fn near_share(distance: usize) -> f64 {
+    if distance == 0 || distance > PASSAGE_LINES {
+        return 0.0;
+    }
+    NEAR_SHARE * 0.5f64.powf((distance - 1) as f64 / NEAR_HALF_DISTANCE)
+}
+
+/// The slots found in each definition's body (top level excluded), each at its
+/// best weight.
+fn block_slots(
+    lines: &[TermLine],
+    slots: &[BTreeMap<usize, f64>],
+    kind_of: &impl Fn(usize) -> LineKind,
+) -> HashMap<u32, BTreeMap<usize, f64>> {
+    let mut out: HashMap<u32, BTreeMap<usize, f64>> = HashMap::new();
+    for (tl, own) in lines.iter().zip(slots) {
+        let block = kind_of(tl.line).block;
+        if block == 0 {
+            continue;
+        }
+        let entry = out.entry(block).or_default();
+        for (&slot, &v) in own {
+            let e = entry.entry(slot).or_insert(0.0);
+            *e = e.max(v);
+        }
+    }
+    out
+}
+
+/// For line `i`, each slot it lacks, at the best of: the neighbour within
+/// `PASSAGE_LINES` where it is worth most after decay, and `BLOCK_SHARE` of
+/// its weight when the enclosing definition holds it.
+fn near_value(
+    lines: &[TermLine],
+    slots: &[BTreeMap<usize, f64>],
+    i: usize,
+    block: Option<&BTreeMap<usize, f64>>,
+) -> f64 {
+    let center = lines[i].line;
+    let lo = center.saturating_sub(PASSAGE_LINES);
+    let hi = center + PASSAGE_LINES;
+    let start = lines[..i].partition_point(|l| l.line < lo);
+    let mut best: BTreeMap<usize, f64> = BTreeMap::new();
+    for (j, l) in lines.iter().enumerate().skip(start) {
+        if l.line > hi {
+            break;
+        }
+        if j == i {
+            continue;
+        }
+        let share = near_share(l.line.abs_diff(center));
+        for (&slot, &v) in &slots[j] {
+            if slots[i].contains_key(&slot) {
+                continue;
+            }
+            let e = best.entry(slot).or_insert(0.0);
+            *e = e.max(v * share);
+        }
+    }
+    for (&slot, &v) in block.into_iter().flatten() {
+        if !slots[i].contains_key(&slot) {
+            let e = best.entry(slot).or_insert(0.0);
+            *e = e.max(v * BLOCK_SHARE);
+        }
+    }
+    best.values().fold(0.0, |a, b| a + b)
+}
+
+/// Two different slots in one identifier (`max_redirects`, `proxyFromEnv`): the
+/// code names the concept the query describes.
+fn merged_bonus(tl: &TermLine, weights: &TermWeights, text: &[u8]) -> f64 {
+    let mut bonus: f64 = 0.0;
+    for pair in tl.matches.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        let joined = b.start == a.end
+            || (b.start == a.end + 1 && matches!(text.get(a.end), Some(b'_' | b'-')));
+        if weights.slot_of(a.term) != weights.slot_of(b.term) && joined {
+            bonus = bonus.max(weights.of(a.term).min(weights.of(b.term)));
+        }
+    }
+    bonus
+}

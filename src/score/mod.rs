@@ -1,0 +1,101 @@
+//! Ranking: pure functions from search hits to scored files and lines.
+//!
+//! Owns the score of a file (`bm25`: BM25 over the query terms plus matches in
+//! its path, times a prior for tests and prose), the score of a line (`lines`:
+//! the query slots it holds, those met nearby, identifiers that merge query
+//! words, definitions, comments, test code; `kind` labels lines), how the two
+//! combine into a file's rank, and choosing the lines to print (`select`).
+//! Does no I/O: callers hand in counts, lines and text.
+
+mod bm25;
+mod kind;
+mod lines;
+mod select;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+
+pub use bm25::{bm25, file_prior, file_score, idf, path_terms, BM25_B, BM25_K1};
+pub use kind::{classify_lines, is_definition, is_secondary_path, query_wants_secondary, LineKind};
+pub use lines::{near_share, score_lines, LineScore, RankedLine, PASSAGE_LINES};
+pub use select::select;
+
+use crate::query::Term;
+
+/// Files scored line by line after the first pass; the rest cannot overtake them
+/// in practice, and re-reading only these keeps big trees fast.
+pub const CANDIDATE_FILES: usize = 40;
+/// Weight of the best line relative to the file's BM25 score in the file's rank.
+pub const LINE_IN_FILE_WEIGHT: f64 = 1.0;
+
+/// Per-term corpus weights: idf from the first pass, times the term's own weight.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TermWeights {
+    pub idf: Vec<f64>,
+    pub weight: Vec<f64>,
+    /// The query slot of each term (a query word and its synonyms share one).
+    pub slot: Vec<usize>,
+}
+
+impl TermWeights {
+    /// Computes idf from document frequencies over `files` loaded files.
+    pub fn new(terms: &[Term], df: &[usize], files: usize) -> TermWeights {
+        TermWeights {
+            idf: df.iter().map(|&d| idf(files.max(1), d)).collect(),
+            weight: terms.iter().map(|t| f64::from(t.weight)).collect(),
+            slot: terms.iter().map(|t| t.slot).collect(),
+        }
+    }
+
+    /// The slot of a term.
+    pub fn slot_of(&self, term: usize) -> usize {
+        self.slot.get(term).copied().unwrap_or(term)
+    }
+
+    /// For a set of terms, the best weight of each slot they cover.
+    pub fn slot_values(&self, terms: impl IntoIterator<Item = usize>) -> BTreeMap<usize, f64> {
+        let mut out: BTreeMap<usize, f64> = BTreeMap::new();
+        for t in terms {
+            let v = out.entry(self.slot_of(t)).or_insert(0.0);
+            *v = v.max(self.of(t));
+        }
+        out
+    }
+
+    /// A term's weight: idf times its own weight.
+    pub fn of(&self, term: usize) -> f64 {
+        self.idf.get(term).copied().unwrap_or(0.0) * self.weight.get(term).copied().unwrap_or(0.0)
+    }
+
+    /// The best a line could do: every slot at its best term's weight.
+    pub fn total(&self) -> f64 {
+        self.slot_values(0..self.idf.len()).values().sum()
+    }
+}
+
+/// A file with its rank score and scored lines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RankedFile {
+    pub haystack: usize,
+    /// BM25 plus path matches, times the file prior.
+    pub file_score: f64,
+    /// `file_score` plus the best line: the order files are printed in.
+    pub score: f64,
+    pub lines: Vec<RankedLine>,
+}
+
+/// Combines a file's first-pass score with its best line (times the file prior).
+pub fn final_score(file_score: f64, lines: &[RankedLine], prior: f64) -> f64 {
+    let best = lines.iter().map(|l| l.score.total).fold(0.0, f64::max);
+    file_score + LINE_IN_FILE_WEIGHT * best * prior
+}
+
+/// Sorts files best first; ties go to the earlier path, so output is deterministic.
+pub fn sort_files(files: &mut [RankedFile], keys: impl Fn(usize) -> String) {
+    files.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| keys(a.haystack).cmp(&keys(b.haystack)))
+    });
+}

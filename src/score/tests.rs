@@ -1,0 +1,292 @@
+#![allow(clippy::unwrap_used)]
+
+use super::*;
+use crate::search::matcher::TermMatch;
+use crate::search::sink::TermLine;
+
+fn weights(n: usize) -> TermWeights {
+    TermWeights {
+        idf: vec![1.0; n],
+        weight: vec![1.0; n],
+        slot: (0..n).collect(),
+    }
+}
+
+fn tl(line: usize, terms: &[(usize, usize, usize)]) -> TermLine {
+    TermLine {
+        line,
+        matches: terms
+            .iter()
+            .map(|&(term, start, end)| TermMatch { term, start, end })
+            .collect(),
+    }
+}
+
+fn plain(lines: &[TermLine], w: &TermWeights) -> Vec<RankedLine> {
+    score_lines(lines, w, &[], false, |_| None)
+}
+
+#[test]
+fn idf_decreases_with_document_frequency_and_stays_positive() {
+    assert!(idf(100, 1) > idf(100, 50));
+    assert!(idf(100, 100) > 0.0);
+}
+
+#[test]
+fn bm25_rewards_frequency_with_saturation_and_penalises_length() {
+    let w = [1.0];
+    let one = bm25(&[1], 100, 100.0, &w, &w);
+    let two = bm25(&[2], 100, 100.0, &w, &w);
+    let ten = bm25(&[10], 100, 100.0, &w, &w);
+    assert!(two > one && ten > two);
+    assert!(
+        ten < (BM25_K1 + 1.0) * one,
+        "saturates below k1+1 times one hit"
+    );
+    assert!(bm25(&[1], 1000, 100.0, &w, &w) < one);
+    assert_eq!(bm25(&[0], 100, 100.0, &w, &w), 0.0);
+}
+
+#[test]
+fn path_matches_count() {
+    let terms = crate::query::analyze("cookie jar").terms;
+    assert_eq!(
+        path_terms("src/requests/cookies.py", &terms),
+        vec![true, false]
+    );
+    let w = weights(2);
+    let with = file_score(&[1, 0], 100, 100.0, "src/cookies.py", &terms, &w);
+    let without = file_score(&[1, 0], 100, 100.0, "src/other.py", &terms, &w);
+    assert!(with > without);
+}
+
+#[test]
+fn secondary_files_rank_lower_unless_asked_for() {
+    let terms = crate::query::analyze("retry delay").terms;
+    let w = weights(2);
+    let src = file_score(&[1, 1], 100, 100.0, "src/retry.py", &terms, &w);
+    let test = file_score(&[1, 1], 100, 100.0, "tests/test_retry.py", &terms, &w);
+    assert!(src > test);
+    let terms = crate::query::analyze("retry delay tests").terms;
+    assert!(query_wants_secondary(&terms));
+    for secondary in [
+        "HISTORY.md",
+        "docs/api.rst",
+        "PKG-INFO",
+        "src/x.egg-info/PKG-INFO",
+        "src/test/redirect.rs",
+        "CHANGELOG",
+    ] {
+        assert!(is_secondary_path(secondary), "{secondary}");
+    }
+    for primary in [
+        "src/requests/sessions.py",
+        "src/protest.rs",
+        "src/latest.rs",
+    ] {
+        assert!(!is_secondary_path(primary), "{primary}");
+    }
+}
+
+#[test]
+fn neighbours_count_with_decay_and_merged_identifiers_raise_a_line() {
+    let w = weights(2);
+    let lines = vec![
+        tl(1, &[(0, 0, 3)]),
+        tl(2, &[(1, 0, 5)]),
+        tl(40, &[(0, 0, 3)]),
+        tl(60, &[(0, 0, 3), (1, 4, 9)]),
+    ];
+    let scored = score_lines(&lines, &w, &[], false, |n| {
+        (n == 60).then_some(b"max_redirects".as_slice())
+    });
+    assert!(scored[0].score.near > 0.0, "a neighbour's term counts");
+    assert_eq!(scored[2].score.near, 0.0, "nothing within the passage");
+    assert!(scored[0].score.total > scored[2].score.total);
+    assert!(
+        scored[3].score.merged > 0.0,
+        "max_redirects-style identifier"
+    );
+    assert!(scored[3].score.total > scored[0].score.total);
+    assert!(near_share(1) > near_share(5) && near_share(5) > near_share(PASSAGE_LINES));
+    assert_eq!(near_share(PASSAGE_LINES + 1), 0.0);
+    assert_eq!(near_share(0), 0.0);
+}
+
+#[test]
+fn words_separated_by_a_space_are_not_an_identifier() {
+    let w = weights(2);
+    let lines = [tl(1, &[(0, 0, 3), (1, 4, 9)])];
+    let prose = score_lines(&lines, &w, &[], false, |_| {
+        Some(b"max redirects".as_slice())
+    });
+    assert_eq!(prose[0].score.merged, 0.0);
+}
+
+#[test]
+fn synonyms_of_one_word_count_once_per_line() {
+    // terms 0 and 1 share slot 0 (a word and its synonym); term 2 is slot 1.
+    let w = TermWeights {
+        idf: vec![1.0; 3],
+        weight: vec![1.0, 0.6, 1.0],
+        slot: vec![0, 0, 1],
+    };
+    let both = plain(&[tl(1, &[(0, 0, 3), (1, 10, 13)])], &w);
+    let one = plain(&[tl(1, &[(0, 0, 3)])], &w);
+    assert_eq!(both[0].score.terms, one[0].score.terms);
+    let syn = plain(&[tl(1, &[(1, 0, 3)])], &w);
+    assert!(
+        syn[0].score.terms < one[0].score.terms,
+        "exact word beats synonym"
+    );
+    let two_slots = plain(&[tl(1, &[(0, 0, 3), (2, 10, 13)])], &w);
+    assert!(two_slots[0].score.terms > both[0].score.terms);
+    assert_eq!(w.total(), 2.0);
+}
+
+#[test]
+fn definitions_comments_and_tests_weigh_differently() {
+    let w = weights(1);
+    let text = b"def foo():\n    foo()\n    # foo here\n#[cfg(test)]\nmod tests {\n    fn foo() {}\n}\nfoo()";
+    let kinds = classify_lines(text);
+    let lines: Vec<TermLine> = [1, 2, 3, 6, 8]
+        .iter()
+        .map(|&n| tl(n, &[(0, 0, 3)]))
+        .collect();
+    let s = score_lines(&lines, &w, &kinds, false, |_| None);
+    let total = |n: usize| s.iter().find(|l| l.line == n).unwrap().score.total;
+    assert!(total(1) > total(2), "definition bonus");
+    assert!(total(2) > total(3), "code beats comment");
+    assert!(total(6) < total(8), "test code is discounted");
+    let wants = score_lines(&lines, &w, &kinds, true, |_| None);
+    assert!(wants.iter().find(|l| l.line == 6).unwrap().score.total >= total(8));
+}
+
+#[test]
+fn line_kinds() {
+    let text = "/* block\n still */\ncode();\n\"\"\"doc\nstring\"\"\"\n# comment\n#include <x>\n#[derive(Debug)]\n// c\n * margin\n";
+    let k = classify_lines(text.as_bytes());
+    let comments: Vec<bool> = k.iter().map(|k| k.comment).collect();
+    assert_eq!(
+        comments,
+        vec![true, true, false, true, true, true, false, false, true, true, false]
+    );
+    let py = "class Foo:\n    def test_a(self):\n        x = 1\n\n        y = 2\n    def real(self):\n        pass\n";
+    let tests: Vec<bool> = classify_lines(py.as_bytes())
+        .iter()
+        .map(|k| k.test)
+        .collect();
+    assert_eq!(
+        tests,
+        vec![false, true, true, true, true, false, false, false]
+    );
+    let rs =
+        "#[cfg(test)]\nmod tests;\nfn real() {}\n#[test]\nfn t() {\n    a();\n}\nfn after() {}\n";
+    let tests: Vec<bool> = classify_lines(rs.as_bytes())
+        .iter()
+        .map(|k| k.test)
+        .collect();
+    assert_eq!(
+        tests,
+        vec![true, true, false, true, true, true, true, false, false]
+    );
+    let blocks: Vec<u32> = classify_lines(
+        b"impl A {\n    /// Docs.\n    #[inline]\n    fn f() {\n        x();\n    }\n}\n",
+    )
+    .iter()
+    .map(|k| k.block)
+    .collect();
+    assert_eq!(
+        blocks,
+        vec![1, 4, 4, 4, 4, 4, 1, 0],
+        "doc comments belong to the definition below"
+    );
+    assert!(is_definition(b"    def resolve_redirects(self, resp):"));
+    assert!(is_definition(b"pub fn connect() {"));
+    assert!(!is_definition(b"    x = connect()"));
+}
+
+fn ranked(haystack: usize, score: f64, lines: &[(usize, u32, f64)]) -> RankedFile {
+    RankedFile {
+        haystack,
+        file_score: 1.0,
+        score,
+        lines: lines
+            .iter()
+            .map(|&(line, block, total)| RankedLine {
+                line,
+                block,
+                score: LineScore {
+                    total,
+                    ..Default::default()
+                },
+            })
+            .collect(),
+    }
+}
+
+#[test]
+fn selection_shows_the_best_place_in_full_and_runners_up_briefly() {
+    // File 7: best line 10 in the function starting at 8; 12 and 20 in the same
+    // function; 11 is adjacent to 10; 50 and 90 are other places (90 weak).
+    let top = ranked(
+        7,
+        10.0,
+        &[
+            (10, 8, 5.0),
+            (11, 8, 4.9),
+            (12, 8, 2.0),
+            (20, 8, 1.5),
+            (50, 40, 4.0),
+            (90, 80, 0.5),
+        ],
+    );
+    let close = ranked(3, 9.5, &[(5, 1, 3.0), (9, 1, 2.0)]);
+    let runner = ranked(4, 7.0, &[(30, 0, 2.0), (31, 0, 1.9)]);
+    let weak = ranked(5, 5.0, &[(1, 0, 9.0)]);
+    let files = vec![top, close, runner, weak];
+    assert_eq!(
+        select(&files, 100),
+        vec![(7, vec![10, 12, 20, 50]), (3, vec![5, 9]), (4, vec![30])],
+        "best place in full, a close runner-up in full, a runner-up once, a weak file not at all"
+    );
+    assert_eq!(select(&files, 2), vec![(7, vec![10, 12])]);
+    assert!(select(&[], 0).is_empty());
+    let everything = select(&files, 0);
+    assert_eq!(everything.len(), 4, "0 shows every ranked file");
+    assert_eq!(
+        everything[0],
+        (7, vec![10, 11, 12, 20, 50]),
+        "all strong lines, weak 90 cut"
+    );
+}
+
+#[test]
+fn top_level_lines_are_separate_places() {
+    let file = ranked(
+        1,
+        1.0,
+        &[(3, 0, 5.0), (20, 0, 4.0), (40, 0, 3.5), (60, 0, 3.2)],
+    );
+    assert_eq!(
+        select(&[file], 100),
+        vec![(1, vec![3, 20, 40])],
+        "best line and two other places"
+    );
+}
+
+#[test]
+fn ranking_is_deterministic_on_ties() {
+    let mk = |h| RankedFile {
+        haystack: h,
+        file_score: 1.0,
+        score: 1.0,
+        lines: vec![],
+    };
+    let mut a = vec![mk(2), mk(1), mk(3)];
+    sort_files(&mut a, |h| format!("f{h}"));
+    assert_eq!(
+        a.iter().map(|f| f.haystack).collect::<Vec<_>>(),
+        vec![1, 2, 3]
+    );
+}

@@ -1,0 +1,92 @@
+//! `--color` and `NO_COLOR` on a pipe: no escapes unless asked for, and then
+//! ripgrep's palette around exactly the bytes a colourless run prints.
+
+use crate::harness::Dir;
+
+fn corpus() -> Dir {
+    let d = Dir::new();
+    d.copy_fixture("corpus");
+    d
+}
+
+const MAGENTA: &str = "\x1b[35m";
+const GREEN: &str = "\x1b[32m";
+const MATCH: &str = "\x1b[1m\x1b[31m";
+const RESET: &str = "\x1b[0m";
+
+/// The output with every SGR sequence removed.
+fn strip_sgr(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("\x1b[") {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + 2..];
+        let end = tail.find('m').map_or(tail.len(), |m| m + 1);
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[test]
+fn pipes_get_no_escapes_by_default_or_with_never() {
+    let d = corpus();
+    let plain = d.run_devnull(&["MAX_RETRIES"]);
+    plain.code(0).stdout_lacks("\x1b");
+    let never = d.run_devnull(&["--color", "never", "MAX_RETRIES"]);
+    never.code(0).stdout_is(&plain.stdout);
+}
+
+#[test]
+fn color_always_paints_a_pipe_with_ripgreps_palette() {
+    let d = corpus();
+    let plain = d.run_devnull(&["MAX_RETRIES"]);
+    let run = d.run_devnull(&["--color", "always", "MAX_RETRIES"]);
+    run.code(0)
+        .stdout_has(&format!("{MAGENTA}./src/net/client.rs{RESET}\n"))
+        .stdout_has(&format!(
+            "{GREEN}6{RESET}:\tpub const {MATCH}MAX_RETRIES{RESET}: u32 = 5;\n"
+        ));
+    assert_eq!(strip_sgr(&run.stdout), plain.stdout, "{}", run.describe);
+}
+
+#[test]
+fn natural_language_colours_the_query_terms() {
+    let d = corpus();
+    let run = d.run_devnull(&["--color", "always", "parse jwt"]);
+    run.code(0).stdout_has(&format!(
+        "def {MATCH}parse{RESET}_{MATCH}jwt{RESET}(token):"
+    ));
+}
+
+#[test]
+fn no_color_is_overridden_only_by_an_explicit_always() {
+    let d = corpus();
+    let run_with = |args: &[&str]| {
+        let mut cmd = d.cmd();
+        cmd.env("NO_COLOR", "1").args(args);
+        crate::harness::finish(&mut cmd, args, d.path())
+    };
+    run_with(&["MAX_RETRIES", "."]).code(0).stdout_lacks("\x1b");
+    run_with(&["--color", "auto", "MAX_RETRIES", "."])
+        .code(0)
+        .stdout_lacks("\x1b");
+    run_with(&["--color", "always", "MAX_RETRIES", "."])
+        .code(0)
+        .stdout_has(MATCH);
+}
+
+#[test]
+fn json_is_never_coloured() {
+    let d = corpus();
+    let run = d.run_devnull(&["--json", "--color", "always", "MAX_RETRIES"]);
+    run.code(0).stdout_lacks("\x1b").stdout_lacks("\\u001b");
+}
+
+#[test]
+fn a_bad_color_value_is_a_usage_error() {
+    let d = corpus();
+    d.run_devnull(&["--color", "sometimes", "MAX_RETRIES"])
+        .code(2)
+        .stdout_is("");
+}

@@ -1,0 +1,325 @@
+//! `--json`: ripgrep's JSON Lines plus `data.kgrep`. Compared with the real
+//! `rg --json` for literal and regex queries, read back with strict schema
+//! types, and snapshotted for a natural-language run.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+use crate::harness::{Dir, Run};
+use crate::schema;
+
+fn corpus() -> Dir {
+    let d = Dir::new();
+    d.copy_fixture("corpus");
+    d
+}
+
+/// `rg`, or `None` with a note when it is not installed. CI installs it
+/// (`.ci/run`), so there a missing `rg` fails the test instead.
+fn ripgrep() -> Option<&'static str> {
+    let found = Command::new("rg")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if found {
+        return Some("rg");
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "rg is not installed, and CI must compare kgrep --json with it"
+    );
+    eprintln!("SKIPPED: rg is not installed, so kgrep --json is not compared with rg --json");
+    None
+}
+
+/// `rg --json --sort path ARGS` in `dir`, stdin piped from `stdin`.
+fn run_rg(rg: &str, dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Vec<u8> {
+    let mut cmd = Command::new(rg);
+    cmd.args(["--json", "--sort", "path"])
+        .args(args)
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .stdout(Stdio::piped())
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        });
+    let mut child = cmd.spawn().unwrap();
+    if let Some(bytes) = stdin {
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(bytes).unwrap();
+    }
+    child.wait_with_output().unwrap().stdout
+}
+
+fn lines(out: &[u8]) -> Vec<&str> {
+    std::str::from_utf8(out).unwrap().lines().collect()
+}
+
+/// A message without what may differ from rg: `data.kgrep`, timings, and
+/// `bytes_printed` (kgrep's lines are longer; checked by `bytes_printed_adds_up`).
+/// When rg stopped a file early (`-m`), its `bytes_searched` is wherever its
+/// buffer was (0 for small files), while kgrep always reads whole files, so
+/// that count is left out too.
+fn comparable(line: &str, stopped_early: bool) -> Value {
+    let mut v: Value = serde_json::from_str(line).unwrap();
+    let data = v["data"].as_object_mut().unwrap();
+    data.remove("kgrep");
+    data.remove("elapsed_total");
+    if let Some(stats) = data.get_mut("stats").and_then(Value::as_object_mut) {
+        stats.remove("elapsed");
+        stats.remove("bytes_printed");
+        if stopped_early {
+            stats.remove("bytes_searched");
+        }
+    }
+    v
+}
+
+/// Each file's `bytes_printed` is the size of its begin…last line messages, and
+/// the summary's is their sum.
+fn bytes_printed_adds_up(out: &[u8], describe: &str) {
+    let mut file_bytes = 0u64;
+    let mut total = 0u64;
+    for line in lines(out) {
+        let v: Value = serde_json::from_str(line).unwrap();
+        match v["type"].as_str().unwrap() {
+            "end" => {
+                assert_eq!(
+                    v["data"]["stats"]["bytes_printed"], file_bytes,
+                    "{describe}"
+                );
+                total += file_bytes;
+                file_bytes = 0;
+            }
+            "summary" => assert_eq!(v["data"]["stats"]["bytes_printed"], total, "{describe}"),
+            _ => file_bytes += line.len() as u64 + 1,
+        }
+    }
+}
+
+/// kgrep and rg agree on every message, field order included.
+fn assert_like_rg(kgrep: &Run, rg_out: &[u8], stopped_early: bool) {
+    let ours = lines(&kgrep.raw_stdout);
+    let theirs = lines(rg_out);
+    assert!(!theirs.is_empty(), "rg printed nothing\n{}", kgrep.describe);
+    assert_eq!(
+        ours.len(),
+        theirs.len(),
+        "message count\n--- rg\n{}\n{}",
+        theirs.join("\n"),
+        kgrep.describe
+    );
+    for (a, b) in ours.iter().zip(&theirs) {
+        assert_eq!(
+            comparable(a, stopped_early),
+            comparable(b, stopped_early),
+            "\nkgrep: {a}\nrg:    {b}\n{}",
+            kgrep.describe
+        );
+        assert_eq!(
+            schema::key_order(a, "data.kgrep"),
+            schema::key_order(b, "data.kgrep"),
+            "field order\nkgrep: {a}\nrg:    {b}"
+        );
+    }
+    bytes_printed_adds_up(&kgrep.raw_stdout, &kgrep.describe);
+}
+
+#[test]
+fn literal_and_regex_json_equals_ripgreps() {
+    let Some(rg) = ripgrep() else { return };
+    let d = corpus();
+    // (kgrep's arguments, rg's): kgrep reads a quoted query as a literal.
+    let cases: &[(&[&str], &[&str])] = &[
+        (&["MAX_RETRIES"], &["MAX_RETRIES"]),
+        (&["\"backoff\""], &["backoff"]),
+        (&["retry|backoff"], &["retry|backoff"]),
+        (&["-C", "1", "retry|backoff"], &["-C", "1", "retry|backoff"]),
+        (
+            &["-A", "2", "-B", "1", "\"token\""],
+            &["-A", "2", "-B", "1", "token"],
+        ),
+        (&["-m", "1", "retry|backoff"], &["-m", "1", "retry|backoff"]),
+        (
+            &["MAX_RETRIES", "src", "docs"],
+            &["MAX_RETRIES", "src", "docs"],
+        ),
+    ];
+    for (ours, theirs) in cases {
+        let args: Vec<&str> = std::iter::once("--json")
+            .chain(ours.iter().copied())
+            .collect();
+        let run = d.run_devnull(&args);
+        run.code(0);
+        let stopped_early = theirs.contains(&"-m");
+        assert_like_rg(&run, &run_rg(rg, d.path(), theirs, None), stopped_early);
+    }
+}
+
+#[test]
+fn piped_stdin_json_equals_ripgreps_invalid_utf8_included() {
+    let Some(rg) = ripgrep() else { return };
+    let d = Dir::new();
+    let stdin: &[u8] = b"caf\xe9 retry\nplain\nretry again\n";
+    let run = d.run_stdin(&["--json", "\"retry\""], stdin);
+    run.code(0);
+    assert!(
+        run.stdout.contains(r#""lines":{"bytes":"#),
+        "{}",
+        run.describe
+    );
+    assert_like_rg(&run, &run_rg(rg, d.path(), &["retry"], Some(stdin)), false);
+}
+
+#[test]
+fn no_match_prints_only_a_summary_with_exit_1() {
+    let d = corpus();
+    let run = d.run_devnull(&["--json", "NoSuchIdentifierAnywhere"]);
+    run.code(1);
+    let msgs = lines(&run.raw_stdout);
+    assert_eq!(msgs.len(), 1, "{}", run.describe);
+    let v: Value = serde_json::from_str(msgs[0]).unwrap();
+    assert_eq!(v["type"], "summary");
+    assert_eq!(v["data"]["stats"]["matches"], 0);
+    run.stderr_has("kgrep: Scanned 6 files. Loaded 6.");
+}
+
+#[test]
+fn errors_go_to_stderr_exit_2_and_the_summary_still_prints() {
+    let d = corpus();
+    let run = d.run_devnull(&["--json", "MAX_RETRIES", "nope", "src"]);
+    run.code(2).stderr_has("kgrep: nope: ");
+    let msgs = lines(&run.raw_stdout);
+    assert!(
+        msgs.iter().any(|m| m.contains(r#""type":"match""#)),
+        "{}",
+        run.describe
+    );
+    assert!(msgs.last().unwrap().ends_with(r#""type":"summary"}"#));
+    // Nothing readable at all: still a summary, still exit 2.
+    let run = d.run_devnull(&["--json", "MAX_RETRIES", "nope"]);
+    run.code(2);
+    assert_eq!(lines(&run.raw_stdout).len(), 1, "{}", run.describe);
+    // A usage error prints no JSON.
+    let run = d.run_devnull(&["--json"]);
+    run.code(2).stdout_is("");
+    let run = d.run_devnull(&["--json", "--signature", "a: str", "q"]);
+    run.code(2)
+        .stdout_is("")
+        .stderr_has("--signature needs a language model");
+}
+
+#[test]
+fn crlf_files_report_the_text_kgrep_searched() {
+    // Documented difference from rg: CRLF reads as LF, offsets follow.
+    let d = corpus();
+    let run = d.run_devnull(&["--json", "\"database\""]);
+    run.code(0);
+    let m: Value = lines(&run.raw_stdout)
+        .iter()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|v| v["type"] == "match")
+        .unwrap();
+    assert_eq!(m["data"]["path"]["text"], "crlf.txt");
+    assert_eq!(m["data"]["lines"]["text"], "the database line\n");
+    assert_eq!(m["data"]["absolute_offset"], "CRLF line one\n".len());
+}
+
+#[test]
+fn answer_modes_keep_json_on_stdout() {
+    let d = corpus();
+    let run = d.run_devnull(&["--json", "--answer", "retry delay"]);
+    run.code(0).stderr_has("--answer needs a language model");
+    let msgs = lines(&run.raw_stdout);
+    assert!(
+        msgs.iter().any(|m| m.contains(r#""type":"match""#)),
+        "{}",
+        run.describe
+    );
+    // --answer-only prints no lines; only the summary, and the exit code still
+    // says whether lines were found.
+    let run = d.run_devnull(&["--json", "--answer-only", "retry delay"]);
+    run.code(0);
+    let msgs = lines(&run.raw_stdout);
+    assert_eq!(msgs.len(), 1, "{}", run.describe);
+    assert!(msgs[0].ends_with(r#""type":"summary"}"#));
+}
+
+#[test]
+fn every_message_reads_back_with_strict_types() {
+    let d = corpus();
+    let runs = [
+        d.run_devnull(&[
+            "--json",
+            "how does the client retry with exponential backoff",
+        ]),
+        d.run_devnull(&["--json", "-C", "2", "MAX_RETRIES"]),
+        d.run_devnull(&["--json", "-m", "1", r"fn\s+\w+"]),
+        d.run_devnull(&["--json", "NoSuchIdentifierAnywhere"]),
+        d.run_devnull(&["--json", "--answer-only", "parse jwt"]),
+        d.run_stdin(&["--json", "\"retry\""], &b"caf\xe9 retry\n"[..]),
+    ];
+    let mut kinds = std::collections::BTreeSet::new();
+    for run in &runs {
+        assert!(run.code == 0 || run.code == 1, "{}", run.describe);
+        for line in lines(&run.raw_stdout) {
+            kinds.insert(schema::check_message(line));
+        }
+    }
+    for line in lines(&schema::kgrep_only_messages()) {
+        kinds.insert(schema::check_message(line));
+    }
+    let all = [
+        "answer",
+        "begin",
+        "context",
+        "end",
+        "match",
+        "signature",
+        "summary",
+    ];
+    assert_eq!(kinds.iter().map(String::as_str).collect::<Vec<_>>(), all);
+}
+
+/// A run as a snapshot: messages with timings and the version masked.
+fn masked(run: &Run) -> String {
+    let mut out = format!("exit: {}\n--- stdout\n", run.code);
+    for line in lines(&run.raw_stdout) {
+        let mut v: Value = serde_json::from_str(line).unwrap();
+        mask_timings(&mut v);
+        if let Some(version) = v.pointer_mut("/data/kgrep/version") {
+            *version = Value::from("[version]");
+        }
+        out.push_str(&v.to_string());
+        out.push('\n');
+    }
+    out.push_str("--- stderr\n");
+    out.push_str(&run.stderr);
+    out
+}
+
+fn mask_timings(v: &mut Value) {
+    if let Some(map) = v.as_object_mut() {
+        for (key, value) in map.iter_mut() {
+            if key == "elapsed" || key == "elapsed_total" {
+                *value = Value::from("[elapsed]");
+            } else {
+                mask_timings(value);
+            }
+        }
+    }
+}
+
+#[test]
+fn natural_language_json_snapshot() {
+    let d = corpus();
+    let run = d.run_devnull(&["--json", "-B", "1", "where is the retry delay computed"]);
+    run.code(0);
+    insta::assert_snapshot!(masked(&run));
+}
