@@ -160,9 +160,9 @@ pub fn line_info(hits: &[Occurrence], terms: &[Term], score: Option<LineScore>) 
         score: score.map(|s| ScoreParts {
             total: unsigned_zero(s.total),
             terms: unsigned_zero(s.terms),
-            window: unsigned_zero(s.near),
+            near: unsigned_zero(s.near),
             merged: unsigned_zero(s.merged),
-            definition: unsigned_zero(s.factor),
+            factor: unsigned_zero(s.factor),
         }),
         terms: line_terms.iter().map(|t| term_info(t)).collect(),
         concepts,

@@ -144,9 +144,9 @@ enum Source {
 struct Score {
     total: f64,
     terms: f64,
-    window: f64,
+    near: f64,
     merged: f64,
-    definition: f64,
+    factor: f64,
 }
 
 #[derive(Debug, Deserialize)]
@@ -298,7 +298,7 @@ fn check_line(l: &Line, raw: &str) {
     if let Some(k) = &l.kgrep {
         assert!(k.verified, "{raw}");
         if let Some(score) = &k.score {
-            let total = (score.terms + score.window + score.merged) * score.definition;
+            let total = (score.terms + score.near + score.merged) * score.factor;
             assert!((total - score.total).abs() < 1e-9, "{raw}");
             assert_eq!(k.submatch_terms.len(), l.submatches.len(), "{raw}");
             assert!(k.submatch_terms.iter().all(|&t| t < k.terms.len()), "{raw}");

@@ -45,18 +45,20 @@ pub enum LineSource {
 }
 
 /// A line's score, as `score::LineScore` computes it:
-/// `total = (terms + window + merged) * definition`.
+/// `total = (terms + near + merged) * factor`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct ScoreParts {
     pub total: f64,
     /// Weights of the distinct query words (slots) on the line.
     pub terms: f64,
-    /// Share of the weights of words found only in the lines around it.
-    pub window: f64,
+    /// Decaying shares of the query words found only on nearby lines or
+    /// elsewhere in the same definition.
+    pub near: f64,
     /// Bonus for one identifier joining several query words.
     pub merged: f64,
-    /// Multiplier for a definition (1 when the line defines nothing).
-    pub definition: f64,
+    /// Multiplier: the definition bonus, times the discounts for test code and
+    /// import lines (1 for a plain line).
+    pub factor: f64,
 }
 
 /// One query term.
