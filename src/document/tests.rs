@@ -247,3 +247,109 @@ fn file_over_the_limit_is_invalid_data() {
     assert_eq!(err.kind(), io::ErrorKind::InvalidData);
     assert!(err.to_string().contains("too large"), "{err}");
 }
+
+// ---------------------------------------------------------------------------
+// Documents (issue 8)
+
+use crate::document::convert::testdoc;
+
+fn doc_haystack(dir: &TempDir, name: &str, bytes: &[u8]) -> Haystack {
+    file_haystack(dir, name, bytes)
+}
+
+#[test]
+fn which_files_are_converted() {
+    let opts = |text| ReadOptions {
+        text,
+        ..ReadOptions::default()
+    };
+    let zip = testdoc::docx(&[testdoc::w_para(None, "x")]);
+    let p = |name: &str| PathBuf::from(name);
+    // PDFs always (rlmgrep reads them with pypdf whatever `-a` says).
+    assert_eq!(
+        conversion(&p("a.pdf"), b"%PDF", &opts(false)),
+        Some(Format::Pdf)
+    );
+    assert_eq!(
+        conversion(&p("a.PDF"), b"%PDF", &opts(true)),
+        Some(Format::Pdf)
+    );
+    // Office files when binary and not `-a`.
+    assert_eq!(
+        conversion(&p("r.docx"), &zip, &opts(false)),
+        Some(Format::Docx)
+    );
+    assert_eq!(conversion(&p("r.docx"), &zip, &opts(true)), None);
+    assert_eq!(conversion(&p("r.docx"), b"plain text", &opts(false)), None);
+    // HTML when text and not `-a`.
+    assert_eq!(
+        conversion(&p("i.html"), b"<p>x</p>", &opts(false)),
+        Some(Format::Html)
+    );
+    assert_eq!(conversion(&p("i.html"), b"<p>x</p>", &opts(true)), None);
+    assert_eq!(conversion(&p("i.html"), b"<p>\0</p>", &opts(false)), None);
+    assert_eq!(
+        conversion(&p("main.rs"), b"fn main() {}", &opts(false)),
+        None
+    );
+}
+
+#[test]
+fn a_pdf_loads_with_pages_and_an_office_file_without() {
+    let dir = TempDir::new().unwrap();
+    let h = doc_haystack(&dir, "m.pdf", &testdoc::pdf(&[&["one"], &["two"]]));
+    let Loaded::Text(d) = load(&h, &TEXT).unwrap() else {
+        panic!("pdf");
+    };
+    // Each page's text ends with the newline of its last `T*`, as pypdf reads it.
+    let want: [&[u8]; 6] = [
+        b"===== Page 1 =====",
+        b"one",
+        b"",
+        b"===== Page 2 =====",
+        b"two",
+        b"",
+    ];
+    assert_eq!(lines(&d), want);
+    assert_eq!(d.pages, Some(vec![1, 1, 1, 2, 2, 2]));
+    let h = doc_haystack(
+        &dir,
+        "r.docx",
+        &testdoc::docx(&[testdoc::w_para(None, "para")]),
+    );
+    let Loaded::Text(d) = load(&h, &TEXT).unwrap() else {
+        panic!("docx");
+    };
+    assert_eq!(d.text, b"para\n");
+    assert_eq!(d.pages, None);
+}
+
+#[test]
+fn a_broken_document_is_unconvertible_not_an_io_error() {
+    let dir = TempDir::new().unwrap();
+    let h = doc_haystack(&dir, "bad.xlsx", b"PK\x03\x04\0\0 cut short");
+    match load(&h, &TEXT).unwrap() {
+        Loaded::Unconvertible(err) => {
+            assert!(
+                err.to_string().starts_with("unreadable Excel workbook"),
+                "{err}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // With -a the same bytes are just text.
+    assert!(matches!(load(&h, &AS_TEXT).unwrap(), Loaded::Text(_)));
+}
+
+#[test]
+fn the_cache_converts_each_document_once() {
+    let dir = TempDir::new().unwrap();
+    let h = doc_haystack(&dir, "m.pdf", &testdoc::pdf(&[&["cached text"]]));
+    let read = ReadOptions::for_run(false);
+    let first = load(&h, &read).unwrap();
+    // The file changes on disk; the run keeps the conversion it already made.
+    std::fs::write(dir.path().join("m.pdf"), b"garbage").unwrap();
+    assert_eq!(load(&h, &read).unwrap(), first);
+    // Without a cache the file is read again.
+    assert!(matches!(load(&h, &TEXT).unwrap(), Loaded::Unconvertible(_)));
+}
