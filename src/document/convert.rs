@@ -188,8 +188,8 @@ fn first_line(text: &str) -> String {
     text.lines().next().unwrap_or("").trim().to_string()
 }
 
-/// Converts `bytes` in `format`, guarded: on its own thread, within
-/// `limits.timeout`, with panics caught.
+/// Converts `bytes` in `format`, guarded: panics caught, and for the formats
+/// read by parser crates, on a converter thread within `limits.timeout`.
 pub fn convert(format: Format, bytes: Vec<u8>, limits: &Limits) -> Result<Converted, ConvertError> {
     if bytes.len() as u64 > limits.max_document_bytes {
         return Err(ConvertError::too_large(format!(
@@ -198,6 +198,10 @@ pub fn convert(format: Format, bytes: Vec<u8>, limits: &Limits) -> Result<Conver
             bytes.len(),
             limits.max_document_bytes
         )));
+    }
+    if format == Format::Html {
+        // kgrep's own linear scan: no parser crate to isolate, nothing that loops.
+        return guard::run_here(format.name(), || convert_unguarded(format, &bytes, limits));
     }
     let limits = *limits;
     guard::run(format.name(), limits.timeout, move || {

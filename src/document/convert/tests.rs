@@ -130,3 +130,90 @@ fn errors_are_one_line() {
         "gave up after 30 s converting it"
     );
 }
+
+/// A small deterministic xorshift, so the mutation test needs no extra crate.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Valid documents with random bytes flipped, cut or duplicated: every
+/// converter gives text or an error, never a panic or a hang. Runs 300
+/// mutations; `KGREP_FUZZ_ITERS=100000 cargo test --release mutated` runs more.
+#[test]
+fn mutated_documents_never_crash_a_converter() {
+    use testdoc::*;
+    let iterations: usize = std::env::var("KGREP_FUZZ_ITERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300);
+    let two_pages: &[&[&str]] = &[&["first page text"], &["second (page) text"]];
+    let seeds: Vec<(Format, Vec<u8>)> = vec![
+        (Format::Pdf, pdf(two_pages)),
+        (Format::Pdf, encrypted_pdf(&pdf(two_pages), "")),
+        (
+            Format::Docx,
+            docx(&[w_para(None, "para"), w_table(&[&["a", "b"]])]),
+        ),
+        (Format::Xlsx, xlsx(&[("S", &[&["x", "1"]])])),
+        (Format::Pptx, pptx(&[(1, &["slide"], Some("notes"))])),
+        (
+            Format::Odf,
+            odf(
+                "application/vnd.oasis.opendocument.text",
+                "<office:text><text:p>p</text:p></office:text>",
+            ),
+        ),
+        (Format::Epub, epub(&[("a.xhtml", "<p>chapter</p>")], &[0])),
+        (
+            Format::Html,
+            b"<html><body><p>x &amp; y</p><script>z</script></body></html>".to_vec(),
+        ),
+    ];
+    let limits = Limits {
+        timeout: std::time::Duration::from_secs(10),
+        ..Limits::DEFAULT
+    };
+    let mut rng = Rng(0x5eed_1234_abcd_ef01);
+    for i in 0..iterations {
+        let (format, seed) = &seeds[i % seeds.len()];
+        let mut bytes = seed.clone();
+        match rng.below(4) {
+            0 => {
+                for _ in 0..=rng.below(8) {
+                    let at = rng.below(bytes.len());
+                    bytes[at] = rng.next() as u8;
+                }
+            }
+            1 => bytes.truncate(rng.below(bytes.len())),
+            2 => {
+                let at = rng.below(bytes.len());
+                let len = rng.below(64).min(bytes.len() - at);
+                let chunk = bytes[at..at + len].to_vec();
+                bytes.splice(at..at, chunk);
+            }
+            _ => {
+                let at = rng.below(bytes.len());
+                bytes.drain(at..(at + rng.below(32)).min(bytes.len()));
+            }
+        }
+        let got = convert(*format, bytes, &limits);
+        assert!(
+            !matches!(
+                got,
+                Err(ConvertError::Panicked(_)) | Err(ConvertError::TimedOut(_))
+            ),
+            "iteration {i}, {format:?}: {got:?}"
+        );
+    }
+}
