@@ -22,6 +22,7 @@
 mod font;
 mod layout;
 mod resources;
+mod type1;
 
 use lopdf::{DecompressError, Document, LoadOptions};
 

@@ -18,6 +18,7 @@ use lopdf::{DecompressError, Dictionary, Document, Object, ObjectId, Stream};
 
 use super::font::{decoding_dict, Font};
 use super::resources::{number, Resources};
+use super::type1::Type1Cache;
 use crate::document::convert::{ConvertError, Limits, MAX_PDF_FORM_DEPTH};
 
 /// A 2-D affine matrix `[a b c d e f]`, as PDF writes them.
@@ -45,11 +46,13 @@ pub enum PageError {
     Unreadable,
 }
 
-/// What is left to spend on one document.
+/// What is left to spend on one document, and font encodings worked out
+/// once for it.
 pub struct Budget {
     content_left: usize,
     stream_limit: usize,
     text_left: usize,
+    type1: Type1Cache,
 }
 
 impl Budget {
@@ -58,6 +61,7 @@ impl Budget {
             content_left: limits.max_pdf_content_bytes,
             stream_limit: limits.max_pdf_stream_bytes,
             text_left: limits.max_text_bytes,
+            type1: Type1Cache::default(),
         }
     }
 
@@ -117,10 +121,14 @@ fn stream_text<'d>(
     chain: &mut Vec<ObjectId>,
 ) -> Result<String, PageError> {
     let font_dicts = resources.fonts(doc);
-    // Copies that make lopdf decode through /ToUnicode; they must outlive the fonts.
+    // Copies that make lopdf decode through /ToUnicode or a Type 1 program's
+    // own encoding; they must outlive the fonts.
     let copies: BTreeMap<&Vec<u8>, Dictionary> = font_dicts
         .iter()
-        .filter_map(|(name, d)| decoding_dict(d).map(|copy| (name, copy)))
+        .filter_map(|(name, d)| {
+            let copy = decoding_dict(d).or_else(|| budget.type1.decoding_dict(doc, d));
+            copy.map(|copy| (name, copy))
+        })
         .collect();
     let fonts: BTreeMap<&[u8], Font<'_>> = font_dicts
         .iter()

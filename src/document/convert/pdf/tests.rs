@@ -225,3 +225,35 @@ fn text_over_the_limit_is_too_large() {
 fn page_markers() {
     assert_eq!(page_marker(12), "===== Page 12 =====");
 }
+
+#[test]
+fn a_type1_font_program_s_own_encoding_is_used() {
+    // Codes 1 and 2 mean a bullet and a period in this font's program, as in
+    // TeX's symbol fonts; StandardEncoding has nothing there.
+    let program = "%!PS-AdobeFont-1.0: CMSY10\n/Encoding 256 array\n\
+                   0 1 255 {1 index exch /.notdef put} for\n\
+                   dup 1 /bullet put\ndup 2 /period put\ndup 3 /notaglyphname put\n\
+                   readonly def\ncurrentfile eexec\n";
+    let content = "BT /F1 12 Tf 72 700 Td (\\001 item\\002) Tj ET";
+    let objects = vec![
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>".to_vec(),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /CMSY10 /FontDescriptor 7 0 R >>".to_vec(),
+        b"<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>"
+            .to_vec(),
+        format!(
+            "<< /Length {} >>\nstream\n{content}\nendstream",
+            content.len() + 1
+        )
+        .into_bytes(),
+        format!(
+            "<< /Length {} /Length1 {} >>\nstream\n{program}\nendstream",
+            program.len() + 1,
+            program.len()
+        )
+        .into_bytes(),
+        b"<< /Type /FontDescriptor /FontName /CMSY10 /Flags 4 /FontFile 6 0 R >>".to_vec(),
+    ];
+    let got = text(&testdoc::assemble_pdf(&objects));
+    assert_eq!(got.text, "===== Page 1 =====\n\u{2022} item.");
+}
