@@ -65,6 +65,7 @@ Register-ArgumentCompleter -Native -CommandName 'kgrep' -ScriptBlock {
             [CompletionResult]::new('--answer', '--answer', [CompletionResultType]::ParameterName, 'Print a narrative answer (on stderr) before the grep output. Needs a model for a written answer; offline, the best lines are quoted as an extractive answer')
             [CompletionResult]::new('--answer-only', '--answer-only', [CompletionResultType]::ParameterName, 'Print only the narrative answer')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print JSON Lines instead: ripgrep''s `--json` messages (begin, match, context, end, summary), with kgrep''s additions under `data.kgrep` and its own `answer` and `signature` messages. See JSON OUTPUT in the man page')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the exact requests that would be sent to the model (method, URL, headers with keys masked, JSON body) and send nothing')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Verbose: how the query was understood and why lines were chosen, on stderr')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Verbose: how the query was understood and why lines were chosen, on stderr')
             [CompletionResult]::new('--init-config', '--init-config', [CompletionResultType]::ParameterName, 'Write kgrep''s commented default config file if it does not exist, print its path')

@@ -62,6 +62,7 @@ set edit:completion:arg-completer[kgrep] = {|@words|
             cand --answer 'Print a narrative answer (on stderr) before the grep output. Needs a model for a written answer; offline, the best lines are quoted as an extractive answer'
             cand --answer-only 'Print only the narrative answer'
             cand --json 'Print JSON Lines instead: ripgrep''s `--json` messages (begin, match, context, end, summary), with kgrep''s additions under `data.kgrep` and its own `answer` and `signature` messages. See JSON OUTPUT in the man page'
+            cand --dry-run 'Print the exact requests that would be sent to the model (method, URL, headers with keys masked, JSON body) and send nothing'
             cand -v 'Verbose: how the query was understood and why lines were chosen, on stderr'
             cand --verbose 'Verbose: how the query was understood and why lines were chosen, on stderr'
             cand --init-config 'Write kgrep''s commented default config file if it does not exist, print its path'

@@ -46,6 +46,7 @@ complete -c kgrep -s H -d 'Accepted for compatibility with older rlmgrep: file n
 complete -c kgrep -l answer -d 'Print a narrative answer (on stderr) before the grep output. Needs a model for a written answer; offline, the best lines are quoted as an extractive answer'
 complete -c kgrep -l answer-only -d 'Print only the narrative answer'
 complete -c kgrep -l json -d 'Print JSON Lines instead: ripgrep\'s `--json` messages (begin, match, context, end, summary), with kgrep\'s additions under `data.kgrep` and its own `answer` and `signature` messages. See JSON OUTPUT in the man page'
+complete -c kgrep -l dry-run -d 'Print the exact requests that would be sent to the model (method, URL, headers with keys masked, JSON body) and send nothing'
 complete -c kgrep -s v -l verbose -d 'Verbose: how the query was understood and why lines were chosen, on stderr'
 complete -c kgrep -l init-config -d 'Write kgrep\'s commented default config file if it does not exist, print its path'
 complete -c kgrep -l version -d 'Print the version and exit'

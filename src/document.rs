@@ -137,6 +137,21 @@ pub enum Loaded {
     Unconvertible(ConvertError),
 }
 
+/// Whether a haystack may need a conversion (PDF, Office, HTML…), so the
+/// search reads it through [`load`] instead of streaming its raw bytes. Decided
+/// by name and `-a` alone, before any byte is read: a `.docx` that turns out
+/// to be plain text is then still loaded as text by [`load`].
+pub fn is_converted(h: &Haystack, opts: &ReadOptions) -> bool {
+    let Source::Path(path) = &h.source else {
+        return false;
+    };
+    match Format::of_path(path) {
+        Some(Format::Pdf) => true,
+        Some(_) => !opts.text,
+        None => false,
+    }
+}
+
 /// Reads and normalises one haystack. A file larger than [`MAX_FILE_BYTES`] gives
 /// an `InvalidData` error; other errors are the I/O errors of reading it.
 pub fn load(h: &Haystack, opts: &ReadOptions) -> io::Result<Loaded> {

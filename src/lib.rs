@@ -16,6 +16,7 @@ pub mod cli;
 pub mod config;
 pub mod document;
 pub mod exit;
+pub mod llm;
 pub mod messages;
 pub mod pipeline;
 pub mod progress;

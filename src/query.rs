@@ -367,6 +367,21 @@ fn terms_of(raw: &str) -> Vec<Term> {
     terms
 }
 
+/// The stemmer may strip this many bytes from a synonym; past that, the stem
+/// is another word (`settings` → `set`, `preferences` → `prefer`), and the
+/// synonym is matched as written (plus inflections) instead.
+const MAX_SYNONYM_STRIP: usize = 3;
+
+/// The stem a synonym is matched by (see `MAX_SYNONYM_STRIP`).
+fn synonym_stem(word: &str) -> String {
+    let stemmed = stem(word);
+    if word.len() - stemmed.len().min(word.len()) > MAX_SYNONYM_STRIP {
+        word.to_string()
+    } else {
+        stemmed
+    }
+}
+
 /// Irregular English verb forms that code search meets, and their base form
 /// (`rewound` → `rewind`, `sent` → `send`): the stemmer cannot join them.
 /// Sorted by form for binary search.
@@ -498,8 +513,9 @@ fn expand(mut terms: Vec<Term>, raw: &str, thesaurus: &Thesaurus) -> Vec<Term> {
             }
             let parts = words(syn);
             let [word] = parts.as_slice() else { continue };
-            let stem = stem(word);
-            if terms.iter().any(|t| t.stem == stem) {
+            let stem = synonym_stem(word);
+            let plain_stem = self::stem(word);
+            if terms.iter().any(|t| t.stem == stem || t.stem == plain_stem) {
                 continue;
             }
             terms.push(Term {
@@ -534,6 +550,13 @@ mod tests {
         assert_eq!(rewind.slot, rewound.slot);
         assert_eq!(irregular_base("sent"), Some("send"));
         assert_eq!(irregular_base("send"), None);
+    }
+
+    #[test]
+    fn synonyms_keep_their_meaning_when_the_stemmer_would_cut_deep() {
+        assert_eq!(synonym_stem("settings"), "settings");
+        assert_eq!(synonym_stem("retries"), "retri");
+        assert_eq!(synonym_stem("connection"), "connect");
     }
 
     #[test]

@@ -34,8 +34,10 @@
 //! An invalid glob or type definition is reported with `messages::error` and nothing
 //! is walked, since searching a different set of files than asked is worse than none.
 
+use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use ignore::overrides::{Override, OverrideBuilder};
@@ -126,24 +128,97 @@ pub struct WalkOutcome {
 /// Selects the haystacks under `paths`, resolving relative paths against `cwd`.
 /// Per-path problems are reported through `messages` and the others still walked.
 pub fn walk(paths: &[PathBuf], opts: &WalkOptions, cwd: &Path) -> WalkOutcome {
+    let parts: Mutex<Vec<Vec<Haystack>>> = Mutex::new(Vec::new());
+    let scanned = walk_with(paths, opts, cwd, || Gather {
+        local: Vec::new(),
+        parts: &parts,
+    });
+    let parts = parts.into_inner().unwrap_or_else(PoisonError::into_inner);
+    let mut haystacks = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+    for part in parts {
+        haystacks.extend(part);
+    }
+    haystacks.sort_by(|a, b| a.key.cmp(&b.key));
+    haystacks.dedup_by(|a, b| a.key == b.key);
+    WalkOutcome { haystacks, scanned }
+}
+
+/// Receives the haystacks one walker thread finds, as it finds them.
+pub trait Visitor: Send {
+    /// One haystack to search.
+    fn visit(&mut self, haystack: Haystack);
+}
+
+/// Streams the haystacks under `paths` to visitors: `make` builds one visitor
+/// per walker thread (and one for the files named explicitly), so a search can
+/// run inside the walk, as ripgrep does, without ever holding the whole file
+/// list. A file reachable through two arguments is visited once. Returns how
+/// many regular files were considered (`WalkOutcome::scanned`).
+pub fn walk_with<V, F>(paths: &[PathBuf], opts: &WalkOptions, cwd: &Path, make: F) -> usize
+where
+    V: Visitor,
+    F: Fn() -> V + Sync,
+{
     let Some(filter) = Filter::build(opts, cwd) else {
-        return WalkOutcome::default();
+        return 0;
     };
-    let mut out = WalkOutcome::default();
+    let seen = (paths.len() > 1).then(|| Mutex::new(HashSet::new()));
+    let once = Once {
+        seen: seen.as_ref(),
+    };
+    let mut scanned = 0;
+    let mut explicit = make();
     for arg in paths {
         let root = Root::new(arg, cwd);
         match classify(arg, &root.full, opts) {
             Kind::File => {
-                out.scanned += 1;
-                out.haystacks.push(root.explicit_haystack());
+                scanned += 1;
+                let h = root.explicit_haystack();
+                if once.first(&h.key) {
+                    explicit.visit(h);
+                }
             }
-            Kind::Dir => walk_dir(&root, opts, cwd, &filter, &mut out),
+            Kind::Dir => scanned += walk_dir(&root, opts, cwd, &filter, &once, &make),
             Kind::Skip => {}
         }
     }
-    out.haystacks.sort_by(|a, b| a.key.cmp(&b.key));
-    out.haystacks.dedup_by(|a, b| a.key == b.key);
-    out
+    scanned
+}
+
+/// Remembers keys when several arguments may reach the same file.
+struct Once<'s> {
+    seen: Option<&'s Mutex<HashSet<String>>>,
+}
+
+impl Once<'_> {
+    /// Whether this key is new (always, with a single argument).
+    fn first(&self, key: &str) -> bool {
+        let Some(seen) = self.seen else {
+            return true;
+        };
+        let mut seen = seen.lock().unwrap_or_else(PoisonError::into_inner);
+        seen.insert(key.to_string())
+    }
+}
+
+/// `walk`'s visitor: a thread-local list handed over when the thread ends.
+struct Gather<'s> {
+    local: Vec<Haystack>,
+    parts: &'s Mutex<Vec<Vec<Haystack>>>,
+}
+
+impl Visitor for Gather<'_> {
+    fn visit(&mut self, haystack: Haystack) {
+        self.local.push(haystack);
+    }
+}
+
+impl Drop for Gather<'_> {
+    fn drop(&mut self) {
+        let local = std::mem::take(&mut self.local);
+        let mut parts = self.parts.lock().unwrap_or_else(PoisonError::into_inner);
+        parts.push(local);
+    }
 }
 
 /// The haystack for piped stdin content.
@@ -386,20 +461,32 @@ fn build_types(names: &[String]) -> Result<Types, ignore::Error> {
     builder.build()
 }
 
-/// Walks one directory argument in parallel, appending its files to `out`.
-fn walk_dir(root: &Root, opts: &WalkOptions, cwd: &Path, filter: &Filter, out: &mut WalkOutcome) {
+/// Walks one directory argument in parallel, handing its files to visitors made
+/// by `make`; returns how many regular files it considered.
+fn walk_dir<V, F>(
+    root: &Root,
+    opts: &WalkOptions,
+    cwd: &Path,
+    filter: &Filter,
+    once: &Once<'_>,
+    make: &F,
+) -> usize
+where
+    V: Visitor,
+    F: Fn() -> V + Sync,
+{
     let walker = walk_builder(root, opts, cwd, &filter.overrides).build_parallel();
-    let shared = Mutex::new(Collected::default());
+    let scanned = AtomicUsize::new(0);
     let mut builder = CollectorBuilder {
         root,
         cwd,
         filter,
-        shared: &shared,
+        once,
+        scanned: &scanned,
+        make,
     };
     walker.visit(&mut builder);
-    let collected = shared.into_inner().unwrap_or_else(PoisonError::into_inner);
-    out.scanned += collected.scanned;
-    out.haystacks.extend(collected.haystacks);
+    scanned.into_inner()
 }
 
 fn walk_builder(
@@ -438,43 +525,43 @@ fn should_enter(dent: &DirEntry, overrides: &Override) -> bool {
     !is_dir || !overrides.matched(dent.path(), true).is_ignore()
 }
 
-/// What the walker threads found, merged when each thread finishes.
-#[derive(Default)]
-struct Collected {
-    haystacks: Vec<Haystack>,
-    scanned: usize,
-}
-
-struct CollectorBuilder<'s> {
+struct CollectorBuilder<'s, 'o, F> {
     root: &'s Root,
     cwd: &'s Path,
     filter: &'s Filter,
-    shared: &'s Mutex<Collected>,
+    once: &'s Once<'o>,
+    scanned: &'s AtomicUsize,
+    make: &'s F,
 }
 
-impl<'s> ParallelVisitorBuilder<'s> for CollectorBuilder<'s> {
+impl<'s, 'o, V, F> ParallelVisitorBuilder<'s> for CollectorBuilder<'s, 'o, F>
+where
+    V: Visitor + 's,
+    F: Fn() -> V + Sync,
+{
     fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
         Box::new(Collector {
             root: self.root,
             cwd: self.cwd,
             filter: self.filter,
-            shared: self.shared,
-            local: Collected::default(),
+            once: self.once,
+            scanned: self.scanned,
+            visitor: (self.make)(),
         })
     }
 }
 
-/// One walker thread's visitor: collects into a local Vec, merged on drop, so the
-/// threads never contend on a lock per file.
-struct Collector<'s> {
+/// One walker thread: filters entries and hands haystacks to its visitor.
+struct Collector<'s, 'o, V> {
     root: &'s Root,
     cwd: &'s Path,
     filter: &'s Filter,
-    shared: &'s Mutex<Collected>,
-    local: Collected,
+    once: &'s Once<'o>,
+    scanned: &'s AtomicUsize,
+    visitor: V,
 }
 
-impl ParallelVisitor for Collector<'_> {
+impl<V: Visitor> ParallelVisitor for Collector<'_, '_, V> {
     fn visit(&mut self, entry: Result<DirEntry, ignore::Error>) -> WalkState {
         match entry {
             Ok(dent) => self.consider(dent),
@@ -484,31 +571,25 @@ impl ParallelVisitor for Collector<'_> {
     }
 }
 
-impl Collector<'_> {
+impl<V: Visitor> Collector<'_, '_, V> {
     fn consider(&mut self, dent: DirEntry) {
         // Symlinks report their own type here (not followed), so only real
         // regular files pass; directories, FIFOs, sockets and devices do not.
         if !dent.file_type().is_some_and(|t| t.is_file()) {
             return;
         }
-        self.local.scanned += 1;
+        self.scanned.fetch_add(1, Ordering::Relaxed);
         if !self.filter.allows(dent.path()) {
             return;
         }
         let key = self.root.key_of(dent.path());
-        self.local.haystacks.push(Haystack {
+        if !self.once.first(&key) {
+            return;
+        }
+        self.visitor.visit(Haystack {
             key,
             source: Source::Path(dent.into_path()),
         });
-    }
-}
-
-impl Drop for Collector<'_> {
-    fn drop(&mut self) {
-        let local = std::mem::take(&mut self.local);
-        let mut shared = self.shared.lock().unwrap_or_else(PoisonError::into_inner);
-        shared.scanned += local.scanned;
-        shared.haystacks.extend(local.haystacks);
     }
 }
 

@@ -219,6 +219,11 @@ pub struct Flags {
     #[arg(long, value_name = "NUM", help_heading = MODEL)]
     pub max_llm_calls: Option<u32>,
 
+    /// Print the exact requests that would be sent to the model (method, URL,
+    /// headers with keys masked, JSON body) and send nothing.
+    #[arg(long, help_heading = MODEL)]
+    pub dry_run: bool,
+
     /// Verbose: how the query was understood and why lines were chosen, on stderr.
     #[arg(short = 'v', long, help_heading = MISC)]
     pub verbose: bool,
@@ -424,5 +429,11 @@ mod tests {
         let f = parse(&args).unwrap();
         assert_eq!(f.max_llm_calls, Some(3));
         assert_eq!(f.sub_top_p, Some(0.2));
+    }
+
+    #[test]
+    fn dry_run_is_a_kgrep_flag() {
+        assert!(parse(&["--dry-run", "q"]).unwrap().dry_run);
+        assert!(!parse(&["q"]).unwrap().dry_run);
     }
 }

@@ -116,6 +116,8 @@ pub struct Plan {
     pub mode: Mode,
     pub llm: LlmPolicy,
     pub model: ModelSettings,
+    /// `--dry-run`: print the model requests instead of sending them.
+    pub dry_run: bool,
     pub verbose: bool,
     pub yes: bool,
     pub stdout_is_tty: bool,
@@ -171,6 +173,7 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
         mode,
         llm,
         model: model_settings(&flags, config),
+        dry_run: flags.dry_run,
         verbose: flags.verbose,
         yes: flags.yes,
         stdout_is_tty: env.stdout_is_tty,
@@ -377,6 +380,12 @@ mod tests {
         ));
         assert_eq!(plan_of(&["--max-lines", "3", "q"]).unwrap().max_lines, 3);
         assert_eq!(plan_of(&["q"]).unwrap().max_lines, DEFAULT_MAX_LINES);
+    }
+
+    #[test]
+    fn dry_run_reaches_the_plan() {
+        assert!(plan_of(&["--dry-run", "q"]).unwrap().dry_run);
+        assert!(!plan_of(&["q"]).unwrap().dry_run);
     }
 
     #[test]

@@ -51,9 +51,19 @@ impl TermMatcher {
     /// Builds a matcher for the given terms. Errors only if the automaton cannot be
     /// built (far more patterns than a query produces).
     pub fn new(terms: &[Term]) -> anyhow::Result<TermMatcher> {
+        TermMatcher::subset(terms, &vec![true; terms.len()])
+    }
+
+    /// A matcher for the terms where `keep` is true; occurrences still carry
+    /// their index in `terms`, and `term_count` is still `terms.len()`.
+    pub fn subset(terms: &[Term], keep: &[bool]) -> anyhow::Result<TermMatcher> {
         let mut patterns: Vec<String> = Vec::new();
         let mut pattern_terms: Vec<Vec<usize>> = Vec::new();
-        for (i, term) in terms.iter().enumerate() {
+        let kept = terms
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| keep.get(*i).copied().unwrap_or(false));
+        for (i, term) in kept {
             for pattern in search_patterns(term).iter().flat_map(|p| casings(p)) {
                 match patterns.iter().position(|p| *p == pattern) {
                     Some(existing) => pattern_terms[existing].push(i),

@@ -1,28 +1,38 @@
-//! The search stage: a rayon fan-out over the haystacks with grep-searcher.
+//! The search stage: the walk and the search run together, ripgrep's way.
 //!
-//! Owns reading haystacks (through `document`), running a matcher over them and
-//! collecting hits. Does not own ranking (`score`) or printing (`render`).
-//! Natural-language queries are searched in two passes, so memory stays small on
-//! huge trees: `scan_terms` counts term occurrences in every file, and only the
-//! best files are searched again line by line with `term_lines`. Literal and regex
-//! queries collect every matching line number with `search_exact`.
+//! Owns running a matcher over every haystack and keeping what a later stage
+//! needs: term counts (natural language) or matching lines (literal, regex).
+//! Walker threads search each file as they find it (`walk::walk_with`), reading
+//! plain files as a stream through grep-searcher with a fixed buffer, so memory
+//! follows the number of files *with hits*, not the size of the tree. Files whose
+//! text needs a conversion, and piped stdin, go through `document`. Does not own
+//! ranking (`score`) or printing (`render`).
+//!
+//! Natural-language queries are searched in two passes: `scan_terms` counts term
+//! occurrences in every file, and only the best files are searched again line by
+//! line with `term_lines`. On a big tree, terms found in a large share of the
+//! first files (`size`, `set`, `len` in a kernel) stop being counted in the
+//! first pass: they barely move BM25 and cost most of the time (see
+//! `COMMON_TERM_SHARE`); the second pass scores them fully.
 
 pub mod matcher;
+mod scan;
 pub mod sink;
 
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 
-use grep_matcher::Matcher;
-use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
-use rayon::prelude::*;
-
+use crate::document::convert::ConvertError;
 use crate::document::{self, Document, Loaded, ReadOptions};
 use crate::messages;
-use crate::walk::Haystack;
+use crate::walk::{self, Haystack, Visitor, WalkOptions};
 
 use matcher::TermMatcher;
-use sink::{CountSink, LineSink, TermLine, TermLineSink};
+pub use scan::{
+    scan_terms, search_exact, ExactFile, FileTerms, TermScan, COMMON_TERM_SHARE, SAMPLE_FILES,
+};
+use sink::{TermLine, TermLineSink};
 
 /// How many haystacks were read and how many were skipped (binary, unreadable
 /// or unconvertible), with the warnings for documents that could not be
@@ -35,76 +45,28 @@ pub struct LoadStats {
     pub skips: Vec<String>,
 }
 
-/// Term statistics of one file that holds at least one term.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FileTerms {
-    /// Index into the haystack list.
-    pub haystack: usize,
-    /// Occurrences of each query term.
-    pub counts: Vec<u32>,
-    /// Length of the file's text in bytes (BM25's document length).
-    pub len: usize,
+/// Where the haystacks of a search come from.
+#[derive(Clone, Copy, Debug)]
+pub enum Corpus<'a> {
+    /// Haystacks already in hand (piped stdin).
+    List(&'a [Haystack]),
+    /// The files under path arguments, walked while searching.
+    Walk {
+        paths: &'a [PathBuf],
+        opts: &'a WalkOptions,
+        cwd: &'a Path,
+    },
 }
 
-/// Result of the first pass over every haystack.
+/// What a search kept: the haystacks with hits (sorted by key) and, for each,
+/// the per-file result `T`, plus the load statistics.
 #[derive(Clone, Debug, Default)]
-pub struct TermScan {
-    /// Files with at least one term, in haystack order.
-    pub files: Vec<FileTerms>,
-    /// Mean text length over all loaded files (BM25's average document length).
-    pub mean_len: f64,
+pub struct Found<T> {
+    pub haystacks: Vec<Haystack>,
+    pub hits: Vec<T>,
     pub stats: LoadStats,
-}
-
-/// Matching lines of one haystack.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FileLines {
-    pub haystack: usize,
-    pub lines: Vec<usize>,
-}
-
-/// Result of an exact (literal or regex) search.
-#[derive(Clone, Debug, Default)]
-pub struct ExactOutcome {
-    /// Files with at least one matching line, in haystack order.
-    pub files: Vec<FileLines>,
-    pub stats: LoadStats,
-}
-
-fn searcher(line_numbers: bool) -> Searcher {
-    SearcherBuilder::new()
-        .line_number(line_numbers)
-        // Binary files were already recognised by `document`; with `-a` their text
-        // must be searched as is.
-        .binary_detection(BinaryDetection::none())
-        .build()
-}
-
-/// Loads one haystack, reporting unreadable ones and recording unconvertible
-/// ones. `None` for binary, unreadable or unconvertible.
-pub fn load(h: &Haystack, read: &ReadOptions, stats: &Counters) -> Option<Document> {
-    match document::load(h, read) {
-        Ok(Loaded::Text(doc)) => {
-            stats.loaded.fetch_add(1, Ordering::Relaxed);
-            Some(doc)
-        }
-        Ok(Loaded::Binary) => {
-            stats.skipped.fetch_add(1, Ordering::Relaxed);
-            None
-        }
-        Ok(Loaded::Unconvertible(err)) => {
-            stats.skipped.fetch_add(1, Ordering::Relaxed);
-            if let Ok(mut skips) = stats.skips.lock() {
-                skips.push((h.key.clone(), format!("skip {}: {err}", h.key)));
-            }
-            None
-        }
-        Err(err) => {
-            stats.skipped.fetch_add(1, Ordering::Relaxed);
-            messages::error(&format!("{}: {err}", h.key));
-            None
-        }
-    }
+    /// Regular files considered (`Scanned N files`).
+    pub scanned: usize,
 }
 
 /// Shared counters for the fan-out.
@@ -119,11 +81,8 @@ pub struct Counters {
 
 impl Counters {
     fn stats(&self) -> LoadStats {
-        let mut skips = self
-            .skips
-            .lock()
-            .map(|mut s| std::mem::take(&mut *s))
-            .unwrap_or_default();
+        let mut skips =
+            std::mem::take(&mut *self.skips.lock().unwrap_or_else(PoisonError::into_inner));
         skips.sort();
         LoadStats {
             loaded: self.loaded.load(Ordering::Relaxed),
@@ -131,41 +90,119 @@ impl Counters {
             skips: skips.into_iter().map(|(_, line)| line).collect(),
         }
     }
+
+    /// Records a document that could not be converted, with its warning.
+    pub fn unconvertible(&self, key: &str, err: &ConvertError) {
+        self.skipped();
+        self.skips
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push((key.to_string(), format!("skip {key}: {err}")));
+    }
+
+    /// Records a file that was read as text, `bytes` long.
+    pub fn loaded(&self, bytes: usize) {
+        self.loaded.fetch_add(1, Ordering::Relaxed);
+        self.bytes.fetch_add(bytes, Ordering::Relaxed);
+    }
+
+    /// Records a file that was skipped (binary, or unreadable and reported).
+    pub fn skipped(&self) {
+        self.skipped.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Mean length in bytes of the files read (BM25's average document length).
+    pub fn mean_len(&self) -> f64 {
+        let loaded = self.loaded.load(Ordering::Relaxed);
+        if loaded == 0 {
+            return 0.0;
+        }
+        self.bytes.load(Ordering::Relaxed) as f64 / loaded as f64
+    }
 }
 
-/// First pass: term counts of every file that holds a query term.
-pub fn scan_terms(haystacks: &[Haystack], matcher: &TermMatcher, read: &ReadOptions) -> TermScan {
-    let counters = Counters::default();
-    let mut files: Vec<FileTerms> = haystacks
-        .par_iter()
-        .enumerate()
-        .filter_map(|(i, h)| {
-            let doc = load(h, read, &counters)?;
-            counters.bytes.fetch_add(doc.text.len(), Ordering::Relaxed);
-            let mut sink = CountSink::new(matcher);
-            if let Err(err) = searcher(false).search_slice(matcher, &doc.text, &mut sink) {
-                messages::error(&format!("{}: {err}", h.key));
-                return None;
-            }
-            let hit = sink.counts.iter().any(|&c| c > 0);
-            hit.then_some(FileTerms {
-                haystack: i,
-                counts: sink.counts,
-                len: doc.text.len(),
-            })
-        })
-        .collect();
-    files.sort_by_key(|f| f.haystack);
-    let stats = counters.stats();
-    let mean_len = if stats.loaded == 0 {
-        0.0
-    } else {
-        counters.bytes.load(Ordering::Relaxed) as f64 / stats.loaded as f64
+/// Loads one haystack as a document, recording it; `None` for binary,
+/// unreadable (reported) or unconvertible (recorded for the summary) ones.
+pub fn load(h: &Haystack, read: &ReadOptions, counters: &Counters) -> Option<Document> {
+    match document::load(h, read) {
+        Ok(Loaded::Text(doc)) => {
+            counters.loaded(doc.text.len());
+            Some(doc)
+        }
+        Ok(Loaded::Binary) => {
+            counters.skipped();
+            None
+        }
+        Ok(Loaded::Unconvertible(err)) => {
+            counters.unconvertible(&h.key, &err);
+            None
+        }
+        Err(err) => {
+            counters.skipped();
+            messages::error(&format!("{}: {err}", h.key));
+            None
+        }
+    }
+}
+
+/// Runs `search` on every haystack of the corpus, in parallel, keeping the
+/// haystacks it returns a result for, sorted by key.
+pub fn each_file<T, S>(corpus: Corpus<'_>, search: S) -> (Vec<(Haystack, T)>, usize)
+where
+    T: Send,
+    S: Fn(&Haystack) -> Option<T> + Sync,
+{
+    let parts: Mutex<Vec<Vec<(Haystack, T)>>> = Mutex::new(Vec::new());
+    let scanned = match corpus {
+        Corpus::List(list) => {
+            use rayon::prelude::*;
+            let found: Vec<(Haystack, T)> = list
+                .par_iter()
+                .filter_map(|h| search(h).map(|t| (h.clone(), t)))
+                .collect();
+            parts
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(found);
+            list.len()
+        }
+        Corpus::Walk { paths, opts, cwd } => walk::walk_with(paths, opts, cwd, || Keep {
+            search: &search,
+            local: Vec::new(),
+            parts: &parts,
+        }),
     };
-    TermScan {
-        files,
-        mean_len,
-        stats,
+    let parts = parts.into_inner().unwrap_or_else(PoisonError::into_inner);
+    let mut all: Vec<(Haystack, T)> = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+    for part in parts {
+        all.extend(part);
+    }
+    all.sort_by(|a, b| a.0.key.cmp(&b.0.key));
+    (all, scanned)
+}
+
+/// A walker thread's visitor: searches each file, keeps the ones with hits.
+struct Keep<'s, T, S> {
+    search: &'s S,
+    local: Vec<(Haystack, T)>,
+    parts: &'s Mutex<Vec<Vec<(Haystack, T)>>>,
+}
+
+impl<T: Send, S: Fn(&Haystack) -> Option<T> + Sync> Visitor for Keep<'_, T, S> {
+    fn visit(&mut self, haystack: Haystack) {
+        if let Some(t) = (self.search)(&haystack) {
+            self.local.push((haystack, t));
+        }
+    }
+}
+
+impl<T, S> Drop for Keep<'_, T, S> {
+    fn drop(&mut self) {
+        let local = std::mem::take(&mut self.local);
+        self.parts
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(local);
     }
 }
 
@@ -175,35 +212,6 @@ pub fn term_lines(doc: &Document, matcher: &TermMatcher) -> anyhow::Result<Vec<T
         matcher,
         lines: Vec::new(),
     };
-    searcher(true).search_slice(matcher, &doc.text, &mut sink)?;
+    scan::searcher(true, false).search_slice(matcher, &doc.text, &mut sink)?;
     Ok(sink.lines)
-}
-
-/// Exact search: every matching line of every haystack.
-pub fn search_exact<M>(haystacks: &[Haystack], matcher: &M, read: &ReadOptions) -> ExactOutcome
-where
-    M: Matcher + Sync,
-{
-    let counters = Counters::default();
-    let mut files: Vec<FileLines> = haystacks
-        .par_iter()
-        .enumerate()
-        .filter_map(|(i, h)| {
-            let doc = load(h, read, &counters)?;
-            let mut sink = LineSink::default();
-            if let Err(err) = searcher(true).search_slice(matcher, &doc.text, &mut sink) {
-                messages::error(&format!("{}: {err}", h.key));
-                return None;
-            }
-            (!sink.lines.is_empty()).then_some(FileLines {
-                haystack: i,
-                lines: sink.lines,
-            })
-        })
-        .collect();
-    files.sort_by_key(|f| f.haystack);
-    ExactOutcome {
-        files,
-        stats: counters.stats(),
-    }
 }

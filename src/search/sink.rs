@@ -5,17 +5,22 @@
 //! second pass over the best files); `LineSink` keeps only line numbers (exact
 //! literal and regex queries).
 
-use grep_searcher::{Searcher, Sink, SinkError, SinkMatch};
+use grep_searcher::{Searcher, Sink, SinkError, SinkFinish, SinkMatch};
 
 use super::matcher::{TermMatch, TermMatcher};
 
 /// Errors while sinking are I/O errors from the searcher itself.
 pub type SinkIoError = std::io::Error;
 
-/// Counts verified occurrences of each term.
+/// Counts verified occurrences of each term; notes binary data and the number
+/// of bytes searched.
 pub struct CountSink<'m> {
     pub matcher: &'m TermMatcher,
     pub counts: Vec<u32>,
+    /// A NUL byte was found (the search stopped there).
+    pub binary: bool,
+    /// Bytes searched.
+    pub bytes: usize,
 }
 
 impl<'m> CountSink<'m> {
@@ -23,6 +28,8 @@ impl<'m> CountSink<'m> {
         CountSink {
             matcher,
             counts: vec![0; matcher.term_count()],
+            binary: false,
+            bytes: 0,
         }
     }
 }
@@ -33,10 +40,51 @@ impl Sink for CountSink<'_> {
     fn matched(&mut self, _: &Searcher, mat: &SinkMatch<'_>) -> Result<bool, SinkIoError> {
         let counts = &mut self.counts;
         self.matcher.for_each(mat.bytes(), 0, |m| {
-            counts[m.term] = counts[m.term].saturating_add(1);
+            if let Some(c) = counts.get_mut(m.term) {
+                *c = c.saturating_add(1);
+            }
             true
         });
         Ok(true)
+    }
+
+    fn binary_data(&mut self, _: &Searcher, _: u64) -> Result<bool, SinkIoError> {
+        self.binary = true;
+        Ok(false)
+    }
+
+    fn finish(&mut self, _: &Searcher, finish: &SinkFinish) -> Result<(), SinkIoError> {
+        self.bytes = usize::try_from(finish.byte_count()).unwrap_or(usize::MAX);
+        Ok(())
+    }
+}
+
+/// Stops at the first match: does this file match at all?
+#[derive(Default)]
+pub struct FirstMatchSink {
+    pub matched: bool,
+    /// A NUL byte was found before any match (the search stopped there).
+    pub binary: bool,
+    /// Bytes searched (the whole file when nothing matched).
+    pub bytes: usize,
+}
+
+impl Sink for FirstMatchSink {
+    type Error = SinkIoError;
+
+    fn matched(&mut self, _: &Searcher, _: &SinkMatch<'_>) -> Result<bool, SinkIoError> {
+        self.matched = true;
+        Ok(false)
+    }
+
+    fn binary_data(&mut self, _: &Searcher, _: u64) -> Result<bool, SinkIoError> {
+        self.binary = true;
+        Ok(false)
+    }
+
+    fn finish(&mut self, _: &Searcher, finish: &SinkFinish) -> Result<(), SinkIoError> {
+        self.bytes = usize::try_from(finish.byte_count()).unwrap_or(usize::MAX);
+        Ok(())
     }
 }
 

@@ -11,6 +11,8 @@ mod flags;
 mod generated;
 mod input;
 mod json;
+mod llm_client;
+mod mock_llm;
 mod output;
 mod readme;
 mod schema;

@@ -1,0 +1,596 @@
+//! Which model to call, where, with which key: rlmgrep's settings resolved into
+//! plain [`Endpoint`] values, or a typed [`Offline`] reason when there is nothing
+//! to call.
+//!
+//! Owns: parsing rlmgrep's (LiteLLM's) model strings (`openai/…`, `anthropic/…`,
+//! `openrouter/…`, `gemini/…`, `ollama/…`, bare names) into a provider, a wire
+//! protocol and a default base URL; API-key resolution exactly as rlmgrep's
+//! `_pick_api_key` (flag, config, the provider's env var inferred from the
+//! model, else the only provider env var that is set, with rlmgrep's warning
+//! when several are); the main/sub model split. It does not read the process
+//! environment (the caller passes a lookup closure, so tests never mutate it)
+//! and does no I/O.
+//!
+//! Where kgrep deliberately differs from rlmgrep (both for the user's safety;
+//! neither changes any output):
+//! - With `model` set but no `sub_model`, expansion uses the main model rather
+//!   than rlmgrep's default `openai/gpt-5-mini`: a user who points kgrep at a
+//!   local model must not have queries sent to OpenAI behind their back.
+//! - The sub-model inherits the main model's key only when both talk to the same
+//!   host (rlmgrep would send an Anthropic key to OpenAI).
+//! - An empty `--api-key ""` / `api_key = ""` counts as unset (rlmgrep passes
+//!   nothing to LiteLLM, which then reads the provider env var itself).
+
+use std::fmt;
+use std::net::IpAddr;
+
+use crate::cli::ModelSettings;
+
+/// rlmgrep's default main model (`cli.py`, `_pick(args.model, …)`).
+pub const DEFAULT_MODEL: &str = "openai/gpt-5.2";
+/// rlmgrep's default sub-model, used only when no model is configured at all.
+pub const DEFAULT_SUB_MODEL: &str = "openai/gpt-5-mini";
+/// Calls per run when `--max-llm-calls` is unset: rlmgrep's default config value.
+/// A typical kgrep fallback needs one or two.
+pub const DEFAULT_MAX_LLM_CALLS: u32 = 20;
+/// Output tokens per call when `--max-tokens` is unset: replies are one small JSON
+/// object, and Anthropic requires some value.
+pub const DEFAULT_MAX_TOKENS: u32 = 4096;
+/// Ceiling on `--max-tokens` (rlmgrep's default config says 64000, more than most
+/// models accept; kgrep's replies never need it).
+pub const MAX_OUTPUT_TOKENS: u32 = 16384;
+
+/// Provider env vars, in rlmgrep's order (`provider_env` in `_pick_api_key`).
+const KEY_VARS: [(&str, &str); 4] = [
+    ("openai", "OPENAI_API_KEY"),
+    ("anthropic", "ANTHROPIC_API_KEY"),
+    ("gemini", "GEMINI_API_KEY"),
+    ("openrouter", "OPENROUTER_API_KEY"),
+];
+
+/// Who serves the model; decides the default base URL and the wire protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Provider {
+    OpenAi,
+    Anthropic,
+    OpenRouter,
+    /// Google's OpenAI-compatible endpoint.
+    Gemini,
+    /// Ollama's OpenAI-compatible endpoint; never needs a key.
+    Ollama,
+    /// Any other OpenAI-compatible server (llama.cpp, vLLM, LM Studio…): needs
+    /// `--api-base`.
+    Compatible,
+}
+
+impl Provider {
+    /// The base URL used when `--api-base` is not given.
+    pub fn default_base_url(self) -> Option<&'static str> {
+        match self {
+            Provider::OpenAi => Some("https://api.openai.com/v1"),
+            Provider::Anthropic => Some("https://api.anthropic.com/v1"),
+            Provider::OpenRouter => Some("https://openrouter.ai/api/v1"),
+            Provider::Gemini => Some("https://generativelanguage.googleapis.com/v1beta/openai"),
+            Provider::Ollama => Some("http://localhost:11434/v1"),
+            Provider::Compatible => None,
+        }
+    }
+}
+
+/// The HTTP API spoken to the server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// OpenAI chat completions: `POST {base}/chat/completions`.
+    ChatCompletions,
+    /// OpenAI Responses: `POST {base}/responses`; the client falls back to chat
+    /// completions when the server has no such endpoint (404/405).
+    Responses,
+    /// Anthropic Messages: `POST {base}/messages`.
+    AnthropicMessages,
+}
+
+impl Protocol {
+    /// The path appended to the base URL.
+    pub fn path(self) -> &'static str {
+        match self {
+            Protocol::ChatCompletions => "/chat/completions",
+            Protocol::Responses => "/responses",
+            Protocol::AnthropicMessages => "/messages",
+        }
+    }
+}
+
+/// A model string split into provider and the name the server expects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModelName {
+    pub provider: Provider,
+    /// Sent as `"model"` in the request body (the provider prefix removed).
+    pub wire: String,
+}
+
+/// Parses a LiteLLM-style model string. Unknown prefixes (`Qwen/Qwen2.5-Coder`)
+/// are kept whole for an OpenAI-compatible server.
+pub fn parse_model(model: &str) -> ModelName {
+    let model = model.trim();
+    if let Some((prefix, rest)) = model.split_once('/') {
+        let provider = match prefix.to_ascii_lowercase().as_str() {
+            "openai" => Some(Provider::OpenAi),
+            "anthropic" => Some(Provider::Anthropic),
+            "openrouter" => Some(Provider::OpenRouter),
+            "gemini" => Some(Provider::Gemini),
+            "ollama" | "ollama_chat" => Some(Provider::Ollama),
+            _ => None,
+        };
+        if let Some(provider) = provider {
+            let wire = rest.to_string();
+            return ModelName { provider, wire };
+        }
+        let wire = model.to_string();
+        let provider = Provider::Compatible;
+        return ModelName { provider, wire };
+    }
+    let lower = model.to_ascii_lowercase();
+    let provider = if lower.starts_with("claude") {
+        Provider::Anthropic
+    } else if lower.starts_with("gemini") {
+        Provider::Gemini
+    } else if ["gpt", "chatgpt", "o1", "o3", "o4"]
+        .iter()
+        .any(|p| lower.starts_with(p))
+    {
+        Provider::OpenAi
+    } else {
+        Provider::Compatible
+    };
+    let wire = model.to_string();
+    ModelName { provider, wire }
+}
+
+/// Where a key came from; shown (never the key) in `--dry-run` and `-v`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeySource {
+    /// `--api-key`/`--sub-api-key` or the config file.
+    Setting,
+    /// A provider environment variable.
+    Env(&'static str),
+    /// The sub-model reuses the main model's key (same host).
+    MainModel,
+}
+
+impl fmt::Display for KeySource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KeySource::Setting => f.write_str("--api-key/config"),
+            KeySource::Env(name) => f.write_str(name),
+            KeySource::MainModel => f.write_str("the main model's key"),
+        }
+    }
+}
+
+/// An API key. Its `Debug` is masked and it has no `Display`, so it cannot end
+/// up in a message by accident; only the HTTP layer reads the secret.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ApiKey {
+    secret: String,
+    source: KeySource,
+}
+
+impl ApiKey {
+    /// Wraps a key (leading/trailing whitespace removed).
+    pub fn new(secret: &str, source: KeySource) -> ApiKey {
+        let secret = secret.trim().to_string();
+        ApiKey { secret, source }
+    }
+
+    /// Where the key came from.
+    pub fn source(&self) -> KeySource {
+        self.source
+    }
+
+    /// The key itself, for the `Authorization`/`x-api-key` header only.
+    pub(crate) fn expose(&self) -> &str {
+        &self.secret
+    }
+
+    /// What is shown instead of the key.
+    pub fn masked(&self) -> String {
+        format!("<masked key from {}>", self.source)
+    }
+}
+
+impl fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ApiKey({})", self.masked())
+    }
+}
+
+/// Sampling settings sent with every request.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sampling {
+    pub temperature: Option<f64>,
+    pub top_p: Option<f64>,
+    pub max_tokens: u32,
+}
+
+/// One model to call: everything the client needs, nothing it must look up.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Endpoint {
+    /// The model string as configured, e.g. `openai/gpt-5.2`.
+    pub model: String,
+    pub provider: Provider,
+    /// The model name sent in the request body.
+    pub wire_model: String,
+    /// The protocol tried first.
+    pub protocol: Protocol,
+    /// Base URL without a trailing slash, e.g. `https://api.openai.com/v1`.
+    pub base_url: String,
+    pub api_key: Option<ApiKey>,
+    pub sampling: Sampling,
+}
+
+impl Endpoint {
+    /// The full URL for `protocol`.
+    pub fn url(&self, protocol: Protocol) -> String {
+        format!("{}{}", self.base_url, protocol.path())
+    }
+
+    /// Whether the server is on this machine (loopback address or `localhost`).
+    pub fn is_local(&self) -> bool {
+        host_of(&self.base_url).is_some_and(|h| is_local_host(&h))
+    }
+
+    /// The base URL with any `user:password@` removed, for messages.
+    pub fn display_base(&self) -> String {
+        strip_userinfo(&self.base_url)
+    }
+}
+
+/// Why a model cannot be called; the run goes on offline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Offline {
+    /// No key was found and the server is not local.
+    NoKey {
+        model: String,
+        /// The env var that would have been read, if the model names a provider.
+        env_var: Option<&'static str>,
+    },
+    /// The model names no known provider and `--api-base` is not set.
+    NoBaseUrl { model: String },
+    /// `--api-base` is not an `http(s)://host…` URL.
+    BadBaseUrl { model: String, url: String },
+}
+
+impl fmt::Display for Offline {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Offline::NoKey {
+                model,
+                env_var: Some(var),
+            } => write!(
+                f,
+                "no API key for {model} (set {var}, --api-key or api_key in the config); running offline"
+            ),
+            Offline::NoKey { model, env_var: None } => write!(
+                f,
+                "no API key for {model} (set --api-key or api_key in the config); running offline"
+            ),
+            Offline::NoBaseUrl { model } => write!(
+                f,
+                "model {model} names no known provider and --api-base is not set; running offline"
+            ),
+            Offline::BadBaseUrl { model, url } => write!(
+                f,
+                "api base '{}' for {model} is not an http(s) URL; running offline",
+                strip_userinfo(url)
+            ),
+        }
+    }
+}
+
+/// The resolved model setup of a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LlmConfig {
+    /// The main model: selection, answers, signatures.
+    pub main: Result<Endpoint, Offline>,
+    /// The sub-model: query expansion.
+    pub sub: Result<Endpoint, Offline>,
+    /// `--max-llm-calls`, or [`DEFAULT_MAX_LLM_CALLS`].
+    pub max_llm_calls: u32,
+    /// `--max-iterations` as given; the pipeline picks its own default.
+    pub max_iterations: Option<u32>,
+    /// Warnings to print once (rlmgrep's wording where rlmgrep has one).
+    pub warnings: Vec<String>,
+}
+
+impl LlmConfig {
+    /// The endpoint for query expansion: the sub-model, else the main model.
+    pub fn expansion(&self) -> Result<&Endpoint, &Offline> {
+        self.sub.as_ref().or(self.main.as_ref())
+    }
+
+    /// The endpoint for selection and answers: the main model.
+    pub fn selection(&self) -> Result<&Endpoint, &Offline> {
+        self.main.as_ref()
+    }
+
+    /// True when neither model can be called.
+    pub fn is_offline(&self) -> bool {
+        self.main.is_err() && self.sub.is_err()
+    }
+}
+
+/// Resolves the model settings, reading env vars through `env` (e.g.
+/// `|name| std::env::var(name).ok()`).
+pub fn resolve(settings: &ModelSettings, env: impl Fn(&str) -> Option<String>) -> LlmConfig {
+    let mut warnings = Vec::new();
+    let model = non_empty(settings.model.as_deref()).unwrap_or(DEFAULT_MODEL);
+    let main_key = pick_api_key(
+        settings.api_key.as_deref(),
+        Some(model),
+        &env,
+        &mut warnings,
+        "main model",
+    );
+    let main_sampling = sampling(settings.temperature, settings.top_p, settings.max_tokens);
+    let main = endpoint(
+        model,
+        settings.api_base.as_deref(),
+        main_key.clone(),
+        settings.model_type.as_deref(),
+        main_sampling,
+    );
+    let sub = resolve_sub(settings, &main, main_key, &env, &mut warnings);
+    for endpoint in [&main, &sub].into_iter().flatten() {
+        let plain_http = endpoint.base_url.starts_with("http://");
+        if endpoint.api_key.is_some() && plain_http && !endpoint.is_local() {
+            warnings.push(format!(
+                "api base {} is plain http: the API key would be sent unencrypted",
+                endpoint.display_base()
+            ));
+        }
+    }
+    warnings.dedup();
+    LlmConfig {
+        main,
+        sub,
+        max_llm_calls: settings.max_llm_calls.unwrap_or(DEFAULT_MAX_LLM_CALLS),
+        max_iterations: settings.max_iterations,
+        warnings,
+    }
+}
+
+/// The sub-model, with rlmgrep's fallbacks to the main model's settings.
+fn resolve_sub(
+    s: &ModelSettings,
+    main: &Result<Endpoint, Offline>,
+    main_key: Option<ApiKey>,
+    env: &impl Fn(&str) -> Option<String>,
+    warnings: &mut Vec<String>,
+) -> Result<Endpoint, Offline> {
+    let sampling = sampling(
+        s.sub_temperature.or(s.temperature),
+        s.sub_top_p.or(s.top_p),
+        s.sub_max_tokens.or(s.max_tokens),
+    );
+    let own_settings = [
+        &s.sub_model,
+        &s.sub_api_base,
+        &s.sub_api_key,
+        &s.sub_model_type,
+    ];
+    if non_empty(s.model.as_deref()).is_some() && own_settings.iter().all(|v| v.is_none()) {
+        return main.clone().map(|e| Endpoint { sampling, ..e });
+    }
+    let model = non_empty(s.sub_model.as_deref())
+        .or(non_empty(s.model.as_deref()))
+        .unwrap_or(DEFAULT_SUB_MODEL);
+    let own_key = pick_api_key(
+        s.sub_api_key.as_deref(),
+        Some(model),
+        env,
+        warnings,
+        "sub-model",
+    );
+    let base = s.sub_api_base.as_deref().or(s.api_base.as_deref());
+    let model_type = s.sub_model_type.as_deref().or(s.model_type.as_deref());
+    // rlmgrep: `api_key=sub_api_key or api_key`; kgrep only within one host.
+    let key = own_key.or_else(|| {
+        let main_host = main.as_ref().ok().and_then(|m| host_of(&m.base_url));
+        let sub = build_endpoint(model, base, None, model_type, sampling).ok()?;
+        let same_host = main_host.is_some() && main_host == host_of(&sub.base_url);
+        let main_key = main_key.filter(|_| same_host)?;
+        Some(ApiKey::new(main_key.expose(), KeySource::MainModel))
+    });
+    endpoint(model, base, key, model_type, sampling)
+}
+
+/// rlmgrep's `_pick_api_key`: the explicit setting, else the env var of the
+/// provider the model names, else the only provider env var that is set.
+pub fn pick_api_key(
+    explicit: Option<&str>,
+    model: Option<&str>,
+    env: &impl Fn(&str) -> Option<String>,
+    warnings: &mut Vec<String>,
+    label: &str,
+) -> Option<ApiKey> {
+    if let Some(key) = non_empty(explicit) {
+        return Some(ApiKey::new(key, KeySource::Setting));
+    }
+    let env_value = |name: &'static str| {
+        let value = env(name)?;
+        non_empty(Some(&value)).map(|v| ApiKey::new(v, KeySource::Env(name)))
+    };
+    if let Some(provider) = detect_key_provider(model) {
+        if let Some((_, var)) = KEY_VARS.iter().find(|(p, _)| *p == provider) {
+            return env_value(var);
+        }
+    }
+    let mut found: Vec<ApiKey> = KEY_VARS.iter().filter_map(|(_, v)| env_value(v)).collect();
+    if found.len() > 1 {
+        warnings.push(format!(
+            "ambiguous API key env vars for {label}; set --api-key or ~/.rlmgrep"
+        ));
+        return None;
+    }
+    found.pop()
+}
+
+/// rlmgrep's `_detect_provider`: the prefix before `/`, else a substring guess.
+pub fn detect_key_provider(model: Option<&str>) -> Option<String> {
+    let model = model.filter(|m| !m.is_empty())?;
+    if let Some((prefix, _)) = model.split_once('/') {
+        return Some(prefix.to_lowercase());
+    }
+    let lower = model.to_lowercase();
+    let guess = if lower.contains("openrouter") {
+        "openrouter"
+    } else if lower.contains("anthropic") {
+        "anthropic"
+    } else if lower.contains("gemini") || lower.contains("google") {
+        "gemini"
+    } else if lower.contains("openai") || lower.contains("gpt") {
+        "openai"
+    } else {
+        return None;
+    };
+    Some(guess.to_string())
+}
+
+/// Builds one endpoint, or says why it cannot be called.
+fn endpoint(
+    model: &str,
+    base: Option<&str>,
+    key: Option<ApiKey>,
+    model_type: Option<&str>,
+    sampling: Sampling,
+) -> Result<Endpoint, Offline> {
+    let endpoint = build_endpoint(model, base, key, model_type, sampling)?;
+    let keyless_ok = endpoint.is_local() || endpoint.provider == Provider::Ollama;
+    if endpoint.api_key.is_none() && !keyless_ok {
+        return Err(no_key(model));
+    }
+    Ok(endpoint)
+}
+
+/// The endpoint a model string and base URL name, key or not.
+fn build_endpoint(
+    model: &str,
+    base: Option<&str>,
+    key: Option<ApiKey>,
+    model_type: Option<&str>,
+    sampling: Sampling,
+) -> Result<Endpoint, Offline> {
+    let name = parse_model(model);
+    let base_url = match non_empty(base) {
+        Some(url) => normalize_base(url, name.provider).ok_or_else(|| Offline::BadBaseUrl {
+            model: model.to_string(),
+            url: strip_userinfo(url),
+        })?,
+        None => name
+            .provider
+            .default_base_url()
+            .map(str::to_string)
+            .ok_or_else(|| Offline::NoBaseUrl {
+                model: model.to_string(),
+            })?,
+    };
+    let responses = model_type.is_some_and(|t| t.trim().eq_ignore_ascii_case("responses"));
+    let protocol = match name.provider {
+        Provider::Anthropic => Protocol::AnthropicMessages,
+        _ if responses => Protocol::Responses,
+        _ => Protocol::ChatCompletions,
+    };
+    Ok(Endpoint {
+        model: model.to_string(),
+        provider: name.provider,
+        wire_model: name.wire,
+        protocol,
+        base_url,
+        api_key: key,
+        sampling,
+    })
+}
+
+fn no_key(model: &str) -> Offline {
+    let env_var = detect_key_provider(Some(model)).and_then(|p| {
+        KEY_VARS
+            .iter()
+            .find(|(name, _)| *name == p)
+            .map(|(_, v)| *v)
+    });
+    let model = model.to_string();
+    Offline::NoKey { model, env_var }
+}
+
+fn sampling(temperature: Option<f64>, top_p: Option<f64>, max_tokens: Option<u32>) -> Sampling {
+    let max_tokens = max_tokens
+        .unwrap_or(DEFAULT_MAX_TOKENS)
+        .clamp(1, MAX_OUTPUT_TOKENS);
+    Sampling {
+        temperature,
+        top_p,
+        max_tokens,
+    }
+}
+
+/// Trims a base URL: no trailing `/`, no endpoint path (a full
+/// `…/chat/completions` URL is accepted), `/v1` added to a bare Ollama host.
+/// `None` if it is not `http(s)://` with a host.
+fn normalize_base(url: &str, provider: Provider) -> Option<String> {
+    let mut url = url.trim().trim_end_matches('/').to_string();
+    host_of(&url).filter(|h| !h.is_empty())?;
+    for suffix in ["/chat/completions", "/responses", "/messages"] {
+        if let Some(stripped) = url.strip_suffix(suffix) {
+            url = stripped.to_string();
+        }
+    }
+    let after_scheme = url.split_once("://").map_or("", |(_, rest)| rest);
+    if provider == Provider::Ollama && !after_scheme.contains('/') {
+        url.push_str("/v1");
+    }
+    Some(url)
+}
+
+/// The lower-cased host of an `http(s)://` URL (brackets removed from IPv6).
+pub(crate) fn host_of(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
+        return None;
+    }
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = if let Some(v6) = host_port.strip_prefix('[') {
+        v6.split(']').next().unwrap_or("")
+    } else {
+        host_port.split(':').next().unwrap_or("")
+    };
+    Some(host.to_ascii_lowercase())
+}
+
+/// Loopback addresses, `localhost` and `*.localhost` (RFC 6761).
+pub(crate) fn is_local_host(host: &str) -> bool {
+    if host == "localhost" || host.ends_with(".localhost") {
+        return true;
+    }
+    host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+/// Removes `user:password@` from a URL.
+pub(crate) fn strip_userinfo(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    match rest[..end].rsplit_once('@') {
+        Some((_, host)) => format!("{scheme}://{host}{}", &rest[end..]),
+        None => url.to_string(),
+    }
+}
+
+fn non_empty(value: Option<&str>) -> Option<&str> {
+    value.map(str::trim).filter(|v| !v.is_empty())
+}
+
+#[cfg(test)]
+#[path = "provider_tests.rs"]
+mod tests;

@@ -1,0 +1,483 @@
+//! The one reply shape every model call uses, and its tolerant parser.
+//!
+//! Every request asks for one JSON object whose keys are all optional:
+//!
+//! ```json
+//! {"matches":   [{"path": "src/app.py", "line": 12}],
+//!  "answer":    "…",
+//!  "citations": [{"path": "src/app.py", "line": 12}],
+//!  "concepts":  [{"name": "retry", "synonyms": ["backoff"], "related": ["timeout"]}],
+//!  "searches":  [{"pattern": "retry_delay"}, {"path": "src/app.py", "start": 1, "end": 40}],
+//!  "<signature field>": …}
+//! ```
+//!
+//! so one scripted mock (and rlmgrep's `fake_llm.py`) drives every tier. Models
+//! wrap JSON in prose or ```` ```json ```` fences, write lines as strings, or stop
+//! mid-object; this module finds the first JSON object in the text and reads what
+//! it can. Malformed entries are skipped and counted ([`Reply::malformed`]), never
+//! fatal; a reply with no JSON object, or whose known keys have the wrong type,
+//! is a [`ReplyError`]; a cut-off object is [`ReplyError::Truncated`] with the
+//! complete entries salvaged. Nothing here panics on any input (tested with
+//! every prefix and thousands of mutations of real replies). Claims are not
+//! trusted here: `verify` checks each one against the real files.
+
+use serde_json::{Map, Value};
+use thiserror::Error;
+
+use crate::verify::Claim;
+
+/// How many `{` positions are tried as the start of the reply object; bounds the
+/// work on hostile text full of braces.
+const MAX_OBJECT_STARTS: usize = 64;
+
+/// The parsed reply.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Reply {
+    /// `(path, line)` claims, unverified, in the model's order.
+    pub matches: Vec<Claim>,
+    /// The narrative answer (`--answer`).
+    pub answer: Option<String>,
+    /// Claims backing the answer.
+    pub citations: Vec<Claim>,
+    /// Concepts taught by the model (expansion).
+    pub concepts: Vec<Concept>,
+    /// Follow-up searches the model asks for.
+    pub searches: Vec<Search>,
+    /// Every other key, as sent (signature fields).
+    pub extra: Map<String, Value>,
+    /// Entries of the known lists that could not be read and were skipped.
+    pub malformed: usize,
+}
+
+/// A concept proposed by the model.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Concept {
+    pub name: String,
+    pub synonyms: Vec<String>,
+    pub related: Vec<String>,
+}
+
+/// A follow-up search the model asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Search {
+    /// Search the corpus for this text or regex.
+    Pattern(String),
+    /// Show lines `start..=end` of `path` (1-based; unchecked).
+    Range { path: String, start: i64, end: i64 },
+}
+
+/// Why a reply could not be read.
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum ReplyError {
+    /// No JSON object anywhere in the text.
+    #[error("the model's reply holds no JSON object")]
+    NoJson,
+    /// A JSON value that is not an object, or a known key of the wrong type.
+    #[error("the model's reply has the wrong shape: {0}")]
+    WrongShape(String),
+    /// The object was cut off; `salvaged` holds its complete entries, if any.
+    #[error("the model's reply was cut off mid-JSON")]
+    Truncated { salvaged: Option<Box<Reply>> },
+}
+
+/// Finds and reads the reply object in a model's text.
+pub fn parse_reply(text: &str) -> Result<Reply, ReplyError> {
+    match find_object(text) {
+        Found::Object(map) => reply_from_map(map),
+        Found::NotObject(kind) => Err(ReplyError::WrongShape(format!(
+            "expected a JSON object, got {kind}"
+        ))),
+        Found::Truncated(salvage) => {
+            let salvaged = salvage
+                .and_then(|map| reply_from_map(map).ok())
+                .filter(|r| *r != Reply::default())
+                .map(Box::new);
+            Err(ReplyError::Truncated { salvaged })
+        }
+        Found::Nothing => Err(ReplyError::NoJson),
+    }
+}
+
+/// Reads a reply from an already parsed JSON object.
+pub fn reply_from_map(map: Map<String, Value>) -> Result<Reply, ReplyError> {
+    let mut reply = Reply::default();
+    for (key, value) in map {
+        match key.as_str() {
+            "matches" => reply.matches = claims(&key, value, &mut reply.malformed)?,
+            "citations" => reply.citations = claims(&key, value, &mut reply.malformed)?,
+            "answer" => reply.answer = answer(value),
+            "concepts" => reply.concepts = concepts(value, &mut reply.malformed)?,
+            "searches" => reply.searches = searches(value, &mut reply.malformed)?,
+            _ => {
+                reply.extra.insert(key, value);
+            }
+        }
+    }
+    Ok(reply)
+}
+
+enum Found {
+    Object(Map<String, Value>),
+    NotObject(&'static str),
+    Truncated(Option<Map<String, Value>>),
+    Nothing,
+}
+
+/// The whole text as JSON, else a fenced block, else the first balanced object.
+fn find_object(text: &str) -> Found {
+    let trimmed = text.trim();
+    if let Ok(value) = serde_json::from_str::<Value>(trimmed) {
+        return match value {
+            Value::Object(map) => Found::Object(map),
+            other => Found::NotObject(kind(&other)),
+        };
+    }
+    for block in fenced_blocks(trimmed) {
+        if let Ok(Value::Object(map)) = serde_json::from_str::<Value>(block.trim()) {
+            return Found::Object(map);
+        }
+    }
+    first_object(trimmed)
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Contents of ```` ``` ```` fences (any info string), in order.
+fn fenced_blocks(text: &str) -> Vec<&str> {
+    let mut blocks = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find("```") {
+        let after = &rest[open + 3..];
+        let body_start = after.find('\n').map_or(after.len(), |i| i + 1);
+        let body = &after[body_start..];
+        match body.find("```") {
+            Some(close) => {
+                blocks.push(&body[..close]);
+                rest = &body[close + 3..];
+            }
+            None => {
+                blocks.push(body);
+                break;
+            }
+        }
+    }
+    blocks
+}
+
+/// Scans for the first `{` that starts a JSON object (`{` then `"` or `}`),
+/// skipping braces in prose. A complete object that parses is the reply; one
+/// that does not is skipped whole (its nested objects are not replies). An
+/// object left open at the end of the text is truncated: the longest prefix
+/// ending after a complete nested value is closed and parsed as the salvage.
+fn first_object(text: &str) -> Found {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    for _ in 0..MAX_OBJECT_STARTS {
+        let Some(start) = bytes[from..]
+            .iter()
+            .position(|b| *b == b'{')
+            .map(|i| i + from)
+        else {
+            break;
+        };
+        from = start + 1;
+        if !opens_object(&bytes[start + 1..]) {
+            continue;
+        }
+        match scan(&bytes[start..]) {
+            Scan::Closed(len) => {
+                if let Ok(Value::Object(map)) = serde_json::from_str(&text[start..start + len]) {
+                    return Found::Object(map);
+                }
+                from = start + len;
+            }
+            Scan::Open { cut } => {
+                let salvage = cut.and_then(|(len, closing)| {
+                    let candidate = format!("{}{closing}", &text[start..start + len]);
+                    match serde_json::from_str(&candidate) {
+                        Ok(Value::Object(map)) => Some(map),
+                        _ => None,
+                    }
+                });
+                return Found::Truncated(salvage);
+            }
+            Scan::Invalid => {}
+        }
+    }
+    Found::Nothing
+}
+
+/// After a `{`: the next non-blank byte starts a key or closes the object.
+fn opens_object(rest: &[u8]) -> bool {
+    match rest.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'"') | Some(b'}') => true,
+        Some(_) => false,
+        // `{` at the very end of the text: an object cut off at once.
+        None => true,
+    }
+}
+
+enum Scan {
+    /// The object closes after this many bytes.
+    Closed(usize),
+    /// The text ends inside the object; `cut` is the last point where a nested
+    /// value had just closed, with the brackets that would close the rest.
+    Open { cut: Option<(usize, String)> },
+    /// Brackets that do not match: not JSON.
+    Invalid,
+}
+
+/// Bracket matching that skips strings; `bytes[0]` is `{`. Only ASCII bytes are
+/// compared, so every index returned is a char boundary. Linear: the closing
+/// brackets of the salvage are built once, at the end (after the last close
+/// only pushes happened, so the stack below the cut's depth is unchanged).
+fn scan(bytes: &[u8]) -> Scan {
+    let mut stack: Vec<u8> = Vec::new();
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut cut: Option<(usize, usize)> = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' => stack.push(b'}'),
+            b'[' => stack.push(b']'),
+            b'}' | b']' => {
+                if stack.pop() != Some(b) {
+                    return Scan::Invalid;
+                }
+                if stack.is_empty() {
+                    return Scan::Closed(i + 1);
+                }
+                cut = Some((i + 1, stack.len()));
+            }
+            _ => {}
+        }
+    }
+    let cut = cut.map(|(len, depth)| {
+        let closing: String = stack[..depth].iter().rev().map(|&c| c as char).collect();
+        (len, closing)
+    });
+    Scan::Open { cut }
+}
+
+/// A list of claims: `[{"path","line"}]`, `["path:line"]`, `[["path", line]]`,
+/// or `{"path": [lines]}`.
+fn claims(key: &str, value: Value, malformed: &mut usize) -> Result<Vec<Claim>, ReplyError> {
+    let mut out = Vec::new();
+    match value {
+        Value::Null => {}
+        Value::Array(items) => {
+            for item in items {
+                match claim(&item) {
+                    Some(c) => out.push(c),
+                    None => *malformed += 1,
+                }
+            }
+        }
+        Value::Object(by_path) => {
+            for (path, lines) in by_path {
+                let lines = match lines {
+                    Value::Array(items) => items,
+                    single => vec![single],
+                };
+                for line in lines {
+                    match line_number(&line) {
+                        Some(line) => out.push(Claim {
+                            path: path.clone(),
+                            line,
+                        }),
+                        None => *malformed += 1,
+                    }
+                }
+            }
+        }
+        other => {
+            return Err(ReplyError::WrongShape(format!(
+                "'{key}' is {}, not a list",
+                kind(&other)
+            )))
+        }
+    }
+    Ok(out)
+}
+
+fn claim(item: &Value) -> Option<Claim> {
+    match item {
+        Value::Object(map) => {
+            let path = ["path", "file", "filename"]
+                .iter()
+                .find_map(|k| map.get(*k))?
+                .as_str()?;
+            let line = ["line", "line_number", "lineno"]
+                .iter()
+                .find_map(|k| map.get(*k))?;
+            Some(Claim {
+                path: path.to_string(),
+                line: line_number(line)?,
+            })
+        }
+        Value::String(s) => {
+            let (path, line) = s.rsplit_once(':')?;
+            let line = line.trim().parse().ok()?;
+            (!path.is_empty()).then(|| Claim {
+                path: path.to_string(),
+                line,
+            })
+        }
+        Value::Array(pair) if pair.len() == 2 => Some(Claim {
+            path: pair[0].as_str()?.to_string(),
+            line: line_number(&pair[1])?,
+        }),
+        _ => None,
+    }
+}
+
+/// A line number from a JSON integer, an integral float, or a numeric string
+/// (pydantic's lax coercion, as rlmgrep's `Match` model does).
+fn line_number(value: &Value) -> Option<i64> {
+    match value {
+        Value::Number(n) => n.as_i64().or_else(|| {
+            let f = n.as_f64()?;
+            (f.fract() == 0.0 && f.abs() < 1e15).then_some(f as i64)
+        }),
+        Value::String(s) => {
+            let s = s.trim();
+            s.parse::<i64>().ok().or_else(|| {
+                let f: f64 = s.parse().ok()?;
+                (f.is_finite() && f.fract() == 0.0 && f.abs() < 1e15).then_some(f as i64)
+            })
+        }
+        _ => None,
+    }
+}
+
+fn answer(value: Value) -> Option<String> {
+    match value {
+        Value::Null => None,
+        Value::String(s) => Some(s),
+        other => Some(other.to_string()),
+    }
+}
+
+fn concepts(value: Value, malformed: &mut usize) -> Result<Vec<Concept>, ReplyError> {
+    let items = list("concepts", value)?;
+    let mut out = Vec::new();
+    for item in items {
+        let concept = match item {
+            Value::String(name) => Some(Concept {
+                name,
+                ..Concept::default()
+            }),
+            Value::Object(map) => {
+                let name = ["name", "concept", "term"]
+                    .iter()
+                    .find_map(|k| map.get(*k)?.as_str());
+                name.map(|name| Concept {
+                    name: name.to_string(),
+                    synonyms: distinct(name, strings(map.get("synonyms"))),
+                    related: distinct(name, strings(map.get("related"))),
+                })
+            }
+            _ => None,
+        };
+        match concept.filter(|c| !c.name.trim().is_empty()) {
+            Some(c) => out.push(c),
+            None => *malformed += 1,
+        }
+    }
+    Ok(out)
+}
+
+fn searches(value: Value, malformed: &mut usize) -> Result<Vec<Search>, ReplyError> {
+    let items = list("searches", value)?;
+    let mut out = Vec::new();
+    for item in items {
+        let search = match &item {
+            Value::String(p) => Some(Search::Pattern(p.clone())),
+            Value::Object(map) => match (map.get("pattern"), map.get("path")) {
+                (Some(Value::String(p)), _) => Some(Search::Pattern(p.clone())),
+                (_, Some(Value::String(path))) => range(path, map),
+                _ => None,
+            },
+            _ => None,
+        };
+        match search {
+            Some(s) => out.push(s),
+            None => *malformed += 1,
+        }
+    }
+    Ok(out)
+}
+
+fn range(path: &str, map: &Map<String, Value>) -> Option<Search> {
+    let start = map.get("start").and_then(line_number)?;
+    let end = map.get("end").and_then(line_number).unwrap_or(start);
+    Some(Search::Range {
+        path: path.to_string(),
+        start,
+        end,
+    })
+}
+
+/// A list value: null is empty, a single object is a list of one.
+fn list(key: &str, value: Value) -> Result<Vec<Value>, ReplyError> {
+    match value {
+        Value::Null => Ok(Vec::new()),
+        Value::Array(items) => Ok(items),
+        Value::Object(_) => Ok(vec![value]),
+        other => Err(ReplyError::WrongShape(format!(
+            "'{key}' is {}, not a list",
+            kind(&other)
+        ))),
+    }
+}
+
+/// Words without repeats (small models repeat themselves), without the
+/// concept's own name and without blanks; first spelling and order kept.
+fn distinct(name: &str, words: Vec<String>) -> Vec<String> {
+    let mut seen = vec![name.trim().to_lowercase()];
+    let mut out = Vec::new();
+    for word in words {
+        let key = word.trim().to_lowercase();
+        if !key.is_empty() && !seen.contains(&key) {
+            seen.push(key);
+            out.push(word.trim().to_string());
+        }
+    }
+    out
+}
+
+/// Strings from an array (non-strings skipped), a single string, or nothing.
+fn strings(value: Option<&Value>) -> Vec<String> {
+    match value {
+        Some(Value::Array(items)) => items
+            .iter()
+            .filter_map(|v| v.as_str())
+            .map(str::to_string)
+            .collect(),
+        Some(Value::String(s)) => vec![s.clone()],
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+#[path = "reply_tests.rs"]
+mod tests;

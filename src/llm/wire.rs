@@ -1,0 +1,335 @@
+//! The three wire formats: request bodies and headers built from a [`Prompt`],
+//! and the text, finish state and token usage read back from a reply body.
+//!
+//! Owns the JSON of OpenAI chat completions, OpenAI Responses and Anthropic
+//! Messages. Pure functions: `client` sends what [`build`] returns and hands the
+//! body to [`parse_completion`]; `dry_run` prints the same [`WireRequest`], so
+//! what `--dry-run` shows is byte for byte what would be sent (keys masked).
+
+use serde_json::{json, Map, Value};
+
+use super::prompt::{Prompt, SCHEMA_NAME};
+use super::provider::{ApiKey, Endpoint, Protocol, Provider};
+use super::{LlmError, Usage};
+
+/// The Anthropic API version header every Messages request carries.
+pub const ANTHROPIC_VERSION: &str = "2023-06-01";
+
+/// One header value; secrets are kept apart so they can be masked.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HeaderValue {
+    Plain(String),
+    /// `prefix` + the key (e.g. `Bearer `); Debug shows the key masked.
+    Key {
+        prefix: &'static str,
+        key: ApiKey,
+    },
+}
+
+impl HeaderValue {
+    /// The value as sent on the wire.
+    pub(crate) fn wire(&self) -> String {
+        match self {
+            HeaderValue::Plain(v) => v.clone(),
+            HeaderValue::Key { prefix, key } => format!("{prefix}{}", key.expose()),
+        }
+    }
+
+    /// The value as shown to a person.
+    pub fn shown(&self) -> String {
+        match self {
+            HeaderValue::Plain(v) => v.clone(),
+            HeaderValue::Key { prefix, key } => format!("{prefix}{}", key.masked()),
+        }
+    }
+}
+
+/// An HTTP request, not yet sent.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WireRequest {
+    pub protocol: Protocol,
+    pub url: String,
+    pub headers: Vec<(&'static str, HeaderValue)>,
+    pub body: Value,
+}
+
+/// What a successful reply carried.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Completion {
+    /// The assistant's text.
+    pub text: String,
+    /// The server stopped at the token limit.
+    pub truncated: bool,
+    pub usage: Usage,
+}
+
+/// Builds the request for `protocol`; `json_mode` asks for the reply schema via
+/// `response_format` (chat) or `text.format` (Responses). Anthropic has no such
+/// parameter: the prompt asks for JSON and the parser is tolerant.
+pub fn build(
+    endpoint: &Endpoint,
+    protocol: Protocol,
+    prompt: &Prompt,
+    json_mode: bool,
+) -> WireRequest {
+    let mut headers = vec![(
+        "Content-Type",
+        HeaderValue::Plain("application/json".into()),
+    )];
+    let key = endpoint.api_key.clone();
+    let body = match protocol {
+        Protocol::ChatCompletions => {
+            if let Some(key) = key {
+                headers.push((
+                    "Authorization",
+                    HeaderValue::Key {
+                        prefix: "Bearer ",
+                        key,
+                    },
+                ));
+            }
+            chat_body(endpoint, prompt, json_mode)
+        }
+        Protocol::Responses => {
+            if let Some(key) = key {
+                headers.push((
+                    "Authorization",
+                    HeaderValue::Key {
+                        prefix: "Bearer ",
+                        key,
+                    },
+                ));
+            }
+            responses_body(endpoint, prompt, json_mode)
+        }
+        Protocol::AnthropicMessages => {
+            if let Some(key) = key {
+                headers.push(("x-api-key", HeaderValue::Key { prefix: "", key }));
+            }
+            headers.push((
+                "anthropic-version",
+                HeaderValue::Plain(ANTHROPIC_VERSION.into()),
+            ));
+            anthropic_body(endpoint, prompt)
+        }
+    };
+    let url = endpoint.url(protocol);
+    WireRequest {
+        protocol,
+        url,
+        headers,
+        body,
+    }
+}
+
+fn chat_body(endpoint: &Endpoint, prompt: &Prompt, json_mode: bool) -> Value {
+    let mut body = Map::new();
+    body.insert("model".into(), json!(endpoint.wire_model));
+    let messages = json!([
+        {"role": "system", "content": prompt.system},
+        {"role": "user", "content": prompt.user},
+    ]);
+    body.insert("messages".into(), messages);
+    // OpenAI's own API rejects `max_tokens` for its newer models; compatible
+    // servers (llama.cpp, vLLM, Ollama, OpenRouter) all read `max_tokens`.
+    let max_key = if endpoint.provider == Provider::OpenAi {
+        "max_completion_tokens"
+    } else {
+        "max_tokens"
+    };
+    body.insert(max_key.into(), json!(max_tokens(endpoint, prompt)));
+    sampling(endpoint, &mut body);
+    body.insert("stream".into(), json!(false));
+    if json_mode {
+        body.insert("response_format".into(), chat_format(prompt));
+    }
+    Value::Object(body)
+}
+
+fn responses_body(endpoint: &Endpoint, prompt: &Prompt, json_mode: bool) -> Value {
+    let mut body = Map::new();
+    body.insert("model".into(), json!(endpoint.wire_model));
+    body.insert("instructions".into(), json!(prompt.system));
+    body.insert("input".into(), json!(prompt.user));
+    body.insert(
+        "max_output_tokens".into(),
+        json!(max_tokens(endpoint, prompt)),
+    );
+    sampling(endpoint, &mut body);
+    body.insert("store".into(), json!(false));
+    if json_mode {
+        let format = json!({
+            "format": {"type": "json_schema", "name": SCHEMA_NAME, "schema": prompt.schema, "strict": false}
+        });
+        body.insert("text".into(), format);
+        // llama.cpp's /v1/responses ignores `text.format` but honours chat's
+        // `response_format` (measured with llm-server.sh); OpenAI rejects the
+        // latter, so it goes only to other servers. A server that rejects it
+        // gets the request again without either (the client's 400 fallback).
+        if endpoint.provider != Provider::OpenAi {
+            body.insert("response_format".into(), chat_format(prompt));
+        }
+    }
+    Value::Object(body)
+}
+
+fn chat_format(prompt: &Prompt) -> Value {
+    json!({
+        "type": "json_schema",
+        "json_schema": {"name": SCHEMA_NAME, "schema": prompt.schema, "strict": false}
+    })
+}
+
+fn anthropic_body(endpoint: &Endpoint, prompt: &Prompt) -> Value {
+    let mut body = Map::new();
+    body.insert("model".into(), json!(endpoint.wire_model));
+    body.insert("system".into(), json!(prompt.system));
+    body.insert(
+        "messages".into(),
+        json!([{"role": "user", "content": prompt.user}]),
+    );
+    body.insert("max_tokens".into(), json!(max_tokens(endpoint, prompt)));
+    sampling(endpoint, &mut body);
+    Value::Object(body)
+}
+
+/// The smaller of the endpoint's `max_tokens` and the prompt's own ceiling.
+fn max_tokens(endpoint: &Endpoint, prompt: &Prompt) -> u32 {
+    endpoint.sampling.max_tokens.min(prompt.max_tokens).max(1)
+}
+
+fn sampling(endpoint: &Endpoint, body: &mut Map<String, Value>) {
+    if let Some(t) = endpoint.sampling.temperature.filter(|t| t.is_finite()) {
+        body.insert("temperature".into(), json!(t));
+    }
+    if let Some(p) = endpoint.sampling.top_p.filter(|p| p.is_finite()) {
+        body.insert("top_p".into(), json!(p));
+    }
+}
+
+/// Reads a 2xx reply body. A body that is not JSON, or lacks the text where the
+/// protocol puts it, is [`LlmError::BadReply`].
+pub fn parse_completion(protocol: Protocol, body: &str) -> Result<Completion, LlmError> {
+    let value: Value = serde_json::from_str(body)
+        .map_err(|_| LlmError::BadReply("the server's reply is not JSON".into()))?;
+    if !value.is_object() {
+        return Err(bad("the server's reply is not a JSON object"));
+    }
+    if let Some(error) = value.get("error").filter(|e| !e.is_null()) {
+        let message = error
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("an error object");
+        return Err(LlmError::BadReply(format!(
+            "the server answered with {}",
+            super::client::one_line(message, None)
+        )));
+    }
+    let (text, truncated) = match protocol {
+        Protocol::ChatCompletions => chat_text(&value)?,
+        Protocol::Responses => responses_text(&value)?,
+        Protocol::AnthropicMessages => anthropic_text(&value)?,
+    };
+    Ok(Completion {
+        text,
+        truncated,
+        usage: usage(&value),
+    })
+}
+
+fn bad(reason: &str) -> LlmError {
+    LlmError::BadReply(reason.to_string())
+}
+
+fn chat_text(value: &Value) -> Result<(String, bool), LlmError> {
+    let choice = value
+        .get("choices")
+        .and_then(|c| c.get(0))
+        .ok_or_else(|| bad("the reply has no choices"))?;
+    let content = choice
+        .get("message")
+        .and_then(|m| m.get("content"))
+        .ok_or_else(|| bad("the reply has no message content"))?;
+    let text = match content {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect(),
+        _ => return Err(bad("the reply's message content is empty")),
+    };
+    let finish = choice.get("finish_reason").and_then(Value::as_str);
+    Ok((text, finish == Some("length")))
+}
+
+fn responses_text(value: &Value) -> Result<(String, bool), LlmError> {
+    let mut text = String::new();
+    if let Some(Value::Array(items)) = value.get("output") {
+        for item in items
+            .iter()
+            .filter(|i| i.get("type").and_then(Value::as_str) == Some("message"))
+        {
+            let parts = item.get("content").and_then(Value::as_array);
+            for part in parts.into_iter().flatten() {
+                if let Some(t) = part.get("text").and_then(Value::as_str) {
+                    text.push_str(t);
+                }
+            }
+        }
+    } else if let Some(t) = value.get("output_text").and_then(Value::as_str) {
+        text.push_str(t);
+    } else {
+        return Err(bad("the reply has no output"));
+    }
+    let reason = value
+        .get("incomplete_details")
+        .and_then(|d| d.get("reason"))
+        .and_then(Value::as_str);
+    let truncated = value.get("status").and_then(Value::as_str) == Some("incomplete")
+        && matches!(reason, None | Some("max_output_tokens"));
+    Ok((text, truncated))
+}
+
+fn anthropic_text(value: &Value) -> Result<(String, bool), LlmError> {
+    let parts = value
+        .get("content")
+        .and_then(Value::as_array)
+        .ok_or_else(|| bad("the reply has no content"))?;
+    let text = parts
+        .iter()
+        .filter(|p| p.get("type").and_then(Value::as_str) == Some("text"))
+        .filter_map(|p| p.get("text").and_then(Value::as_str))
+        .collect();
+    let stop = value.get("stop_reason").and_then(Value::as_str);
+    Ok((text, stop == Some("max_tokens")))
+}
+
+/// Token counts from `usage`: OpenAI chat (`prompt_tokens`/`completion_tokens`)
+/// or Anthropic and Responses (`input_tokens`/`output_tokens`). Anthropic's
+/// `input_tokens` leaves out prompt-cache reads and writes, so those are added
+/// (llama.cpp reports `input_tokens: 1` for a prompt it mostly had cached).
+/// Missing counts are zero.
+fn usage(value: &Value) -> Usage {
+    let usage = value.get("usage");
+    let count = |name: &str| usage.and_then(|u| u.get(name)?.as_u64());
+    let prompt = count("prompt_tokens").unwrap_or_else(|| {
+        [
+            "input_tokens",
+            "cache_read_input_tokens",
+            "cache_creation_input_tokens",
+        ]
+        .iter()
+        .filter_map(|n| count(n))
+        .sum()
+    });
+    Usage {
+        prompt_tokens: prompt,
+        completion_tokens: count("completion_tokens")
+            .or_else(|| count("output_tokens"))
+            .unwrap_or(0),
+    }
+}
+
+#[cfg(test)]
+#[path = "wire_tests.rs"]
+mod tests;

@@ -1,0 +1,172 @@
+//! Natural-language queries: count terms everywhere, score lines in the best
+//! files, select the lines to print.
+
+use super::{Searched, Selection};
+use crate::document::{self, Document, Loaded, ReadOptions};
+use crate::messages;
+use crate::query::Query;
+use crate::report::LineScores;
+use crate::score::{self, RankedFile, TermWeights};
+use crate::search::{self, matcher::TermMatcher, Corpus};
+use crate::walk::Haystack;
+
+/// Ranks the corpus for the query and selects at most `max_lines` lines.
+pub(super) fn rank(
+    q: &Query,
+    corpus: Corpus<'_>,
+    read: &ReadOptions,
+    max_lines: usize,
+) -> anyhow::Result<Searched> {
+    let scan = search::scan_terms(corpus, &q.terms, read)?;
+    verbose_common(q, &scan.common);
+    let weights = TermWeights::new(&q.terms, &scan.df, scan.stats.loaded);
+    let mut candidates: Vec<(usize, f64)> = scan
+        .files
+        .iter()
+        .map(|f| {
+            let key = &scan.haystacks[f.haystack].key;
+            let score = score::file_score(&f.counts, f.len, scan.mean_len, key, &q.terms, &weights);
+            (f.haystack, score)
+        })
+        .collect();
+    candidates.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    candidates.truncate(score::CANDIDATE_FILES);
+    let matcher = TermMatcher::new(&q.terms)?;
+    let second = SecondPass {
+        haystacks: &scan.haystacks,
+        read,
+        matcher: &matcher,
+        weights: &weights,
+        mean_len: scan.mean_len,
+        q,
+    };
+    let mut ranked = second.score(&candidates);
+    score::sort_files(&mut ranked, |h| scan.haystacks[h].key.clone());
+    verbose_ranking(&ranked, &scan.haystacks);
+    let scores: LineScores = ranked
+        .iter()
+        .flat_map(|f| {
+            f.lines
+                .iter()
+                .map(|l| ((f.haystack, l.line), l.score.clone()))
+        })
+        .collect();
+    let selected: Selection = score::select(&ranked, max_lines);
+    Ok(Searched {
+        haystacks: scan.haystacks,
+        selected,
+        stats: scan.stats,
+        scores,
+        scanned: scan.scanned,
+    })
+}
+
+fn verbose_common(q: &Query, common: &[bool]) {
+    let names: Vec<&str> = q
+        .terms
+        .iter()
+        .zip(common)
+        .filter(|(_, &c)| c)
+        .map(|(t, _)| t.text.as_str())
+        .collect();
+    if !names.is_empty() {
+        messages::verbose(&format!(
+            "first pass: too common to count after {} files: {}",
+            search::SAMPLE_FILES,
+            names.join(", ")
+        ));
+    }
+}
+
+/// What the second pass needs to score a candidate file.
+struct SecondPass<'a> {
+    haystacks: &'a [Haystack],
+    read: &'a ReadOptions,
+    matcher: &'a TermMatcher,
+    weights: &'a TermWeights,
+    mean_len: f64,
+    q: &'a Query,
+}
+
+impl SecondPass<'_> {
+    /// Line scores of the candidate files, in parallel. The file score is
+    /// computed again from every term (the first pass may have skipped common
+    /// ones).
+    fn score(&self, candidates: &[(usize, f64)]) -> Vec<RankedFile> {
+        use rayon::prelude::*;
+        candidates
+            .par_iter()
+            .filter_map(|&(h, _)| self.score_file(h))
+            .collect()
+    }
+
+    fn score_file(&self, h: usize) -> Option<RankedFile> {
+        let key = &self.haystacks[h].key;
+        let doc = load_quiet(&self.haystacks[h], self.read)?;
+        let lines = search::term_lines(&doc, self.matcher).ok()?;
+        let mut counts = vec![0u32; self.q.terms.len()];
+        for m in lines.iter().flat_map(|l| &l.matches) {
+            if let Some(c) = counts.get_mut(m.term) {
+                *c = c.saturating_add(1);
+            }
+        }
+        let file_score = score::file_score(
+            &counts,
+            doc.text.len(),
+            self.mean_len,
+            key,
+            &self.q.terms,
+            self.weights,
+        );
+        let starts = doc.line_starts();
+        let text_of = |n: usize| line_text(&doc, &starts, n);
+        let kinds = score::classify_lines(&doc.text);
+        let wants_tests = score::query_wants_secondary(&self.q.terms);
+        let scored = score::score_lines(&lines, self.weights, &kinds, wants_tests, text_of);
+        let prior = score::file_prior(key, &self.q.terms);
+        Some(RankedFile {
+            haystack: h,
+            file_score,
+            score: score::final_score(file_score, &scored, prior),
+            lines: scored,
+        })
+    }
+}
+
+fn line_text<'a>(doc: &'a Document, starts: &[usize], n: usize) -> Option<&'a [u8]> {
+    let start = *starts.get(n.checked_sub(1)?)?;
+    let end = starts
+        .get(n)
+        .map_or(doc.text.len(), |&s| s.saturating_sub(1));
+    doc.text.get(start..end)
+}
+
+fn verbose_ranking(ranked: &[RankedFile], haystacks: &[Haystack]) {
+    if !messages::is_verbose() {
+        return;
+    }
+    for f in ranked.iter().take(10) {
+        let best = f
+            .lines
+            .iter()
+            .max_by(|a, b| a.score.total.total_cmp(&b.score.total));
+        let line = best.map_or(String::new(), |l| {
+            format!(
+                " best line {} = (terms {:.2} + near {:.2} + merged {:.2}) x {:.2} = {:.2}",
+                l.line, l.score.terms, l.score.near, l.score.merged, l.score.factor, l.score.total
+            )
+        });
+        messages::verbose(&format!(
+            "rank {:.2} (file {:.2}) {}{line}",
+            f.score, f.file_score, haystacks[f.haystack].key
+        ));
+    }
+}
+
+/// Loads a haystack already read once; errors were reported the first time.
+pub(super) fn load_quiet(h: &Haystack, read: &ReadOptions) -> Option<Document> {
+    match document::load(h, read) {
+        Ok(Loaded::Text(doc)) => Some(doc),
+        _ => None,
+    }
+}

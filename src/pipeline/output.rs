@@ -1,0 +1,99 @@
+//! Printing what a search found: rlmgrep's grep layout, or `--json`.
+
+use std::io::Write;
+use std::time::Instant;
+
+use anyhow::Context;
+
+use super::natural::load_quiet;
+use super::Found;
+use crate::cli::{Mode, Plan};
+use crate::document::{Document, ReadOptions};
+use crate::render::grep::{self, FileResult, GrepOptions};
+use crate::render::json::{JsonFile, JsonOptions, JsonPrinter};
+use crate::report::{self, Spotter};
+
+/// Prints the selected lines; returns how many match lines were printed.
+pub(super) fn print(plan: &Plan, found: &Found, read: &ReadOptions) -> anyhow::Result<usize> {
+    let docs: Vec<(Document, &Vec<usize>)> = found
+        .selected
+        .iter()
+        .filter_map(|(h, lines)| load_quiet(&found.haystacks[*h], read).map(|d| (d, lines)))
+        .collect();
+    let spotter = if plan.color {
+        Some(Spotter::new(&found.q)?)
+    } else {
+        None
+    };
+    let files: Vec<FileResult> = docs
+        .iter()
+        .map(|(doc, lines)| {
+            let mut file = FileResult::new(doc, lines.to_vec());
+            if let Some(spotter) = &spotter {
+                file.spans = report::spans(doc, lines, spotter);
+            }
+            file
+        })
+        .collect();
+    let opts = GrepOptions {
+        before: plan.before,
+        after: plan.after,
+        max_count: plan.max_count,
+        tty: plan.stdout_is_tty,
+        color: plan.color,
+    };
+    if plan.mode == Mode::AnswerOnly {
+        return Ok(files.iter().map(|f| count_lines(f, plan.max_count)).sum());
+    }
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let printed = grep::write_grep(&mut out, &files, &opts).context("writing results")?;
+    out.flush().context("writing results")?;
+    Ok(printed)
+}
+
+/// `--json`: every selected file's messages, then the summary (always).
+/// Returns how many match lines were printed.
+pub(super) fn print_json(plan: &Plan, found: &Found, read: &ReadOptions) -> anyhow::Result<usize> {
+    let spotter = Spotter::new(&found.q)?;
+    let opts = JsonOptions {
+        before: plan.before,
+        after: plan.after,
+        max_count: plan.max_count,
+    };
+    let stdout = std::io::stdout();
+    let mut printer = JsonPrinter::new(std::io::BufWriter::new(stdout.lock()))
+        .escape_controls(plan.stdout_is_tty);
+    let mut printed = 0;
+    for (h, lines) in &found.selected {
+        let took = Instant::now();
+        let Some(doc) = load_quiet(&found.haystacks[*h], read) else {
+            continue;
+        };
+        if plan.mode == Mode::AnswerOnly {
+            printed += count_lines(&FileResult::new(&doc, lines.clone()), plan.max_count);
+            continue;
+        }
+        let score_of = |line: usize| found.scores.get(&(*h, line)).cloned();
+        let matches = report::match_lines(&doc, lines, &spotter, &found.q.terms, score_of);
+        let file = JsonFile {
+            doc: &doc,
+            path: report::printed_path(&found.haystacks[*h]),
+            matches,
+            elapsed: took.elapsed(),
+        };
+        printed += printer.file(&file, &opts).context("writing results")?;
+    }
+    // A model stage writes its `answer` or `signature` message here, before
+    // the summary (`JsonPrinter::answer`, `JsonPrinter::signature`).
+    let run = report::run_info(&found.q, found.scanned, &found.stats);
+    printer
+        .summary(found.started.elapsed(), Some(&run))
+        .context("writing results")?;
+    printer.into_inner().flush().context("writing results")?;
+    Ok(printed)
+}
+
+fn count_lines(f: &FileResult, max_count: Option<usize>) -> usize {
+    max_count.map_or(f.lines.len(), |m| f.lines.len().min(m))
+}
