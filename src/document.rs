@@ -23,6 +23,9 @@
 //!   unless `-a` is given (a deliberate difference: rlmgrep searches the
 //!   markup; README.md's compatibility table says why).
 //!
+//! [`is_converted`] tells the search, by name and `-a` alone, which files it
+//! must read through [`load`] instead of streaming their bytes.
+//!
 //! A document that cannot be converted is [`Loaded::Unconvertible`]; the
 //! caller warns and skips it. Conversions are kept in a
 //! [`cache::ConversionCache`] for the run when [`ReadOptions::cache`] is set.
