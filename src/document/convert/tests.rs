@@ -217,3 +217,60 @@ fn mutated_documents_never_crash_a_converter() {
         );
     }
 }
+
+#[test]
+fn encrypted_opendocument_and_drm_epub_are_reported() {
+    let manifest = br#"<manifest:manifest><manifest:file-entry manifest:full-path="content.xml"><manifest:encryption-data/></manifest:file-entry></manifest:manifest>"#;
+    let odt = testdoc::zip(&[
+        ("mimetype", b"application/vnd.oasis.opendocument.text"),
+        ("content.xml", b"\x8f\x12 ciphertext"),
+        ("META-INF/manifest.xml", manifest),
+    ]);
+    assert_eq!(
+        convert(Format::Odf, odt, &Limits::DEFAULT),
+        Err(ConvertError::Encrypted("OpenDocument file"))
+    );
+    let book = testdoc::epub(&[("c.xhtml", "<p>secret</p>")], &[0]);
+    let with_encryption = |uri: &str| {
+        let xml = format!(
+            r#"<encryption><EncryptedData><CipherData><CipherReference URI="{uri}"/></CipherData></EncryptedData></encryption>"#
+        );
+        let mut entries = unzip(&book);
+        entries.push(("META-INF/encryption.xml".to_string(), xml.into_bytes()));
+        let refs: Vec<(&str, &[u8])> = entries
+            .iter()
+            .map(|(n, b)| (n.as_str(), b.as_slice()))
+            .collect();
+        testdoc::zip(&refs)
+    };
+    assert_eq!(
+        convert(
+            Format::Epub,
+            with_encryption("OEBPS/Text/c.xhtml"),
+            &Limits::DEFAULT
+        ),
+        Err(ConvertError::Encrypted("EPUB book"))
+    );
+    // Obfuscated fonts leave the text readable.
+    let got = convert(
+        Format::Epub,
+        with_encryption("OEBPS/Fonts/f.otf"),
+        &Limits::DEFAULT,
+    )
+    .unwrap();
+    assert_eq!(got.text, "secret\n");
+}
+
+/// The entries of a zip, for tests that add one.
+fn unzip(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
+    use std::io::Read;
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
+    (0..zip.len())
+        .map(|i| {
+            let mut entry = zip.by_index(i).unwrap();
+            let mut data = Vec::new();
+            entry.read_to_end(&mut data).unwrap();
+            (entry.name().unwrap().to_string(), data)
+        })
+        .collect()
+}
