@@ -12,18 +12,26 @@ use std::sync::{Arc, Mutex};
 
 use super::convert::{ConvertError, Converted};
 
-/// Most converted text held at once. Past it, documents are converted again
-/// when read again: slower, but memory stays bounded on a tree of thousands
-/// of large PDFs.
-pub const MAX_CACHE_BYTES: usize = 512 << 20;
+/// Most converted text held at once (about 5,000 typical PDFs). Past it,
+/// documents are converted again when read again: slower, but memory stays
+/// bounded on a tree of many large PDFs, as the streaming search keeps it for
+/// plain files.
+pub const MAX_CACHE_BYTES: usize = 256 << 20;
 
 /// One conversion's outcome, shared between readers.
 pub type Outcome = Arc<Result<Converted, ConvertError>>;
 
 /// The cache: conversion outcomes by file path.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct ConversionCache {
     inner: Mutex<Inner>,
+    capacity: usize,
+}
+
+impl Default for ConversionCache {
+    fn default() -> ConversionCache {
+        ConversionCache::with_capacity(MAX_CACHE_BYTES)
+    }
 }
 
 #[derive(Debug, Default)]
@@ -33,6 +41,14 @@ struct Inner {
 }
 
 impl ConversionCache {
+    /// A cache holding at most `capacity` bytes of converted text.
+    pub fn with_capacity(capacity: usize) -> ConversionCache {
+        ConversionCache {
+            inner: Mutex::new(Inner::default()),
+            capacity,
+        }
+    }
+
     /// The outcome stored for `path`, if any.
     pub fn get(&self, path: &Path) -> Option<Outcome> {
         let inner = self.inner.lock().ok()?;
@@ -46,7 +62,7 @@ impl ConversionCache {
             c.text.len() + 4 * c.pages.as_ref().map_or(0, Vec::len)
         });
         if let Ok(mut inner) = self.inner.lock() {
-            if inner.bytes + size <= MAX_CACHE_BYTES {
+            if inner.bytes + size <= self.capacity {
                 inner.bytes += size;
                 inner
                     .entries
@@ -82,13 +98,15 @@ mod tests {
 
     #[test]
     fn a_full_cache_stores_nothing_more() {
-        let cache = ConversionCache::default();
-        let huge = Converted {
-            text: "x".repeat(MAX_CACHE_BYTES + 1),
+        let cache = ConversionCache::with_capacity(10);
+        let text = |n: usize| Converted {
+            text: "x".repeat(n),
             pages: None,
         };
-        let back = cache.insert(Path::new("big.pdf"), Ok(huge));
+        cache.insert(Path::new("a.pdf"), Ok(text(6)));
+        let back = cache.insert(Path::new("b.pdf"), Ok(text(6)));
         assert!(back.is_ok());
-        assert!(cache.get(Path::new("big.pdf")).is_none());
+        assert!(cache.get(Path::new("a.pdf")).is_some());
+        assert!(cache.get(Path::new("b.pdf")).is_none());
     }
 }
