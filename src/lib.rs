@@ -26,6 +26,7 @@ pub mod report;
 pub mod score;
 pub mod search;
 pub mod thesaurus;
+pub mod typo;
 pub mod verify;
 pub mod walk;
 

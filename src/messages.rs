@@ -14,6 +14,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 static ERRORED: AtomicBool = AtomicBool::new(false);
 static VERBOSE: AtomicBool = AtomicBool::new(false);
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// Runs `f` with per-input errors and warnings unprinted (they still count for
+/// the exit status): for a second pass over inputs already reported once.
+pub fn quietly<T>(f: impl FnOnce() -> T) -> T {
+    let was = QUIET.swap(true, Ordering::SeqCst);
+    let out = f();
+    QUIET.store(was, Ordering::SeqCst);
+    out
+}
 
 /// Writes one `kgrep: `-prefixed line to stderr. Failures to write are ignored:
 /// there is nowhere left to report them.
@@ -29,13 +39,17 @@ pub fn line(msg: &str) {
 
 /// A warning: printed, but the exit status is untouched.
 pub fn warn(msg: &str) {
-    line(msg);
+    if !QUIET.load(Ordering::SeqCst) {
+        line(msg);
+    }
 }
 
 /// An error about one input: printed, and the run will exit 2.
 pub fn error(msg: &str) {
     set_errored();
-    line(msg);
+    if !QUIET.load(Ordering::SeqCst) {
+        line(msg);
+    }
 }
 
 /// A line printed only with `-v`.

@@ -46,11 +46,17 @@ pub enum Origin {
     Query,
     /// A synonym of a query word's concept, from the thesaurus.
     Synonym,
+    /// A corpus word close to a query word the corpus never uses (a typo).
+    Fuzzy,
 }
 
 /// Weight of a synonym relative to the query word it expands: the user's own
 /// word is the better evidence.
 pub const SYNONYM_WEIGHT: f32 = 0.6;
+
+/// Weight of a typo correction relative to the query word: a close corpus
+/// word is almost always the word meant, but still a guess.
+pub const FUZZY_WEIGHT: f32 = 0.8;
 
 /// At most this many synonyms expand one query word: enough for a concept's
 /// common spellings and abbreviations, few enough to keep matching fast.

@@ -148,13 +148,17 @@ pub fn line_info(hits: &[Occurrence], terms: &[Term], score: Option<LineScore>) 
             concepts.push(c);
         }
     }
-    let synonyms_only =
-        !line_terms.is_empty() && line_terms.iter().all(|t| t.origin == Origin::Synonym);
+    let all = |o: Origin| !line_terms.is_empty() && line_terms.iter().all(|t| t.origin == o);
+    let exact = line_terms.iter().any(|t| t.origin == Origin::Query);
     LineInfo {
-        source: if synonyms_only {
-            LineSource::Thesaurus
-        } else {
+        source: if exact {
             LineSource::Lexical
+        } else if all(Origin::Fuzzy) {
+            LineSource::Fuzzy
+        } else if line_terms.is_empty() {
+            LineSource::Lexical
+        } else {
+            LineSource::Thesaurus
         },
         verified: true,
         score: score.map(|s| ScoreParts {
@@ -186,6 +190,7 @@ fn term_info(t: &Term) -> TermInfo {
         origin: match t.origin {
             Origin::Query => TermOrigin::Query,
             Origin::Synonym => TermOrigin::Synonym,
+            Origin::Fuzzy => TermOrigin::Fuzzy,
         },
     }
 }

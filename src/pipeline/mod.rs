@@ -157,13 +157,13 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
         },
     };
     let read = ReadOptions::for_run(plan.text);
-    let q = match query::classify(&plan.query) {
+    let mut q = match query::classify(&plan.query) {
         QueryKind::Natural => query::analyze_with(&plan.query, &load_thesaurus(plan, &cwd)),
         _ => query::analyze(&plan.query),
     };
     verbose_query(&q);
     let searched = match &q.kind {
-        QueryKind::Natural => natural::rank(&q, corpus, &read, plan.max_lines),
+        QueryKind::Natural => natural::rank(&mut q, corpus, &read, plan.max_lines),
         QueryKind::Literal(lit) => exact::literal(lit, corpus, &read),
         QueryKind::Regex(re) => exact::regex(re, corpus, &read),
     };

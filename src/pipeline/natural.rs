@@ -4,20 +4,30 @@
 use super::{Searched, Selection};
 use crate::document::{self, Document, Loaded, ReadOptions};
 use crate::messages;
-use crate::query::Query;
+use crate::query::{self, Origin, Query, Term};
 use crate::report::LineScores;
 use crate::score::{self, RankedFile, TermWeights};
 use crate::search::{self, matcher::TermMatcher, Corpus};
+use crate::typo::{self, Vocabulary};
 use crate::walk::Haystack;
 
-/// Ranks the corpus for the query and selects at most `max_lines` lines.
+/// Ranks the corpus for the query and selects at most `max_lines` lines. A
+/// query word the corpus never uses is corrected to its nearest corpus words
+/// (`typo`), which are added to the query's terms, and the corpus is counted
+/// again with them.
 pub(super) fn rank(
-    q: &Query,
+    q: &mut Query,
     corpus: Corpus<'_>,
     read: &ReadOptions,
     max_lines: usize,
 ) -> anyhow::Result<Searched> {
-    let scan = search::scan_terms(corpus, &q.terms, read)?;
+    let mut scan = search::scan_terms(corpus, &q.terms, read)?;
+    if let Some(terms) = with_corrections(q, &scan, read) {
+        q.terms = terms;
+        let first = scan.stats;
+        scan = messages::quietly(|| search::scan_terms(corpus, &q.terms, read))?;
+        scan.stats = first;
+    }
     verbose_common(q, &scan.common);
     let weights = TermWeights::new(&q.terms, &scan.df, scan.stats.loaded);
     let mut candidates: Vec<(usize, f64)> = scan
@@ -59,6 +69,73 @@ pub(super) fn rank(
         scores,
         scanned: scan.scanned,
     })
+}
+
+/// The query's terms plus corrections for the query words no loaded file holds,
+/// or `None` when every word was found (or none could be corrected).
+fn with_corrections(q: &Query, scan: &search::TermScan, read: &ReadOptions) -> Option<Vec<Term>> {
+    let found_slots: Vec<usize> = q
+        .terms
+        .iter()
+        .zip(&scan.df)
+        .filter(|(_, &df)| df > 0)
+        .map(|(t, _)| t.slot)
+        .collect();
+    let missing: Vec<&Term> = q
+        .terms
+        .iter()
+        .filter(|t| t.origin == Origin::Query && !found_slots.contains(&t.slot))
+        .filter(|t| t.text.len() >= typo::MIN_TYPO_LEN)
+        .collect();
+    if missing.is_empty() {
+        return None;
+    }
+    let vocabulary = sample_vocabulary(scan, read);
+    let mut terms = q.terms.clone();
+    for word in missing {
+        let fixes = vocabulary.corrections(&word.text);
+        if fixes.is_empty() {
+            messages::verbose(&format!("typo: no corpus word is close to {:?}", word.text));
+            continue;
+        }
+        messages::verbose(&format!(
+            "typo: {:?} is in no file; also searching {}",
+            word.text,
+            fixes.join(", ")
+        ));
+        for fix in fixes {
+            let stem = query::stem(&fix);
+            if terms.iter().any(|t| t.stem == stem) {
+                continue;
+            }
+            terms.push(Term {
+                text: fix,
+                stem,
+                weight: query::FUZZY_WEIGHT,
+                slot: word.slot,
+                origin: Origin::Fuzzy,
+                concept: None,
+            });
+        }
+    }
+    (terms.len() > q.terms.len()).then_some(terms)
+}
+
+/// Words of the best first-pass files and of a sample of all files read.
+fn sample_vocabulary(scan: &search::TermScan, read: &ReadOptions) -> Vocabulary {
+    let mut by_hits: Vec<&search::FileTerms> = scan.files.iter().collect();
+    by_hits.sort_by_key(|f| std::cmp::Reverse(f.counts.iter().map(|&c| u64::from(c)).sum::<u64>()));
+    let best = by_hits
+        .into_iter()
+        .take(score::CANDIDATE_FILES)
+        .map(|f| &scan.haystacks[f.haystack]);
+    let mut vocabulary = Vocabulary::default();
+    for h in best.chain(&scan.sample) {
+        if let Some(doc) = load_quiet(h, read) {
+            vocabulary.add_text(&doc.text);
+        }
+    }
+    vocabulary
 }
 
 fn verbose_common(q: &Query, common: &[bool]) {

@@ -21,6 +21,10 @@ use crate::walk::{Haystack, Source};
 /// Files counted with every term before deciding which terms are too common to
 /// count in the rest of the first pass. Smaller trees are counted in full.
 pub const SAMPLE_FILES: usize = 1000;
+/// Files kept aside, hits or not, as a sample of the corpus's vocabulary (for
+/// typo correction when a query word matches nothing).
+pub const VOCABULARY_SAMPLE: usize = 50;
+
 /// A term found in more than this share of the sampled files is common: its
 /// idf is below ln(1/0.1) ≈ 2.3 against 7–11 for a rare term in a big tree, so
 /// it hardly changes which files are candidates, while matching it everywhere
@@ -76,6 +80,8 @@ pub struct TermScan {
     pub common: Vec<bool>,
     /// Document frequency of each term over the loaded files.
     pub df: Vec<usize>,
+    /// Up to `VOCABULARY_SAMPLE` of the files read, with or without hits.
+    pub sample: Vec<Haystack>,
 }
 
 /// The matcher in use, and what the sample taught about the terms.
@@ -140,9 +146,11 @@ pub fn scan_terms(
         sample_df: terms.iter().map(|_| AtomicUsize::new(0)).collect(),
     };
     let counters = Counters::default();
+    let sample = Sample::default();
     let (found, scanned) = each_file(corpus, |h| {
         let (matcher, full) = adaptive.matcher();
         let (counts, len) = count_file(h, matcher, read, &counters)?;
+        sample.offer(h);
         if full {
             adaptive.learn(&counts);
         }
@@ -177,7 +185,33 @@ pub fn scan_terms(
         scanned,
         common,
         df,
+        sample: sample.into_inner(),
     })
+}
+
+/// The first files read, kept for their vocabulary.
+#[derive(Default)]
+struct Sample {
+    taken: AtomicUsize,
+    files: std::sync::Mutex<Vec<Haystack>>,
+}
+
+impl Sample {
+    fn offer(&self, h: &Haystack) {
+        if self.taken.fetch_add(1, Ordering::Relaxed) < VOCABULARY_SAMPLE {
+            let mut files = self
+                .files
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            files.push(h.clone());
+        }
+    }
+
+    fn into_inner(self) -> Vec<Haystack> {
+        self.files
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
 }
 
 /// Exact for counted terms; for common ones, the sample's share scaled up.

@@ -47,6 +47,15 @@ impl Run {
         self
     }
 
+    pub fn stderr_lacks(&self, needle: &str) -> &Run {
+        assert!(
+            !self.stderr.contains(needle),
+            "stderr has {needle:?}\n{}",
+            self.describe
+        );
+        self
+    }
+
     pub fn stdout_has(&self, needle: &str) -> &Run {
         assert!(
             self.stdout.contains(needle),

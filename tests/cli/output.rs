@@ -136,3 +136,21 @@ fn crlf_is_normalised() {
         .code(0)
         .stdout_is("./crlf.txt\n2:\tthe database line\n");
 }
+
+#[test]
+fn a_misspelt_word_is_corrected_from_the_corpus_and_says_so() {
+    let d = corpus();
+    let run = d.run(&["-v", "exponental backof delay", "."]);
+    run.code(0)
+        .stderr_has("typo: \"exponental\" is in no file; also searching exponential")
+        .stderr_has("typo: \"backof\" is in no file; also searching backoff");
+    assert_eq!(
+        run.headings().first().map(String::as_str),
+        Some("./src/net/client.rs"),
+        "{}",
+        run.describe
+    );
+    d.run(&["exponential backoff delay", "."])
+        .code(0)
+        .stderr_lacks("typo");
+}

@@ -81,6 +81,8 @@ pub enum TermOrigin {
     Query,
     /// A synonym from the thesaurus.
     Synonym,
+    /// A corpus word close to a query word the corpus lacks (a typo).
+    Fuzzy,
 }
 
 /// `data.kgrep` of the `summary` message: how the run went.
