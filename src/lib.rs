@@ -12,6 +12,7 @@
 //! ranked lines into what the printers take (match spans, `--json` data). No stability promise: this library exists so
 //! the binary, the tests and the benchmarks can call each stage directly.
 
+pub mod answer;
 pub mod cli;
 pub mod config;
 pub mod document;
@@ -20,11 +21,13 @@ pub mod llm;
 pub mod messages;
 pub mod pipeline;
 pub mod progress;
+pub mod python;
 pub mod query;
 pub mod render;
 pub mod report;
 pub mod score;
 pub mod search;
+pub mod signature;
 pub mod thesaurus;
 pub mod typo;
 pub mod verify;

@@ -18,16 +18,19 @@ use std::time::Instant;
 use anyhow::Context;
 use clap::Parser;
 
+use crate::answer::{self, NoModel};
 use crate::cli::flags::GenerateKind;
-use crate::cli::{self, Env, Flags, Input, Mode, Plan};
+use crate::cli::{self, Env, Flags, Input, LlmPolicy, Mode, Plan};
 use crate::config::{self, ConfigPaths};
 use crate::document::ReadOptions;
 use crate::exit::ExitStatus;
+use crate::llm;
 use crate::messages;
 use crate::progress::Spinner;
 use crate::query::{self, QueryKind};
 use crate::report::LineScores;
 use crate::search::{Corpus, LoadStats};
+use crate::signature;
 use crate::thesaurus::{self, LayerPaths, Thesaurus};
 use crate::walk::{self, Haystack, WalkOptions};
 
@@ -139,9 +142,6 @@ fn is_readable_stdin() -> bool {
 /// Runs a search plan and prints its results.
 pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
     let started = Instant::now();
-    if let Some(status) = unsupported_mode(plan) {
-        return Ok(status);
-    }
     let cwd = cwd()?;
     let spinner = Spinner::start("scanning files");
     let Some(input) = gather(plan)? else {
@@ -187,6 +187,9 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
             }
             return Ok(ExitStatus::Error);
         }
+    }
+    if let Some(status) = signature_mode(plan) {
+        return Ok(status);
     }
     if plan.mode == Mode::Answer || plan.mode == Mode::AnswerOnly {
         messages::warn("--answer needs a language model, and this kgrep has none yet: printing the matches only");
@@ -250,17 +253,36 @@ fn load_thesaurus(plan: &Plan, cwd: &std::path::Path) -> Thesaurus {
     })
 }
 
-/// Modes this version cannot run: signatures need a model.
-fn unsupported_mode(plan: &Plan) -> Option<ExitStatus> {
-    let flag = match plan.mode {
-        Mode::Signature(_) => "--signature",
-        Mode::SignatureJson(_) => "--signature-json",
+/// The signature modes, after the files are loaded (rlmgrep reports a bad spec
+/// only then, after its `Scanned` line): a bad spec is rlmgrep's error, and
+/// without a model the run ends with exit 2 saying how to configure one.
+/// `None` for the other modes.
+fn signature_mode(plan: &Plan) -> Option<ExitStatus> {
+    let (flag, spec) = match &plan.mode {
+        Mode::Signature(spec) => ("--signature", spec),
+        Mode::SignatureJson(spec) => ("--signature-json", spec),
         _ => return None,
     };
-    messages::line(&format!(
-        "{flag} needs a language model, and this kgrep has no model support yet; \
-         run without {flag} for offline search"
-    ));
+    if let Err(err) = signature::parse(spec) {
+        messages::line(&err.to_string());
+        return Some(ExitStatus::Error);
+    }
+    let msg = if plan.llm == LlmPolicy::Off {
+        answer::model_required(flag, NoModel::Disabled)
+    } else if llm::resolve(&plan.model, |name| std::env::var(name).ok())
+        .selection()
+        .is_err()
+    {
+        answer::model_required(flag, NoModel::NotConfigured)
+    } else {
+        // Until the LLM client is wired in (issue 4), a configured model cannot
+        // be called yet.
+        format!(
+            "{flag} needs a language model, and this kgrep has no model support yet; \
+             run without {flag} for offline search"
+        )
+    };
+    messages::line(&msg);
     Some(ExitStatus::Error)
 }
 

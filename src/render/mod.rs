@@ -7,13 +7,19 @@
 //! - [`grep`]: rlmgrep's grep-style output, byte for byte (pipe and terminal).
 //! - [`json`]: `--json`, JSON Lines that are a strict superset of `rg --json`.
 //! - [`context`]: which lines a file prints (shared by both printers).
+//! - [`answer`]: the `--answer` section on stderr, as rlmgrep lays it out.
+//! - [`signature`]: `--signature` / `--signature-json` output, byte for byte.
 //! - [`sanitize`]: makes file and model text safe to write to a terminal.
 //! - [`cells`]: terminal cell widths and rich-style tab expansion.
+//! - [`wrap`]: rich's word wrap (for the answer).
 
+pub mod answer;
 pub mod cells;
 pub mod context;
 pub mod grep;
 pub mod json;
 pub mod sanitize;
+pub mod signature;
+pub mod wrap;
 
 pub use grep::{write_grep, FileResult, GrepOptions};

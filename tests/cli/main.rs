@@ -6,6 +6,7 @@ mod harness;
 mod bad_input;
 mod color;
 mod contract;
+mod contract_modes;
 mod documents;
 mod flags;
 mod generated;

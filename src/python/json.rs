@@ -1,0 +1,221 @@
+//! Python's `json.dumps`, byte for byte, for the option sets rlmgrep uses, and
+//! Python's `repr()` of a float (which `json.dumps` and `str()` both print).
+//!
+//! - Floats print as Python prints them: the shortest digits that round-trip,
+//!   fixed notation for exponents −4 … 15 (`1.0`, `0.0001`, `1e+16`, `1e-05`).
+//!   serde_json would print `1e16` and `1e-5`.
+//! - Strings escape `"`, `\`, `\n`, `\r`, `\t`, `\b`, `\f` by name and other
+//!   C0 controls as `\u00XX` (lowercase hex); with `ensure_ascii` every
+//!   non-ASCII character too (as UTF-16 units, so astral characters become a
+//!   surrogate pair), DEL included. kgrep adds one option, `escape_controls`,
+//!   that also escapes DEL and the C1 controls for a terminal.
+//! - `indent` puts one item per line; empty arrays and objects stay `[]`/`{}`.
+//!
+//! The value is a `serde_json::Value`: integers print as integers, floats as
+//! floats, object keys in the map's order (kgrep enables serde_json's
+//! `preserve_order`, so that is the order the model wrote them in).
+
+use std::fmt::Write as _;
+
+use serde_json::{Number, Value};
+
+/// Python's `json.dumps` keyword arguments, as far as rlmgrep uses them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dumps {
+    /// `ensure_ascii` (Python's default is `True`).
+    pub ensure_ascii: bool,
+    /// `indent`: `None` for one line.
+    pub indent: Option<usize>,
+    /// `separators=(",", ":")` instead of Python's defaults `", "`/`": "`
+    /// (`","`/`": "` when indenting).
+    pub compact: bool,
+    /// kgrep's addition: also escape DEL and C1 controls (for a terminal).
+    pub escape_controls: bool,
+}
+
+impl Dumps {
+    /// `json.dumps(v, ensure_ascii=False, separators=(",", ":"))`: `--signature-json`.
+    pub const COMPACT: Dumps = Dumps {
+        ensure_ascii: false,
+        indent: None,
+        compact: true,
+        escape_controls: false,
+    };
+    /// `json.dumps(v, ensure_ascii=False, indent=2)`: values in `--signature`.
+    pub const INDENT2: Dumps = Dumps {
+        ensure_ascii: false,
+        indent: Some(2),
+        compact: false,
+        escape_controls: false,
+    };
+}
+
+/// `json.dumps(value, **opts)`.
+pub fn dumps(value: &Value, opts: &Dumps) -> String {
+    let mut out = String::new();
+    write_value(&mut out, value, opts, 0);
+    out
+}
+
+/// Python's `repr(float)` (also `str(float)`): `1.0`, `0.5`, `1e-05`, `1e+16`,
+/// `inf`, `nan`.
+pub fn float_repr(f: f64) -> String {
+    if f.is_nan() {
+        return "nan".to_string();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "inf" } else { "-inf" }.to_string();
+    }
+    // Rust's `{:e}` gives the shortest round-trip digits, as Python's repr does;
+    // only the layout differs.
+    let sci = format!("{f:e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let (sign, mantissa) = match mantissa.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", mantissa),
+    };
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let mut out = String::from(sign);
+    if (-4..16).contains(&exp) {
+        fixed(&mut out, &digits, exp);
+    } else {
+        out.push_str(&digits[..1]);
+        if digits.len() > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        let _ = write!(out, "e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
+    }
+    out
+}
+
+/// Fixed notation of `0.d1d2… × 10^(exp+1)`, always with a fractional part.
+fn fixed(out: &mut String, digits: &str, exp: i32) {
+    if exp < 0 {
+        out.push_str("0.");
+        for _ in 0..(-exp - 1) {
+            out.push('0');
+        }
+        out.push_str(digits);
+        return;
+    }
+    let int_len = usize::try_from(exp).unwrap_or(0) + 1;
+    if digits.len() <= int_len {
+        out.push_str(digits);
+        for _ in digits.len()..int_len {
+            out.push('0');
+        }
+        out.push_str(".0");
+    } else {
+        out.push_str(&digits[..int_len]);
+        out.push('.');
+        out.push_str(&digits[int_len..]);
+    }
+}
+
+/// A JSON number as Python prints it: integers exactly, floats by [`float_repr`]
+/// (`NaN`/`Infinity` cannot occur: serde_json numbers are finite).
+pub fn number(n: &Number) -> String {
+    if let Some(i) = n.as_i64() {
+        i.to_string()
+    } else if let Some(u) = n.as_u64() {
+        u.to_string()
+    } else {
+        float_repr(n.as_f64().unwrap_or(f64::NAN))
+    }
+}
+
+fn write_value(out: &mut String, value: &Value, opts: &Dumps, level: usize) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&number(n)),
+        Value::String(s) => write_string(out, s, opts),
+        Value::Array(items) => {
+            if items.is_empty() {
+                out.push_str("[]");
+                return;
+            }
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(item_separator(opts));
+                }
+                newline(out, opts, level + 1);
+                write_value(out, item, opts, level + 1);
+            }
+            newline(out, opts, level);
+            out.push(']');
+        }
+        Value::Object(map) => {
+            if map.is_empty() {
+                out.push_str("{}");
+                return;
+            }
+            out.push('{');
+            for (i, (key, item)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(item_separator(opts));
+                }
+                newline(out, opts, level + 1);
+                write_string(out, key, opts);
+                out.push_str(if opts.compact { ":" } else { ": " });
+                write_value(out, item, opts, level + 1);
+            }
+            newline(out, opts, level);
+            out.push('}');
+        }
+    }
+}
+
+/// Python's item separator: `", "` without indent, `","` with it (the newline
+/// follows), `","` when compact.
+fn item_separator(opts: &Dumps) -> &'static str {
+    if opts.compact || opts.indent.is_some() {
+        ","
+    } else {
+        ", "
+    }
+}
+
+fn newline(out: &mut String, opts: &Dumps, level: usize) {
+    if let Some(indent) = opts.indent {
+        out.push('\n');
+        for _ in 0..indent * level {
+            out.push(' ');
+        }
+    }
+}
+
+/// A JSON string with Python's escaping (see the module doc).
+pub fn write_string(out: &mut String, text: &str, opts: &Dumps) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if u32::from(c) < 0x20 => push_u_escape(out, c),
+            c if opts.ensure_ascii && !(' '..='~').contains(&c) => push_u_escape(out, c),
+            c if opts.escape_controls && c.is_control() => push_u_escape(out, c),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// `\uXXXX` per UTF-16 unit, lowercase hex, as Python writes them.
+fn push_u_escape(out: &mut String, c: char) {
+    let mut units = [0u16; 2];
+    for unit in c.encode_utf16(&mut units) {
+        let _ = write!(out, "\\u{unit:04x}");
+    }
+}
+
+#[cfg(test)]
+mod tests;

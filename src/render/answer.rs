@@ -1,0 +1,157 @@
+//! The `--answer` section on stderr, laid out as rlmgrep prints it:
+//!
+//! ```text
+//! ===== Answer =====          cyan when colour is on
+//! <the answer, stripped, word-wrapped to 80 columns>
+//!                             an empty line
+//! ```
+//!
+//! rlmgrep prints nothing for an empty answer and `No answer` for one that is
+//! only whitespace (`if answer:` then `answer.strip() or "No answer"`).
+//!
+//! Of rich's treatment of the text, kgrep keeps what changes bytes a script or
+//! an agent could rely on: the stripping, the deletion of CR/BEL/BS/VT/FF, tab
+//! expansion and the word wrap at the console width ([`super::wrap`], checked
+//! against rich itself). It deliberately drops rich's *markup* and *emoji
+//! codes*: rich swallows anything that looks like a tag — `[bold]`, but also
+//! `list[str]` and `d[key]` in an answer about code — turns `a:b:c` into an
+//! emoji when `b` is an emoji name, and crashes rlmgrep on a stray `[/tag]`.
+//! kgrep prints the model's text literally. Nor does it reproduce rich's
+//! colouring of numbers and strings in the answer on a terminal.
+//!
+//! On a terminal the text is first made safe by [`super::sanitize`]. The
+//! caller decides whether stderr is a terminal, colour and the width
+//! ([`console_width`] gives rich's rule).
+
+use std::borrow::Cow;
+use std::io::{self, Write};
+
+use super::sanitize::sanitize_text;
+use super::wrap::wrap;
+use crate::python::text::strip;
+
+/// The section's first line.
+pub const HEADER: &str = "===== Answer =====";
+/// What a whitespace-only answer prints as.
+pub const NO_ANSWER: &str = "No answer";
+/// rich's width when the console is not a terminal and `COLUMNS` is unset.
+pub const DEFAULT_WIDTH: usize = 80;
+/// rich's style for the header: cyan.
+const CYAN: &str = "\x1b[36m";
+const RESET: &str = "\x1b[0m";
+
+/// How the section is laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AnswerStyle {
+    /// Wrap width in terminal cells.
+    pub width: usize,
+    /// Colour the header (stderr is a terminal and `NO_COLOR` is unset).
+    pub color: bool,
+    /// stderr is a terminal: control characters are made visible.
+    pub tty: bool,
+}
+
+impl Default for AnswerStyle {
+    fn default() -> AnswerStyle {
+        AnswerStyle {
+            width: DEFAULT_WIDTH,
+            color: false,
+            tty: false,
+        }
+    }
+}
+
+/// The whole section, or an empty string when the answer is empty.
+pub fn answer_section(answer: &str, style: &AnswerStyle) -> String {
+    if answer.is_empty() {
+        return String::new();
+    }
+    let body = match strip(answer) {
+        "" => NO_ANSWER,
+        body => body,
+    };
+    let body = if style.tty {
+        sanitize_text(body)
+    } else {
+        Cow::Borrowed(body)
+    };
+    let mut out = String::with_capacity(body.len() + 64);
+    if style.color {
+        out.push_str(CYAN);
+        out.push_str(HEADER);
+        out.push_str(RESET);
+    } else {
+        out.push_str(HEADER);
+    }
+    out.push('\n');
+    for line in wrap(&body, style.width) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out.push('\n');
+    out
+}
+
+/// Writes [`answer_section`] (nothing for an empty answer).
+pub fn write_answer<W: Write>(out: &mut W, answer: &str, style: &AnswerStyle) -> io::Result<()> {
+    out.write_all(answer_section(answer, style).as_bytes())
+}
+
+/// rich's console width: `COLUMNS` when it is a positive number, else the
+/// width of the first terminal among stdin, stdout and stderr, else 80.
+pub fn console_width(columns: Option<&str>, terminal: Option<usize>) -> usize {
+    columns
+        .filter(|c| !c.is_empty() && c.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|c| c.parse().ok())
+        .or(terminal)
+        .filter(|&w| w > 0)
+        .unwrap_or(DEFAULT_WIDTH)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain(answer: &str) -> String {
+        answer_section(answer, &AnswerStyle::default())
+    }
+
+    #[test]
+    fn empty_prints_nothing_and_blank_prints_no_answer() {
+        assert_eq!(plain(""), "");
+        assert_eq!(plain(" \n\t"), "===== Answer =====\nNo answer\n\n");
+    }
+
+    #[test]
+    fn markup_and_emoji_codes_print_literally() {
+        assert_eq!(
+            plain("see the [/bold] tag, list[str] and a:fire:b"),
+            "===== Answer =====\nsee the [/bold] tag, list[str] and a:fire:b\n\n"
+        );
+    }
+
+    #[test]
+    fn colour_and_terminal_safety() {
+        let tty = AnswerStyle {
+            width: 80,
+            color: true,
+            tty: true,
+        };
+        assert_eq!(
+            answer_section("a\u{1b}[2Jb", &tty),
+            "\u{1b}[36m===== Answer =====\u{1b}[0m\na^[[2Jb\n\n"
+        );
+        // On a pipe ESC passes, as rich lets it; CR is deleted, as rich does.
+        assert_eq!(plain("a\u{1b}b\r"), "===== Answer =====\na\u{1b}b\n\n");
+    }
+
+    #[test]
+    fn width_follows_richs_rule() {
+        assert_eq!(console_width(None, None), 80);
+        assert_eq!(console_width(Some("120"), Some(100)), 120);
+        assert_eq!(console_width(Some("wide"), Some(100)), 100);
+        assert_eq!(console_width(Some("0"), None), 80);
+        assert_eq!(console_width(None, Some(0)), 80);
+        assert_eq!(console_width(Some(""), Some(60)), 60);
+    }
+}
