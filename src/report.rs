@@ -378,6 +378,7 @@ mod tests {
             &LoadStats {
                 loaded: 6,
                 skipped: 1,
+                skips: Vec::new(),
             },
         );
         assert_eq!(info.query.kind, QueryKindName::Natural);

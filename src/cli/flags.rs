@@ -61,6 +61,10 @@ pub struct Flags {
     pub no_ignore: bool,
 
     /// Search binary files as text.
+    ///
+    /// Their raw bytes are searched (invalid UTF-8 shown as U+FFFD), and Office,
+    /// OpenDocument, EPUB and HTML files are not converted to text first; PDFs
+    /// still are, as in rlmgrep.
     #[arg(short = 'a', long = "text", help_heading = INPUT)]
     pub text: bool,
 

@@ -160,7 +160,7 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
             cwd: &cwd,
         },
     };
-    let read = ReadOptions { text: plan.text };
+    let read = ReadOptions::for_run(plan.text);
     let mut q = match query::classify(&plan.query) {
         QueryKind::Natural => query::analyze_with(&plan.query, &load_thesaurus(plan, &cwd)),
         _ => query::analyze(&plan.query),
@@ -476,13 +476,17 @@ fn walk_options(plan: &Plan) -> WalkOptions {
     }
 }
 
-/// rlmgrep's summary line, `Scanned N files. Loaded M.` (+ ` Skipped K.`).
+/// rlmgrep's summary line, `Scanned N files. Loaded M.` (+ ` Skipped K.`),
+/// then one `skip FILE: why` warning per document that could not be converted.
 fn summary(scanned: usize, stats: &LoadStats) {
     let mut line = format!("Scanned {scanned} files. Loaded {}.", stats.loaded);
     if stats.skipped > 0 {
         line.push_str(&format!(" Skipped {}.", stats.skipped));
     }
     messages::line(&line);
+    for skip in &stats.skips {
+        messages::warn(skip);
+    }
 }
 
 fn verbose_query(q: &query::Query) {

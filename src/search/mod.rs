@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
+use crate::document::convert::ConvertError;
 use crate::document::{self, Document, Loaded, ReadOptions};
 use crate::messages;
 use crate::walk::{self, Haystack, Visitor, WalkOptions};
@@ -33,11 +34,15 @@ pub use scan::{
 };
 use sink::{TermLine, TermLineSink};
 
-/// How many haystacks were read and how many were skipped (binary or unreadable).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// How many haystacks were read and how many were skipped (binary, unreadable
+/// or unconvertible), with the warnings for documents that could not be
+/// converted, in key order (`skip KEY: why`), to print after the summary as
+/// rlmgrep does.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LoadStats {
     pub loaded: usize,
     pub skipped: usize,
+    pub skips: Vec<String>,
 }
 
 /// Where the haystacks of a search come from.
@@ -70,14 +75,29 @@ pub struct Counters {
     loaded: AtomicUsize,
     skipped: AtomicUsize,
     bytes: AtomicUsize,
+    /// `(key, warning)` for each document that could not be converted.
+    skips: Mutex<Vec<(String, String)>>,
 }
 
 impl Counters {
     fn stats(&self) -> LoadStats {
+        let mut skips =
+            std::mem::take(&mut *self.skips.lock().unwrap_or_else(PoisonError::into_inner));
+        skips.sort();
         LoadStats {
             loaded: self.loaded.load(Ordering::Relaxed),
             skipped: self.skipped.load(Ordering::Relaxed),
+            skips: skips.into_iter().map(|(_, line)| line).collect(),
         }
+    }
+
+    /// Records a document that could not be converted, with its warning.
+    pub fn unconvertible(&self, key: &str, err: &ConvertError) {
+        self.skipped();
+        self.skips
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push((key.to_string(), format!("skip {key}: {err}")));
     }
 
     /// Records a file that was read as text, `bytes` long.
@@ -101,8 +121,8 @@ impl Counters {
     }
 }
 
-/// Loads one haystack as a document, recording it; `None` for binary or
-/// unreadable ones (reported).
+/// Loads one haystack as a document, recording it; `None` for binary,
+/// unreadable (reported) or unconvertible (recorded for the summary) ones.
 pub fn load(h: &Haystack, read: &ReadOptions, counters: &Counters) -> Option<Document> {
     match document::load(h, read) {
         Ok(Loaded::Text(doc)) => {
@@ -111,6 +131,10 @@ pub fn load(h: &Haystack, read: &ReadOptions, counters: &Counters) -> Option<Doc
         }
         Ok(Loaded::Binary) => {
             counters.skipped();
+            None
+        }
+        Ok(Loaded::Unconvertible(err)) => {
+            counters.unconvertible(&h.key, &err);
             None
         }
         Err(err) => {

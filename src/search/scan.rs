@@ -46,9 +46,9 @@ pub fn searcher(line_numbers: bool, detect_binary: bool) -> Searcher {
 }
 
 /// A plain file on disk that can be searched as raw bytes.
-fn streamable(h: &Haystack) -> Option<&std::path::Path> {
+fn streamable<'h>(h: &'h Haystack, read: &ReadOptions) -> Option<&'h std::path::Path> {
     match &h.source {
-        Source::Path(path) if !document::is_converted(h) => Some(path),
+        Source::Path(path) if !document::is_converted(h, read) => Some(path),
         _ => None,
     }
 }
@@ -243,7 +243,7 @@ fn count_file(
     counters: &Counters,
 ) -> Option<(Vec<u32>, usize)> {
     let mut sink = CountSink::new(matcher);
-    let Some(path) = streamable(h) else {
+    let Some(path) = streamable(h, read) else {
         let doc = load(h, read, counters)?;
         if let Err(err) = searcher(false, false).search_slice(matcher, &doc.text, &mut sink) {
             messages::error(&format!("{}: {err}", h.key));
@@ -301,7 +301,7 @@ where
     let counters = Counters::default();
     let (found, scanned) = each_file(corpus, |h| {
         if prefilter {
-            if let Some(path) = streamable(h) {
+            if let Some(path) = streamable(h, read) {
                 let mut first = FirstMatchSink::default();
                 let result = searcher(false, !read.text).search_path(matcher, path, &mut first);
                 if !first.matched {

@@ -13,8 +13,10 @@
 //! (a path part starting with `.`, without `--hidden`), ignored by a
 //! `.gitignore` (without `--no-ignore`; `.git/info/exclude` has no effect),
 //! filtered out by `-g`/`--type`, or binary (a NUL byte, without `-a`).
-//! PDFs are built by hand from `make_fixture.py`'s `MANUAL_PDF_PAGES` in the
-//! layout the goldens show; the real extractor is issue 8.
+//! The loaded documents themselves come from kgrep's real loader
+//! (`document::load`), PDFs included: the fixture's `docs/manual.pdf` goes
+//! through kgrep's PDF extraction, so `plain_pdf`, `plain_pdf_context` and
+//! `pdf_page_boundary` check its line numbers and page suffixes byte for byte.
 //!
 //! Skipped: `known_bug` cases, exit-2 cases (usage, config and model errors),
 //! modes whose stdout is not grep output (`--signature*`, `--answer-only`,
@@ -27,9 +29,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use kgrep::document::Document;
+use kgrep::document::{self, Document, Loaded, ReadOptions};
 use kgrep::render::{write_grep, FileResult, GrepOptions};
 use kgrep::verify::{verify, Claim};
+use kgrep::walk::{Haystack, Source};
 use serde_json::Value;
 
 /// The copy of the contract inside the repository.
@@ -484,36 +487,19 @@ fn path_match(path: &str, pattern: &str) -> bool {
 // ---------------------------------------------------------------------------
 // Documents
 
-/// A file read the way rlmgrep reads text: CRLF and CR to LF, lossy UTF-8.
-fn read_text_document(key: &str, path: &Path) -> Document {
-    let bytes = fs::read(path).unwrap();
-    let text = String::from_utf8_lossy(&bytes)
-        .replace("\r\n", "\n")
-        .replace('\r', "\n");
-    Document {
+/// A claimed file loaded by kgrep's own loader, as the search would load it.
+fn load_document(key: &str, path: &Path, args: &Args) -> Document {
+    let haystack = Haystack {
         key: key.to_string(),
-        text: text.into_bytes(),
-        pages: None,
-    }
-}
-
-/// The fixture PDF as rlmgrep's extractor lays it out (until issue 8 brings
-/// the real extractor): per page a `===== Page N =====` line, the page's lines,
-/// then an empty line, all carrying that page's number.
-fn pdf_document(key: &str, pages: &[Vec<String>]) -> Document {
-    let mut lines: Vec<String> = Vec::new();
-    let mut page_of_line = Vec::new();
-    for (index, page_lines) in pages.iter().enumerate() {
-        let page = u32::try_from(index + 1).unwrap();
-        lines.push(format!("===== Page {page} ====="));
-        lines.extend(page_lines.iter().cloned());
-        lines.push(String::new());
-        page_of_line.resize(lines.len(), page);
-    }
-    Document {
-        key: key.to_string(),
-        text: lines.join("\n").into_bytes(),
-        pages: Some(page_of_line),
+        source: Source::Path(path.to_path_buf()),
+    };
+    let read = ReadOptions {
+        text: args.binary_as_text,
+        ..ReadOptions::default()
+    };
+    match document::load(&haystack, &read).unwrap() {
+        Loaded::Text(doc) => doc,
+        other => panic!("{key}: rlmgrep loaded it, kgrep gives {other:?}"),
     }
 }
 
@@ -523,7 +509,6 @@ fn pdf_document(key: &str, pages: &[Vec<String>]) -> Document {
 struct Fixture {
     _dir: tempfile::TempDir,
     root: PathBuf,
-    pdf_pages: Vec<Vec<String>>,
 }
 
 impl Fixture {
@@ -541,25 +526,8 @@ impl Fixture {
             .status()
             .expect("python3 is needed to build the rlmgrep fixture");
         assert!(status.success(), "make_fixture.py failed");
-        Fixture {
-            _dir: dir,
-            root,
-            pdf_pages: manual_pdf_pages(&script),
-        }
+        Fixture { _dir: dir, root }
     }
-}
-
-/// `MANUAL_PDF_PAGES` from make_fixture.py, as JSON through python3.
-fn manual_pdf_pages(script: &Path) -> Vec<Vec<String>> {
-    let program = "import json, runpy, sys; \
-                   print(json.dumps(runpy.run_path(sys.argv[1])['MANUAL_PDF_PAGES']))";
-    let output = Command::new("python3")
-        .args(["-c", program])
-        .arg(script)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "reading MANUAL_PDF_PAGES failed");
-    serde_json::from_slice(&output.stdout).unwrap()
 }
 
 // ---------------------------------------------------------------------------
@@ -583,7 +551,7 @@ fn run_case(case: &Case, fixture: &Fixture) -> Outcome {
             line: c.line,
         })
         .collect();
-    let docs = loaded_documents(case, &args, &claims, &cwd, root, &fixture.pdf_pages);
+    let docs = loaded_documents(case, &args, &claims, &cwd, root);
     let verified = verify(&claims, &docs);
     let files: Vec<FileResult> = verified
         .files
@@ -606,7 +574,6 @@ fn loaded_documents(
     claims: &[Claim],
     cwd: &Path,
     root: &Path,
-    pdf_pages: &[Vec<String>],
 ) -> BTreeMap<String, Document> {
     let paths = match inputs(case, args) {
         Inputs::Stdin(bytes) => {
@@ -623,14 +590,7 @@ fn loaded_documents(
     claimed
         .into_iter()
         .filter(|key| is_loaded(key, &paths, args, cwd, root))
-        .map(|key| {
-            let doc = if key.ends_with(".pdf") {
-                pdf_document(key, pdf_pages)
-            } else {
-                read_text_document(key, &cwd.join(key))
-            };
-            (key.to_string(), doc)
-        })
+        .map(|key| (key.to_string(), load_document(key, &cwd.join(key), args)))
         .collect()
 }
 

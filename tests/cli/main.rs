@@ -7,6 +7,7 @@ mod bad_input;
 mod color;
 mod contract;
 mod contract_modes;
+mod documents;
 mod flags;
 mod generated;
 mod input;
