@@ -143,6 +143,25 @@ impl Dir {
         to_run(out, args, self.root.path())
     }
 
+    /// Points this dir's HOME config (`~/.rlmgrep/config.toml`) at a model
+    /// served from `base_url` (the mock), with a planted key, plus `extra`
+    /// config lines. Returns the key, so tests can prove it never shows.
+    pub fn use_model(&self, base_url: &str, extra: &str) -> &'static str {
+        const KEY: &str = "sk-test-KGREP-MOCK-KEY-1234567890abcdef";
+        let dir = self.home.path().join(".rlmgrep");
+        std::fs::create_dir_all(&dir).expect("mkdir config dir");
+        let config = format!(
+            "model = \"openai/mock-model\"\napi_base = \"{base_url}\"\napi_key = \"{KEY}\"\n{extra}\n"
+        );
+        std::fs::write(dir.join("config.toml"), config).expect("write config");
+        KEY
+    }
+
+    /// The learned thesaurus of this dir's HOME.
+    pub fn learned_path(&self) -> PathBuf {
+        self.home.path().join(".local/share/kgrep/thesaurus.json")
+    }
+
     /// Runs with args (stdin an empty pipe: assert_cmd always pipes stdin).
     pub fn run(&self, args: &[&str]) -> Run {
         let mut cmd = self.cmd();
