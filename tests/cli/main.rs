@@ -14,6 +14,7 @@ mod input;
 mod json;
 mod llm_client;
 mod mock_llm;
+mod model_stage;
 mod output;
 mod readme;
 mod schema;

@@ -1,0 +1,275 @@
+//! The model stage end to end: the real binary, a mock model on 127.0.0.1.
+//! When the model is called (and when not), what it is sent, and that only
+//! verified lines are ever printed.
+
+use serde_json::{json, Value};
+
+use crate::harness::{Dir, Run};
+use crate::mock_llm::{MockLlm, Step};
+
+/// A small project: retries, settings and a cache, so some queries are
+/// answered offline and others need the model.
+fn project() -> Dir {
+    let dir = Dir::new();
+    dir.write(
+        "src/retry.py",
+        "import time\n\nMAX_RETRIES = 5\n\ndef retry_backoff(attempt):\n    \
+         \"\"\"Exponential retry backoff: the delay doubles after each failed attempt.\"\"\"\n    \
+         return 0.5 * (2 ** attempt)\n\ndef call_with_retry(fn):\n    \
+         for attempt in range(MAX_RETRIES):\n        try:\n            return fn()\n        \
+         except IOError:\n            time.sleep(retry_backoff(attempt))\n    \
+         raise RuntimeError(\"gave up after retries\")\n",
+    );
+    dir.write(
+        "src/client.py",
+        "from .retry import call_with_retry, retry_backoff\n\nclass Client:\n    \
+         def __init__(self, timeout=30):\n        self.timeout = timeout\n\n    \
+         def get(self, url):\n        # every request goes through the retry backoff loop\n        \
+         return call_with_retry(lambda: self._send(url))\n\n    def _send(self, url):\n        \
+         raise IOError(\"unreachable: \" + url)\n",
+    );
+    dir.write(
+        "src/settings.py",
+        "# Settings for the HTTP client.\nRETRY_BACKOFF_FACTOR = 0.5\nRETRY_BACKOFF_MAX = 60\n\
+         CONNECT_TIMEOUT = 10\n",
+    );
+    dir.write(
+        "src/cache.py",
+        "class LruCache:\n    def __init__(self, capacity):\n        self.capacity = capacity\n        \
+         self.items = {}\n\n    def evict(self):\n        oldest = next(iter(self.items))\n        \
+         del self.items[oldest]\n",
+    );
+    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+    dir
+}
+
+/// Answered offline: every word found, in two files.
+const SUFFICIENT: &str = "retry backoff";
+/// Not answered offline: the code says "evict", the query does not.
+const NEEDS_MODEL: &str = "where are stale entries thrown away";
+
+fn run(dir: &Dir, args: &[&str], llm: &str) -> Run {
+    let mut cmd = dir.cmd();
+    cmd.env("KGREP_LLM", llm).args(args);
+    crate::harness::finish(&mut cmd, args, dir.path())
+}
+
+fn offline(dir: &Dir, args: &[&str]) -> Run {
+    run(dir, args, "off")
+}
+
+fn chat(value: Value) -> Step {
+    Step::chat(&value.to_string())
+}
+
+/// Every `path:line:text` grep line printed is that line of that file.
+fn assert_every_line_is_real(dir: &Dir, run: &Run) {
+    let mut file = None;
+    for line in run.stdout.lines() {
+        if line.is_empty() {
+            continue;
+        }
+        let Some((number, text)) = line.split_once(":\t") else {
+            file = Some(line.trim_start_matches("./").to_string());
+            continue;
+        };
+        let path = file.as_ref().expect("a heading before lines");
+        let n: usize = number.parse().expect("line number");
+        let contents = std::fs::read_to_string(dir.path().join(path)).unwrap();
+        assert_eq!(
+            contents.lines().nth(n - 1),
+            Some(text),
+            "{path}:{n} is not that file's line\n{}",
+            run.describe
+        );
+    }
+}
+
+#[test]
+fn sufficient_offline_results_make_no_call() {
+    let dir = project();
+    let mock = MockLlm::start(vec![]);
+    dir.use_model(&mock.base_url(), "");
+    let with_model = run(&dir, &["-v", SUFFICIENT, "."], "auto");
+    with_model
+        .code(0)
+        .stderr_has("-> sufficient")
+        .stderr_has("model: not consulted");
+    assert!(mock.received().is_empty(), "{}", with_model.describe);
+    let without = offline(&dir, &[SUFFICIENT, "."]);
+    assert_eq!(with_model.stdout, without.stdout);
+}
+
+#[test]
+fn an_expansion_then_a_selection_prints_only_verified_lines() {
+    let dir = project();
+    let mock = MockLlm::start(vec![
+        chat(json!({"concepts": [{"name": "cache eviction",
+            "synonyms": ["evict", "oldest", "expunge"], "related": ["cache"]}]})),
+        chat(json!({"matches": [
+            {"path": "src/cache.py", "line": 6},
+            {"path": "src/cache.py", "line": 8},
+            {"path": "src/cache.py", "line": 99},
+            {"path": "src/nowhere.py", "line": 1},
+            {"path": "../../etc/passwd", "line": 1},
+            {"path": "/etc/passwd", "line": 1}]})),
+    ]);
+    let key = dir.use_model(&mock.base_url(), "");
+    let out = run(&dir, &["-v", NEEDS_MODEL, "."], "auto");
+    out.code(0)
+        .stdout_is("./src/cache.py\n6:\t    def evict(self):\n8:\t        del self.items[oldest]\n")
+        .stderr_has("dropped 4 unverified matches")
+        .stderr_has("model: searching its words too: cache, eviction, oldest, expunge")
+        .stderr_lacks(key);
+    assert_every_line_is_real(&dir, &out);
+    let received = mock.received();
+    assert_eq!(received.len(), 2, "{}", out.describe);
+    // The expansion is told the query; the selection gets excerpts of the
+    // files the expanded search found, never the whole corpus.
+    let expansion = received[0].json().to_string();
+    assert!(expansion.contains("stale entries"), "{expansion}");
+    let selection = received[1].json().to_string();
+    assert!(selection.contains("def evict(self)"), "{selection}");
+    assert!(!selection.contains("CONNECT_TIMEOUT"), "{selection}");
+}
+
+#[test]
+fn rlm_forces_a_selection_even_when_sufficient() {
+    let dir = project();
+    let mock = MockLlm::start(vec![chat(
+        json!({"matches": [{"path": "src/retry.py", "line": 5}]}),
+    )]);
+    dir.use_model(&mock.base_url(), "");
+    let out = run(&dir, &["--rlm", SUFFICIENT, "."], "auto");
+    out.code(0)
+        .stdout_is("./src/retry.py\n5:\tdef retry_backoff(attempt):\n");
+    assert_eq!(mock.received().len(), 1);
+}
+
+#[test]
+fn a_selection_with_no_verified_claim_prints_nothing_found() {
+    let dir = project();
+    let mock = MockLlm::start(vec![chat(
+        json!({"matches": [{"path": "src/retry.py", "line": 500}]}),
+    )]);
+    dir.use_model(&mock.base_url(), "");
+    let out = run(&dir, &["--rlm", SUFFICIENT, "."], "auto");
+    out.code(1)
+        .stdout_is("")
+        .stderr_has("dropped 1 unverified matches");
+}
+
+#[test]
+fn follow_up_searches_send_more_excerpts() {
+    let dir = project();
+    let mock = MockLlm::start(vec![
+        chat(json!({"searches": [{"pattern": "capacity"}]})),
+        chat(json!({"matches": [{"path": "src/cache.py", "line": 3}]})),
+    ]);
+    dir.use_model(&mock.base_url(), "");
+    let out = run(&dir, &["--rlm", "-v", SUFFICIENT, "."], "auto");
+    out.code(0)
+        .stdout_is("./src/cache.py\n3:\t        self.capacity = capacity\n")
+        .stderr_has("model: follow-up round 1");
+    let received = mock.received();
+    assert_eq!(received.len(), 2);
+    let first = received[0].json().to_string();
+    let second = received[1].json().to_string();
+    assert!(!first.contains("self.capacity = capacity"), "{first}");
+    assert!(second.contains("self.capacity = capacity"), "{second}");
+}
+
+#[test]
+fn the_answer_comes_from_the_model_with_its_citations_checked() {
+    let dir = project();
+    let mock = MockLlm::start(vec![chat(json!({
+        "answer": "The delay doubles per attempt (src/retry.py:5); see also src/retry.py:400.",
+        "matches": [{"path": "src/retry.py", "line": 5}],
+        "citations": [{"path": "src/retry.py", "line": 5}]}))]);
+    dir.use_model(&mock.base_url(), "");
+    let out = run(&dir, &["--answer-only", SUFFICIENT, "."], "auto");
+    // As rlmgrep, the answer goes to stderr; --answer-only prints no lines.
+    out.code(0)
+        .stdout_is("")
+        .stderr_has("===== Answer =====\nThe delay doubles per attempt (src/retry.py:5)")
+        .stderr_has("[unverified]");
+    // Only the citation no file backs is marked.
+    assert_eq!(
+        out.stderr.matches("[unverified]").count(),
+        1,
+        "{}",
+        out.describe
+    );
+    assert_eq!(mock.received().len(), 1);
+}
+
+#[test]
+fn a_signature_reply_of_the_wrong_type_is_asked_again() {
+    let dir = project();
+    let mock = MockLlm::start(vec![
+        chat(json!({"max_retries": "five", "matches": []})),
+        chat(json!({"max_retries": 5, "matches": [{"path": "src/retry.py", "line": 3}]})),
+    ]);
+    dir.use_model(&mock.base_url(), "");
+    let out = run(
+        &dir,
+        &["--signature-json", "max_retries: int", SUFFICIENT, "."],
+        "auto",
+    );
+    out.code(0);
+    let fields: Value = serde_json::from_str(out.stdout.trim()).expect("JSON on stdout");
+    assert_eq!(fields["max_retries"], json!(5), "{}", out.describe);
+    let received = mock.received();
+    assert_eq!(received.len(), 2);
+    let again = received[1].json().to_string();
+    assert!(again.contains("previous reply was rejected"), "{again}");
+}
+
+#[test]
+fn dry_run_sends_nothing_and_masks_the_key() {
+    let dir = project();
+    let mock = MockLlm::start(vec![]);
+    let key = dir.use_model(&mock.base_url(), "");
+    let out = run(&dir, &["--dry-run", NEEDS_MODEL, "."], "auto");
+    out.code(0)
+        .stdout_has("expansion")
+        .stdout_has("stale entries")
+        .stdout_lacks(key)
+        .stderr_lacks(key);
+    assert!(mock.received().is_empty());
+}
+
+#[test]
+fn json_reports_the_calls_and_tokens() {
+    let dir = project();
+    let mock = MockLlm::start(vec![chat(
+        json!({"matches": [{"path": "src/retry.py", "line": 5}]}),
+    )]);
+    dir.use_model(&mock.base_url(), "");
+    let out = run(&dir, &["--json", "--rlm", SUFFICIENT, "."], "auto");
+    out.code(0);
+    let summary: Value = out
+        .stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|v| v["type"] == "summary")
+        .expect("a summary message");
+    let model = &summary["data"]["kgrep"]["model"];
+    assert_eq!(model["calls"], json!(1), "{summary}");
+    assert_eq!(model["prompt_tokens"], json!(100), "{summary}");
+    assert_eq!(model["completion_tokens"], json!(10), "{summary}");
+}
+
+#[test]
+fn an_expansion_that_makes_the_results_sufficient_is_the_only_call() {
+    let dir = project();
+    let mock = MockLlm::start(vec![chat(json!({"concepts": [
+        {"name": "pause", "synonyms": ["sleep", "delay"], "related": ["backoff"]},
+        {"name": "retry", "synonyms": ["retries", "retry"], "related": []}]}))]);
+    dir.use_model(&mock.base_url(), "");
+    let out = run(&dir, &["-v", "pause between tries", "."], "auto");
+    out.code(0).stderr_has("-> sufficient");
+    assert_every_line_is_real(&dir, &out);
+    assert_eq!(mock.received().len(), 1, "{}", out.describe);
+    assert!(out.stdout.contains("src/retry.py"), "{}", out.describe);
+}
