@@ -39,6 +39,7 @@ pub const CONFIG_KEYS: &[(&str, &str)] = &[
     ("judge_diversity", "Distinct files the judge wants printed unless the best file clearly leads (default 2)."),
     ("judge_min_results", "The judge's minimum number of printed lines (default 3)."),
     ("prompt_tokens", "The most a selection request sends the model, in estimated tokens (default 4000)."),
+    ("llm_timeout", "The longest one model call may take, in seconds, reply included (default 300); on timeout the offline results are printed with a warning."),
     ("model", "Default for --model."),
     ("sub_model", "Default for --sub-model."),
     ("api_base", "Default for --api-base."),

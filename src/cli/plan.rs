@@ -7,6 +7,7 @@
 //! passes in what it found (`Env`).
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use thiserror::Error;
 
@@ -123,6 +124,8 @@ pub struct Plan {
     pub judge: Thresholds,
     /// Prompt budget of a selection request (config `prompt_tokens`).
     pub prompt_tokens: usize,
+    /// Longest one model call may take (config `llm_timeout`).
+    pub llm_timeout: Duration,
     pub verbose: bool,
     pub yes: bool,
     pub stdout_is_tty: bool,
@@ -145,6 +148,8 @@ pub enum PlanError {
     BadLlmEnv(String),
     #[error("invalid llm value '{0}' in config (expected auto, off or always)")]
     BadLlmConfig(String),
+    #[error("invalid llm_timeout value {0} in config (expected seconds, more than 0)")]
+    BadLlmTimeout(String),
 }
 
 /// Resolves flags, config and environment into a plan.
@@ -189,6 +194,7 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
         prompt_tokens: config
             .prompt_tokens
             .unwrap_or(crate::llm::prompt::DEFAULT_PROMPT_TOKENS),
+        llm_timeout: llm_timeout(config.llm_timeout)?,
         verbose: flags.verbose,
         yes: flags.yes,
         stdout_is_tty: env.stdout_is_tty,
@@ -236,6 +242,17 @@ fn input(flags: &Flags, env: &Env) -> Result<Input, PlanError> {
         Ok(Input::Stdin)
     } else {
         Ok(Input::Paths(vec![PathBuf::from(".")]))
+    }
+}
+
+/// Config `llm_timeout` (seconds) as a duration; the client's default when unset.
+fn llm_timeout(seconds: Option<f64>) -> Result<Duration, PlanError> {
+    match seconds {
+        None => Ok(crate::llm::client::DEFAULT_CALL_TIMEOUT),
+        Some(s) if s > 0.0 => {
+            Duration::try_from_secs_f64(s).map_err(|_| PlanError::BadLlmTimeout(s.to_string()))
+        }
+        Some(s) => Err(PlanError::BadLlmTimeout(s.to_string())),
     }
 }
 
@@ -378,6 +395,31 @@ mod tests {
             .unwrap_err(),
             PlanError::PathsFromTerminal
         );
+    }
+
+    #[test]
+    fn llm_timeout_is_seconds_and_must_be_positive() {
+        let timeout = |text: &str| {
+            let config = crate::config::parse(text).unwrap();
+            plan(flags(&["q"]), &config, &Env::default()).map(|p| p.llm_timeout)
+        };
+        assert_eq!(timeout(""), Ok(crate::llm::client::DEFAULT_CALL_TIMEOUT));
+        assert_eq!(
+            timeout("llm_timeout = 1.5"),
+            Ok(Duration::from_millis(1500))
+        );
+        assert_eq!(timeout("llm_timeout = 2"), Ok(Duration::from_secs(2)));
+        for bad in [
+            "llm_timeout = 0",
+            "llm_timeout = -1",
+            "llm_timeout = nan",
+            "llm_timeout = 1e300",
+        ] {
+            assert!(
+                matches!(timeout(bad), Err(PlanError::BadLlmTimeout(_))),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

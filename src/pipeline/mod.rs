@@ -213,7 +213,15 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
         return Ok(ExitStatus::Matched);
     };
     if report.dropped > 0 {
-        messages::line(&format!("dropped {} unverified matches", report.dropped));
+        let tail = if report.kept_offline {
+            "; showing the offline results"
+        } else {
+            ""
+        };
+        messages::line(&format!(
+            "dropped {} unverified matches{tail}",
+            report.dropped
+        ));
     }
     if let Some(spec) = &spec {
         return signature_output(plan, spec, &report);

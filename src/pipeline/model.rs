@@ -15,8 +15,8 @@ use crate::document::{Document, ReadOptions};
 use crate::fallback::{self, excerpts, expand, rrf, Decision};
 use crate::judge::Verdict;
 use crate::llm::{
-    self, Client, Endpoint, Excerpt, ExpansionRequest, Llm, LlmConfig, LlmError, Meter, Reply,
-    Search, SelectionRequest, Usage,
+    self, Client, ClientOptions, Endpoint, Excerpt, ExpansionRequest, Llm, LlmConfig, LlmError,
+    Meter, Reply, Search, SelectionRequest, Usage,
 };
 use crate::messages;
 use crate::progress::Spinner;
@@ -54,6 +54,8 @@ pub(super) struct Report {
     pub answered: bool,
     /// Claims that named an unknown file or a line out of range.
     pub dropped: usize,
+    /// Every claim was dropped: the offline results are printed instead.
+    pub kept_offline: bool,
     /// The model's answer (`--answer`).
     pub answer: Option<String>,
     /// The signature fields, validated (signature modes).
@@ -109,12 +111,12 @@ pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<
     let mut report = Report::default();
     let mut stage = Stage {
         cx,
-        selection: Client::new(selection.clone(), meter.clone()),
+        selection: client(cx.plan, selection.clone(), &meter),
         max_iterations: config.max_iterations.unwrap_or(DEFAULT_ITERATIONS),
     };
     if expand {
         if let Ok(endpoint) = config.expansion() {
-            let client = Client::new(endpoint.clone(), meter.clone());
+            let client = client(cx.plan, endpoint.clone(), &meter);
             let sufficient = stage.expand(&client, found, &mut report)?;
             if sufficient && !stage.must_select() {
                 finish(&meter, &mut report);
@@ -125,6 +127,18 @@ pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<
     stage.select(found, &mut report)?;
     finish(&meter, &mut report);
     Ok(Some(report))
+}
+
+/// A client for `endpoint` with the plan's call timeout (config `llm_timeout`);
+/// connecting never takes longer than a whole call may.
+fn client(plan: &Plan, endpoint: Endpoint, meter: &Meter) -> Client {
+    let defaults = ClientOptions::default();
+    let options = ClientOptions {
+        call_timeout: plan.llm_timeout,
+        connect_timeout: defaults.connect_timeout.min(plan.llm_timeout),
+        ..defaults
+    };
+    Client::with_options(endpoint, meter.clone(), options)
 }
 
 /// Follow-up rounds when `--max-iterations` is not set.
@@ -433,6 +447,13 @@ impl Stage<'_> {
             selected.iter().map(|(_, l)| l.len()).sum::<usize>(),
             verified.dropped
         ));
+        if selected.is_empty() && verified.dropped > 0 {
+            // Nothing the model claimed is in a searched file: it is not to be
+            // trusted over the offline ranking.
+            report.kept_offline = true;
+            report.note = Some("no claim of the model was verified".to_string());
+            return;
+        }
         found.haystacks = walked;
         found.selected = selected;
         found.scores.clear();
