@@ -668,6 +668,48 @@ mod tests {
     }
 
     #[test]
+    fn a_one_megabyte_query_keeps_the_first_terms() {
+        let words = [
+            "retry", "backoff", "zebra", "quantum", "lorem", "ipsum", "socket",
+        ];
+        let mut raw = String::new();
+        for i in 0.. {
+            if raw.len() >= 1024 * 1024 {
+                break;
+            }
+            raw.push_str(words[i % words.len()]);
+            raw.push_str(&format!("{i} "));
+        }
+        let started = std::time::Instant::now();
+        let q = analyze_with(&raw, &crate::thesaurus::builtin::load());
+        assert_eq!(q.kind, QueryKind::Natural);
+        let own = q.terms.iter().filter(|t| t.origin == Origin::Query).count();
+        assert_eq!(own, MAX_TERMS);
+        // Linear: seconds in a debug build under load; a quadratic step would
+        // take hours on 170k words.
+        assert!(started.elapsed() < std::time::Duration::from_secs(60));
+    }
+
+    #[test]
+    fn nul_and_control_characters_in_a_query() {
+        assert_eq!(classify("\0"), QueryKind::Literal("\0".into()));
+        let q = analyze("retry\0backoff\u{1b}[31m handler\u{7}");
+        assert_eq!(q.kind, QueryKind::Natural);
+        let texts: Vec<&str> = q.terms.iter().map(|t| t.text.as_str()).collect();
+        for word in ["retry", "backoff", "handler"] {
+            assert!(texts.contains(&word), "{texts:?}");
+        }
+        assert!(
+            texts.iter().all(|t| !t.chars().any(char::is_control)),
+            "{texts:?}"
+        );
+        for raw in ["\0\0\0", "\u{1}\u{2}", "\r\n\t", "\u{7f}"] {
+            let q = analyze(raw);
+            assert!(q.terms.is_empty(), "{raw:?}: {q:?}");
+        }
+    }
+
+    #[test]
     fn only_stop_words_is_searched_literally() {
         assert_eq!(
             classify("where is the"),

@@ -117,3 +117,270 @@ fn invalid_regex_is_a_clear_error() {
     // Regex-looking but invalid: searched as a literal instead of failing.
     d.run(&["[a-z", "."]).code(1);
 }
+
+/// True when this process is root (CI is): permission tests must drop to an
+/// ordinary user to see what one would.
+fn running_as_root() -> bool {
+    std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| o.stdout == b"0\n")
+        .unwrap_or(false)
+}
+
+const SETPRIV: &str = "/usr/bin/setpriv";
+
+/// A command for the binary as user `nobody` when running as root (via
+/// setpriv), else as this user; `None` when root cannot drop privileges.
+fn unprivileged_cmd(d: &Dir) -> Option<assert_cmd::Command> {
+    use std::os::unix::fs::PermissionsExt;
+    if !running_as_root() {
+        return Some(d.cmd());
+    }
+    if !std::path::Path::new(SETPRIV).exists() {
+        return None;
+    }
+    for dir in [d.home.path(), d.path()] {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    let mut cmd = assert_cmd::Command::new(SETPRIV);
+    cmd.env_clear()
+        .env("HOME", d.home.path())
+        .env("PATH", "/usr/bin:/bin")
+        .current_dir(d.path())
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(assert_cmd::cargo::cargo_bin("kgrep"));
+    Some(cmd)
+}
+
+#[cfg(unix)]
+#[test]
+fn invalid_utf8_in_a_file_name_is_shown_lossily() {
+    use std::os::unix::ffi::OsStrExt;
+    let d = Dir::new();
+    let name = std::ffi::OsStr::from_bytes(b"bad\xffname.txt");
+    std::fs::write(d.path().join(name), "needle in a badly named file\n").unwrap();
+    d.write("good.txt", "needle in a good file\n");
+    let lines = "./bad\u{fffd}name.txt\n1:\tneedle in a badly named file\n";
+    d.run(&["needle", "."])
+        .code(0)
+        .stdout_has(lines)
+        .stdout_has("./good.txt\n1:\tneedle in a good file\n");
+    d.run(&["needle_file", "."]).code(1).stdout_is("");
+    d.run(&["\"badly named\"", "."]).code(0).stdout_is(lines);
+}
+
+#[test]
+fn a_file_of_only_newlines() {
+    let d = Dir::new();
+    d.write("blank.txt", "\n".repeat(10_000));
+    d.run(&["needle", "."]).code(1).stdout_is("");
+    d.run(&["where is the needle handled", "."])
+        .code(1)
+        .stdout_is("");
+    d.write("real.txt", "the needle\n");
+    d.run(&["needle", "."])
+        .code(0)
+        .stdout_is("./real.txt\n1:\tthe needle\n");
+}
+
+#[test]
+fn cr_only_line_endings_split_lines_as_rlmgrep_does() {
+    // Old Mac endings: rlmgrep (Python's splitlines) sees three lines, and line
+    // numbers must agree with it for a model's claims to verify.
+    let d = Dir::new();
+    d.write("mac.txt", "first line\rthe needle here\rlast line\r");
+    d.run(&["\"needle here\"", "."])
+        .code(0)
+        .stdout_is("./mac.txt\n2:\tthe needle here\n");
+    d.run(&["where is the needle", "."])
+        .code(0)
+        .stdout_is("./mac.txt\n2:\tthe needle here\n");
+}
+
+#[cfg(unix)]
+#[test]
+fn dangling_symlinks_are_skipped_when_walking_and_reported_when_named() {
+    let d = Dir::new();
+    d.write("real.txt", "needle\n");
+    std::os::unix::fs::symlink("nowhere.txt", d.path().join("dangling.txt")).unwrap();
+    d.run(&["needle", "."])
+        .code(0)
+        .stdout_is("./real.txt\n1:\tneedle\n")
+        .stderr_lacks("dangling");
+    d.run(&["needle", "dangling.txt", "real.txt"])
+        .code(2)
+        .stdout_is("./real.txt\n1:\tneedle\n")
+        .stderr_has("dangling.txt");
+}
+
+#[cfg(unix)]
+#[test]
+fn unreadable_directory_is_reported_and_the_rest_searched() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = Dir::new();
+    d.write("locked/inside.txt", "needle inside\n");
+    d.write("open.txt", "needle open\n");
+    let Some(mut cmd) = unprivileged_cmd(&d) else {
+        eprintln!("skipping: running as root without setpriv");
+        return;
+    };
+    let locked = d.path().join("locked");
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    cmd.args(["needle", "."]);
+    let run = crate::harness::finish(&mut cmd, &["needle", "."], d.path());
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+    run.code(2)
+        .stdout_is("./open.txt\n1:\tneedle open\n")
+        .stderr_has("locked")
+        .stderr_lacks("panicked");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_device_named_as_a_path_does_not_hang() {
+    let d = Dir::new();
+    d.write("a.txt", "needle\n");
+    d.run(&["needle", "/dev/null", "a.txt"])
+        .stdout_is("./a.txt\n1:\tneedle\n")
+        .stderr_lacks("panicked");
+    let run = d.run(&["needle", "/dev/null"]);
+    assert!(run.code == 1 || run.code == 2, "{}", run.describe);
+    run.stdout_is("");
+}
+
+#[test]
+fn a_path_given_twice_is_searched_once() {
+    let d = Dir::new();
+    d.write("a.txt", "needle\n");
+    let once = "./a.txt\n1:\tneedle\n";
+    d.run(&["needle", "a.txt", "a.txt"]).code(0).stdout_is(once);
+    d.run(&["needle", ".", "a.txt", "./a.txt"])
+        .code(0)
+        .stdout_is(once);
+    d.run(&["where is the needle", "a.txt", "a.txt"])
+        .code(0)
+        .stdout_is(once);
+}
+
+#[test]
+fn a_directory_in_paths_from_stdin() {
+    let d = Dir::new();
+    d.write("src/inner.txt", "needle inner\n");
+    d.write("top.txt", "needle top\n");
+    let run = d.run_stdin(&["--paths-from-stdin", "needle"], "src\ntop.txt\n");
+    run.stdout_has("./top.txt\n1:\tneedle top\n")
+        .stderr_lacks("panicked");
+    assert!(run.code == 0 || run.code == 2, "{}", run.describe);
+}
+
+#[test]
+fn a_hundred_thousand_tiny_files() {
+    const DIRS: usize = 100;
+    const PER_DIR: usize = 1_000;
+    let d = Dir::new();
+    for i in 0..DIRS {
+        let dir = d.path().join(format!("d{i:03}"));
+        std::fs::create_dir(&dir).unwrap();
+        for j in 0..PER_DIR {
+            std::fs::write(dir.join(format!("f{j:04}.txt")), format!("value {j}\n")).unwrap();
+        }
+    }
+    d.write("d042/target.txt", "the unique_needle_42 is here\n");
+    let started = std::time::Instant::now();
+    d.run(&["unique_needle_42", "."])
+        .code(0)
+        .stdout_is("./d042/target.txt\n1:\tthe unique_needle_42 is here\n");
+    let run = d.run(&["where is the unique needle", "."]);
+    run.code(0).stdout_has("./d042/target.txt\n");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(60),
+        "two searches of 100k files took {:?}",
+        started.elapsed()
+    );
+}
+
+/// Linux refuses a single argument longer than this (MAX_ARG_STRLEN); a longer
+/// query cannot reach kgrep through argv at all, so the library test in
+/// `query.rs` covers the 1 MB one.
+const LONGEST_ARG: usize = 128 * 1024 - 1;
+
+#[test]
+fn a_query_as_long_as_argv_allows() {
+    let d = Dir::new();
+    d.write("a.txt", "retry the request with backoff\n");
+    let mut query = String::new();
+    let words = ["retry", "backoff", "zebra", "quantum", "lorem", "ipsum"];
+    let mut i = 0;
+    while query.len() + 12 < LONGEST_ARG {
+        query.push_str(words[i % words.len()]);
+        query.push(' ');
+        i += 1;
+    }
+    let started = std::time::Instant::now();
+    let run = d.run(&[&query, "."]);
+    run.code(0)
+        .stdout_is("./a.txt\n1:\tretry the request with backoff\n");
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+}
+
+#[test]
+fn a_query_of_only_stop_words_is_searched_as_written() {
+    let d = Dir::new();
+    d.write("a.txt", "where is the\nnothing else\n");
+    d.write("b.txt", "unrelated\n");
+    d.run(&["where is the", "."])
+        .code(0)
+        .stdout_is("./a.txt\n1:\twhere is the\n");
+    d.run(&["what is it", "."]).code(1).stdout_is("");
+}
+
+#[test]
+fn control_characters_in_the_query() {
+    let d = Dir::new();
+    d.write("a.txt", "needle\n");
+    for query in [
+        "needle\u{1b}[31m",
+        "\u{7}\u{8}\u{1}",
+        "needle\r\n",
+        "\t\u{b}\u{c}",
+    ] {
+        let run = d.run(&[query, "."]);
+        assert!(run.code == 0 || run.code == 1, "{}", run.describe);
+        run.stderr_lacks("panicked");
+        assert!(!run.stdout.contains('\u{1b}'), "{}", run.describe);
+    }
+    d.run(&["needle\r\n", "."])
+        .code(0)
+        .stdout_is("./a.txt\n1:\tneedle\n");
+}
+
+#[test]
+fn a_regex_that_would_blow_up_is_fast_or_refused() {
+    let d = Dir::new();
+    d.write("a.txt", format!("{}!\n", "x".repeat(5_000)));
+    let started = std::time::Instant::now();
+    // Catastrophic backtracking elsewhere; linear time in a finite automaton.
+    d.run(&["(x+x+)+y", "."]).code(1).stdout_is("");
+    d.run(&["^(a|aa)*$", "."]).code(1).stdout_is("");
+    // Too big to compile: not a regex then, and no crash.
+    let run = d.run(&["x{1000}{1000}{1000}", "."]);
+    assert!(run.code == 1 || run.code == 2, "{}", run.describe);
+    run.stdout_is("").stderr_lacks("panicked");
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+}
+
+#[test]
+fn missing_paths_among_real_ones_exit_2_with_results() {
+    let d = Dir::new();
+    d.write("a.txt", "needle\n");
+    d.run(&["needle", "nope.txt", "a.txt", "nodir/"])
+        .code(2)
+        .stdout_is("./a.txt\n1:\tneedle\n")
+        .stderr_has("nope.txt: No such file or directory")
+        .stderr_has("nodir");
+    d.run(&["where is the needle", "nope.txt", "a.txt"])
+        .code(2)
+        .stdout_is("./a.txt\n1:\tneedle\n")
+        .stderr_has("nope.txt");
+}

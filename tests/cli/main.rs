@@ -4,6 +4,7 @@
 mod harness;
 
 mod bad_input;
+mod broken_pipe;
 mod color;
 mod contract;
 mod contract_modes;
@@ -14,6 +15,7 @@ mod input;
 mod json;
 mod llm_client;
 mod mock_llm;
+mod model_faults;
 mod model_stage;
 mod output;
 mod readme;
