@@ -414,3 +414,23 @@ fn json_output_of_a_failed_call_says_why_without_the_key() {
         .expect("a summary message");
     assert!(summary["data"]["kgrep"].is_object(), "{summary}");
 }
+
+#[test]
+fn answer_and_signature_modes_survive_a_failed_call() {
+    let dir = project();
+    let mock = failing(Step::error(503, "down"));
+    let key = dir.use_model(&mock.base_url(), "");
+    let offline = run(&dir, "off", &[]);
+    let out = run(&dir, "always", &["--answer"]);
+    out.code(0)
+        .stdout_is(&offline.stdout)
+        .stderr_has("model call failed")
+        .stderr_has("===== Answer =====")
+        .stderr_lacks(key);
+    assert_every_line_is_real(&dir, &out);
+    let out = run(&dir, "always", &["--signature-json", "max_retries: int"]);
+    out.stdout_lacks(key)
+        .stderr_lacks(key)
+        .stderr_has("model call failed");
+    assert_eq!(out.code, 2, "no fields without a model\n{}", out.describe);
+}
