@@ -174,10 +174,18 @@ fn one_line(err: &toml::de::Error) -> String {
         .and_then(|s| s.lines().next().map(str::to_string))
         .unwrap_or_default();
     let location = location.trim_start_matches("TOML parse error ").to_string();
+    // The reason itself may span lines ("invalid string\nexpected `\"`, `'`").
+    let reason = err
+        .message()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ");
     if location.is_empty() {
-        err.message().to_string()
+        reason
     } else {
-        format!("{location}: {}", err.message())
+        format!("{location}: {reason}")
     }
 }
 
@@ -272,6 +280,18 @@ markitdown_max_concurrency = 4
     #[test]
     fn default_config_text_parses_and_sets_nothing() {
         assert_eq!(parse(DEFAULT_CONFIG).unwrap(), Config::default());
+    }
+
+    #[test]
+    fn a_multi_line_reason_is_reported_on_one_line() {
+        // Found by the `config` fuzz target: toml's reason held a newline.
+        let err = parse("model = \"openai/x\"\nmax_linkil =wn]\nx = 1\n").unwrap_err();
+        let shown = format!("{err:#}");
+        assert!(!shown.contains('\n'), "{shown:?}");
+        assert!(
+            shown.starts_with("at line 2, column 13: invalid string; expected"),
+            "{shown:?}"
+        );
     }
 
     #[test]
