@@ -50,6 +50,7 @@ complete -c kgrep -l dry-run -d 'Print the exact requests that would be sent to 
 complete -c kgrep -l offline -d 'Never consult a language model, whatever the judge says (as `llm = "off"` or `KGREP_LLM=off`)'
 complete -c kgrep -l rlm -d 'Always consult the language model, even when the offline results are judged sufficient (as `llm = "always"` or `KGREP_LLM=always`)'
 complete -c kgrep -s v -l verbose -d 'Verbose: how the query was understood and why lines were chosen, on stderr'
+complete -c kgrep -l explain -d 'Print each printed line\'s score, decomposed (query words on the line and near it, identifier bonus, line kind, file score), on stderr. `-v` does too'
 complete -c kgrep -l init-config -d 'Write kgrep\'s commented default config file if it does not exist, print its path'
 complete -c kgrep -l version -d 'Print the version and exit'
 complete -c kgrep -s h -l help -d 'Print help (see more with \'--help\')'

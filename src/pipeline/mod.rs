@@ -7,6 +7,7 @@
 //! printers.
 
 mod exact;
+mod explain;
 mod model;
 mod natural;
 mod output;
@@ -225,6 +226,9 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
         } else {
             write_answer(&answer.text)?;
         }
+    }
+    if plan.explain {
+        explain::explain(&found, &report);
     }
     found.model = Some(report);
     let printed = if plan.json {
