@@ -432,6 +432,7 @@ fn load_thesaurus(plan: &Plan, cwd: &std::path::Path) -> Thesaurus {
         ),
         project_roots: roots,
         extra: plan.thesauri.clone(),
+        focus: Some(query::words(&plan.query)),
     })
 }
 
