@@ -53,6 +53,8 @@ pub struct Config {
     pub judge_min_results: Option<usize>,
     /// kgrep: prompt budget of a selection request, in estimated tokens.
     pub prompt_tokens: Option<usize>,
+    /// kgrep: seconds one model request may take (a slow local model needs more).
+    pub llm_timeout: Option<u64>,
 }
 
 impl Config {
@@ -86,7 +88,8 @@ impl Config {
             judge_confidence,
             judge_diversity,
             judge_min_results,
-            prompt_tokens
+            prompt_tokens,
+            llm_timeout
         )
     }
 }
@@ -200,6 +203,9 @@ pub const DEFAULT_CONFIG: &str = r#"# kgrep configuration. kgrep also reads rlmg
 
 # The most a selection request may send, in estimated tokens.
 # prompt_tokens = 4000
+
+# Seconds one model request may take before it is abandoned (and retried).
+# llm_timeout = 300
 
 # Model settings, as in rlmgrep. Keys come from the provider's environment
 # variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY,

@@ -39,6 +39,7 @@ pub const CONFIG_KEYS: &[(&str, &str)] = &[
     ("judge_diversity", "Distinct files the judge wants printed unless the best file clearly leads (default 2)."),
     ("judge_min_results", "The judge's minimum number of printed lines (default 3)."),
     ("prompt_tokens", "The most a selection request sends the model, in estimated tokens (default 4000)."),
+    ("llm_timeout", "Seconds one model request may take before it is abandoned and retried (default 300); raise it for a slow local model."),
     ("model", "Default for --model."),
     ("sub_model", "Default for --sub-model."),
     ("api_base", "Default for --api-base."),
