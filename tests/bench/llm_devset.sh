@@ -20,7 +20,11 @@ CORPORA=${CORPORA:-/tmp/kgrep-devset}
 DATASET=${DATASET:-$SHARED/eval/devset/queries.jsonl}
 export KGREP_LLM_PORT=${KGREP_LLM_PORT:-8088}
 export KGREP_LLM_THREADS=${KGREP_LLM_THREADS:-1}
-mkdir -p "$OUT/data"
+KGREP=${KGREP:-$ROOT/target/release/kgrep}
+mkdir -p "$OUT/data" "$OUT/config/kgrep"
+# A 1.5B model on one shared core reads ~15 prompt tokens a second: give each
+# request time (config llm_timeout) instead of abandoning it.
+echo "llm_timeout = ${LLM_TIMEOUT:-1800}" >"$OUT/config/kgrep/config.toml"
 if ! curl -fsS --max-time 2 "http://127.0.0.1:$KGREP_LLM_PORT/health" >/dev/null 2>&1; then
   "$SHARED/llm/llm-server.sh" start
 fi
@@ -29,7 +33,7 @@ cat >"$WRAP" <<WRAPPER
 #!/usr/bin/env bash
 # kgrep -v with the model; stdout as is, the model line to the log.
 err=\$(mktemp)
-XDG_DATA_HOME="$OUT/data" KGREP_LLM=\${KGREP_LLM:-auto} "$ROOT/target/release/kgrep" -v \\
+XDG_CONFIG_HOME="$OUT/config" XDG_DATA_HOME="$OUT/data" KGREP_LLM=\${KGREP_LLM:-auto} "$KGREP" -v \\
   --model openai/qwen2.5-coder-1.5b-instruct --api-base "http://127.0.0.1:$KGREP_LLM_PORT/v1" \\
   "\$@" 2>"\$err"
 code=\$?
