@@ -53,6 +53,10 @@ pub struct Config {
     pub judge_min_results: Option<usize>,
     /// kgrep: prompt budget of a selection request, in estimated tokens.
     pub prompt_tokens: Option<usize>,
+    /// kgrep: keep what the model teaches in the learned thesaurus (default true).
+    pub learn: Option<bool>,
+    /// kgrep: where learned concepts go: "user" (the default) or "project".
+    pub learn_to: Option<String>,
 }
 
 impl Config {
@@ -86,7 +90,9 @@ impl Config {
             judge_confidence,
             judge_diversity,
             judge_min_results,
-            prompt_tokens
+            prompt_tokens,
+            learn,
+            learn_to
         )
     }
 }
@@ -200,6 +206,12 @@ pub const DEFAULT_CONFIG: &str = r#"# kgrep configuration. kgrep also reads rlmg
 
 # The most a selection request may send, in estimated tokens.
 # prompt_tokens = 4000
+
+# The learning loop: concepts a model taught that led to verified results are
+# kept in a thesaurus, so the next similar query is answered offline.
+# learn = true
+# "user" ($XDG_DATA_HOME/kgrep/thesaurus.json) or "project" (.kgrep/thesaurus.json).
+# learn_to = "user"
 
 # Model settings, as in rlmgrep. Keys come from the provider's environment
 # variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY,

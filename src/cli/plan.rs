@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
-use super::flags::{ColorChoice, Flags};
+use super::flags::{ColorChoice, Flags, LearnTo};
 use crate::config::Config;
 use crate::judge::Thresholds;
 
@@ -130,6 +130,11 @@ pub struct Plan {
     pub color: bool,
     /// `--json`: JSON Lines instead of the grep-style layout.
     pub json: bool,
+    /// Keep what the model teaches (off with `--no-learn`, `learn = false`,
+    /// `--offline` or `llm = "off"`).
+    pub learn: bool,
+    /// Which thesaurus learned concepts go to (`--learn-to`, `learn_to`).
+    pub learn_to: LearnTo,
 }
 
 /// A plan that cannot be made; each is a usage error (exit 2).
@@ -145,6 +150,8 @@ pub enum PlanError {
     BadLlmEnv(String),
     #[error("invalid llm value '{0}' in config (expected auto, off or always)")]
     BadLlmConfig(String),
+    #[error("invalid learn_to value '{0}' in config (expected user or project)")]
+    BadLearnTo(String),
 }
 
 /// Resolves flags, config and environment into a plan.
@@ -163,6 +170,8 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
         llm_policy(config, env)?
     };
     let context = flags.context.unwrap_or(0);
+    let learn_to = learn_target(&flags, config)?;
+    let learn = !flags.no_learn && config.learn != Some(false) && llm != LlmPolicy::Off;
     Ok(Plan {
         query,
         input,
@@ -194,7 +203,22 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
         stdout_is_tty: env.stdout_is_tty,
         color: color(flags.color, env),
         json: flags.json,
+        learn,
+        learn_to,
     })
+}
+
+/// `--learn-to`, else the config's `learn_to`, else the user's thesaurus.
+pub fn learn_target(flags: &Flags, config: &Config) -> Result<LearnTo, PlanError> {
+    if let Some(to) = flags.learn_to {
+        return Ok(to);
+    }
+    match config.learn_to.as_deref().map(str::trim) {
+        None => Ok(LearnTo::User),
+        Some(v) if v.eq_ignore_ascii_case("user") => Ok(LearnTo::User),
+        Some(v) if v.eq_ignore_ascii_case("project") => Ok(LearnTo::Project),
+        Some(v) => Err(PlanError::BadLearnTo(v.to_string())),
+    }
 }
 
 /// `--color`: an explicit choice wins over NO_COLOR; `auto` (the default)

@@ -54,6 +54,7 @@ pub fn from_entries(entries: &[Entry], layer: Layer) -> Thesaurus {
             id: i as u64 + 1,
             name: e.name.clone(),
             layer: layer.clone(),
+            learned: None,
         };
         t.add(concept, &e.synonyms, false);
     }

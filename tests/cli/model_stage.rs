@@ -96,7 +96,10 @@ fn sufficient_offline_results_make_no_call() {
         .stderr_has("-> sufficient")
         .stderr_has("model: not consulted");
     assert!(mock.received().is_empty(), "{}", with_model.describe);
-    assert!(!dir.learned_path().exists(), "nothing to learn without a call");
+    assert!(
+        !dir.learned_path().exists(),
+        "nothing to learn without a call"
+    );
     let without = offline(&dir, &[SUFFICIENT, "."]);
     assert_eq!(with_model.stdout, without.stdout);
 }
