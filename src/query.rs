@@ -56,10 +56,12 @@ pub enum Origin {
 /// word is the better evidence.
 pub const SYNONYM_WEIGHT: f32 = 0.6;
 
-/// Weight of a synonym of a concept a model taught and nothing confirmed yet
-/// (`proposed` in the learned thesaurus): below embedded and hand-written
-/// synonyms until it helps again or the user accepts it.
-pub const PROPOSED_SYNONYM_WEIGHT: f32 = 0.4;
+/// Weight of a word a language model proposed that nothing confirmed yet: a
+/// fresh expansion term (`fallback::expand::MODEL_WEIGHT`), or a synonym of a
+/// learned concept still `proposed`. Below embedded and hand-written synonyms;
+/// the same weight a learned concept had when the model taught it, so the query
+/// that taught it ranks the same offline.
+pub const PROPOSED_SYNONYM_WEIGHT: f32 = 0.5;
 
 /// Weight of a typo correction relative to the query word: a close corpus
 /// word is almost always the word meant, but still a guess.
