@@ -403,3 +403,149 @@ fn list_accept_forget_export_import_round_trip() {
         .collect();
     assert_eq!(ids[1], ids[0] + 1, "new id = max + 1: {file}");
 }
+
+/// What each concurrent learner asks about, and the word the code uses.
+const WORDS: [(&str, &str); 8] = [
+    ("gronk", "zibble"),
+    ("florp", "wobnik"),
+    ("yabble", "frazzle"),
+    ("quimby", "quonkle"),
+    ("zorch", "snorple"),
+    ("plonk", "blivet"),
+    ("skree", "grommit"),
+    ("vronk", "taddle"),
+];
+
+/// A project with one file per code word of [`WORDS`].
+fn many_words_project() -> Dir {
+    let dir = Dir::new();
+    for (_, word) in WORDS {
+        dir.write(
+            &format!("src/{word}.py"),
+            format!(
+                "def {word}(item):\n    \"\"\"{word} one item.\"\"\"\n    return item.{word}()\n\n\
+                 def {word}_all(items):\n    return [{word}(i) for i in items]\n"
+            ),
+        );
+    }
+    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+    dir
+}
+
+/// The mock for learner `i`: its expansion, then a selection of its file.
+fn learner_mock(i: usize) -> MockLlm {
+    let (name, word) = WORDS[i];
+    MockLlm::start(vec![
+        chat(json!({"concepts": [{"name": name, "synonyms": [word], "related": []}]})),
+        chat(json!({"matches": [{"path": format!("src/{word}.py"), "line": 1}]})),
+    ])
+}
+
+/// Starts learner `i` against `mock` (its own `--api-base`).
+fn spawn_learner(dir: &Dir, i: usize, mock: &MockLlm) -> std::process::Child {
+    let query = format!("where do we {}", WORDS[i].0);
+    dir.std_cmd()
+        .env("KGREP_LLM", "auto")
+        .args(["--api-base", &mock.base_url(), &query, "."])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn eight_processes_learning_at_once_lose_nothing() {
+    let dir = many_words_project();
+    dir.use_model("http://127.0.0.1:9/v1", "");
+    let mocks: Vec<MockLlm> = (0..WORDS.len()).map(learner_mock).collect();
+    let children: Vec<_> = (0..WORDS.len())
+        .map(|i| spawn_learner(&dir, i, &mocks[i]))
+        .collect();
+    for (i, child) in children.into_iter().enumerate() {
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "learner {i}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let file = learned(&dir);
+    let concepts = file["kgrep"]["concepts"].as_object().unwrap();
+    assert_eq!(concepts.len(), WORDS.len(), "{file}");
+    let mut ids: Vec<u64> = Vec::new();
+    for (name, word) in WORDS {
+        assert_eq!(file["data"][word]["nterm"], json!(name), "{file}");
+        ids.push(file["data"][name]["id"].as_u64().unwrap());
+    }
+    ids.sort_unstable();
+    assert_eq!(ids, (1..=8).collect::<Vec<u64>>(), "distinct ids: {file}");
+    assert_eq!(list(&dir).len(), WORDS.len());
+}
+
+/// A small deterministic generator (xorshift), seeded from the clock; the
+/// seed is in every failure message.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+#[test]
+fn a_writer_killed_at_any_moment_never_leaves_a_broken_file() {
+    const ROUNDS: usize = 24;
+    /// Longer than a whole learning run of the debug binary, so kills land
+    /// before, during and after the write.
+    const MAX_DELAY_MS: u64 = 400;
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64
+        | 1;
+    let mut rng = Rng(seed);
+    let dir = many_words_project();
+    dir.use_model("http://127.0.0.1:9/v1", "");
+    let mut finished: Vec<&str> = Vec::new();
+    let mut killed = 0;
+    for round in 0..ROUNDS {
+        let i = round % WORDS.len();
+        let mock = learner_mock(i);
+        let mut child = spawn_learner(&dir, i, &mock);
+        std::thread::sleep(std::time::Duration::from_millis(rng.below(MAX_DELAY_MS)));
+        match child.try_wait().unwrap() {
+            Some(status) if status.success() => finished.push(WORDS[i].0),
+            Some(status) => panic!("seed {seed}: learner {i} failed: {status}"),
+            None => {
+                child.kill().unwrap();
+                killed += 1;
+            }
+        }
+        let _ = child.wait();
+        if dir.learned_path().exists() {
+            let text = std::fs::read_to_string(dir.learned_path()).unwrap();
+            let parsed: Result<Value, _> = serde_json::from_str(&text);
+            assert!(
+                parsed.is_ok(),
+                "seed {seed}, round {round}: broken file\n{text}"
+            );
+        }
+    }
+    eprintln!("seed {seed}: {killed} killed, {} finished", finished.len());
+    let file = if finished.is_empty() {
+        return;
+    } else {
+        learned(&dir)
+    };
+    for name in finished {
+        assert!(
+            file["kgrep"]["concepts"].get(name).is_some(),
+            "seed {seed}: {name} finished but is missing: {file}"
+        );
+    }
+    dir.run(&["--thesaurus-list"]).code(0);
+}
