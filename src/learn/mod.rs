@@ -230,7 +230,7 @@ pub fn learned_in_query(terms: &[Term], t: &Thesaurus) -> Vec<(String, Standing)
 /// with the loader's warning), anything else as a warning.
 pub fn warn(path: &Path, err: StoreError) {
     match err {
-        StoreError::Corrupt(err) => thesaurus::warn_unusable(path, &err),
+        StoreError::Corrupt(err) => thesaurus::warn_unusable(path, &err, true),
         StoreError::Io(err) => {
             crate::messages::warn(&format!("not learning: {err:#}"));
         }

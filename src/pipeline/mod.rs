@@ -509,7 +509,8 @@ fn learn_from(run: &LearnRun<'_>, found: &Found, report: &mut model::Report) {
     if report.calls > 0 && !report.taught.is_empty() {
         let lessons = learn::lessons(&report.taught, &found.q.terms);
         let from = learn::Provenance {
-            query: run.plan.query.clone(),
+            // Kept on disk: secrets pasted into a query are not.
+            query: crate::llm::redact::redact(&run.plan.query).text,
             model: run.plan.model.model.clone(),
         };
         match learn::record(&path, &lessons, run.thesaurus, &from) {

@@ -267,15 +267,17 @@ pub fn load_layers(paths: &LayerPaths) -> Thesaurus {
 }
 
 fn overlay_file(t: &mut Thesaurus, path: &Path, layer: Layer) {
+    let learnable = matches!(layer, Layer::Learned | Layer::Project);
     match file::read(path, layer) {
         Ok(layer) => t.overlay(&layer),
-        Err(err) => warn_unusable(path, &err),
+        Err(err) => warn_unusable(path, &err, learnable),
     }
 }
 
 /// Says once per process that a thesaurus file is unusable and skipped, with
-/// how to recover; the file itself is never touched.
-pub fn warn_unusable(path: &Path, err: &anyhow::Error) {
+/// how to recover (`learnable`: a file kgrep may learn into); the file itself
+/// is never touched.
+pub fn warn_unusable(path: &Path, err: &anyhow::Error, learnable: bool) {
     static WARNED: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
     let mut warned = WARNED
         .lock()
@@ -284,9 +286,13 @@ pub fn warn_unusable(path: &Path, err: &anyhow::Error) {
         return;
     }
     warned.push(path.to_path_buf());
+    let hint = if learnable {
+        "; nothing is learned into it until it is fixed, or moved aside to start a new one"
+    } else {
+        ""
+    };
     messages::warn(&format!(
-        "{err:#}; skipping it (the file was left unchanged; nothing is learned into it \
-         until it is fixed, or moved aside to start a new one)"
+        "{err:#}; skipping it (the file was left unchanged{hint})"
     ));
 }
 
