@@ -324,6 +324,47 @@ mod tests {
     }
 
     #[test]
+    fn learning_is_on_unless_a_flag_the_config_or_the_policy_says_no() {
+        let p = plan_of(&["q"]).unwrap();
+        assert!(p.learn);
+        assert_eq!(p.learn_to, LearnTo::User);
+        assert!(!plan_of(&["--no-learn", "q"]).unwrap().learn);
+        assert!(!plan_of(&["--offline", "q"]).unwrap().learn);
+        let off = Config {
+            learn: Some(false),
+            ..Config::default()
+        };
+        assert!(!plan(flags(&["q"]), &off, &Env::default()).unwrap().learn);
+        let project = Config {
+            learn_to: Some("Project".into()),
+            ..Config::default()
+        };
+        let p = plan(flags(&["q"]), &project, &Env::default()).unwrap();
+        assert_eq!(p.learn_to, LearnTo::Project);
+        let p = plan(
+            flags(&["--learn-to", "user", "q"]),
+            &project,
+            &Env::default(),
+        )
+        .unwrap();
+        assert_eq!(p.learn_to, LearnTo::User, "the flag wins");
+        let bad = Config {
+            learn_to: Some("nowhere".into()),
+            ..Config::default()
+        };
+        assert_eq!(
+            plan(flags(&["q"]), &bad, &Env::default()),
+            Err(PlanError::BadLearnTo("nowhere".into()))
+        );
+    }
+
+    #[test]
+    fn thesaurus_commands_exclude_each_other() {
+        let both = Flags::try_parse_from(["kgrep", "--thesaurus-list", "--thesaurus-forget", "x"]);
+        assert!(both.is_err());
+    }
+
+    #[test]
     fn missing_or_empty_pattern() {
         assert_eq!(plan_of(&[]).unwrap_err(), PlanError::MissingPattern);
         assert_eq!(plan_of(&["", "."]).unwrap_err(), PlanError::MissingPattern);

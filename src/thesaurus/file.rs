@@ -201,6 +201,22 @@ mod tests {
     }
 
     #[test]
+    fn kgrep_provenance_marks_learned_concepts() {
+        let t = parse_json(
+            r#"{"data": {"zib": {"id": 1, "nterm": "gronk"}, "wob": {"id": 2, "nterm": "florp"},
+                         "cfgx": {"id": 3, "nterm": "handmade"}},
+                "kgrep": {"concepts": {"gronk": {"status": "proposed"},
+                                       "florp": {"status": "accepted"}}}}"#,
+            Layer::Learned,
+        )
+        .unwrap();
+        let standing = |w: &str| t.concept(t.lookup(w).unwrap()).unwrap().learned;
+        assert_eq!(standing("zib"), Some(Standing::Proposed));
+        assert_eq!(standing("wob"), Some(Standing::Accepted));
+        assert_eq!(standing("cfgx"), None);
+    }
+
+    #[test]
     fn legacy_flat_json_keeps_ids() {
         let t = parse_json(r#"{"ctx": {"id": 12, "nterm": "context"}}"#, Layer::Project).unwrap();
         let c = t.lookup("context").unwrap();
