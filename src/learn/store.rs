@@ -368,6 +368,7 @@ pub fn update<R>(
         .open(&lock_file)
         .map_err(io("open the lock file", &lock_file))?;
     lock.lock().map_err(io("lock", &lock_file))?;
+    remove_stale_temps(path);
     let mut doc = load(path)?.unwrap_or_else(Doc::empty);
     let (result, changed) = change(&mut doc).map_err(StoreError::Io)?;
     if changed {
@@ -377,6 +378,33 @@ pub fn update<R>(
     Ok(result)
 }
 
+/// The temp file name prefix of `path`'s writers (`.thesaurus.json.tmp.`).
+fn temp_prefix(path: &Path) -> String {
+    format!(
+        ".{}.tmp.",
+        path.file_name().unwrap_or_default().to_string_lossy()
+    )
+}
+
+/// Removes temp files a killed writer left. Only called under the lock: a
+/// live writer's temp file exists only while it holds it.
+fn remove_stale_temps(path: &Path) {
+    let Some(dir) = path.parent() else { return };
+    let Ok(entries) = std::fs::read_dir(if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    }) else {
+        return;
+    };
+    let prefix = temp_prefix(path);
+    for entry in entries.filter_map(Result::ok) {
+        if entry.file_name().to_string_lossy().starts_with(&prefix) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// Writes `text` to a temp file next to `path`, syncs it and renames it over
 /// `path`: readers see the old file or the new one, never a part.
 pub fn write_atomic(path: &Path, text: &str) -> anyhow::Result<()> {
@@ -384,10 +412,7 @@ pub fn write_atomic(path: &Path, text: &str) -> anyhow::Result<()> {
 }
 
 fn replace(path: &Path, text: &str) -> anyhow::Result<()> {
-    let mut name = std::ffi::OsString::from(".");
-    name.push(path.file_name().unwrap_or_default());
-    name.push(format!(".tmp.{}", std::process::id()));
-    let tmp = path.with_file_name(name);
+    let tmp = path.with_file_name(format!("{}{}", temp_prefix(path), std::process::id()));
     let written = (|| -> std::io::Result<()> {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(text.as_bytes())?;
@@ -502,7 +527,10 @@ mod tests {
         let doc = load(&path).unwrap().unwrap();
         assert_eq!(doc.synonyms_of("gronk"), vec!["zibble"]);
         assert_eq!(doc.max_id(), 1);
+        let stale = path.with_file_name(".t.json.tmp.999999");
+        std::fs::write(&stale, "{half").unwrap();
         update(&path, |doc| Ok((doc.remove("gronk"), true))).unwrap();
+        assert!(!stale.exists(), "a dead writer's temp file is cleaned up");
         assert!(load(&path).unwrap().unwrap().concept_names().is_empty());
         assert!(lock_path(&path).exists());
         let leftovers: Vec<_> = std::fs::read_dir(path.parent().unwrap())

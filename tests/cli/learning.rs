@@ -548,4 +548,14 @@ fn a_writer_killed_at_any_moment_never_leaves_a_broken_file() {
         );
     }
     dir.run(&["--thesaurus-list"]).code(0);
+    // The next writer clears what killed ones left behind.
+    dir.run(&["--thesaurus-accept", WORDS[0].0]);
+    let dir_of_file = dir.learned_path().parent().unwrap().to_path_buf();
+    let leftovers: Vec<String> = std::fs::read_dir(dir_of_file)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp."))
+        .collect();
+    assert!(leftovers.is_empty(), "seed {seed}: {leftovers:?}");
 }
