@@ -106,7 +106,7 @@ const THESAURUS: Section = Section {
 };
 
 const LEARNING: Section = Section {
-    title: "LEARNING",
+    title: "THE LEARNING LOOP",
     blocks: &[
         Para("When the judge finds the offline results wanting and a language model's expansion leads to verified, printed results, kgrep keeps what the model taught: each concept's name, the terms of it that matched the corpus, and the query's own words the model tied to it. The next query that uses those words is expanded offline, without a model call. Concepts go to the learned thesaurus ($XDG_DATA_HOME/kgrep/thesaurus.json), or with --learn-to project (config learn_to) to .kgrep/thesaurus.json in the current directory."),
         Para("Junk is refused: stop words, one-letter terms, numbers, terms of more than four words or 48 characters, and any synonym a loaded thesaurus layer (or the learned file) already maps to another concept: the first mapping wins. A concept whose name already means another concept is not learned."),
