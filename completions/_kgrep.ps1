@@ -77,6 +77,7 @@ Register-ArgumentCompleter -Native -CommandName 'kgrep' -ScriptBlock {
             [CompletionResult]::new('--thesaurus-list', '--thesaurus-list', [CompletionResultType]::ParameterName, 'List the learned concepts and exit: one per line, tab-separated: name, status (proposed or accepted), hits, date, model, synonyms (comma-separated), query')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Verbose: how the query was understood and why lines were chosen, on stderr')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Verbose: how the query was understood and why lines were chosen, on stderr')
+            [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print each printed line''s score, decomposed (query words on the line and near it, identifier bonus, line kind, file score), on stderr. `-v` does too')
             [CompletionResult]::new('--init-config', '--init-config', [CompletionResultType]::ParameterName, 'Write kgrep''s commented default config file if it does not exist, print its path')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print the version and exit')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

@@ -276,6 +276,11 @@ pub struct Flags {
     #[arg(short = 'v', long, help_heading = MISC)]
     pub verbose: bool,
 
+    /// Print each printed line's score, decomposed (query words on the line and
+    /// near it, identifier bonus, line kind, file score), on stderr. `-v` does too.
+    #[arg(long, help_heading = MISC)]
+    pub explain: bool,
+
     /// Write kgrep's commented default config file if it does not exist, print its path.
     #[arg(long, help_heading = MISC)]
     pub init_config: bool,

@@ -119,6 +119,8 @@ pub struct Plan {
     pub model: ModelSettings,
     /// `--dry-run`: print the model requests instead of sending them.
     pub dry_run: bool,
+    /// `--explain` (or `-v`): each printed line's score on stderr.
+    pub explain: bool,
     /// The sufficiency judge's thresholds (config keys `judge_*`).
     pub judge: Thresholds,
     /// Prompt budget of a selection request (config `prompt_tokens`).
@@ -194,6 +196,7 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
         llm,
         model: model_settings(&flags, config),
         dry_run: flags.dry_run,
+        explain: flags.explain || flags.verbose,
         judge: judge_thresholds(config),
         prompt_tokens: config
             .prompt_tokens

@@ -7,6 +7,7 @@
 //! printers.
 
 mod exact;
+mod explain;
 mod model;
 mod natural;
 mod output;
@@ -135,6 +136,7 @@ fn thesaurus_command(
             learned: user_learned_path(),
             project_roots: vec![cwd.clone()],
             extra: flags.thesaurus.clone(),
+            focus: None,
         })
     } else {
         Thesaurus::new()
@@ -195,7 +197,7 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
     };
     let read = ReadOptions::for_run(plan.text);
     let thesaurus = match query::classify(&plan.query) {
-        QueryKind::Natural => load_thesaurus(plan, &cwd),
+        QueryKind::Natural => load_thesaurus(plan, &cwd, true),
         _ => Thesaurus::new(),
     };
     let mut q = query::analyze_with(&plan.query, &thesaurus);
@@ -252,7 +254,6 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
         let run = LearnRun {
             plan,
             cwd: &cwd,
-            thesaurus: &thesaurus,
             used: &learned_used,
         };
         learn_from(&run, &found, &mut report);
@@ -270,6 +271,9 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
         } else {
             write_answer(&answer.text)?;
         }
+    }
+    if plan.explain {
+        explain::explain(&found, &report);
     }
     found.model = Some(report);
     let printed = if plan.json {
@@ -456,7 +460,9 @@ fn cwd() -> anyhow::Result<PathBuf> {
 
 /// The layered thesaurus: embedded, learned, the project's `.kgrep/` in the
 /// current directory and in a directory given as the only path, `--thesaurus`.
-fn load_thesaurus(plan: &Plan, cwd: &std::path::Path) -> Thesaurus {
+/// `focused`: only the embedded concepts the query's words could match (a
+/// search); otherwise all of them (what learning checks new synonyms against).
+fn load_thesaurus(plan: &Plan, cwd: &std::path::Path, focused: bool) -> Thesaurus {
     let mut roots = vec![cwd.to_path_buf()];
     if let Input::Paths(paths) = &plan.input {
         if let [only] = paths.as_slice() {
@@ -470,6 +476,7 @@ fn load_thesaurus(plan: &Plan, cwd: &std::path::Path) -> Thesaurus {
         learned: user_learned_path(),
         project_roots: roots,
         extra: plan.thesauri.clone(),
+        focus: focused.then(|| query::words(&plan.query)),
     })
 }
 
@@ -485,8 +492,6 @@ fn user_learned_path() -> Option<PathBuf> {
 struct LearnRun<'a> {
     plan: &'a Plan,
     cwd: &'a std::path::Path,
-    /// The layers the query was analysed with.
-    thesaurus: &'a Thesaurus,
     /// Learned concepts the query's terms came from.
     used: &'a [(String, thesaurus::Standing)],
 }
@@ -513,7 +518,9 @@ fn learn_from(run: &LearnRun<'_>, found: &Found, report: &mut model::Report) {
             query: crate::llm::redact::redact(&run.plan.query).text,
             model: run.plan.model.model.clone(),
         };
-        match learn::record(&path, &lessons, run.thesaurus, &from) {
+        // Every layer in full: a synonym any concept has is not re-pointed.
+        let known = load_thesaurus(run.plan, run.cwd, false);
+        match learn::record(&path, &lessons, &known, &from) {
             Ok(written) => {
                 for (name, terms) in &written {
                     messages::verbose(&format!(

@@ -228,6 +228,9 @@ pub struct LayerPaths {
     pub project_roots: Vec<PathBuf>,
     /// `--thesaurus PATH`, in order.
     pub extra: Vec<PathBuf>,
+    /// The query's words: only the embedded concepts that could match them
+    /// are built (start-up time). `None` builds them all.
+    pub focus: Option<Vec<String>>,
 }
 
 impl LayerPaths {
@@ -245,7 +248,7 @@ impl LayerPaths {
 /// unreadable one is reported once and skipped, never rewritten.
 pub fn load_layers(paths: &LayerPaths) -> Thesaurus {
     let mut t = if paths.builtin {
-        builtin::load()
+        builtin::load_focused(paths.focus.as_deref())
     } else {
         Thesaurus::new()
     };
@@ -430,6 +433,7 @@ mod tests {
             learned: Some(learned.clone()),
             project_roots: vec![project],
             extra: vec![extra],
+            focus: None,
         });
         assert!(t.lookup("gizmo").is_some());
         assert!(t.lookup("doohickey").is_some());

@@ -165,6 +165,26 @@ fn a_concept_is_paid_for_once() {
 }
 
 #[test]
+fn a_synonym_another_concept_owns_is_never_repointed() {
+    let dir = project();
+    dir.write("src/settings.py", "cfg = dict(zibble=True)\n");
+    let mock = MockLlm::start(vec![
+        chat(json!({"concepts": [{"name": "gronk",
+            "synonyms": ["zibble", "cfg", "the", "x"], "related": []}]})),
+        chat(json!({"matches": [{"path": "src/packets.py", "line": 5}]})),
+    ]);
+    dir.use_model(&mock.base_url(), "");
+    let out = run(&dir, &["-v", QUERY, "."], "auto");
+    out.code(0).stderr_has("learned: gronk (zibble) into");
+    let file = learned(&dir);
+    assert!(
+        file["data"].get("cfg").is_none(),
+        "cfg is the embedded thesaurus's (configuration), though this query never named it: {file}"
+    );
+    assert_eq!(file["data"]["zibble"]["nterm"], json!("gronk"), "{file}");
+}
+
+#[test]
 fn a_paraphrase_is_free_while_the_concept_is_still_proposed() {
     let dir = project();
     learn_gronk(&dir);
