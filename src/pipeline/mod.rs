@@ -498,7 +498,7 @@ struct LearnRun<'a> {
 
 /// The learning loop's step of a run with printed results: keep what a
 /// successful model expansion taught, or count a hit for the proposed learned
-/// concepts that answered without a model. Nothing happens when a model call
+/// concepts of a query the offline results answered (judged sufficient). Nothing happens when a model call
 /// failed or nothing is printed.
 fn learn_from(run: &LearnRun<'_>, found: &Found, report: &mut model::Report) {
     let failed = report
@@ -536,7 +536,7 @@ fn learn_from(run: &LearnRun<'_>, found: &Found, report: &mut model::Report) {
             }
             Err(err) => learn::warn(&path, err),
         }
-    } else if report.calls == 0 {
+    } else if report.calls == 0 && judged_sufficient(found) {
         let proposed: Vec<String> = run
             .used
             .iter()
@@ -555,6 +555,15 @@ fn learn_from(run: &LearnRun<'_>, found: &Found, report: &mut model::Report) {
             Err(err) => learn::warn(&path, err),
         }
     }
+}
+
+/// The offline results answered the query (what "helped" means for a
+/// learned concept in a run without a model).
+fn judged_sufficient(found: &Found) -> bool {
+    found
+        .judgement
+        .as_ref()
+        .is_some_and(|j| j.verdict == crate::judge::Verdict::Sufficient)
 }
 
 fn verbose_learned_used(used: &[(String, thesaurus::Standing)]) {

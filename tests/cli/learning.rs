@@ -198,6 +198,28 @@ fn a_paraphrase_is_free_while_the_concept_is_still_proposed() {
 }
 
 #[test]
+fn a_learned_concept_in_a_query_still_unanswered_earns_no_hit() {
+    let dir = project();
+    learn_gronk(&dir);
+    // No model any more; the query is not answered (the wombats are nowhere).
+    let home = dir.learned_path().ancestors().nth(4).unwrap().to_path_buf();
+    std::fs::write(home.join(".rlmgrep/config.toml"), "").unwrap();
+    let out = run(
+        &dir,
+        &["-v", "where do we gronk the wombats and yaks", "."],
+        "auto",
+    );
+    out.stderr_has("from the learned layer: gronk (proposed)")
+        .stderr_lacks("-> sufficient")
+        .stderr_lacks("helped again");
+    assert!(
+        list(&dir)[0].starts_with("gronk\tproposed\t1\t"),
+        "{:?}",
+        list(&dir)
+    );
+}
+
+#[test]
 fn proposed_concepts_weigh_less_until_accepted() {
     let dir = project();
     learn_gronk(&dir);
