@@ -57,6 +57,8 @@ pub struct Config {
     pub learn: Option<bool>,
     /// kgrep: where learned concepts go: "user" (the default) or "project".
     pub learn_to: Option<String>,
+    /// kgrep: seconds one model request may take (a slow local model needs more).
+    pub llm_timeout: Option<u64>,
 }
 
 impl Config {
@@ -92,7 +94,8 @@ impl Config {
             judge_min_results,
             prompt_tokens,
             learn,
-            learn_to
+            learn_to,
+            llm_timeout
         )
     }
 }
@@ -212,6 +215,9 @@ pub const DEFAULT_CONFIG: &str = r#"# kgrep configuration. kgrep also reads rlmg
 # learn = true
 # "user" ($XDG_DATA_HOME/kgrep/thesaurus.json) or "project" (.kgrep/thesaurus.json).
 # learn_to = "user"
+
+# Seconds one model request may take before it is abandoned (and retried).
+# llm_timeout = 300
 
 # Model settings, as in rlmgrep. Keys come from the provider's environment
 # variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY,

@@ -93,6 +93,8 @@ pub struct ModelSettings {
     pub sub_max_tokens: Option<u32>,
     pub max_iterations: Option<u32>,
     pub max_llm_calls: Option<u32>,
+    /// Seconds one request may take (config `llm_timeout`).
+    pub timeout_secs: Option<u64>,
 }
 
 /// A resolved run.
@@ -309,6 +311,7 @@ fn model_settings(f: &Flags, c: &Config) -> ModelSettings {
         sub_max_tokens: f.sub_max_tokens.or(c.sub_max_tokens),
         max_iterations: f.max_iterations.or(c.max_iterations),
         max_llm_calls: f.max_llm_calls.or(c.max_llm_calls),
+        timeout_secs: c.llm_timeout,
     }
 }
 

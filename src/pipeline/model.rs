@@ -15,8 +15,8 @@ use crate::document::{Document, ReadOptions};
 use crate::fallback::{self, excerpts, expand, rrf, Decision};
 use crate::judge::Verdict;
 use crate::llm::{
-    self, Client, Endpoint, Excerpt, ExpansionRequest, Llm, LlmConfig, LlmError, Meter, Reply,
-    Search, SelectionRequest, Usage,
+    self, Client, ClientOptions, Endpoint, Excerpt, ExpansionRequest, Llm, LlmConfig, LlmError,
+    Meter, Reply, Search, SelectionRequest, Usage,
 };
 use crate::messages;
 use crate::progress::Spinner;
@@ -106,15 +106,19 @@ pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<
         return Ok(None);
     }
     let meter = Meter::new(config.max_llm_calls);
+    let options = ClientOptions {
+        call_timeout: config.call_timeout,
+        ..ClientOptions::default()
+    };
     let mut report = Report::default();
     let mut stage = Stage {
         cx,
-        selection: Client::new(selection.clone(), meter.clone()),
+        selection: Client::with_options(selection.clone(), meter.clone(), options),
         max_iterations: config.max_iterations.unwrap_or(DEFAULT_ITERATIONS),
     };
     if expand {
         if let Ok(endpoint) = config.expansion() {
-            let client = Client::new(endpoint.clone(), meter.clone());
+            let client = Client::with_options(endpoint.clone(), meter.clone(), options);
             let sufficient = stage.expand(&client, found, &mut report)?;
             if sufficient && !stage.must_select() {
                 finish(&meter, &mut report);

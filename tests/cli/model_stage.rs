@@ -277,3 +277,26 @@ fn an_expansion_that_makes_the_results_sufficient_is_the_only_call() {
     assert_eq!(mock.received().len(), 1, "{}", out.describe);
     assert!(out.stdout.contains("src/retry.py"), "{}", out.describe);
 }
+
+#[test]
+fn llm_timeout_bounds_each_request_and_the_offline_results_stay() {
+    let dir = project();
+    let slow = || {
+        chat(json!({"matches": [{"path": "src/cache.py", "line": 6}]}))
+            .delay(std::time::Duration::from_secs(4))
+    };
+    let mock = MockLlm::start(vec![slow(), slow(), slow(), slow()]);
+    dir.use_model(&mock.base_url(), "llm_timeout = 1");
+    let started = std::time::Instant::now();
+    let out = run(&dir, &["--rlm", SUFFICIENT, "."], "auto");
+    let offline = offline(&dir, &[SUFFICIENT, "."]);
+    out.code(0)
+        .stderr_has("did not answer within 1s; showing the offline results");
+    assert_eq!(out.stdout, offline.stdout, "{}", out.describe);
+    // A second per try, far below the server's delay.
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(12),
+        "{:?}",
+        started.elapsed()
+    );
+}
