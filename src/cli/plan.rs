@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
-use super::flags::{ColorChoice, Flags};
+use super::flags::{ColorChoice, Flags, LearnTo};
 use crate::config::Config;
 use crate::judge::Thresholds;
 
@@ -134,6 +134,11 @@ pub struct Plan {
     pub color: bool,
     /// `--json`: JSON Lines instead of the grep-style layout.
     pub json: bool,
+    /// Keep what the model teaches (off with `--no-learn`, `learn = false`,
+    /// `--offline` or `llm = "off"`).
+    pub learn: bool,
+    /// Which thesaurus learned concepts go to (`--learn-to`, `learn_to`).
+    pub learn_to: LearnTo,
 }
 
 /// A plan that cannot be made; each is a usage error (exit 2).
@@ -149,6 +154,8 @@ pub enum PlanError {
     BadLlmEnv(String),
     #[error("invalid llm value '{0}' in config (expected auto, off or always)")]
     BadLlmConfig(String),
+    #[error("invalid learn_to value '{0}' in config (expected user or project)")]
+    BadLearnTo(String),
 }
 
 /// Resolves flags, config and environment into a plan.
@@ -167,6 +174,8 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
         llm_policy(config, env)?
     };
     let context = flags.context.unwrap_or(0);
+    let learn_to = learn_target(&flags, config)?;
+    let learn = !flags.no_learn && config.learn != Some(false) && llm != LlmPolicy::Off;
     Ok(Plan {
         query,
         input,
@@ -199,7 +208,22 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
         stdout_is_tty: env.stdout_is_tty,
         color: color(flags.color, env),
         json: flags.json,
+        learn,
+        learn_to,
     })
+}
+
+/// `--learn-to`, else the config's `learn_to`, else the user's thesaurus.
+pub fn learn_target(flags: &Flags, config: &Config) -> Result<LearnTo, PlanError> {
+    if let Some(to) = flags.learn_to {
+        return Ok(to);
+    }
+    match config.learn_to.as_deref().map(str::trim) {
+        None => Ok(LearnTo::User),
+        Some(v) if v.eq_ignore_ascii_case("user") => Ok(LearnTo::User),
+        Some(v) if v.eq_ignore_ascii_case("project") => Ok(LearnTo::Project),
+        Some(v) => Err(PlanError::BadLearnTo(v.to_string())),
+    }
 }
 
 /// `--color`: an explicit choice wins over NO_COLOR; `auto` (the default)
@@ -303,6 +327,47 @@ mod tests {
 
     fn plan_of(args: &[&str]) -> Result<Plan, PlanError> {
         plan(flags(args), &Config::default(), &Env::default())
+    }
+
+    #[test]
+    fn learning_is_on_unless_a_flag_the_config_or_the_policy_says_no() {
+        let p = plan_of(&["q"]).unwrap();
+        assert!(p.learn);
+        assert_eq!(p.learn_to, LearnTo::User);
+        assert!(!plan_of(&["--no-learn", "q"]).unwrap().learn);
+        assert!(!plan_of(&["--offline", "q"]).unwrap().learn);
+        let off = Config {
+            learn: Some(false),
+            ..Config::default()
+        };
+        assert!(!plan(flags(&["q"]), &off, &Env::default()).unwrap().learn);
+        let project = Config {
+            learn_to: Some("Project".into()),
+            ..Config::default()
+        };
+        let p = plan(flags(&["q"]), &project, &Env::default()).unwrap();
+        assert_eq!(p.learn_to, LearnTo::Project);
+        let p = plan(
+            flags(&["--learn-to", "user", "q"]),
+            &project,
+            &Env::default(),
+        )
+        .unwrap();
+        assert_eq!(p.learn_to, LearnTo::User, "the flag wins");
+        let bad = Config {
+            learn_to: Some("nowhere".into()),
+            ..Config::default()
+        };
+        assert_eq!(
+            plan(flags(&["q"]), &bad, &Env::default()),
+            Err(PlanError::BadLearnTo("nowhere".into()))
+        );
+    }
+
+    #[test]
+    fn thesaurus_commands_exclude_each_other() {
+        let both = Flags::try_parse_from(["kgrep", "--thesaurus-list", "--thesaurus-forget", "x"]);
+        assert!(both.is_err());
     }
 
     #[test]

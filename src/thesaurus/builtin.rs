@@ -77,6 +77,7 @@ fn from_numbered(entries: &[(u64, Entry)], layer: Layer) -> Thesaurus {
             id: *id,
             name: e.name.clone(),
             layer: layer.clone(),
+            learned: None,
         };
         t.add(concept, &e.synonyms, false);
     }
