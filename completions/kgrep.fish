@@ -27,6 +27,12 @@ complete -c kgrep -l sub-top-p -d 'Sub-model top-p' -r
 complete -c kgrep -l sub-max-tokens -d 'Sub-model maximum tokens per call' -r
 complete -c kgrep -l max-iterations -d 'Maximum rounds of follow-up searches the model may ask for' -r
 complete -c kgrep -l max-llm-calls -d 'Maximum number of model calls per run' -r
+complete -c kgrep -l learn-to -d 'Where learned concepts are kept: `user` ($XDG_DATA_HOME/kgrep/thesaurus.json, the default) or `project` (.kgrep/thesaurus.json in the current directory). Also the file the --thesaurus-* commands work on (config `learn_to`)' -r -f -a "user\t'The user\'s learned thesaurus, $XDG_DATA_HOME/kgrep/thesaurus.json'
+project\t'The project\'s .kgrep/thesaurus.json (in the current directory)'"
+complete -c kgrep -l thesaurus-accept -d 'Accept a learned concept: its synonyms get full weight from now on' -r
+complete -c kgrep -l thesaurus-forget -d 'Forget a learned concept: remove it and its synonyms from the learned thesaurus' -r
+complete -c kgrep -l thesaurus-export -d 'Export the learned concepts: Terraphim JSON, or, when PATH is a directory or ends with `/`, a Markdown folder (one `NAME.md` per concept with `# Name` and `synonyms:: a, b`)' -r -F
+complete -c kgrep -l thesaurus-import -d 'Import concepts (Terraphim JSON or a Markdown folder) into the learned thesaurus as accepted. Synonyms another concept already has, stop words and one-letter or overlong terms are skipped' -r -F
 complete -c kgrep -l generate -d 'Print a generated file and exit: the man page or a shell\'s completions' -r -f -a "man\t'The man page (roff)'
 complete-bash\t'bash completions'
 complete-zsh\t'zsh completions'
@@ -49,7 +55,10 @@ complete -c kgrep -l json -d 'Print JSON Lines instead: ripgrep\'s `--json` mess
 complete -c kgrep -l dry-run -d 'Print the exact requests that would be sent to the model (method, URL, headers with keys masked, JSON body) and send nothing'
 complete -c kgrep -l offline -d 'Never consult a language model, whatever the judge says (as `llm = "off"` or `KGREP_LLM=off`)'
 complete -c kgrep -l rlm -d 'Always consult the language model, even when the offline results are judged sufficient (as `llm = "always"` or `KGREP_LLM=always`)'
+complete -c kgrep -l no-learn -d 'Do not write what the model teaches to the learned thesaurus for this run (as `learn = false`). `--offline` and `llm = "off"` never write either'
+complete -c kgrep -l thesaurus-list -d 'List the learned concepts and exit: one per line, tab-separated: name, status (proposed or accepted), hits, date, model, synonyms (comma-separated), query'
 complete -c kgrep -s v -l verbose -d 'Verbose: how the query was understood and why lines were chosen, on stderr'
+complete -c kgrep -l explain -d 'Print each printed line\'s score, decomposed (query words on the line and near it, identifier bonus, line kind, file score), on stderr. `-v` does too'
 complete -c kgrep -l init-config -d 'Write kgrep\'s commented default config file if it does not exist, print its path'
 complete -c kgrep -l version -d 'Print the version and exit'
 complete -c kgrep -s h -l help -d 'Print help (see more with \'--help\')'

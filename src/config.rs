@@ -53,8 +53,12 @@ pub struct Config {
     pub judge_min_results: Option<usize>,
     /// kgrep: prompt budget of a selection request, in estimated tokens.
     pub prompt_tokens: Option<usize>,
-    /// kgrep: longest one model call may take, in seconds, reply included.
-    pub llm_timeout: Option<f64>,
+    /// kgrep: keep what the model teaches in the learned thesaurus (default true).
+    pub learn: Option<bool>,
+    /// kgrep: where learned concepts go: "user" (the default) or "project".
+    pub learn_to: Option<String>,
+    /// kgrep: seconds one model request may take (a slow local model needs more).
+    pub llm_timeout: Option<u64>,
 }
 
 impl Config {
@@ -89,6 +93,8 @@ impl Config {
             judge_diversity,
             judge_min_results,
             prompt_tokens,
+            learn,
+            learn_to,
             llm_timeout
         )
     }
@@ -212,7 +218,13 @@ pub const DEFAULT_CONFIG: &str = r#"# kgrep configuration. kgrep also reads rlmg
 # The most a selection request may send, in estimated tokens.
 # prompt_tokens = 4000
 
-# The longest one model call may take, in seconds, reply included.
+# The learning loop: concepts a model taught that led to verified results are
+# kept in a thesaurus, so the next similar query is answered offline.
+# learn = true
+# "user" ($XDG_DATA_HOME/kgrep/thesaurus.json) or "project" (.kgrep/thesaurus.json).
+# learn_to = "user"
+
+# Seconds one model request may take before it is abandoned (and retried).
 # llm_timeout = 300
 
 # Model settings, as in rlmgrep. Keys come from the provider's environment

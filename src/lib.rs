@@ -19,6 +19,7 @@ pub mod document;
 pub mod exit;
 pub mod fallback;
 pub mod judge;
+pub mod learn;
 pub mod llm;
 pub mod messages;
 pub mod pipeline;

@@ -8,7 +8,7 @@
 
 use rust_stemmers::{Algorithm, Stemmer};
 
-use crate::thesaurus::Thesaurus;
+use crate::thesaurus::{Standing, Thesaurus};
 
 /// How a query is searched.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,6 +55,13 @@ pub enum Origin {
 /// Weight of a synonym relative to the query word it expands: the user's own
 /// word is the better evidence.
 pub const SYNONYM_WEIGHT: f32 = 0.6;
+
+/// Weight of a word a language model proposed that nothing confirmed yet: a
+/// fresh expansion term (`fallback::expand::MODEL_WEIGHT`), or a synonym of a
+/// learned concept still `proposed`. Below embedded and hand-written synonyms;
+/// the same weight a learned concept had when the model taught it, so the query
+/// that taught it ranks the same offline.
+pub const PROPOSED_SYNONYM_WEIGHT: f32 = 0.5;
 
 /// Weight of a typo correction relative to the query word: a close corpus
 /// word is almost always the word meant, but still a guess.
@@ -507,7 +514,12 @@ fn expand(mut terms: Vec<Term>, raw: &str, thesaurus: &Thesaurus) -> Vec<Term> {
         else {
             continue;
         };
-        let name = thesaurus.concept(found.concept).map(|c| c.name.clone());
+        let concept = thesaurus.concept(found.concept);
+        let name = concept.map(|c| c.name.clone());
+        let weight = match concept.and_then(|c| c.learned) {
+            Some(Standing::Proposed) => PROPOSED_SYNONYM_WEIGHT,
+            _ => SYNONYM_WEIGHT,
+        };
         for t in terms.iter_mut().filter(|t| t.slot == slot) {
             t.concept = name.clone();
         }
@@ -529,7 +541,7 @@ fn expand(mut terms: Vec<Term>, raw: &str, thesaurus: &Thesaurus) -> Vec<Term> {
             terms.push(Term {
                 text: word.clone(),
                 stem,
-                weight: SYNONYM_WEIGHT,
+                weight,
                 slot,
                 origin: Origin::Synonym,
                 concept: name.clone(),
@@ -727,6 +739,7 @@ mod tests {
                 id: 1,
                 name: "configuration".into(),
                 layer: Layer::Builtin,
+                learned: None,
             },
             &syn(&["config", "cfg", "conf", "settings file"]),
             false,
@@ -736,6 +749,7 @@ mod tests {
                 id: 2,
                 name: "connection pool".into(),
                 layer: Layer::Builtin,
+                learned: None,
             },
             &syn(&["connpool"]),
             false,
@@ -755,6 +769,34 @@ mod tests {
             by_text("configuration").concept.as_deref(),
             Some("configuration")
         );
+    }
+
+    #[test]
+    fn proposed_learned_synonyms_weigh_less_than_hand_written_ones() {
+        use crate::thesaurus::{Concept, Layer};
+        let mut t = Thesaurus::new();
+        let concept = |id, name: &str, learned| Concept {
+            id,
+            name: name.into(),
+            layer: Layer::Learned,
+            learned,
+        };
+        t.add(
+            concept(1, "pause", Some(Standing::Proposed)),
+            &["sleep".into()],
+            false,
+        );
+        t.add(
+            concept(2, "quit", Some(Standing::Accepted)),
+            &["exit".into()],
+            false,
+        );
+        t.add(concept(3, "widget", None), &["gizmo".into()], false);
+        let q = analyze_with("pause quit widget", &t);
+        let weight = |x: &str| q.terms.iter().find(|t| t.text == x).unwrap().weight;
+        assert!(weight("sleep") < weight("gizmo"));
+        assert_eq!(weight("exit"), weight("gizmo"));
+        assert_eq!(weight("gizmo"), SYNONYM_WEIGHT);
     }
 
     #[test]

@@ -15,6 +15,7 @@ const INPUT: &str = "Input";
 const SEARCH: &str = "Search";
 const OUTPUT: &str = "Output";
 const MODEL: &str = "Model";
+const LEARN: &str = "Learning";
 const MISC: &str = "Other";
 
 /// Natural-language code search on the command line: fast, offline-first, and a
@@ -234,9 +235,51 @@ pub struct Flags {
     #[arg(long, help_heading = MODEL)]
     pub rlm: bool,
 
+    /// Do not write what the model teaches to the learned thesaurus for this run
+    /// (as `learn = false`). `--offline` and `llm = "off"` never write either.
+    #[arg(long, help_heading = LEARN)]
+    pub no_learn: bool,
+
+    /// Where learned concepts are kept: `user` ($XDG_DATA_HOME/kgrep/thesaurus.json,
+    /// the default) or `project` (.kgrep/thesaurus.json in the current directory).
+    /// Also the file the --thesaurus-* commands work on (config `learn_to`).
+    #[arg(long, value_name = "WHERE", value_enum, help_heading = LEARN)]
+    pub learn_to: Option<LearnTo>,
+
+    /// List the learned concepts and exit: one per line, tab-separated: name,
+    /// status (proposed or accepted), hits, date, model, synonyms (comma-separated),
+    /// query.
+    #[arg(long, group = "thesaurus_command", help_heading = LEARN)]
+    pub thesaurus_list: bool,
+
+    /// Accept a learned concept: its synonyms get full weight from now on.
+    #[arg(long, value_name = "NAME", group = "thesaurus_command", help_heading = LEARN)]
+    pub thesaurus_accept: Option<String>,
+
+    /// Forget a learned concept: remove it and its synonyms from the learned thesaurus.
+    #[arg(long, value_name = "NAME", group = "thesaurus_command", help_heading = LEARN)]
+    pub thesaurus_forget: Option<String>,
+
+    /// Export the learned concepts: Terraphim JSON, or, when PATH is a directory or
+    /// ends with `/`, a Markdown folder (one `NAME.md` per concept with `# Name` and
+    /// `synonyms:: a, b`).
+    #[arg(long, value_name = "PATH", group = "thesaurus_command", help_heading = LEARN)]
+    pub thesaurus_export: Option<PathBuf>,
+
+    /// Import concepts (Terraphim JSON or a Markdown folder) into the learned
+    /// thesaurus as accepted. Synonyms another concept already has, stop words and
+    /// one-letter or overlong terms are skipped.
+    #[arg(long, value_name = "PATH", group = "thesaurus_command", help_heading = LEARN)]
+    pub thesaurus_import: Option<PathBuf>,
+
     /// Verbose: how the query was understood and why lines were chosen, on stderr.
     #[arg(short = 'v', long, help_heading = MISC)]
     pub verbose: bool,
+
+    /// Print each printed line's score, decomposed (query words on the line and
+    /// near it, identifier bonus, line kind, file score), on stderr. `-v` does too.
+    #[arg(long, help_heading = MISC)]
+    pub explain: bool,
 
     /// Write kgrep's commented default config file if it does not exist, print its path.
     #[arg(long, help_heading = MISC)]
@@ -260,6 +303,15 @@ pub enum ColorChoice {
     Always,
     /// Never colour.
     Never,
+}
+
+/// `--learn-to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LearnTo {
+    /// The user's learned thesaurus, $XDG_DATA_HOME/kgrep/thesaurus.json.
+    User,
+    /// The project's .kgrep/thesaurus.json (in the current directory).
+    Project,
 }
 
 /// `--generate`.

@@ -39,7 +39,9 @@ pub const CONFIG_KEYS: &[(&str, &str)] = &[
     ("judge_diversity", "Distinct files the judge wants printed unless the best file clearly leads (default 2)."),
     ("judge_min_results", "The judge's minimum number of printed lines (default 3)."),
     ("prompt_tokens", "The most a selection request sends the model, in estimated tokens (default 4000)."),
-    ("llm_timeout", "The longest one model call may take, in seconds, reply included (default 300); on timeout the offline results are printed with a warning."),
+    ("learn", "Keep what the language model teaches in the learned thesaurus (default true); false is --no-learn for every run."),
+    ("learn_to", "Where learned concepts are kept: \"user\" ($XDG_DATA_HOME/kgrep/thesaurus.json, the default) or \"project\" (.kgrep/thesaurus.json in the current directory). Default for --learn-to."),
+    ("llm_timeout", "Seconds one model request may take before it is abandoned and retried (default 300); raise it for a slow local model."),
     ("model", "Default for --model."),
     ("sub_model", "Default for --sub-model."),
     ("api_base", "Default for --api-base."),
@@ -104,6 +106,18 @@ const THESAURUS: Section = Section {
     ],
 };
 
+const LEARNING: Section = Section {
+    title: "THE LEARNING LOOP",
+    blocks: &[
+        Para("When the judge finds the offline results wanting and a language model's expansion leads to verified, printed results, kgrep keeps what the model taught: each concept's name, the terms of it that matched the corpus, and the query's own words the model tied to it. The next query that uses those words is expanded offline, without a model call. Concepts go to the learned thesaurus ($XDG_DATA_HOME/kgrep/thesaurus.json), or with --learn-to project (config learn_to) to .kgrep/thesaurus.json in the current directory."),
+        Para("Junk is refused: stop words, one-letter terms, numbers, terms of more than four words or 48 characters, and any synonym a loaded thesaurus layer (or the learned file) already maps to another concept: the first mapping wins. A concept whose name already means another concept is not learned."),
+        Para("A learned concept starts as proposed: its synonyms weigh less than those of the embedded and hand-written layers. It becomes accepted, with full weight, when it helps again in a later run (a second hit: a query using it was answered offline, judged sufficient without a model, or a model taught it again), or when you accept it with --thesaurus-accept. A model's fresh expansion terms weigh as much as a proposed concept's synonyms, so the query that taught a concept ranks the same the next time, offline. --no-learn (config learn = false), --offline and llm = \"off\" write nothing; nothing is written when a model call failed or nothing was printed. -v says which concepts came from the learned layer and what was learned."),
+        Para("The file is Terraphim JSON; kgrep's provenance sits under the top-level \"kgrep\" key, which other readers ignore. Keys are sorted and ids are stable (a new concept gets the largest id plus one); keys kgrep does not know are kept. Writers take an exclusive lock on a sidecar thesaurus.json.lock and replace the file atomically (a temp file renamed over it), so concurrent runs lose nothing and a crash never leaves half a file. A corrupt learned file is reported once, skipped and never overwritten: fix it, or move it aside and kgrep starts a new one."),
+        Code("{\"data\": {\n  \"evict\": {\"id\": 1, \"nterm\": \"cache eviction\"}, ...},\n \"kgrep\": {\"concepts\": {\"cache eviction\": {\"date\": \"2026-11-23T11:24:46Z\",\n   \"hits\": 1, \"id\": 1, \"model\": \"openai/gpt-4o-mini\",\n   \"query\": \"where are stale entries thrown away\", \"status\": \"proposed\"}}},\n \"name\": \"kgrep learned concepts\"}"),
+        Para("--thesaurus-list prints one learned concept per line, tab-separated: name, status, hits, date, model, synonyms (comma-separated), query. --thesaurus-accept NAME and --thesaurus-forget NAME change one concept (exit 1 if there is none by that name). --thesaurus-export PATH writes the file as Terraphim JSON, or, when PATH is a directory or ends with /, one Markdown file per concept. --thesaurus-import PATH adds the concepts of a Terraphim JSON file or Markdown folder as accepted, with the same filter. These commands need no query and work on the file --learn-to names."),
+    ],
+};
+
 const EXIT_STATUS: Section = Section {
     title: "EXIT STATUS",
     blocks: &[
@@ -146,6 +160,8 @@ const EXAMPLES: Section = Section {
         Code("rg -l token | kgrep --paths-from-stdin \"where is the token validated\""),
         Para("Colour into a pager, and never consult a model:"),
         Code("KGREP_LLM=off kgrep --color always \"retry backoff\" | less -R"),
+        Para("Review what kgrep learned, keep one concept, drop another, share the rest as Markdown:"),
+        Code("kgrep --thesaurus-list\nkgrep --thesaurus-accept \"cache eviction\"\nkgrep --thesaurus-forget retry\nkgrep --thesaurus-export kg/"),
         Para("Install the man page and completions from the binary:"),
         Code("kgrep --generate man > kgrep.1\nkgrep --generate complete-zsh > _kgrep"),
     ],
@@ -164,7 +180,7 @@ const FILES: Section = Section {
         ),
         Item(
             "$XDG_DATA_HOME/kgrep/thesaurus.json",
-            "The learned thesaurus layer.",
+            "The learned thesaurus layer, with its lock file thesaurus.json.lock.",
         ),
         Item(
             ".kgrep/thesaurus.json, .kgrep/kg/",
@@ -174,11 +190,12 @@ const FILES: Section = Section {
 };
 
 /// The prose sections, in man page order.
-pub fn sections() -> [Section; 8] {
+pub fn sections() -> [Section; 9] {
     [
         DESCRIPTION,
         CONFIGURATION,
         THESAURUS,
+        LEARNING,
         JSON_OUTPUT,
         ENVIRONMENT,
         FILES,

@@ -7,11 +7,10 @@
 //! passes in what it found (`Env`).
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use thiserror::Error;
 
-use super::flags::{ColorChoice, Flags};
+use super::flags::{ColorChoice, Flags, LearnTo};
 use crate::config::Config;
 use crate::judge::Thresholds;
 
@@ -94,6 +93,8 @@ pub struct ModelSettings {
     pub sub_max_tokens: Option<u32>,
     pub max_iterations: Option<u32>,
     pub max_llm_calls: Option<u32>,
+    /// Seconds one request may take (config `llm_timeout`).
+    pub timeout_secs: Option<u64>,
 }
 
 /// A resolved run.
@@ -120,12 +121,12 @@ pub struct Plan {
     pub model: ModelSettings,
     /// `--dry-run`: print the model requests instead of sending them.
     pub dry_run: bool,
+    /// `--explain` (or `-v`): each printed line's score on stderr.
+    pub explain: bool,
     /// The sufficiency judge's thresholds (config keys `judge_*`).
     pub judge: Thresholds,
     /// Prompt budget of a selection request (config `prompt_tokens`).
     pub prompt_tokens: usize,
-    /// Longest one model call may take (config `llm_timeout`).
-    pub llm_timeout: Duration,
     pub verbose: bool,
     pub yes: bool,
     pub stdout_is_tty: bool,
@@ -133,6 +134,11 @@ pub struct Plan {
     pub color: bool,
     /// `--json`: JSON Lines instead of the grep-style layout.
     pub json: bool,
+    /// Keep what the model teaches (off with `--no-learn`, `learn = false`,
+    /// `--offline` or `llm = "off"`).
+    pub learn: bool,
+    /// Which thesaurus learned concepts go to (`--learn-to`, `learn_to`).
+    pub learn_to: LearnTo,
 }
 
 /// A plan that cannot be made; each is a usage error (exit 2).
@@ -148,8 +154,8 @@ pub enum PlanError {
     BadLlmEnv(String),
     #[error("invalid llm value '{0}' in config (expected auto, off or always)")]
     BadLlmConfig(String),
-    #[error("invalid llm_timeout value {0} in config (expected seconds, more than 0)")]
-    BadLlmTimeout(String),
+    #[error("invalid learn_to value '{0}' in config (expected user or project)")]
+    BadLearnTo(String),
 }
 
 /// Resolves flags, config and environment into a plan.
@@ -168,6 +174,8 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
         llm_policy(config, env)?
     };
     let context = flags.context.unwrap_or(0);
+    let learn_to = learn_target(&flags, config)?;
+    let learn = !flags.no_learn && config.learn != Some(false) && llm != LlmPolicy::Off;
     Ok(Plan {
         query,
         input,
@@ -190,17 +198,32 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
         llm,
         model: model_settings(&flags, config),
         dry_run: flags.dry_run,
+        explain: flags.explain || flags.verbose,
         judge: judge_thresholds(config),
         prompt_tokens: config
             .prompt_tokens
             .unwrap_or(crate::llm::prompt::DEFAULT_PROMPT_TOKENS),
-        llm_timeout: llm_timeout(config.llm_timeout)?,
         verbose: flags.verbose,
         yes: flags.yes,
         stdout_is_tty: env.stdout_is_tty,
         color: color(flags.color, env),
         json: flags.json,
+        learn,
+        learn_to,
     })
+}
+
+/// `--learn-to`, else the config's `learn_to`, else the user's thesaurus.
+pub fn learn_target(flags: &Flags, config: &Config) -> Result<LearnTo, PlanError> {
+    if let Some(to) = flags.learn_to {
+        return Ok(to);
+    }
+    match config.learn_to.as_deref().map(str::trim) {
+        None => Ok(LearnTo::User),
+        Some(v) if v.eq_ignore_ascii_case("user") => Ok(LearnTo::User),
+        Some(v) if v.eq_ignore_ascii_case("project") => Ok(LearnTo::Project),
+        Some(v) => Err(PlanError::BadLearnTo(v.to_string())),
+    }
 }
 
 /// `--color`: an explicit choice wins over NO_COLOR; `auto` (the default)
@@ -242,17 +265,6 @@ fn input(flags: &Flags, env: &Env) -> Result<Input, PlanError> {
         Ok(Input::Stdin)
     } else {
         Ok(Input::Paths(vec![PathBuf::from(".")]))
-    }
-}
-
-/// Config `llm_timeout` (seconds) as a duration; the client's default when unset.
-fn llm_timeout(seconds: Option<f64>) -> Result<Duration, PlanError> {
-    match seconds {
-        None => Ok(crate::llm::client::DEFAULT_CALL_TIMEOUT),
-        Some(s) if s > 0.0 => {
-            Duration::try_from_secs_f64(s).map_err(|_| PlanError::BadLlmTimeout(s.to_string()))
-        }
-        Some(s) => Err(PlanError::BadLlmTimeout(s.to_string())),
     }
 }
 
@@ -299,6 +311,7 @@ fn model_settings(f: &Flags, c: &Config) -> ModelSettings {
         sub_max_tokens: f.sub_max_tokens.or(c.sub_max_tokens),
         max_iterations: f.max_iterations.or(c.max_iterations),
         max_llm_calls: f.max_llm_calls.or(c.max_llm_calls),
+        timeout_secs: c.llm_timeout,
     }
 }
 
@@ -314,6 +327,47 @@ mod tests {
 
     fn plan_of(args: &[&str]) -> Result<Plan, PlanError> {
         plan(flags(args), &Config::default(), &Env::default())
+    }
+
+    #[test]
+    fn learning_is_on_unless_a_flag_the_config_or_the_policy_says_no() {
+        let p = plan_of(&["q"]).unwrap();
+        assert!(p.learn);
+        assert_eq!(p.learn_to, LearnTo::User);
+        assert!(!plan_of(&["--no-learn", "q"]).unwrap().learn);
+        assert!(!plan_of(&["--offline", "q"]).unwrap().learn);
+        let off = Config {
+            learn: Some(false),
+            ..Config::default()
+        };
+        assert!(!plan(flags(&["q"]), &off, &Env::default()).unwrap().learn);
+        let project = Config {
+            learn_to: Some("Project".into()),
+            ..Config::default()
+        };
+        let p = plan(flags(&["q"]), &project, &Env::default()).unwrap();
+        assert_eq!(p.learn_to, LearnTo::Project);
+        let p = plan(
+            flags(&["--learn-to", "user", "q"]),
+            &project,
+            &Env::default(),
+        )
+        .unwrap();
+        assert_eq!(p.learn_to, LearnTo::User, "the flag wins");
+        let bad = Config {
+            learn_to: Some("nowhere".into()),
+            ..Config::default()
+        };
+        assert_eq!(
+            plan(flags(&["q"]), &bad, &Env::default()),
+            Err(PlanError::BadLearnTo("nowhere".into()))
+        );
+    }
+
+    #[test]
+    fn thesaurus_commands_exclude_each_other() {
+        let both = Flags::try_parse_from(["kgrep", "--thesaurus-list", "--thesaurus-forget", "x"]);
+        assert!(both.is_err());
     }
 
     #[test]
@@ -395,31 +449,6 @@ mod tests {
             .unwrap_err(),
             PlanError::PathsFromTerminal
         );
-    }
-
-    #[test]
-    fn llm_timeout_is_seconds_and_must_be_positive() {
-        let timeout = |text: &str| {
-            let config = crate::config::parse(text).unwrap();
-            plan(flags(&["q"]), &config, &Env::default()).map(|p| p.llm_timeout)
-        };
-        assert_eq!(timeout(""), Ok(crate::llm::client::DEFAULT_CALL_TIMEOUT));
-        assert_eq!(
-            timeout("llm_timeout = 1.5"),
-            Ok(Duration::from_millis(1500))
-        );
-        assert_eq!(timeout("llm_timeout = 2"), Ok(Duration::from_secs(2)));
-        for bad in [
-            "llm_timeout = 0",
-            "llm_timeout = -1",
-            "llm_timeout = nan",
-            "llm_timeout = 1e300",
-        ] {
-            assert!(
-                matches!(timeout(bad), Err(PlanError::BadLlmTimeout(_))),
-                "{bad}"
-            );
-        }
     }
 
     #[test]

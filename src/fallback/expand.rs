@@ -13,9 +13,9 @@ pub const MAX_VOCABULARY_WORDS: usize = 150;
 pub const VOCABULARY_WINDOW: usize = 8;
 /// Terms taken from one model reply.
 pub const MAX_MODEL_TERMS: usize = 24;
-/// Weight of a term the model proposed: like a thesaurus synonym, below the
-/// user's own words.
-pub const MODEL_WEIGHT: f32 = 0.6;
+/// Weight of a term the model proposed: below the user's own words and below
+/// curated thesaurus synonyms, as a learned concept weighs until confirmed.
+pub const MODEL_WEIGHT: f32 = query::PROPOSED_SYNONYM_WEIGHT;
 /// Words shorter than this are not taken from the model.
 const MIN_MODEL_WORD: usize = 3;
 

@@ -298,6 +298,8 @@ pub struct LlmConfig {
     pub max_llm_calls: u32,
     /// `--max-iterations` as given; the pipeline picks its own default.
     pub max_iterations: Option<u32>,
+    /// How long one request may take (config `llm_timeout`, at least a second).
+    pub call_timeout: std::time::Duration,
     /// Warnings to print once (rlmgrep's wording where rlmgrep has one).
     pub warnings: Vec<String>,
 }
@@ -355,6 +357,11 @@ pub fn resolve(settings: &ModelSettings, env: impl Fn(&str) -> Option<String>) -
         sub,
         max_llm_calls: settings.max_llm_calls.unwrap_or(DEFAULT_MAX_LLM_CALLS),
         max_iterations: settings.max_iterations,
+        call_timeout: settings
+            .timeout_secs
+            .map_or(super::client::DEFAULT_CALL_TIMEOUT, |s| {
+                std::time::Duration::from_secs(s.max(1))
+            }),
         warnings,
     }
 }

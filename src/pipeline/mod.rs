@@ -7,6 +7,7 @@
 //! printers.
 
 mod exact;
+mod explain;
 mod model;
 mod natural;
 mod output;
@@ -26,6 +27,7 @@ use crate::config::{self, ConfigPaths};
 use crate::document::ReadOptions;
 use crate::exit::ExitStatus;
 use crate::judge::Judgement;
+use crate::learn;
 use crate::messages;
 use crate::progress::Spinner;
 use crate::query::{self, QueryKind};
@@ -57,6 +59,9 @@ where
         return init_config(&paths);
     }
     let config = config::load(&paths);
+    if let Some(command) = learn::manage::Command::from_flags(&flags) {
+        return thesaurus_command(&command, &flags, &config);
+    }
     let env = process_env();
     let plan = match cli::plan(flags, &config, &env) {
         Ok(plan) => plan,
@@ -107,6 +112,36 @@ fn init_config(paths: &ConfigPaths) -> anyhow::Result<ExitStatus> {
         messages::line("config already exists");
     }
     Ok(ExitStatus::Matched)
+}
+
+/// `--thesaurus-list` and the other commands on the learned thesaurus.
+fn thesaurus_command(
+    command: &learn::manage::Command,
+    flags: &Flags,
+    config: &config::Config,
+) -> anyhow::Result<ExitStatus> {
+    let to = match cli::plan::learn_target(flags, config) {
+        Ok(to) => to,
+        Err(err) => {
+            messages::line(&err.to_string());
+            return Ok(ExitStatus::Error);
+        }
+    };
+    let cwd = cwd()?;
+    let path = learn::target_path(to, &cwd)
+        .context("cannot locate the learned thesaurus: HOME is not set")?;
+    let known = if matches!(command, learn::manage::Command::Import(_)) {
+        thesaurus::load_layers(&LayerPaths {
+            builtin: !flags.no_builtin_thesaurus,
+            learned: user_learned_path(),
+            project_roots: vec![cwd.clone()],
+            extra: flags.thesaurus.clone(),
+            focus: None,
+        })
+    } else {
+        Thesaurus::new()
+    };
+    learn::manage::run(command, &path, &known)
 }
 
 /// What planning needs to know about the process.
@@ -161,11 +196,14 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
         },
     };
     let read = ReadOptions::for_run(plan.text);
-    let mut q = match query::classify(&plan.query) {
-        QueryKind::Natural => query::analyze_with(&plan.query, &load_thesaurus(plan, &cwd)),
-        _ => query::analyze(&plan.query),
+    let thesaurus = match query::classify(&plan.query) {
+        QueryKind::Natural => load_thesaurus(plan, &cwd, true),
+        _ => Thesaurus::new(),
     };
+    let mut q = query::analyze_with(&plan.query, &thesaurus);
     verbose_query(&q);
+    let learned_used = learn::learned_in_query(&q.terms, &thesaurus);
+    verbose_learned_used(&learned_used);
     let searched = match &q.kind {
         QueryKind::Natural => natural::rank(&mut q, corpus, &read, plan.max_lines, &plan.judge),
         QueryKind::Literal(lit) => exact::literal(lit, corpus, &read),
@@ -209,9 +247,17 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
         read: &read,
         spec: spec.as_ref(),
     };
-    let Some(report) = model::run(&cx, &mut found)? else {
+    let Some(mut report) = model::run(&cx, &mut found)? else {
         return Ok(ExitStatus::Matched);
     };
+    if plan.learn {
+        let run = LearnRun {
+            plan,
+            cwd: &cwd,
+            used: &learned_used,
+        };
+        learn_from(&run, &found, &mut report);
+    }
     if report.dropped > 0 {
         let tail = if report.kept_offline {
             "; showing the offline results"
@@ -233,6 +279,9 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
         } else {
             write_answer(&answer.text)?;
         }
+    }
+    if plan.explain {
+        explain::explain(&found, &report);
     }
     found.model = Some(report);
     let printed = if plan.json {
@@ -419,7 +468,9 @@ fn cwd() -> anyhow::Result<PathBuf> {
 
 /// The layered thesaurus: embedded, learned, the project's `.kgrep/` in the
 /// current directory and in a directory given as the only path, `--thesaurus`.
-fn load_thesaurus(plan: &Plan, cwd: &std::path::Path) -> Thesaurus {
+/// `focused`: only the embedded concepts the query's words could match (a
+/// search); otherwise all of them (what learning checks new synonyms against).
+fn load_thesaurus(plan: &Plan, cwd: &std::path::Path, focused: bool) -> Thesaurus {
     let mut roots = vec![cwd.to_path_buf()];
     if let Input::Paths(paths) = &plan.input {
         if let [only] = paths.as_slice() {
@@ -430,13 +481,111 @@ fn load_thesaurus(plan: &Plan, cwd: &std::path::Path) -> Thesaurus {
     }
     thesaurus::load_layers(&LayerPaths {
         builtin: plan.builtin_thesaurus,
-        learned: LayerPaths::learned_path(
-            std::env::var_os("HOME").map(PathBuf::from),
-            std::env::var_os("XDG_DATA_HOME").map(PathBuf::from),
-        ),
+        learned: user_learned_path(),
         project_roots: roots,
         extra: plan.thesauri.clone(),
+        focus: focused.then(|| query::words(&plan.query)),
     })
+}
+
+/// The user's learned thesaurus, from HOME / XDG_DATA_HOME.
+fn user_learned_path() -> Option<PathBuf> {
+    LayerPaths::learned_path(
+        std::env::var_os("HOME").map(PathBuf::from),
+        std::env::var_os("XDG_DATA_HOME").map(PathBuf::from),
+    )
+}
+
+/// What the learning step of a run needs besides the results.
+struct LearnRun<'a> {
+    plan: &'a Plan,
+    cwd: &'a std::path::Path,
+    /// Learned concepts the query's terms came from.
+    used: &'a [(String, thesaurus::Standing)],
+}
+
+/// The learning loop's step of a run with printed results: keep what a
+/// successful model expansion taught, or count a hit for the proposed learned
+/// concepts of a query the offline results answered (judged sufficient). Nothing happens when a model call
+/// failed or nothing is printed.
+fn learn_from(run: &LearnRun<'_>, found: &Found, report: &mut model::Report) {
+    let failed = report
+        .note
+        .as_deref()
+        .is_some_and(|n| n.starts_with("model call failed"));
+    if found.selected.is_empty() || failed {
+        return;
+    }
+    let Some(path) = learn::target_path(run.plan.learn_to, run.cwd) else {
+        return;
+    };
+    if report.calls > 0 && !report.taught.is_empty() {
+        let lessons = learn::lessons(&report.taught, &found.q.terms);
+        let from = learn::Provenance {
+            // Kept on disk: secrets pasted into a query are not.
+            query: crate::llm::redact::redact(&run.plan.query).text,
+            model: run.plan.model.model.clone(),
+        };
+        // Every layer in full: a synonym any concept has is not re-pointed.
+        let known = load_thesaurus(run.plan, run.cwd, false);
+        match learn::record(&path, &lessons, &known, &from) {
+            Ok(written) => {
+                for (name, terms) in &written {
+                    messages::verbose(&format!(
+                        "learned: {name} ({}) into {}",
+                        terms.join(", "),
+                        path.display()
+                    ));
+                }
+                if written.is_empty() {
+                    messages::verbose("learned: nothing new (every term was junk or known)");
+                }
+                report.learned = written.into_iter().map(|(name, _)| name).collect();
+            }
+            Err(err) => learn::warn(&path, err),
+        }
+    } else if report.calls == 0 && judged_sufficient(found) {
+        let proposed: Vec<String> = run
+            .used
+            .iter()
+            .filter(|(_, s)| *s == thesaurus::Standing::Proposed)
+            .map(|(n, _)| n.clone())
+            .collect();
+        if proposed.is_empty() {
+            return;
+        }
+        match learn::note_helped(&path, &proposed) {
+            Ok(counted) if !counted.is_empty() => messages::verbose(&format!(
+                "learned: {} helped again (one more hit)",
+                counted.join(", ")
+            )),
+            Ok(_) => {}
+            Err(err) => learn::warn(&path, err),
+        }
+    }
+}
+
+/// The offline results answered the query (what "helped" means for a
+/// learned concept in a run without a model).
+fn judged_sufficient(found: &Found) -> bool {
+    found
+        .judgement
+        .as_ref()
+        .is_some_and(|j| j.verdict == crate::judge::Verdict::Sufficient)
+}
+
+fn verbose_learned_used(used: &[(String, thesaurus::Standing)]) {
+    if used.is_empty() {
+        return;
+    }
+    let names: Vec<String> = used
+        .iter()
+        .map(|(n, s)| format!("{n} ({})", s.name()))
+        .collect();
+    messages::verbose(&format!(
+        "thesaurus: from the learned layer: {}",
+        names.join(", ")
+    ));
 }
 
 /// The input of a run: piped stdin content, or paths to walk.

@@ -108,15 +108,19 @@ pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<
         return Ok(None);
     }
     let meter = Meter::new(config.max_llm_calls);
+    let options = ClientOptions {
+        call_timeout: config.call_timeout,
+        ..ClientOptions::default()
+    };
     let mut report = Report::default();
     let mut stage = Stage {
         cx,
-        selection: client(cx.plan, selection.clone(), &meter),
+        selection: Client::with_options(selection.clone(), meter.clone(), options),
         max_iterations: config.max_iterations.unwrap_or(DEFAULT_ITERATIONS),
     };
     if expand {
         if let Ok(endpoint) = config.expansion() {
-            let client = client(cx.plan, endpoint.clone(), &meter);
+            let client = Client::with_options(endpoint.clone(), meter.clone(), options);
             let sufficient = stage.expand(&client, found, &mut report)?;
             if sufficient && !stage.must_select() {
                 finish(&meter, &mut report);
@@ -127,18 +131,6 @@ pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<
     stage.select(found, &mut report)?;
     finish(&meter, &mut report);
     Ok(Some(report))
-}
-
-/// A client for `endpoint` with the plan's call timeout (config `llm_timeout`);
-/// connecting never takes longer than a whole call may.
-fn client(plan: &Plan, endpoint: Endpoint, meter: &Meter) -> Client {
-    let defaults = ClientOptions::default();
-    let options = ClientOptions {
-        call_timeout: plan.llm_timeout,
-        connect_timeout: defaults.connect_timeout.min(plan.llm_timeout),
-        ..defaults
-    };
-    Client::with_options(endpoint, meter.clone(), options)
 }
 
 /// Follow-up rounds when `--max-iterations` is not set.

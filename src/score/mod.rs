@@ -10,6 +10,8 @@
 mod bm25;
 mod kind;
 mod lines;
+#[cfg(test)]
+mod proptests;
 mod select;
 #[cfg(test)]
 mod tests;

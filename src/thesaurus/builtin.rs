@@ -19,10 +19,21 @@ pub struct Entry {
 
 /// Parses the data format; a line without `:` is an error naming the line.
 pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
+    parse_where(text, |_| true).map(|entries| entries.into_iter().map(|(_, e)| e).collect())
+}
+
+/// Parses the concept lines `keep` accepts, each with its id (its 1-based rank
+/// among all concept lines, so ids do not depend on the filter).
+fn parse_where(text: &str, keep: impl Fn(&str) -> bool) -> Result<Vec<(u64, Entry)>, String> {
     let mut out = Vec::new();
+    let mut id = 0u64;
     for (n, raw) in text.lines().enumerate() {
         let line = raw.trim();
         if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        id += 1;
+        if !keep(line) {
             continue;
         }
         let Some((head, tail)) = line.split_once(':') else {
@@ -38,22 +49,35 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
             .filter(|s| !s.is_empty())
             .map(str::to_lowercase)
             .collect();
-        out.push(Entry {
-            name: name.to_lowercase(),
-            synonyms,
-        });
+        out.push((
+            id,
+            Entry {
+                name: name.to_lowercase(),
+                synonyms,
+            },
+        ));
     }
     Ok(out)
 }
 
 /// Builds a thesaurus from entries of one layer (first mapping wins).
 pub fn from_entries(entries: &[Entry], layer: Layer) -> Thesaurus {
+    let numbered: Vec<(u64, Entry)> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (i as u64 + 1, e.clone()))
+        .collect();
+    from_numbered(&numbered, layer)
+}
+
+fn from_numbered(entries: &[(u64, Entry)], layer: Layer) -> Thesaurus {
     let mut t = Thesaurus::new();
-    for (i, e) in entries.iter().enumerate() {
+    for (id, e) in entries {
         let concept = Concept {
-            id: i as u64 + 1,
+            id: *id,
             name: e.name.clone(),
             layer: layer.clone(),
+            learned: None,
         };
         t.add(concept, &e.synonyms, false);
     }
@@ -63,10 +87,45 @@ pub fn from_entries(entries: &[Entry], layer: Layer) -> Thesaurus {
 /// The embedded thesaurus. The data is checked by tests, so a parse error here
 /// can only come from a broken build; it yields an empty thesaurus.
 pub fn load() -> Thesaurus {
-    match parse(BUILTIN) {
-        Ok(entries) => from_entries(&entries, Layer::Builtin),
+    load_focused(None)
+}
+
+/// Characters of a word's start that a concept line must share with a query
+/// word to be loaded. Two, because stemming only rewrites word endings and no
+/// stem is shorter than two characters: a word and a synonym with the same
+/// stem, or the same spelling, always start alike.
+pub const FOCUS_PREFIX: usize = 2;
+
+/// The embedded thesaurus, or with `focus` (the query's lowercase words) only
+/// the concept lines that could match one of its content words — what a query needs, built
+/// in a fraction of the start-up time the whole thesaurus takes.
+pub fn load_focused(focus: Option<&[String]>) -> Thesaurus {
+    // Stop words find no concept (a phrase of only stop words is not expanded).
+    let prefixes: Option<Vec<String>> = focus.map(|words| {
+        words
+            .iter()
+            .filter(|w| !crate::query::is_stop_word(w))
+            .map(|w| prefix_of(w))
+            .collect()
+    });
+    let keep = |line: &str| match &prefixes {
+        None => true,
+        Some(prefixes) => line
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .any(|w| prefixes.iter().any(|p| *p == prefix_of(w))),
+    };
+    match parse_where(BUILTIN, keep) {
+        Ok(entries) => from_numbered(&entries, Layer::Builtin),
         Err(_) => Thesaurus::new(),
     }
+}
+
+fn prefix_of(word: &str) -> String {
+    word.chars()
+        .take(FOCUS_PREFIX)
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 #[cfg(test)]
@@ -127,6 +186,62 @@ mod tests {
             let a = t.lookup(abbr).unwrap_or_else(|| panic!("{abbr} unknown"));
             let f = t.lookup(full).unwrap_or_else(|| panic!("{full} unknown"));
             assert_eq!(a, f, "{abbr} and {full} should share a concept");
+        }
+    }
+
+    #[test]
+    fn a_focused_load_finds_what_the_whole_thesaurus_finds() {
+        let whole = load();
+        for query in [
+            "where is the connection pool size configured",
+            "retries with exponential backoff",
+            "how are auth tokens refreshed",
+            "parse the cfg file",
+            "ctx req resp err",
+            "Caching of DNS lookups",
+            "é ü x",
+            "",
+        ] {
+            let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+            let focused = load_focused(Some(&words));
+            assert!(focused.concept_count() < whole.concept_count() / 2 || words.len() > 5);
+            let names = |t: &Thesaurus| -> Vec<(u64, Vec<String>)> {
+                t.find_in(&words)
+                    .iter()
+                    .filter(|c| {
+                        let covered = &words[c.start..c.start + c.len];
+                        !covered.iter().all(|w| crate::query::is_stop_word(w))
+                    })
+                    .map(|c| {
+                        let concept = t.concept(c.concept).unwrap();
+                        (concept.id, t.synonyms(c.concept).to_vec())
+                    })
+                    .collect()
+            };
+            assert_eq!(names(&focused), names(&whole), "{query}");
+        }
+    }
+
+    #[test]
+    fn a_focused_load_expands_any_query_as_the_whole_one_does() {
+        let whole = load();
+        let entries = parse(BUILTIN).unwrap();
+        let vocabulary: Vec<&String> = entries.iter().flat_map(|e| &e.synonyms).collect();
+        let suffixes = ["", "s", "ed", "ing", "ies", "ly"];
+        for i in (0..vocabulary.len()).step_by(37) {
+            let query = format!(
+                "where is the {}{} {}",
+                vocabulary[i],
+                suffixes[i % suffixes.len()],
+                vocabulary[(i * 7 + 3) % vocabulary.len()]
+            );
+            let focus = crate::query::words(&query);
+            let focused = load_focused(Some(&focus));
+            assert_eq!(
+                crate::query::analyze_with(&query, &focused),
+                crate::query::analyze_with(&query, &whole),
+                "{query}"
+            );
         }
     }
 }

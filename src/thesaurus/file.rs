@@ -14,7 +14,7 @@ use anyhow::{bail, Context};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{Concept, Layer, Thesaurus};
+use super::{Concept, Layer, Standing, Thesaurus};
 
 /// Files larger than this are not thesauri (a mistyped path to a data dump):
 /// refuse them instead of parsing hundreds of megabytes.
@@ -66,13 +66,16 @@ pub fn parse_json(text: &str, layer: Layer) -> anyhow::Result<Thesaurus> {
             .or_default()
             .push(synonym);
     }
+    let standings = learned_standings(&top);
     let mut t = Thesaurus::new();
     for ((id, name), synonyms) in by_concept {
+        let learned = standings.get(&name).copied();
         t.add(
             Concept {
                 id,
                 name,
                 layer: layer.clone(),
+                learned,
             },
             &synonyms,
             false,
@@ -81,10 +84,34 @@ pub fn parse_json(text: &str, layer: Layer) -> anyhow::Result<Thesaurus> {
     Ok(t)
 }
 
+/// Where kgrep keeps a learned concept's provenance: `"kgrep": {"concepts":
+/// {name: {"status": "proposed" | "accepted", …}}}`.
+pub const PROVENANCE_KEY: &str = "kgrep";
+pub const CONCEPTS_KEY: &str = "concepts";
+
+/// The standing of each concept kgrep learned into this file (by name).
+fn learned_standings(top: &serde_json::Map<String, Value>) -> BTreeMap<String, Standing> {
+    let Some(Value::Object(concepts)) = top.get(PROVENANCE_KEY).and_then(|k| k.get(CONCEPTS_KEY))
+    else {
+        return BTreeMap::new();
+    };
+    concepts
+        .iter()
+        .map(|(name, meta)| {
+            let standing = meta
+                .get("status")
+                .and_then(Value::as_str)
+                .and_then(Standing::parse)
+                .unwrap_or(Standing::Proposed);
+            (name.to_lowercase(), standing)
+        })
+        .collect()
+}
+
 /// The legacy form: every top-level key except kgrep's metadata is a synonym.
 fn legacy_entries(top: &serde_json::Map<String, Value>) -> serde_json::Map<String, Value> {
     top.iter()
-        .filter(|(k, v)| k.as_str() != "kgrep" && k.as_str() != "name" && v.is_object())
+        .filter(|(k, v)| k.as_str() != PROVENANCE_KEY && k.as_str() != "name" && v.is_object())
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect()
 }
@@ -114,6 +141,7 @@ pub fn read_markdown_dir(dir: &Path, layer: Layer) -> anyhow::Result<Thesaurus> 
                 id: i as u64 + 1,
                 name: stem,
                 layer: layer.clone(),
+                learned: None,
             },
             &all,
             false,
@@ -170,6 +198,22 @@ mod tests {
         assert_eq!(t.lookup("configuration"), Some(c));
         assert_eq!(t.concept(c).unwrap().id, 4);
         assert!(t.lookup("jwt").is_some());
+    }
+
+    #[test]
+    fn kgrep_provenance_marks_learned_concepts() {
+        let t = parse_json(
+            r#"{"data": {"zib": {"id": 1, "nterm": "gronk"}, "wob": {"id": 2, "nterm": "florp"},
+                         "cfgx": {"id": 3, "nterm": "handmade"}},
+                "kgrep": {"concepts": {"gronk": {"status": "proposed"},
+                                       "florp": {"status": "accepted"}}}}"#,
+            Layer::Learned,
+        )
+        .unwrap();
+        let standing = |w: &str| t.concept(t.lookup(w).unwrap()).unwrap().learned;
+        assert_eq!(standing("zib"), Some(Standing::Proposed));
+        assert_eq!(standing("wob"), Some(Standing::Accepted));
+        assert_eq!(standing("cfgx"), None);
     }
 
     #[test]

@@ -37,6 +37,37 @@ pub struct Concept {
     pub name: String,
     /// Where it came from.
     pub layer: Layer,
+    /// Set when its file's `"kgrep"` provenance says kgrep learned it.
+    pub learned: Option<Standing>,
+}
+
+/// A learned concept's standing: proposed by a model until it helped again or
+/// the user accepted it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Standing {
+    /// Taught once; its synonyms count for less than hand-written ones.
+    Proposed,
+    /// Helped again, or accepted by the user: full synonym weight.
+    Accepted,
+}
+
+impl Standing {
+    /// The name in the file and in `--thesaurus-list`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Standing::Proposed => "proposed",
+            Standing::Accepted => "accepted",
+        }
+    }
+
+    /// Parses a file's `status` value.
+    pub fn parse(s: &str) -> Option<Standing> {
+        match s {
+            "proposed" => Some(Standing::Proposed),
+            "accepted" => Some(Standing::Accepted),
+            _ => None,
+        }
+    }
 }
 
 /// Synonyms longer than this many words are not phrases code uses.
@@ -197,6 +228,9 @@ pub struct LayerPaths {
     pub project_roots: Vec<PathBuf>,
     /// `--thesaurus PATH`, in order.
     pub extra: Vec<PathBuf>,
+    /// The query's words: only the embedded concepts that could match them
+    /// are built (start-up time). `None` builds them all.
+    pub focus: Option<Vec<String>>,
 }
 
 impl LayerPaths {
@@ -214,7 +248,7 @@ impl LayerPaths {
 /// unreadable one is reported once and skipped, never rewritten.
 pub fn load_layers(paths: &LayerPaths) -> Thesaurus {
     let mut t = if paths.builtin {
-        builtin::load()
+        builtin::load_focused(paths.focus.as_deref())
     } else {
         Thesaurus::new()
     };
@@ -236,12 +270,33 @@ pub fn load_layers(paths: &LayerPaths) -> Thesaurus {
 }
 
 fn overlay_file(t: &mut Thesaurus, path: &Path, layer: Layer) {
+    let learnable = matches!(layer, Layer::Learned | Layer::Project);
     match file::read(path, layer) {
         Ok(layer) => t.overlay(&layer),
-        Err(err) => messages::warn(&format!(
-            "{err:#}; skipping it (the file was left unchanged)"
-        )),
+        Err(err) => warn_unusable(path, &err, learnable),
     }
+}
+
+/// Says once per process that a thesaurus file is unusable and skipped, with
+/// how to recover (`learnable`: a file kgrep may learn into); the file itself
+/// is never touched.
+pub fn warn_unusable(path: &Path, err: &anyhow::Error, learnable: bool) {
+    static WARNED: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    let mut warned = WARNED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if warned.iter().any(|p| p == path) {
+        return;
+    }
+    warned.push(path.to_path_buf());
+    let hint = if learnable {
+        "; nothing is learned into it until it is fixed, or moved aside to start a new one"
+    } else {
+        ""
+    };
+    messages::warn(&format!(
+        "{err:#}; skipping it (the file was left unchanged{hint})"
+    ));
 }
 
 /// Lowercases, trims and collapses inner whitespace; `None` for empty or
@@ -264,6 +319,7 @@ mod tests {
             id,
             name: name.into(),
             layer,
+            learned: None,
         }
     }
 
@@ -377,6 +433,7 @@ mod tests {
             learned: Some(learned.clone()),
             project_roots: vec![project],
             extra: vec![extra],
+            focus: None,
         });
         assert!(t.lookup("gizmo").is_some());
         assert!(t.lookup("doohickey").is_some());

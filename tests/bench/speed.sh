@@ -15,19 +15,40 @@ cd "$CORPUS"
 echo "corpus=$CORPUS files=$(rg --files | wc -l) cores=$(nproc) load=$(cut -d' ' -f1-3 /proc/loadavg)"
 rg -c zzzz_warm_zzzz >/dev/null || true
 rg -c zzzz_warm_zzzz >/dev/null || true
-# Each natural-language query is paired with rg over the patterns kgrep's matcher
-# searches for it (stems, and the y-form of stems ending in i); kgrep then checks
-# word boundaries and ranks, rg -l just lists files.
+# The rg side of each pair searches the same term set kgrep's matcher searches for
+# the query: every stem of the query words and their thesaurus synonyms, as
+# `kgrep -v` lists them (plus the y-form of stems ending in i). kgrep then checks
+# word boundaries, ranks and selects lines; rg -i -l only lists files.
+rg_pattern() {
+  KGREP_LLM=off "$KGREP" -v "$1" . 2>&1 >/dev/null \
+    | sed -n 's/^kgrep: query: natural language, terms: //p' \
+    | grep -o '([^)]*)' | tr -d '()' \
+    | awk '{print} /i$/ {print substr($0, 1, length($0)-1) "y"}' \
+    | sort -u | paste -sd'|'
+}
+Q1="retry backoff timeout"
+Q2="where is the connection pool size configured"
+P1=$(rg_pattern "$Q1")
+P2=$(rg_pattern "$Q2")
+echo "rg pattern for '$Q1': $P1"
+echo "rg pattern for '$Q2': $P2"
+EMPTY=$(mktemp -d)
 hyperfine -N --warmup 2 --runs "$RUNS" --ignore-failure \
-  -n 'rg -i -l retry|retri|backoff|timeout' "rg -i -l retry|retri|backoff|timeout" \
-  -n 'kgrep "retry backoff timeout"' "$KGREP 'retry backoff timeout' ." \
-  -n 'rg -i -l connect|connection|pool|size' "rg -i -l connect|connection|pool|size" \
-  -n 'kgrep "where is the connection pool size configured"' "$KGREP 'where is the connection pool size configured' ." \
+  -n "rg -i -l (terms of '$Q1')" "rg -i -l $P1" \
+  -n "kgrep '$Q1'" "$KGREP '$Q1' ." \
+  -n "rg -i -l (terms of '$Q2')" "rg -i -l $P2" \
+  -n "kgrep '$Q2'" "$KGREP '$Q2' ." \
   -n 'rg -l MAX_RETRIES (literal)' "rg -l MAX_RETRIES" \
   -n 'kgrep MAX_RETRIES (literal)' "$KGREP MAX_RETRIES ." \
   --export-markdown /tmp/kgrep-speed.md
+echo "start-up (embedded thesaurus and its automaton built, an empty folder searched):"
+hyperfine -N --warmup 5 --runs 50 --ignore-failure \
+  -n "kgrep '$Q2' EMPTY" "$KGREP '$Q2' $EMPTY" \
+  -n "rg -i -l $P2 EMPTY" "rg -i -l $P2 $EMPTY" \
+  --export-markdown /tmp/kgrep-startup.md
+rmdir "$EMPTY"
 echo "peak RSS:"
-/usr/bin/time -f "  kgrep NL query: %M KB, %e s" "$KGREP" "where is the connection pool size configured" . >/dev/null 2>/tmp/kgrep-rss.txt || true
+/usr/bin/time -f "  kgrep '$Q2': %M KB, %e s" "$KGREP" "$Q2" . >/dev/null 2>/tmp/kgrep-rss.txt || true
 tail -1 /tmp/kgrep-rss.txt
-/usr/bin/time -f "  rg -i -l: %M KB, %e s" rg -i -l 'connect|connection|pool|size' >/dev/null 2>/tmp/kgrep-rss.txt || true
+/usr/bin/time -f "  rg -i -l (same terms): %M KB, %e s" rg -i -l "$P2" >/dev/null 2>/tmp/kgrep-rss.txt || true
 tail -1 /tmp/kgrep-rss.txt

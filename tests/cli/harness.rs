@@ -129,6 +129,19 @@ impl Dir {
         cmd
     }
 
+    /// A std `Command` set up as [`Dir::cmd`] (stdin on /dev/null), for
+    /// tests that spawn, wait for or kill the process.
+    pub fn std_cmd(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("kgrep"));
+        cmd.env_clear()
+            .env("HOME", self.home.path())
+            .env("PATH", "/usr/bin:/bin")
+            .env("LANG", "C.UTF-8")
+            .current_dir(self.root.path())
+            .stdin(std::process::Stdio::null());
+        cmd
+    }
+
     /// Runs with stdin on /dev/null, as an agent's subprocess often is (assert_cmd
     /// always gives the child a pipe, so this uses std's Command).
     pub fn run_devnull(&self, args: &[&str]) -> Run {

@@ -13,6 +13,7 @@ mod flags;
 mod generated;
 mod input;
 mod json;
+mod learning;
 mod llm_client;
 mod mock_llm;
 mod model_faults;

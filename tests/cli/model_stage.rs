@@ -278,3 +278,68 @@ fn an_expansion_that_makes_the_results_sufficient_is_the_only_call() {
     assert_eq!(mock.received().len(), 1, "{}", out.describe);
     assert!(out.stdout.contains("src/retry.py"), "{}", out.describe);
 }
+
+#[test]
+fn llm_timeout_bounds_each_request_and_the_offline_results_stay() {
+    let dir = project();
+    let slow = || {
+        chat(json!({"matches": [{"path": "src/cache.py", "line": 6}]}))
+            .delay(std::time::Duration::from_secs(4))
+    };
+    let mock = MockLlm::start(vec![slow(), slow(), slow(), slow()]);
+    dir.use_model(&mock.base_url(), "llm_timeout = 1");
+    let started = std::time::Instant::now();
+    let out = run(&dir, &["--rlm", SUFFICIENT, "."], "auto");
+    let offline = offline(&dir, &[SUFFICIENT, "."]);
+    out.code(0)
+        .stderr_has("did not answer within 1s; showing the offline results");
+    assert_eq!(out.stdout, offline.stdout, "{}", out.describe);
+    // A second per try, far below the server's delay.
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(12),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn every_signature_type_comes_back_typed_and_a_second_bad_reply_is_exit_2() {
+    let dir = project();
+    let spec = "summary: str, n: int, ratio: float, ok: bool, files: list[str], \
+                counts: dict[str, int], level: Literal['low', 'high']";
+    let good = json!({"summary": "retries back off", "n": "5", "ratio": 0.5, "ok": true,
+        "files": ["src/retry.py"], "counts": {"retry": 3}, "level": "high",
+        "matches": [{"path": "src/retry.py", "line": 5}]});
+    let mock = MockLlm::start(vec![chat(good)]);
+    dir.use_model(&mock.base_url(), "");
+    let out = run(&dir, &["--signature-json", spec, SUFFICIENT, "."], "auto");
+    out.code(0);
+    let fields: Value = serde_json::from_str(out.stdout.trim()).expect("one JSON object");
+    // "5" for an int is coerced (lossless); everything else as declared.
+    assert_eq!(
+        fields,
+        json!({"summary": "retries back off", "n": 5, "ratio": 0.5, "ok": true,
+            "files": ["src/retry.py"], "counts": {"retry": 3}, "level": "high"}),
+        "{}",
+        out.describe
+    );
+
+    let bad = || {
+        chat(json!({"summary": "x", "n": 1.5, "ratio": 0.5, "ok": true,
+        "files": [], "counts": {}, "level": "medium", "matches": []}))
+    };
+    let mock = MockLlm::start(vec![bad(), bad()]);
+    dir.use_model(&mock.base_url(), "");
+    let out = run(&dir, &["--signature-json", spec, SUFFICIENT, "."], "auto");
+    out.code(2).stdout_is("");
+    assert_eq!(
+        out.stderr
+            .lines()
+            .filter(|l| !l.contains("Scanned"))
+            .count(),
+        1,
+        "{}",
+        out.describe
+    );
+    assert_eq!(mock.received().len(), 2, "asked once more, then gave up");
+}

@@ -154,3 +154,29 @@ fn a_misspelt_word_is_corrected_from_the_corpus_and_says_so() {
         .code(0)
         .stderr_lacks("typo");
 }
+
+#[test]
+fn explain_decomposes_every_printed_line_on_stderr() {
+    let d = corpus();
+    let plain = d.run(&["retry backoff", "."]);
+    let explained = d.run(&["--explain", "retry backoff", "."]);
+    explained.code(0);
+    // stdout is untouched; each printed line has its explanation.
+    assert_eq!(plain.stdout, explained.stdout);
+    let mut printed = 0;
+    for line in explained.stdout.lines() {
+        if let Some((n, _)) = line.split_once(":\t") {
+            printed += 1;
+            let wanted = format!("explain:   {n}: ");
+            assert!(explained.stderr.contains(&wanted), "{}", explained.describe);
+        }
+    }
+    assert!(printed > 0);
+    assert!(
+        explained.stderr.contains("(words ") && explained.stderr.contains("on the line: retry"),
+        "{}",
+        explained.describe
+    );
+    // Without the flag, none of it.
+    assert!(!plain.stderr.contains("explain:"));
+}

@@ -1,0 +1,126 @@
+//! Which words may enter the learned thesaurus: no stop words, no one-letter
+//! terms, nothing longer than a few words or characters, no control
+//! characters, and never a synonym that a loaded thesaurus (or the learned
+//! file itself) already maps to another concept: the first mapping wins.
+//!
+//! Pure: it decides, it does not read or write files.
+
+use crate::query;
+use crate::thesaurus::{self, Thesaurus};
+
+use super::store::Doc;
+
+/// One-letter terms match everything.
+pub const MIN_TERM_CHARS: usize = 2;
+/// Longer than this, a term is not a word code uses for a concept.
+pub const MAX_TERM_CHARS: usize = 48;
+
+/// The normalised form of a term worth keeping, or `None` for junk: empty,
+/// one character, a stop word (alone), more than
+/// [`thesaurus::MAX_SYNONYM_WORDS`] words, over [`MAX_TERM_CHARS`], only
+/// digits, or with control characters.
+pub fn clean(term: &str) -> Option<String> {
+    let term = thesaurus::normalize(term)?;
+    let chars = term.chars().count();
+    if !(MIN_TERM_CHARS..=MAX_TERM_CHARS).contains(&chars) {
+        return None;
+    }
+    if term.chars().any(char::is_control) || term.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    if query::is_stop_word(&term) {
+        return None;
+    }
+    Some(term)
+}
+
+/// Whether `term` may be a synonym of concept `name`: nothing in the loaded
+/// layers or in the file maps it (or, for one word, its stem) to a concept
+/// with another name.
+pub fn free_for(term: &str, name: &str, known: &Thesaurus, doc: &Doc) -> bool {
+    let in_layers = known
+        .lookup(term)
+        .and_then(|i| known.concept(i))
+        .is_none_or(|c| c.name == name);
+    let in_file = doc.mapped(term).is_none_or(|n| n == name);
+    in_layers && in_file
+}
+
+/// The terms of a lesson that may be kept for `name`: clean, free, distinct,
+/// the name itself left out (it is always mapped).
+pub fn keepable(name: &str, terms: &[String], known: &Thesaurus, doc: &Doc) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for term in terms {
+        let Some(term) = clean(term) else { continue };
+        if term == name || out.contains(&term) || !free_for(&term, name, known, doc) {
+            continue;
+        }
+        out.push(term);
+    }
+    out
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::thesaurus::{Concept, Layer};
+
+    fn known() -> Thesaurus {
+        let mut t = Thesaurus::new();
+        t.add(
+            Concept {
+                id: 1,
+                name: "sleep".into(),
+                layer: Layer::Builtin,
+                learned: None,
+            },
+            &["nap".into()],
+            false,
+        );
+        t
+    }
+
+    #[test]
+    fn junk_is_refused() {
+        assert_eq!(clean("  Zibble  "), Some("zibble".into()));
+        assert_eq!(clean("zibble   frame"), Some("zibble frame".into()));
+        for junk in [
+            "",
+            "x",
+            "the",
+            "where",
+            "a b c d e",
+            "12345",
+            "tab\u{7}",
+            &"z".repeat(49),
+        ] {
+            assert_eq!(clean(junk), None, "{junk:?}");
+        }
+        assert_eq!(clean("404x"), Some("404x".into()));
+    }
+
+    #[test]
+    fn the_first_mapping_wins() {
+        let known = known();
+        let mut doc = Doc::empty();
+        doc.map("wobble", 7, "jiggle");
+        let kept = keepable(
+            "gronk",
+            &[
+                "zibble".into(),
+                "nap".into(),
+                "naps".into(),
+                "wobble".into(),
+                "gronk".into(),
+                "Zibble".into(),
+                "x".into(),
+            ],
+            &known,
+            &doc,
+        );
+        assert_eq!(kept, vec!["zibble"]);
+        assert!(free_for("wobble", "jiggle", &known, &doc));
+        assert!(free_for("nap", "sleep", &known, &doc));
+    }
+}

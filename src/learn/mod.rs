@@ -1,0 +1,323 @@
+//! The learning loop: what a model taught is kept, so the next similar query
+//! is answered offline.
+//!
+//! After a model expansion led to verified, printed results, the concepts it
+//! taught (with only the terms that matched the corpus, plus the query's own
+//! words the model tied to them) are written to the learned thesaurus, marked
+//! `proposed`. A proposed concept's synonyms weigh less than hand-written ones
+//! (`query::PROPOSED_SYNONYM_WEIGHT`); it is `accepted` after it helped
+//! again ([`ACCEPT_HITS`]) or when the user accepts it. `manage` holds the
+//! `--thesaurus-*` commands.
+//!
+//! Owns the decisions about what to write (`filter`) and the file (`store`).
+//! Does not decide whether a model is called (`fallback`), nor read the
+//! thesaurus layers for a search (`thesaurus`).
+
+pub mod filter;
+pub mod manage;
+pub mod store;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Map, Value};
+
+use crate::cli::flags::LearnTo;
+use crate::llm;
+use crate::query::{self, Origin, Term};
+use crate::thesaurus::{self, LayerPaths, Standing, Thesaurus};
+
+pub use store::StoreError;
+
+/// A concept reaches `accepted` once it has helped this many times (the run
+/// that taught it counts as one).
+pub const ACCEPT_HITS: u64 = 2;
+
+/// The project's learned thesaurus, relative to the project root.
+pub const PROJECT_FILE: &str = ".kgrep/thesaurus.json";
+
+/// A concept to keep: its name and the terms that earned it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lesson {
+    pub name: String,
+    pub terms: Vec<String>,
+}
+
+/// Where a lesson came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Provenance {
+    pub query: String,
+    pub model: Option<String>,
+}
+
+/// The file learned concepts go to: the user's (`$XDG_DATA_HOME/kgrep/…`) or
+/// the project's `.kgrep/thesaurus.json` under `cwd`. `None` when HOME and
+/// XDG_DATA_HOME are both unset.
+pub fn target_path(to: LearnTo, cwd: &Path) -> Option<PathBuf> {
+    match to {
+        LearnTo::Project => Some(cwd.join(PROJECT_FILE)),
+        LearnTo::User => LayerPaths::learned_path(
+            std::env::var_os("HOME").map(PathBuf::from),
+            std::env::var_os("XDG_DATA_HOME").map(PathBuf::from),
+        ),
+    }
+}
+
+/// The lessons of an expansion: each taught concept with the terms that
+/// matched the corpus and the query words the model listed as the concept's
+/// name or synonyms (so the same words find it again).
+pub fn lessons(taught: &[(llm::Concept, Vec<String>)], terms: &[Term]) -> Vec<Lesson> {
+    taught
+        .iter()
+        .map(|(concept, matched)| {
+            let stems: Vec<String> = std::iter::once(&concept.name)
+                .chain(&concept.synonyms)
+                .flat_map(|p| query::words(p))
+                .map(|w| query::stem(&w))
+                .collect();
+            let linked = terms
+                .iter()
+                .filter(|t| t.origin == Origin::Query && stems.contains(&t.stem))
+                .map(|t| t.text.clone());
+            Lesson {
+                name: concept.name.clone(),
+                terms: matched.iter().cloned().chain(linked).collect(),
+            }
+        })
+        .collect()
+}
+
+/// Writes lessons to the learned file under its lock. A new concept gets the
+/// next id and `proposed`; a concept the file has gains the new terms and a
+/// hit. Junk and synonyms another concept owns (in `known`, the loaded
+/// layers, or in the file) are left out; a lesson left with no term is
+/// dropped, as is one whose name already means another concept. Returns each
+/// concept written with the terms it gained.
+pub fn record(
+    path: &Path,
+    lessons: &[Lesson],
+    known: &Thesaurus,
+    from: &Provenance,
+) -> Result<Vec<(String, Vec<String>)>, StoreError> {
+    write_lessons(path, lessons, known, |id, date, old| match old {
+        Some(old) => helped(old, date),
+        None => {
+            let mut meta = Map::new();
+            meta.insert("id".into(), json!(id));
+            meta.insert("query".into(), json!(from.query));
+            meta.insert(
+                "model".into(),
+                json!(from.model.clone().unwrap_or_default()),
+            );
+            meta.insert("date".into(), json!(date));
+            meta.insert("hits".into(), json!(1));
+            meta.insert("status".into(), json!(Standing::Proposed.name()));
+            meta
+        }
+    })
+}
+
+/// The shared part of learning and importing: filter, map, then set the
+/// provenance `meta_of(id, date, old provenance)`.
+fn write_lessons(
+    path: &Path,
+    lessons: &[Lesson],
+    known: &Thesaurus,
+    mut meta_of: impl FnMut(u64, &str, Option<Map<String, Value>>) -> Map<String, Value>,
+) -> Result<Vec<(String, Vec<String>)>, StoreError> {
+    store::update(path, |doc| {
+        let date = store::now_utc();
+        let mut written = Vec::new();
+        for lesson in lessons {
+            let Some(name) = filter::clean(&lesson.name) else {
+                continue;
+            };
+            if !filter::free_for(&name, &name, known, doc) {
+                continue;
+            }
+            let terms = filter::keepable(&name, &lesson.terms, known, doc);
+            let existing = doc.id_of(&name);
+            if terms.is_empty() && existing.is_none() {
+                continue;
+            }
+            let id = existing.unwrap_or_else(|| doc.max_id() + 1);
+            for term in std::iter::once(&name).chain(&terms) {
+                doc.map(term, id, &name);
+            }
+            let meta = meta_of(id, &date, doc.provenance(&name).cloned());
+            doc.set_provenance(&name, meta);
+            written.push((name, terms));
+        }
+        let changed = !written.is_empty();
+        Ok((written, changed))
+    })
+}
+
+/// Imports concepts as `accepted` (the user chose them), with the same
+/// filter as learning. Returns each concept written with the terms it gained.
+pub fn import(
+    path: &Path,
+    lessons: &[Lesson],
+    known: &Thesaurus,
+    source: &str,
+) -> Result<Vec<(String, Vec<String>)>, StoreError> {
+    write_lessons(path, lessons, known, |id, date, old| {
+        let mut meta = old.unwrap_or_else(|| {
+            let mut meta = Map::new();
+            meta.insert("id".into(), json!(id));
+            meta.insert("imported".into(), json!(source));
+            meta.insert("date".into(), json!(date));
+            meta.insert("hits".into(), json!(0));
+            meta
+        });
+        meta.insert("status".into(), json!(Standing::Accepted.name()));
+        meta
+    })
+}
+
+/// A provenance after one more run the concept helped: a hit, the date, and
+/// `accepted` at [`ACCEPT_HITS`].
+fn helped(mut meta: Map<String, Value>, date: &str) -> Map<String, Value> {
+    let hits = meta.get("hits").and_then(Value::as_u64).unwrap_or(0) + 1;
+    meta.insert("hits".into(), json!(hits));
+    meta.insert("used".into(), json!(date));
+    if hits >= ACCEPT_HITS {
+        meta.insert("status".into(), json!(Standing::Accepted.name()));
+    }
+    meta
+}
+
+/// Counts a run in which learned concepts helped without a model (their
+/// synonyms were searched and lines printed). Concepts the file does not hold
+/// are ignored. Returns the names counted.
+pub fn note_helped(path: &Path, names: &[String]) -> Result<Vec<String>, StoreError> {
+    store::update(path, |doc| {
+        let date = store::now_utc();
+        let mut counted = Vec::new();
+        for name in names {
+            if let Some(old) = doc.provenance(name) {
+                let meta = helped(old.clone(), &date);
+                doc.set_provenance(name, meta);
+                counted.push(name.clone());
+            }
+        }
+        let changed = !counted.is_empty();
+        Ok((counted, changed))
+    })
+}
+
+/// The learned concepts a query's terms came from, with their standing.
+pub fn learned_in_query(terms: &[Term], t: &Thesaurus) -> Vec<(String, Standing)> {
+    let mut out: Vec<(String, Standing)> = Vec::new();
+    for term in terms.iter().filter(|t| t.origin == Origin::Synonym) {
+        let Some(name) = term.concept.as_deref() else {
+            continue;
+        };
+        let standing = t
+            .lookup(name)
+            .and_then(|i| t.concept(i))
+            .filter(|c| c.name == name)
+            .and_then(|c| c.learned);
+        if let Some(standing) = standing {
+            if !out.iter().any(|(n, _)| n == name) {
+                out.push((name.to_string(), standing));
+            }
+        }
+    }
+    out
+}
+
+/// Reports a store failure once: a corrupt file with how to recover (shared
+/// with the loader's warning), anything else as a warning.
+pub fn warn(path: &Path, err: StoreError) {
+    match err {
+        StoreError::Corrupt(err) => thesaurus::warn_unusable(path, &err, true),
+        StoreError::Io(err) => {
+            crate::messages::warn(&format!("not learning: {err:#}"));
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn concept(name: &str, synonyms: &[&str]) -> llm::Concept {
+        llm::Concept {
+            name: name.into(),
+            synonyms: synonyms.iter().map(|s| s.to_string()).collect(),
+            related: Vec::new(),
+        }
+    }
+
+    fn provenance() -> Provenance {
+        Provenance {
+            query: "where is the gronk step".into(),
+            model: Some("openai/mock".into()),
+        }
+    }
+
+    #[test]
+    fn lessons_keep_matched_terms_and_the_query_words_the_model_named() {
+        let q = query::analyze("where is the gronk step");
+        let taught = vec![(
+            concept("Gronk", &["gronking", "zibble"]),
+            vec!["zibble".into()],
+        )];
+        let lessons = lessons(&taught, &q.terms);
+        assert_eq!(lessons[0].name, "Gronk");
+        assert_eq!(lessons[0].terms, vec!["zibble", "gronk"]);
+    }
+
+    #[test]
+    fn record_assigns_ids_counts_hits_and_accepts() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.json");
+        std::fs::write(
+            &path,
+            r#"{"data": {"wobble": {"id": 7, "nterm": "jiggle"}}, "mine": true}"#,
+        )
+        .unwrap();
+        let known = Thesaurus::new();
+        let lesson = |name: &str, terms: &[&str]| Lesson {
+            name: name.into(),
+            terms: terms.iter().map(|s| s.to_string()).collect(),
+        };
+        let written = record(
+            &path,
+            &[
+                lesson("gronk", &["zibble", "wobble"]),
+                lesson("the", &["zorp"]),
+                lesson("empty", &["a", "wobble"]),
+            ],
+            &known,
+            &provenance(),
+        )
+        .unwrap();
+        assert_eq!(written, vec![("gronk".into(), vec!["zibble".into()])]);
+        let doc = store::load(&path).unwrap().unwrap();
+        assert_eq!(doc.id_of("gronk"), Some(8));
+        assert_eq!(doc.mapped("wobble").as_deref(), Some("jiggle"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("\"mine\": true"), "{text}");
+        let entry = doc
+            .entries()
+            .into_iter()
+            .find(|e| e.name == "gronk")
+            .unwrap();
+        assert_eq!((entry.status, entry.hits), (Standing::Proposed, 1));
+        assert_eq!(entry.query, "where is the gronk step");
+        note_helped(&path, &["gronk".into(), "nothing".into()]).unwrap();
+        let doc = store::load(&path).unwrap().unwrap();
+        let entry = doc
+            .entries()
+            .into_iter()
+            .find(|e| e.name == "gronk")
+            .unwrap();
+        assert_eq!((entry.status, entry.hits), (Standing::Accepted, 2));
+        assert_eq!(doc.id_of("gronk"), Some(8), "ids are stable");
+        let t = thesaurus::file::read(&path, thesaurus::Layer::Learned).unwrap();
+        let i = t.lookup("zibble").unwrap();
+        assert_eq!(t.concept(i).unwrap().learned, Some(Standing::Accepted));
+    }
+}

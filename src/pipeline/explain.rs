@@ -1,0 +1,137 @@
+//! `--explain` (and `-v`): why each printed line was printed, on stderr — its
+//! score decomposed into the parts the ranking added up, the query words on it
+//! and near it, and its file's score. Owns only the wording; the numbers come
+//! from `score` unchanged. Lines the model chose (verified) say so.
+
+use super::model::Report;
+use super::Found;
+use crate::messages;
+use crate::query::Query;
+use crate::score::{RankedFile, RankedLine};
+
+/// Explains every printed line, file by file, in printed order.
+pub(super) fn explain(found: &Found, report: &Report) {
+    for (h, lines) in &found.selected {
+        let key = &found.haystacks[*h].key;
+        let ranked = found.ranked.iter().find(|f| f.haystack == *h);
+        messages::line(&file_line(key, ranked));
+        for &n in lines {
+            let scored = ranked.and_then(|f| f.lines.iter().find(|l| l.line == n));
+            messages::line(&line_explanation(n, scored, &found.q, report.answered));
+        }
+    }
+}
+
+fn file_line(key: &str, ranked: Option<&RankedFile>) -> String {
+    match ranked {
+        Some(f) => format!(
+            "explain: {key}: rank {:.2} = file {:.2} (BM25 over the query's terms, path matches, file prior) + its best line",
+            f.score, f.file_score
+        ),
+        None => format!("explain: {key}: not in the offline ranking"),
+    }
+}
+
+fn line_explanation(n: usize, scored: Option<&RankedLine>, q: &Query, by_model: bool) -> String {
+    let Some(l) = scored else {
+        let why = if by_model {
+            "chosen by the model, verified against the file"
+        } else {
+            "shown with its passage (no query word on it)"
+        };
+        return format!("explain:   {n}: {why}");
+    };
+    let s = &l.score;
+    let mut out = format!(
+        "explain:   {n}: {:.2} = (words {:.2} + near {:.2} + identifier {:.2}) x kind {:.2}",
+        s.total, s.terms, s.near, s.merged, s.factor
+    );
+    let on = slot_words(q, l.slots);
+    if !on.is_empty() {
+        out.push_str(&format!("; on the line: {}", on.join(", ")));
+    }
+    let near = slot_words(q, l.near_slots & !l.slots);
+    if !near.is_empty() {
+        out.push_str(&format!("; near it: {}", near.join(", ")));
+    }
+    out
+}
+
+/// The query word standing for each slot set in `bits`, in query order.
+fn slot_words(q: &Query, bits: u64) -> Vec<String> {
+    let mut seen = 0u64;
+    let mut out = Vec::new();
+    for t in &q.terms {
+        let bit = crate::score::slot_bit(t.slot);
+        if bits & bit != 0 && seen & bit == 0 {
+            seen |= bit;
+            out.push(t.text.clone());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::{Origin, QueryKind, Term};
+    use crate::score::LineScore;
+
+    fn term(text: &str, slot: usize, origin: Origin) -> Term {
+        Term {
+            text: text.into(),
+            stem: text.into(),
+            weight: 1.0,
+            slot,
+            origin,
+            concept: None,
+        }
+    }
+
+    fn query() -> Query {
+        Query {
+            raw: "retry backoff delay".into(),
+            kind: QueryKind::Natural,
+            terms: vec![
+                term("retry", 0, Origin::Query),
+                term("backoff", 1, Origin::Query),
+                term("reattempt", 0, Origin::Synonym),
+                term("delay", 2, Origin::Query),
+            ],
+        }
+    }
+
+    #[test]
+    fn a_scored_line_shows_its_parts_and_words() {
+        let line = RankedLine {
+            line: 7,
+            block: 0,
+            slots: 0b011,
+            near_slots: 0b111,
+            score: LineScore {
+                terms: 1.5,
+                near: 0.25,
+                merged: 0.5,
+                factor: 1.25,
+                total: 2.8125,
+            },
+        };
+        assert_eq!(
+            line_explanation(7, Some(&line), &query(), false),
+            "explain:   7: 2.81 = (words 1.50 + near 0.25 + identifier 0.50) x kind 1.25; \
+             on the line: retry, backoff; near it: delay"
+        );
+    }
+
+    #[test]
+    fn unscored_lines_say_why_they_are_shown() {
+        assert!(line_explanation(3, None, &query(), true).contains("chosen by the model"));
+        assert!(line_explanation(3, None, &query(), false).contains("passage"));
+    }
+
+    #[test]
+    fn a_slot_is_named_once_by_its_first_word() {
+        assert_eq!(slot_words(&query(), 0b001), vec!["retry"]);
+        assert_eq!(slot_words(&query(), 0), Vec::<String>::new());
+    }
+}
