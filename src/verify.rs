@@ -61,6 +61,27 @@ pub fn verify(claims: &[Claim], docs: &BTreeMap<String, Document>) -> Verified {
     Verified { files, dropped }
 }
 
+/// Removes verified lines that are empty or only whitespace: they exist, but
+/// they answer nothing (small models cite the blank line after a function).
+/// Not counted in `dropped` (that count is rlmgrep's, for claims that do not
+/// exist); returns how many were removed.
+pub fn drop_blank(verified: &mut Verified, docs: &BTreeMap<String, Document>) -> usize {
+    let mut removed = 0;
+    for (key, lines) in verified.files.iter_mut() {
+        let Some(doc) = docs.get(key) else { continue };
+        let texts: Vec<&[u8]> = doc.lines().collect();
+        let before = lines.len();
+        lines.retain(|&n| {
+            texts
+                .get(n.wrapping_sub(1))
+                .is_some_and(|t| !t.iter().all(u8::is_ascii_whitespace))
+        });
+        removed += before - lines.len();
+    }
+    verified.files.retain(|_, lines| !lines.is_empty());
+    removed
+}
+
 /// The claim's line as an index into its document, or `None` if it does not exist.
 fn verified_line(claim: &Claim, docs: &BTreeMap<String, Document>) -> Option<usize> {
     let doc = docs.get(&claim.path)?;
@@ -99,6 +120,19 @@ mod tests {
 
     fn lines(v: &Verified, key: &str) -> Vec<usize> {
         v.files.get(key).cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn blank_lines_are_removed_but_not_counted_as_dropped() {
+        let d = docs(&[("a.txt", "fn a() {\n\n   \t\n}"), ("b.txt", "\n")]);
+        let mut v = verify(
+            &claims(&[("a.txt", 1), ("a.txt", 2), ("a.txt", 3), ("b.txt", 1)]),
+            &d,
+        );
+        assert_eq!(drop_blank(&mut v, &d), 3);
+        assert_eq!(lines(&v, "a.txt"), vec![1]);
+        assert!(!v.files.contains_key("b.txt"));
+        assert_eq!(v.dropped, 0);
     }
 
     #[test]

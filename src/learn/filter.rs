@@ -1,7 +1,9 @@
-//! Which words may enter the learned thesaurus: no stop words, no one-letter
-//! terms, nothing longer than a few words or characters, no control
-//! characters, and never a synonym that a loaded thesaurus (or the learned
-//! file itself) already maps to another concept: the first mapping wins.
+//! Which words may enter the learned thesaurus: no stop words, no keywords of
+//! programming languages, no one-letter terms, nothing longer than a few
+//! words or characters, no control characters, no word so common in the
+//! corpus that it identifies nothing, and never a synonym that a loaded
+//! thesaurus (or the learned file itself) already maps to another concept:
+//! the first mapping wins.
 //!
 //! Pure: it decides, it does not read or write files.
 
@@ -15,8 +17,101 @@ pub const MIN_TERM_CHARS: usize = 2;
 /// Longer than this, a term is not a word code uses for a concept.
 pub const MAX_TERM_CHARS: usize = 48;
 
+/// A word in more than this share of the searched files identifies no
+/// concept (`return`, `https` in a web client): it is not learned...
+pub const MAX_GENERAL_SHARE: f64 = 0.25;
+/// ...unless it is in this few files or fewer (small corpora).
+pub const GENERAL_MIN_FILES: usize = 4;
+
+/// Keywords and built-in names of common programming languages: every file
+/// has them, and a model listing one as a synonym (`return` for "response")
+/// is associating, not naming. Sorted, for binary search.
+const CODE_KEYWORDS: &[&str] = &[
+    "abstract",
+    "async",
+    "await",
+    "bool",
+    "break",
+    "case",
+    "catch",
+    "char",
+    "class",
+    "const",
+    "continue",
+    "def",
+    "default",
+    "del",
+    "elif",
+    "enum",
+    "except",
+    "extends",
+    "extern",
+    "false",
+    "final",
+    "finally",
+    "fn",
+    "func",
+    "function",
+    "impl",
+    "implements",
+    "import",
+    "int",
+    "interface",
+    "lambda",
+    "let",
+    "loop",
+    "match",
+    "mod",
+    "mut",
+    "namespace",
+    "new",
+    "nil",
+    "none",
+    "null",
+    "package",
+    "pass",
+    "private",
+    "protected",
+    "pub",
+    "public",
+    "raise",
+    "return",
+    "self",
+    "static",
+    "str",
+    "struct",
+    "super",
+    "switch",
+    "this",
+    "throw",
+    "throws",
+    "trait",
+    "true",
+    "try",
+    "typedef",
+    "undefined",
+    "union",
+    "unsafe",
+    "use",
+    "var",
+    "void",
+    "while",
+    "yield",
+];
+
+/// Whether a word is a programming-language keyword (see [`CODE_KEYWORDS`]).
+pub fn is_code_keyword(word: &str) -> bool {
+    CODE_KEYWORDS.binary_search(&word).is_ok()
+}
+
+/// Whether a term found in `df` of `files` searched files is too common to
+/// stand for a concept.
+pub fn too_general(df: usize, files: usize) -> bool {
+    df > GENERAL_MIN_FILES && df as f64 > MAX_GENERAL_SHARE * files as f64
+}
+
 /// The normalised form of a term worth keeping, or `None` for junk: empty,
-/// one character, a stop word (alone), more than
+/// one character, a stop word or a code keyword (alone), more than
 /// [`thesaurus::MAX_SYNONYM_WORDS`] words, over [`MAX_TERM_CHARS`], only
 /// digits, or with control characters.
 pub fn clean(term: &str) -> Option<String> {
@@ -28,7 +123,7 @@ pub fn clean(term: &str) -> Option<String> {
     if term.chars().any(char::is_control) || term.chars().all(|c| c.is_ascii_digit()) {
         return None;
     }
-    if query::is_stop_word(&term) {
+    if query::is_stop_word(&term) || is_code_keyword(&term) {
         return None;
     }
     Some(term)
@@ -90,6 +185,8 @@ mod tests {
             "x",
             "the",
             "where",
+            "return",
+            "Self",
             "a b c d e",
             "12345",
             "tab\u{7}",
@@ -98,6 +195,21 @@ mod tests {
             assert_eq!(clean(junk), None, "{junk:?}");
         }
         assert_eq!(clean("404x"), Some("404x".into()));
+    }
+
+    #[test]
+    fn keywords_are_sorted_and_common_words_are_too_general() {
+        let mut sorted = CODE_KEYWORDS.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted, CODE_KEYWORDS);
+        assert!(clean("return value").is_some(), "a phrase is not a keyword");
+        // 24 of 84 files: over a quarter.
+        assert!(too_general(24, 84));
+        assert!(!too_general(13, 84));
+        // A small corpus: a word in 4 files of 5 is still kept.
+        assert!(!too_general(4, 5));
+        assert!(too_general(5, 5));
     }
 
     #[test]

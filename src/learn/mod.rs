@@ -24,6 +24,7 @@ use serde_json::{json, Map, Value};
 use crate::cli::flags::LearnTo;
 use crate::llm;
 use crate::query::{self, Origin, Term};
+use crate::search::matcher::TermMatcher;
 use crate::thesaurus::{self, LayerPaths, Standing, Thesaurus};
 
 pub use store::StoreError;
@@ -82,6 +83,40 @@ pub fn lessons(taught: &[(llm::Concept, Vec<String>)], terms: &[Term]) -> Vec<Le
                 name: concept.name.clone(),
                 terms: matched.iter().cloned().chain(linked).collect(),
             }
+        })
+        .collect()
+}
+
+/// The taught concepts with only the model words that occur in a printed
+/// line (as code sub-words, as the search matches them): a word that found
+/// nothing the user was shown has not earned a place. A concept left with no
+/// word is dropped. `terms` are the run's terms, the model's among them.
+pub fn attested(
+    taught: &[(llm::Concept, Vec<String>)],
+    terms: &[Term],
+    printed: &[&[u8]],
+) -> Vec<(llm::Concept, Vec<String>)> {
+    let keep: Vec<bool> = terms.iter().map(|t| t.origin == Origin::Model).collect();
+    let Ok(matcher) = TermMatcher::subset(terms, &keep) else {
+        return Vec::new();
+    };
+    let mut seen = vec![false; terms.len()];
+    for line in printed {
+        for m in matcher.find_all(line) {
+            seen[m.term] = true;
+        }
+    }
+    let shown = |word: &String| {
+        terms
+            .iter()
+            .zip(&seen)
+            .any(|(t, &s)| s && t.origin == Origin::Model && t.text == *word)
+    };
+    taught
+        .iter()
+        .filter_map(|(concept, words)| {
+            let kept: Vec<String> = words.iter().filter(|w| shown(w)).cloned().collect();
+            (!kept.is_empty()).then(|| (concept.clone(), kept))
         })
         .collect()
 }
@@ -267,6 +302,33 @@ mod tests {
         let lessons = lessons(&taught, &q.terms);
         assert_eq!(lessons[0].name, "Gronk");
         assert_eq!(lessons[0].terms, vec!["zibble", "gronk"]);
+    }
+
+    #[test]
+    fn only_words_seen_in_printed_lines_are_attested() {
+        let q = query::analyze("where is the gronk step");
+        let taught = vec![
+            (
+                concept("gronk", &["zibble", "wobble"]),
+                vec!["zibble".into(), "wobble".into()],
+            ),
+            (concept("jiggle", &["quux"]), vec!["quux".into()]),
+        ];
+        let terms = crate::fallback::expand::model_terms(
+            &q.terms,
+            &[
+                concept("gronk", &["zibble", "wobble"]),
+                concept("jiggle", &["quux"]),
+            ],
+        );
+        // `zibble` as a code sub-word counts; `wobble` only inside a word
+        // (`wobbles` would share its stem, `swobble` does not); `quux` nowhere.
+        let printed: Vec<&[u8]> = vec![b"let max_zibbles = 3;", b"swobble()"];
+        let kept = attested(&taught, &terms, &printed);
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].0.name, "gronk");
+        assert_eq!(kept[0].1, vec!["zibble"]);
+        assert!(attested(&taught, &terms, &[]).is_empty());
     }
 
     #[test]

@@ -254,6 +254,7 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
         let run = LearnRun {
             plan,
             cwd: &cwd,
+            read: &read,
             used: &learned_used,
         };
         learn_from(&run, &found, &mut report);
@@ -500,6 +501,7 @@ fn user_learned_path() -> Option<PathBuf> {
 struct LearnRun<'a> {
     plan: &'a Plan,
     cwd: &'a std::path::Path,
+    read: &'a ReadOptions,
     /// Learned concepts the query's terms came from.
     used: &'a [(String, thesaurus::Standing)],
 }
@@ -520,7 +522,13 @@ fn learn_from(run: &LearnRun<'_>, found: &Found, report: &mut model::Report) {
         return;
     };
     if report.calls > 0 && !report.taught.is_empty() {
-        let lessons = learn::lessons(&report.taught, &found.q.terms);
+        let shown = best_lines(found, run.read);
+        let printed: Vec<&[u8]> = shown.iter().map(|l| l.text.as_bytes()).collect();
+        let taught = learn::attested(&report.taught, &found.q.terms, &printed);
+        if taught.len() < report.taught.len() {
+            messages::verbose("learned: left out concepts whose words are in no printed line");
+        }
+        let lessons = learn::lessons(&taught, &found.q.terms);
         let from = learn::Provenance {
             // Kept on disk: secrets pasted into a query are not.
             query: crate::llm::redact::redact(&run.plan.query).text,

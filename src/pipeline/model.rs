@@ -215,7 +215,7 @@ impl Stage<'_> {
                 &plan.judge,
             )
         })?;
-        report.taught = taught(&reply.concepts, &q, &second.df);
+        report.taught = taught(&reply.concepts, &q, &second.df, second.stats.loaded);
         let sufficient = second
             .judgement
             .as_ref()
@@ -424,7 +424,13 @@ impl Stage<'_> {
                 docs.insert(key.to_string(), doc);
             }
         }
-        let verified = verify::verify(&reply.matches, &docs);
+        let mut verified = verify::verify(&reply.matches, &docs);
+        let blank = verify::drop_blank(&mut verified, &docs);
+        if blank > 0 {
+            messages::verbose(&format!(
+                "model: {blank} claimed line(s) blank, not printed"
+            ));
+        }
         report.dropped = verified.dropped;
         report.answered = true;
         report.answer = reply.answer.as_ref().map(|a| mark_citations(a, &docs));
@@ -439,11 +445,15 @@ impl Stage<'_> {
             selected.iter().map(|(_, l)| l.len()).sum::<usize>(),
             verified.dropped
         ));
-        if selected.is_empty() && verified.dropped > 0 {
-            // Nothing the model claimed is in a searched file: it is not to be
-            // trusted over the offline ranking.
+        if selected.is_empty() && verified.dropped + blank > 0 {
+            // Nothing the model claimed is a non-blank line of a searched
+            // file: it is not to be trusted over the offline ranking.
             report.kept_offline = true;
-            report.note = Some("no claim of the model was verified".to_string());
+            report.note = Some(if verified.dropped > 0 {
+                "no claim of the model was verified".to_string()
+            } else {
+                "the model claimed only blank lines".to_string()
+            });
             return;
         }
         found.haystacks = walked;
@@ -593,12 +603,14 @@ fn vocabulary(found: &Found, read: &ReadOptions) -> Vec<String> {
     expand::vocabulary(&refs, &found.q.terms)
 }
 
-/// The concepts whose proposed words matched at least one loaded file, with
-/// those words: what the learning loop may keep.
+/// The concepts whose proposed words matched at least one loaded file (of
+/// `files`), but not so many that they identify nothing, with those words:
+/// what the learning loop may keep.
 fn taught(
     concepts: &[llm::Concept],
     q: &query::Query,
     df: &[usize],
+    files: usize,
 ) -> Vec<(llm::Concept, Vec<String>)> {
     concepts
         .iter()
@@ -610,6 +622,7 @@ fn taught(
                 .zip(df)
                 .filter(|(t, &d)| {
                     d > 0
+                        && !crate::learn::filter::too_general(d, files)
                         && t.origin == Origin::Model
                         && t.concept.as_deref() == Some(name.as_str())
                 })

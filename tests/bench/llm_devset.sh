@@ -24,7 +24,10 @@ KGREP=${KGREP:-$ROOT/target/release/kgrep}
 mkdir -p "$OUT/data" "$OUT/config/kgrep"
 # A 1.5B model on one shared core reads ~15 prompt tokens a second: give each
 # request time (config llm_timeout) instead of abandoning it.
-echo "llm_timeout = ${LLM_TIMEOUT:-1800}" >"$OUT/config/kgrep/config.toml"
+# Sampling at temperature 0 (LLM_TEMPERATURE) so that a second run differs
+# from the first by what was learned, not by sampling noise.
+printf 'llm_timeout = %s\ntemperature = %s\n' "${LLM_TIMEOUT:-1800}" "${LLM_TEMPERATURE:-0.0}" \
+  >"$OUT/config/kgrep/config.toml"
 if ! curl -fsS --max-time 2 "http://127.0.0.1:$KGREP_LLM_PORT/health" >/dev/null 2>&1; then
   "$SHARED/llm/llm-server.sh" start
 fi

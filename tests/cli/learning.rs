@@ -601,3 +601,27 @@ fn a_writer_killed_at_any_moment_never_leaves_a_broken_file() {
         .collect();
     assert!(leftovers.is_empty(), "seed {seed}: {leftovers:?}");
 }
+
+#[test]
+fn only_words_that_found_printed_lines_are_learned() {
+    let dir = project();
+    // `return` is on printed lines but is a keyword; `florp` is in the
+    // corpus (a note far from the answer) but on no printed line.
+    dir.write(
+        "docs/notes.md",
+        "# Notes\n\nThe florp tables are rebuilt nightly.\n",
+    );
+    let mock = MockLlm::start(vec![chat(json!({"concepts": [
+        {"name": "gronk", "synonyms": ["zibble", "return"], "related": []},
+        {"name": "packet florp", "synonyms": ["florp"], "related": []}
+    ]}))]);
+    dir.use_model(&mock.base_url(), "");
+    let out = run(&dir, &["-v", QUERY, "."], "auto");
+    out.code(0).stderr_has("learned: gronk (zibble) into ");
+    assert!(!out.stdout.contains("notes.md"), "{}", out.describe);
+    let file = learned(&dir);
+    assert_eq!(file["data"]["zibble"]["nterm"], json!("gronk"), "{file}");
+    for junk in ["return", "florp", "packet florp"] {
+        assert!(file["data"].get(junk).is_none(), "{junk} learned: {file}");
+    }
+}

@@ -165,6 +165,26 @@ fn a_selection_with_no_verified_claim_keeps_the_offline_results() {
 }
 
 #[test]
+fn claimed_blank_lines_are_not_printed() {
+    let dir = project();
+    // src/retry.py line 2 is empty: it exists, but answers nothing.
+    let mock = MockLlm::start(vec![
+        chat(json!({"matches": [{"path": "src/retry.py", "line": 2},
+                                {"path": "src/retry.py", "line": 5}]})),
+        chat(json!({"matches": [{"path": "src/retry.py", "line": 2}]})),
+    ]);
+    dir.use_model(&mock.base_url(), "");
+    let out = run(&dir, &["--rlm", "-v", SUFFICIENT, "."], "auto");
+    out.code(0)
+        .stdout_is("./src/retry.py\n5:\tdef retry_backoff(attempt):\n")
+        .stderr_has("model: 1 claimed line(s) blank, not printed")
+        .stderr_lacks("unverified");
+    let only_blank = run(&dir, &["--rlm", SUFFICIENT, "."], "auto");
+    let without = offline(&dir, &[SUFFICIENT, "."]);
+    only_blank.code(0).stdout_is(&without.stdout);
+}
+
+#[test]
 fn follow_up_searches_send_more_excerpts() {
     let dir = project();
     let mock = MockLlm::start(vec![
