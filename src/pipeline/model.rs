@@ -425,7 +425,13 @@ impl Stage<'_> {
             }
         }
         let mut verified = verify::verify(&reply.matches, &docs);
-        let blank = verify::drop_blank(&mut verified, &docs);
+        // `--rlm` (llm = always) prints what the model said, as rlmgrep does;
+        // kgrep's own fallback does not print a blank line as an answer.
+        let blank = if self.cx.plan.llm == crate::cli::LlmPolicy::Always {
+            0
+        } else {
+            verify::drop_blank(&mut verified, &docs)
+        };
         if blank > 0 {
             messages::verbose(&format!(
                 "model: {blank} claimed line(s) blank, not printed"

@@ -165,23 +165,42 @@ fn a_selection_with_no_verified_claim_keeps_the_offline_results() {
 }
 
 #[test]
-fn claimed_blank_lines_are_not_printed() {
+fn claimed_blank_lines_are_not_printed_by_the_fallback() {
     let dir = project();
-    // src/retry.py line 2 is empty: it exists, but answers nothing.
+    let expansion = || {
+        chat(json!({"concepts": [{"name": "cache eviction",
+            "synonyms": ["evict", "oldest"], "related": []}]}))
+    };
+    // src/cache.py line 5 is empty: it exists, but answers nothing.
     let mock = MockLlm::start(vec![
-        chat(json!({"matches": [{"path": "src/retry.py", "line": 2},
-                                {"path": "src/retry.py", "line": 5}]})),
-        chat(json!({"matches": [{"path": "src/retry.py", "line": 2}]})),
+        expansion(),
+        chat(json!({"matches": [{"path": "src/cache.py", "line": 5},
+                                {"path": "src/cache.py", "line": 6}]})),
+        expansion(),
+        chat(json!({"matches": [{"path": "src/cache.py", "line": 5}]})),
     ]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(&dir, &["--rlm", "-v", SUFFICIENT, "."], "auto");
+    let out = run(&dir, &["-v", "--no-learn", NEEDS_MODEL, "."], "auto");
     out.code(0)
-        .stdout_is("./src/retry.py\n5:\tdef retry_backoff(attempt):\n")
+        .stdout_is("./src/cache.py\n6:\t    def evict(self):\n")
         .stderr_has("model: 1 claimed line(s) blank, not printed")
         .stderr_lacks("unverified");
-    let only_blank = run(&dir, &["--rlm", SUFFICIENT, "."], "auto");
-    let without = offline(&dir, &[SUFFICIENT, "."]);
-    only_blank.code(0).stdout_is(&without.stdout);
+    // Only a blank line claimed: the fallback's own results stay.
+    let only_blank = run(&dir, &["--no-learn", NEEDS_MODEL, "."], "auto");
+    only_blank.code(0);
+    assert!(
+        only_blank.stdout.contains("def evict(self):") && !only_blank.stdout.contains("5:\t\n"),
+        "{}",
+        only_blank.describe
+    );
+    // `--rlm` is rlmgrep: what the model claimed is printed, blank or not.
+    let mock = MockLlm::start(vec![chat(
+        json!({"matches": [{"path": "src/retry.py", "line": 2}]}),
+    )]);
+    dir.use_model(&mock.base_url(), "");
+    run(&dir, &["--rlm", SUFFICIENT, "."], "auto")
+        .code(0)
+        .stdout_is("./src/retry.py\n2:\t\n");
 }
 
 #[test]
