@@ -100,22 +100,20 @@ pub fn attested(
     let Ok(matcher) = TermMatcher::subset(terms, &keep) else {
         return Vec::new();
     };
-    let mut seen = vec![false; terms.len()];
-    for line in printed {
-        for m in matcher.find_all(line) {
-            seen[m.term] = true;
-        }
-    }
-    let shown = |word: &String| {
-        terms
-            .iter()
-            .zip(&seen)
-            .any(|(t, &s)| s && t.origin == Origin::Model && t.text == *word)
-    };
+    // The model words found on a printed line (the matcher knows no other).
+    let shown: std::collections::HashSet<&str> = printed
+        .iter()
+        .flat_map(|line| matcher.find_all(line))
+        .map(|m| terms[m.term].text.as_str())
+        .collect();
     taught
         .iter()
         .filter_map(|(concept, words)| {
-            let kept: Vec<String> = words.iter().filter(|w| shown(w)).cloned().collect();
+            let kept: Vec<String> = words
+                .iter()
+                .filter(|w| shown.contains(w.as_str()))
+                .cloned()
+                .collect();
             (!kept.is_empty()).then(|| (concept.clone(), kept))
         })
         .collect()
