@@ -8,6 +8,9 @@
 //! `rust` never matches inside `trust`. Boundaries are checked after matching,
 //! which keeps the automaton small and fast.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use grep_matcher::{LineTerminator, Match, Matcher, NoCaptures, NoError};
 
@@ -38,13 +41,43 @@ pub struct TermMatch {
     pub end: usize,
 }
 
+/// Patterns up to this many bytes are searched by a second, small automaton.
+/// Teddy, the SIMD prefilter, compares as many leading bytes as the shortest
+/// pattern has (at most 3 or 4): one 2-letter synonym (`sz`) made every `co`,
+/// `se` and `le` in a tree a candidate, and Teddy took 30% of a search.
+const SHORT_PATTERN_MAX: usize = 2;
+
 /// Matches a set of terms as code sub-words.
 #[derive(Clone, Debug)]
 pub struct TermMatcher {
-    automaton: AhoCorasick,
-    /// For each automaton pattern, the terms it stands for.
-    pattern_terms: Vec<Vec<usize>>,
+    /// Patterns longer than `SHORT_PATTERN_MAX`.
+    long: Option<Patterns>,
+    /// The short ones, searched only where the long ones leave off.
+    short: Option<Patterns>,
     stems: Vec<String>,
+}
+
+/// An automaton and, for each of its patterns, the terms it stands for.
+#[derive(Clone, Debug)]
+struct Patterns {
+    automaton: AhoCorasick,
+    terms: Vec<Vec<usize>>,
+}
+
+impl Patterns {
+    /// `None` when there is no pattern to search.
+    fn build(patterns: &[String], terms: &[Vec<usize>]) -> anyhow::Result<Option<Patterns>> {
+        if patterns.is_empty() {
+            return Ok(None);
+        }
+        let automaton = AhoCorasickBuilder::new()
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(patterns)?;
+        Ok(Some(Patterns {
+            automaton,
+            terms: terms.to_vec(),
+        }))
+    }
 }
 
 impl TermMatcher {
@@ -74,12 +107,19 @@ impl TermMatcher {
                 }
             }
         }
-        let automaton = AhoCorasickBuilder::new()
-            .match_kind(MatchKind::LeftmostLongest)
-            .build(&patterns)?;
+        let (mut long, mut short) = ((Vec::new(), Vec::new()), (Vec::new(), Vec::new()));
+        for (pattern, its_terms) in patterns.into_iter().zip(pattern_terms) {
+            let part = if pattern.len() > SHORT_PATTERN_MAX {
+                &mut long
+            } else {
+                &mut short
+            };
+            part.0.push(pattern);
+            part.1.push(its_terms);
+        }
         Ok(TermMatcher {
-            automaton,
-            pattern_terms,
+            long: Patterns::build(&long.0, &long.1)?,
+            short: Patterns::build(&short.0, &short.1)?,
             stems: terms.iter().map(|t| t.stem.clone()).collect(),
         })
     }
@@ -99,31 +139,77 @@ impl TermMatcher {
         out
     }
 
-    /// Calls `f` for each verified occurrence at or after `at`, until it returns false.
+    /// Calls `f` for each verified occurrence at or after `at`, in order, until
+    /// it returns false. The long patterns' next occurrence is found first; the
+    /// short ones are searched only up to it, so each byte is scanned once by
+    /// each automaton however the two interleave.
     pub fn for_each(&self, haystack: &[u8], at: usize, mut f: impl FnMut(TermMatch) -> bool) {
         if at > haystack.len() {
             return;
         }
-        let input = aho_corasick::Input::new(haystack).span(at..haystack.len());
-        for candidate in self.automaton.find_iter(input) {
-            let start = candidate.start();
-            if !starts_sub_word(haystack, start) {
-                continue;
-            }
-            let end = sub_word_end(haystack, start);
-            let Some(term) = self.term_of(candidate.pattern().as_usize(), &haystack[start..end])
-            else {
-                continue;
+        let mut next_long = self.next_in(self.long.as_ref(), haystack, at, haystack.len());
+        let mut short_from = at;
+        loop {
+            let bound = next_long.map_or(haystack.len(), |m| m.start);
+            let found = match self.next_in(self.short.as_ref(), haystack, short_from, bound) {
+                Some(m) => m,
+                None => {
+                    let Some(m) = next_long else { return };
+                    next_long = self.next_in(self.long.as_ref(), haystack, m.end, haystack.len());
+                    m
+                }
             };
-            if !f(TermMatch { term, start, end }) {
+            short_from = found.end;
+            if !f(found) {
                 return;
             }
         }
     }
 
+    /// The first verified occurrence of `patterns` that starts in `from..bound`.
+    fn next_in(
+        &self,
+        patterns: Option<&Patterns>,
+        haystack: &[u8],
+        from: usize,
+        bound: usize,
+    ) -> Option<TermMatch> {
+        let patterns = patterns?;
+        if from >= bound {
+            return None;
+        }
+        // A pattern starting before `bound` may end after it; the longest one
+        // searched here ends at most this far past (the long ones: the end).
+        let end = if bound == haystack.len() {
+            bound
+        } else {
+            (bound + SHORT_PATTERN_MAX).min(haystack.len())
+        };
+        let input = aho_corasick::Input::new(haystack).span(from..end);
+        for candidate in patterns.automaton.find_iter(input) {
+            let start = candidate.start();
+            if start >= bound {
+                return None;
+            }
+            if !starts_sub_word(haystack, start) {
+                continue;
+            }
+            let word_end = sub_word_end(haystack, start);
+            let terms = patterns.terms.get(candidate.pattern().as_usize())?;
+            if let Some(term) = self.term_of(terms, &haystack[start..word_end]) {
+                return Some(TermMatch {
+                    term,
+                    start,
+                    end: word_end,
+                });
+            }
+        }
+        None
+    }
+
     /// Which of the pattern's terms (if any) the sub-word really is. Cheap checks
     /// first (the stem plus a known ending), the stemmer only when they fail.
-    fn term_of(&self, pattern: usize, word: &[u8]) -> Option<usize> {
+    fn term_of(&self, terms: &[usize], word: &[u8]) -> Option<usize> {
         if word.len() > MAX_WORD_LEN || !word.is_ascii() {
             return None;
         }
@@ -132,7 +218,6 @@ impl TermMatcher {
         lower.copy_from_slice(word);
         lower.make_ascii_lowercase();
         let lower: &[u8] = lower;
-        let terms = self.pattern_terms.get(pattern)?;
         let by_suffix = terms.iter().copied().find(|&t| {
             let stem = self.stems[t].as_bytes();
             lower
@@ -148,9 +233,38 @@ impl TermMatcher {
         if !plausible {
             return None;
         }
-        let word_stem = query::stem(std::str::from_utf8(lower).ok()?);
-        terms.iter().copied().find(|&t| word_stem == self.stems[t])
+        with_stem(lower, |word_stem| {
+            terms.iter().copied().find(|&t| word_stem == self.stems[t])
+        })?
     }
+}
+
+/// Words whose stems a thread remembers; the cache starts over when full.
+/// A tree repeats its words (`CONFIG` in every kernel file, which the
+/// stemmer was asked about each time: 11% of a search).
+const STEM_CACHE_WORDS: usize = 4096;
+
+/// Calls `f` with the stem of `lower` (ASCII, lowercase), from the cache when
+/// this thread has stemmed it before; `None` if it is not UTF-8.
+fn with_stem<R>(lower: &[u8], f: impl FnOnce(&str) -> R) -> Option<R> {
+    thread_local! {
+        static STEMS: RefCell<HashMap<Box<[u8]>, Box<str>>> = RefCell::new(HashMap::new());
+    }
+    STEMS.with(|cell| {
+        let Ok(mut stems) = cell.try_borrow_mut() else {
+            return Some(f(&query::stem(std::str::from_utf8(lower).ok()?)));
+        };
+        if let Some(stem) = stems.get(lower) {
+            return Some(f(stem));
+        }
+        let stem = query::stem(std::str::from_utf8(lower).ok()?);
+        if stems.len() >= STEM_CACHE_WORDS {
+            stems.clear();
+        }
+        let result = f(&stem);
+        stems.insert(lower.into(), stem.into_boxed_str());
+        Some(result)
+    })
 }
 
 /// What the automaton looks for: the stem and the query word itself, and for a
@@ -317,6 +431,21 @@ mod tests {
         assert_eq!(&hay[found.start()..found.end()], b"Rust");
         assert_eq!(m.find_at(hay, found.end()).unwrap(), None);
         assert_eq!(m.find_at(hay, hay.len() + 5).unwrap(), None);
+    }
+
+    #[test]
+    fn short_and_long_patterns_interleave_in_order() {
+        let text = "max_sz = size(sz); SZ_MAX resize, Sizes";
+        assert_eq!(
+            words_found("sz size", text),
+            vec!["sz", "size", "sz", "SZ", "Sizes"]
+        );
+        let m = matcher("sz size");
+        let first = m.find_at(text.as_bytes(), 9).unwrap().unwrap();
+        assert_eq!(&text[first.start()..first.end()], "size");
+        let next = m.find_at(text.as_bytes(), first.end()).unwrap().unwrap();
+        assert_eq!(&text[next.start()..next.end()], "sz");
+        assert_eq!(m.find_at(b"resize", 0).unwrap(), None);
     }
 
     #[test]
