@@ -329,6 +329,7 @@ fn classify(arg: &Path, full: &Path, opts: &WalkOptions) -> Kind {
 }
 
 /// A path argument: where it is on disk, and the key prefix of what lies under it.
+#[derive(Debug)]
 struct Root {
     /// `cwd` joined with the argument, `.` components dropped.
     full: PathBuf,
@@ -610,5 +611,8 @@ fn describe(err: &ignore::Error, cwd: &Path) -> String {
     }
 }
 
+mod listing;
 #[cfg(test)]
 mod tests;
+
+pub use listing::Listing;

@@ -1,19 +1,23 @@
-//! The search stage: the walk and the search run together, ripgrep's way.
+//! The search stage: running a matcher over every haystack, in parallel.
 //!
 //! Owns running a matcher over every haystack and keeping what a later stage
 //! needs: term counts (natural language) or matching lines (literal, regex).
-//! Walker threads search each file as they find it (`walk::walk_with`), reading
-//! plain files as a stream through grep-searcher with a fixed buffer, so memory
-//! follows the number of files *with hits*, not the size of the tree. Files whose
-//! text needs a conversion, and piped stdin, go through `document`. Does not own
-//! ranking (`score`) or printing (`render`).
+//! Literal and regex searches walk and search together, ripgrep's way: walker
+//! threads search each file as they find it (`walk::walk_with`). Plain files
+//! are read as a stream through grep-searcher with a fixed buffer, so memory
+//! follows the number of files *with hits*, not the size of the tree (plus,
+//! for natural language, the list of paths). Files whose text needs a
+//! conversion, and piped stdin, go through `document`. Does not own ranking
+//! (`score`) or printing (`render`).
 //!
 //! Natural-language queries are searched in two passes: `scan_terms` counts term
 //! occurrences in every file, and only the best files are searched again line by
-//! line with `term_lines`. On a big tree, terms found in a large share of the
-//! first files (`size`, `set`, `len` in a kernel) stop being counted in the
-//! first pass: they barely move BM25 and cost most of the time (see
-//! `COMMON_TERM_SHARE`); the second pass scores them fully.
+//! line with `term_lines`. On a big tree, terms found in a large share of an
+//! even sample of its files (`size`, `set`, `len` in a kernel) are not counted
+//! in the rest: they barely move BM25 and cost most of the time (see
+//! `COMMON_TERM_SHARE`); the second pass scores them fully. The tree is listed
+//! before it is counted so that the sample, and with it the results, never
+//! depend on which files a thread happened to read first.
 
 pub mod matcher;
 mod scan;
@@ -26,7 +30,7 @@ use std::sync::{Mutex, PoisonError};
 use crate::document::convert::ConvertError;
 use crate::document::{self, Document, Loaded, ReadOptions};
 use crate::messages;
-use crate::walk::{self, Haystack, Visitor, WalkOptions};
+use crate::walk::{self, Haystack, Listing, Visitor, WalkOptions};
 
 use matcher::TermMatcher;
 pub use scan::{
@@ -145,6 +149,35 @@ pub fn load(h: &Haystack, read: &ReadOptions, counters: &Counters) -> Option<Doc
     }
 }
 
+/// Every haystack of the corpus, in a fixed order.
+pub fn list(corpus: Corpus<'_>) -> Listing {
+    match corpus {
+        Corpus::List(list) => Listing::of(list),
+        Corpus::Walk { paths, opts, cwd } => Listing::walk(paths, opts, cwd),
+    }
+}
+
+/// Runs `search` on the listed haystacks `pick` selects, in parallel, keeping
+/// the ones it returns a result for, sorted by key.
+pub fn each_listed<T, P, S>(listing: &Listing, pick: P, search: S) -> Vec<(Haystack, T)>
+where
+    T: Send,
+    P: Fn(usize) -> bool + Sync,
+    S: Fn(&Haystack) -> Option<T> + Sync,
+{
+    use rayon::prelude::*;
+    let mut found: Vec<(Haystack, T)> = (0..listing.len())
+        .into_par_iter()
+        .filter(|&i| pick(i))
+        .filter_map(|i| {
+            let h = listing.get(i)?;
+            search(&h).map(|t| (h, t))
+        })
+        .collect();
+    found.sort_by(|a, b| a.0.key.cmp(&b.0.key));
+    found
+}
+
 /// Runs `search` on every haystack of the corpus, in parallel, keeping the
 /// haystacks it returns a result for, sorted by key.
 pub fn each_file<T, S>(corpus: Corpus<'_>, search: S) -> (Vec<(Haystack, T)>, usize)
@@ -212,6 +245,8 @@ pub fn term_lines(doc: &Document, matcher: &TermMatcher) -> anyhow::Result<Vec<T
         matcher,
         lines: Vec::new(),
     };
-    scan::searcher(true, false).search_slice(matcher, &doc.text, &mut sink)?;
+    scan::with_searcher(true, false, |s| {
+        s.search_slice(matcher, &doc.text, &mut sink)
+    })?;
     Ok(sink.lines)
 }

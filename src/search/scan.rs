@@ -1,28 +1,27 @@
-//! The first pass of every search: each file once, as a stream.
+//! The first pass of every search: each file once, streamed.
 //!
 //! `scan_terms` counts query terms per file (natural language); `search_exact`
 //! finds the matching lines of literal and regex queries. Both keep only files
 //! with hits.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
+use std::cell::RefCell;
 
 use grep_matcher::Matcher;
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
 
 use super::matcher::TermMatcher;
 use super::sink::{CountSink, FirstMatchSink, LineSink};
-use super::{each_file, load, Corpus, Counters, Found, LoadStats};
+use super::{each_file, each_listed, list, load, Corpus, Counters, Found, LoadStats};
 use crate::document::{self, ReadOptions};
 use crate::messages;
 use crate::query::Term;
 use crate::walk::{Haystack, Source};
 
-/// Files counted with every term before deciding which terms are too common to
-/// count in the rest of the first pass. Smaller trees are counted in full.
+/// Files counted with every term to decide which terms are too common to count
+/// in the rest of the first pass. Smaller trees are counted in full.
 pub const SAMPLE_FILES: usize = 1000;
-/// Files kept aside, hits or not, as a sample of the corpus's vocabulary (for
-/// typo correction when a query word matches nothing).
+/// Files of the sample kept aside, hits or not, as a sample of the corpus's
+/// vocabulary (for typo correction when a query word matches nothing).
 pub const VOCABULARY_SAMPLE: usize = 50;
 
 /// A term found in more than this share of the sampled files is common: its
@@ -33,7 +32,7 @@ pub const COMMON_TERM_SHARE: f64 = 0.1;
 
 /// A searcher over one stream or slice. `detect_binary`: stop at the first NUL
 /// byte (the file is then binary and skipped, as rlmgrep decides).
-pub fn searcher(line_numbers: bool, detect_binary: bool) -> Searcher {
+fn searcher(line_numbers: bool, detect_binary: bool) -> Searcher {
     let binary = if detect_binary {
         BinaryDetection::quit(0)
     } else {
@@ -43,6 +42,31 @@ pub fn searcher(line_numbers: bool, detect_binary: bool) -> Searcher {
         .line_number(line_numbers)
         .binary_detection(binary)
         .build()
+}
+
+thread_local! {
+    /// One searcher per configuration and thread, kept between files: building
+    /// one zeroes a 64 kB buffer, which across a kernel's 78k files was 5% of a
+    /// search.
+    static SEARCHERS: RefCell<[Option<Searcher>; 4]> = const { RefCell::new([None, None, None, None]) };
+}
+
+/// Runs `f` with this thread's searcher for the configuration (see `searcher`).
+pub fn with_searcher<R>(
+    line_numbers: bool,
+    detect_binary: bool,
+    f: impl FnOnce(&mut Searcher) -> R,
+) -> R {
+    let slot = usize::from(line_numbers) * 2 + usize::from(detect_binary);
+    SEARCHERS.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut searchers) => {
+            let searcher =
+                searchers[slot].get_or_insert_with(|| searcher(line_numbers, detect_binary));
+            f(searcher)
+        }
+        // Re-entered from inside a search: a fresh one.
+        Err(_) => f(&mut searcher(line_numbers, detect_binary)),
+    })
 }
 
 /// A plain file on disk that can be searched as raw bytes.
@@ -84,87 +108,91 @@ pub struct TermScan {
     pub sample: Vec<Haystack>,
 }
 
-/// The matcher in use, and what the sample taught about the terms.
-struct Adaptive<'t> {
-    terms: &'t [Term],
-    full: TermMatcher,
-    /// Set once, after `SAMPLE_FILES` files: the matcher without common terms
-    /// (`None` when no term is common, or every term is).
-    reduced: OnceLock<Option<(TermMatcher, Vec<bool>)>>,
-    sampled: AtomicUsize,
-    sample_df: Vec<AtomicUsize>,
+/// Which terms the sample found too common to count in the rest of the pass.
+struct Sampled {
+    /// Files of the sample read as text.
+    files: usize,
+    /// Of those, how many hold each term.
+    df: Vec<usize>,
+    common: Vec<bool>,
 }
 
-impl Adaptive<'_> {
-    /// The matcher for the next file, and whether it is the full one.
-    fn matcher(&self) -> (&TermMatcher, bool) {
-        match self.reduced.get() {
-            Some(Some((m, _))) => (m, false),
-            _ => (&self.full, true),
-        }
-    }
-
-    /// Learns from a file counted with every term; decides after the sample.
-    fn learn(&self, counts: &[u32]) {
-        for (df, &c) in self.sample_df.iter().zip(counts) {
-            if c > 0 {
-                df.fetch_add(1, Ordering::Relaxed);
-            }
-        }
-        if self.sampled.fetch_add(1, Ordering::Relaxed) + 1 == SAMPLE_FILES {
-            let _ = self.reduced.set(self.decide());
-        }
-    }
-
-    fn decide(&self) -> Option<(TermMatcher, Vec<bool>)> {
-        let n = self.sampled.load(Ordering::Relaxed).max(1) as f64;
-        let common: Vec<bool> = self
-            .sample_df
-            .iter()
-            .map(|df| df.load(Ordering::Relaxed) as f64 / n > COMMON_TERM_SHARE)
+impl Sampled {
+    /// `partial`: the sample is not the whole tree (else nothing is common:
+    /// every file is counted with every term anyway).
+    fn new(counts: &[&[u32]], files: usize, terms: usize, partial: bool) -> Sampled {
+        let df: Vec<usize> = (0..terms)
+            .map(|t| {
+                counts
+                    .iter()
+                    .filter(|c| c.get(t).is_some_and(|&n| n > 0))
+                    .count()
+            })
             .collect();
-        if !common.iter().any(|&c| c) || common.iter().all(|&c| c) {
-            return None;
+        let share = |df: usize| df as f64 / files.max(1) as f64;
+        let mut common: Vec<bool> = df.iter().map(|&d| share(d) > COMMON_TERM_SHARE).collect();
+        if !partial || common.iter().all(|&c| c) {
+            common = vec![false; terms];
         }
-        let keep: Vec<bool> = common.iter().map(|c| !c).collect();
-        let matcher = TermMatcher::subset(self.terms, &keep).ok()?;
-        Some((matcher, common))
+        Sampled { files, df, common }
     }
 }
 
-/// First pass: term counts of every file that holds a query term.
+/// Spread evenly over `len` haystacks in key order: which are the sample
+/// (all of them in a small tree). Chosen by position, never by which files a
+/// thread happened to read first, so a search gives the same results every
+/// time, and from the whole tree, not its first folders.
+fn sample_positions(len: usize) -> Vec<bool> {
+    let mut in_sample = vec![len <= SAMPLE_FILES; len];
+    if len > SAMPLE_FILES {
+        for i in 0..SAMPLE_FILES {
+            in_sample[i * len / SAMPLE_FILES] = true;
+        }
+    }
+    in_sample
+}
+
+/// First pass: term counts of every file that holds a query term. The tree is
+/// listed first; an even sample of it is counted with every term, the rest
+/// without the terms the sample found common (see `COMMON_TERM_SHARE`).
 pub fn scan_terms(
     corpus: Corpus<'_>,
     terms: &[Term],
     read: &ReadOptions,
 ) -> anyhow::Result<TermScan> {
-    let adaptive = Adaptive {
-        terms,
-        full: TermMatcher::new(terms)?,
-        reduced: OnceLock::new(),
-        sampled: AtomicUsize::new(0),
-        sample_df: terms.iter().map(|_| AtomicUsize::new(0)).collect(),
-    };
+    let listing = list(corpus);
+    let in_sample = sample_positions(listing.len());
+    let partial = listing.len() > SAMPLE_FILES;
     let counters = Counters::default();
-    let sample = Sample::default();
-    let (found, scanned) = each_file(corpus, |h| {
-        let (matcher, full) = adaptive.matcher();
-        let (counts, len) = count_file(h, matcher, read, &counters)?;
-        sample.offer(h);
-        if full {
-            adaptive.learn(&counts);
-        }
-        counts.iter().any(|&c| c > 0).then_some((counts, len))
-    });
+    let full = TermMatcher::new(terms)?;
+    let first = each_listed(
+        &listing,
+        |i| in_sample[i],
+        |h| count_file(h, &full, read, &counters),
+    );
+    let counted: Vec<&[u32]> = first.iter().map(|(_, (c, _))| c.as_slice()).collect();
+    let sampled = Sampled::new(&counted, first.len(), terms.len(), partial);
+    let keep: Vec<bool> = sampled.common.iter().map(|c| !c).collect();
+    let reduced = TermMatcher::subset(terms, &keep)?;
+    let second = each_listed(
+        &listing,
+        |i| !in_sample[i],
+        |h| count_file(h, &reduced, read, &counters).filter(|(c, _)| c.iter().any(|&n| n > 0)),
+    );
+    let step = (first.len() / VOCABULARY_SAMPLE).max(1);
+    let vocabulary = first.iter().step_by(step).take(VOCABULARY_SAMPLE);
+    let vocabulary: Vec<Haystack> = vocabulary.map(|(h, _)| h.clone()).collect();
+    let mut found: Vec<(Haystack, (Vec<u32>, usize))> = first.into_iter().chain(second).collect();
+    found.sort_by(|a, b| a.0.key.cmp(&b.0.key));
     let stats = counters.stats();
-    let common = match adaptive.reduced.get() {
-        Some(Some((_, common))) => common.clone(),
-        _ => vec![false; terms.len()],
-    };
     let mut haystacks = Vec::with_capacity(found.len());
     let mut files = Vec::with_capacity(found.len());
     for (h, (mut counts, len)) in found {
-        for (c, _) in counts.iter_mut().zip(&common).filter(|(_, &common)| common) {
+        for (c, _) in counts
+            .iter_mut()
+            .zip(&sampled.common)
+            .filter(|(_, &common)| common)
+        {
             *c = 0;
         }
         if counts.iter().any(|&c| c > 0) {
@@ -176,57 +204,25 @@ pub fn scan_terms(
             haystacks.push(h);
         }
     }
-    let df = document_frequencies(&files, &common, &adaptive, stats.loaded);
+    let df = document_frequencies(&files, &sampled, stats.loaded);
     Ok(TermScan {
         haystacks,
         files,
         mean_len: counters.mean_len(),
         stats,
-        scanned,
-        common,
+        scanned: listing.scanned,
+        common: sampled.common,
         df,
-        sample: sample.into_inner(),
+        sample: vocabulary,
     })
 }
 
-/// The first files read, kept for their vocabulary.
-#[derive(Default)]
-struct Sample {
-    taken: AtomicUsize,
-    files: std::sync::Mutex<Vec<Haystack>>,
-}
-
-impl Sample {
-    fn offer(&self, h: &Haystack) {
-        if self.taken.fetch_add(1, Ordering::Relaxed) < VOCABULARY_SAMPLE {
-            let mut files = self
-                .files
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            files.push(h.clone());
-        }
-    }
-
-    fn into_inner(self) -> Vec<Haystack> {
-        self.files
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-}
-
 /// Exact for counted terms; for common ones, the sample's share scaled up.
-fn document_frequencies(
-    files: &[FileTerms],
-    common: &[bool],
-    adaptive: &Adaptive<'_>,
-    loaded: usize,
-) -> Vec<usize> {
-    let sampled = adaptive.sampled.load(Ordering::Relaxed).max(1);
-    (0..common.len())
+fn document_frequencies(files: &[FileTerms], sampled: &Sampled, loaded: usize) -> Vec<usize> {
+    (0..sampled.common.len())
         .map(|t| {
-            if common[t] {
-                let in_sample = adaptive.sample_df[t].load(Ordering::Relaxed);
-                (in_sample * loaded / sampled).max(1)
+            if sampled.common[t] {
+                (sampled.df[t] * loaded / sampled.files.max(1)).max(1)
             } else {
                 files.iter().filter(|f| f.counts[t] > 0).count()
             }
@@ -245,13 +241,17 @@ fn count_file(
     let mut sink = CountSink::new(matcher);
     let Some(path) = streamable(h, read) else {
         let doc = load(h, read, counters)?;
-        if let Err(err) = searcher(false, false).search_slice(matcher, &doc.text, &mut sink) {
+        if let Err(err) = with_searcher(false, false, |s| {
+            s.search_slice(matcher, &doc.text, &mut sink)
+        }) {
             messages::error(&format!("{}: {err}", h.key));
             return None;
         }
         return Some((sink.counts, doc.text.len()));
     };
-    let result = searcher(false, !read.text).search_path(matcher, path, &mut sink);
+    let result = with_searcher(false, !read.text, |s| {
+        s.search_path(matcher, path, &mut sink)
+    });
     finish_stream(h, result, sink.binary, sink.bytes, counters)?;
     Some((sink.counts, sink.bytes))
 }
@@ -303,7 +303,9 @@ where
         if prefilter {
             if let Some(path) = streamable(h, read) {
                 let mut first = FirstMatchSink::default();
-                let result = searcher(false, !read.text).search_path(matcher, path, &mut first);
+                let result = with_searcher(false, !read.text, |s| {
+                    s.search_path(matcher, path, &mut first)
+                });
                 if !first.matched {
                     finish_stream(h, result, first.binary, first.bytes, &counters);
                     return None;
@@ -312,7 +314,9 @@ where
         }
         let doc = load(h, read, &counters)?;
         let mut sink = LineSink::default();
-        if let Err(err) = searcher(true, false).search_slice(matcher, &doc.text, &mut sink) {
+        if let Err(err) = with_searcher(true, false, |s| {
+            s.search_slice(matcher, &doc.text, &mut sink)
+        }) {
             messages::error(&format!("{}: {err}", h.key));
             return None;
         }
@@ -324,5 +328,77 @@ where
         hits,
         stats: counters.stats(),
         scanned,
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::query::analyze;
+    use crate::walk::Source;
+
+    #[test]
+    fn a_small_tree_is_its_own_sample() {
+        assert_eq!(sample_positions(3), vec![true; 3]);
+        assert!(sample_positions(SAMPLE_FILES).iter().all(|&s| s));
+    }
+
+    #[test]
+    fn a_big_tree_is_sampled_evenly_from_start_to_end() {
+        let len = SAMPLE_FILES * 5 / 2;
+        let sample = sample_positions(len);
+        let taken: Vec<usize> = (0..len).filter(|&i| sample[i]).collect();
+        assert_eq!(taken.len(), SAMPLE_FILES);
+        assert_eq!(taken[0], 0);
+        assert!(taken[SAMPLE_FILES - 1] >= len - 3);
+        assert!(taken.windows(2).all(|w| w[1] - w[0] <= 3));
+    }
+
+    #[test]
+    fn only_a_partial_sample_makes_terms_common() {
+        let (a, b) = ([1u32, 0], [1u32, 1]);
+        let counts: Vec<&[u32]> = vec![&a, &b, &a, &a];
+        let partial = Sampled::new(&counts, 10, 2, true);
+        assert_eq!(partial.df, vec![4, 1]);
+        assert_eq!(partial.common, vec![true, false]);
+        assert_eq!(
+            Sampled::new(&counts, 10, 2, false).common,
+            vec![false, false]
+        );
+        // Every term common: nothing would be counted, so nothing is common.
+        assert_eq!(Sampled::new(&counts, 4, 2, true).common, vec![false, false]);
+    }
+
+    fn file(i: usize, text: &str) -> Haystack {
+        Haystack {
+            key: format!("f{i:05}.rs"),
+            source: Source::Stdin(text.as_bytes().to_vec()),
+        }
+    }
+
+    #[test]
+    fn common_terms_are_estimated_and_rare_ones_counted_exactly() {
+        let n = SAMPLE_FILES * 2;
+        let files: Vec<Haystack> = (0..n)
+            .map(|i| match i {
+                7 | 1501 => file(i, "let size = retry_count;\n"),
+                _ => file(i, "let size = 1;\n"),
+            })
+            .collect();
+        let terms = analyze("retry size").terms;
+        let read = ReadOptions::for_run(false);
+        let scan = scan_terms(Corpus::List(&files), &terms, &read).unwrap();
+        let size = terms.iter().position(|t| t.text == "size").unwrap();
+        let retry = terms.iter().position(|t| t.text == "retry").unwrap();
+        assert!(scan.common[size] && !scan.common[retry]);
+        assert_eq!(scan.df[size], n);
+        assert_eq!(scan.df[retry], 2);
+        let keys: Vec<&str> = scan.haystacks.iter().map(|h| h.key.as_str()).collect();
+        assert_eq!(keys, vec!["f00007.rs", "f01501.rs"]);
+        assert!(scan.files.iter().all(|f| f.counts[size] == 0));
+        assert_eq!(scan.sample.len(), VOCABULARY_SAMPLE);
+        // Spread like the sample: every 20th of its 1000 files, every 40th file.
+        assert_eq!(scan.sample[1].key, "f00040.rs");
     }
 }
