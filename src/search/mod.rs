@@ -19,6 +19,7 @@
 //! before it is counted so that the sample, and with it the results, never
 //! depend on which files a thread happened to read first.
 
+mod count;
 pub mod matcher;
 mod scan;
 pub mod sink;

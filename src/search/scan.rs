@@ -9,6 +9,7 @@ use std::cell::RefCell;
 use grep_matcher::Matcher;
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
 
+use super::count;
 use super::matcher::TermMatcher;
 use super::sink::{CountSink, FirstMatchSink, LineSink};
 use super::{each_file, each_listed, list, load, Corpus, Counters, Found, LoadStats};
@@ -238,9 +239,9 @@ fn count_file(
     read: &ReadOptions,
     counters: &Counters,
 ) -> Option<(Vec<u32>, usize)> {
-    let mut sink = CountSink::new(matcher);
     let Some(path) = streamable(h, read) else {
         let doc = load(h, read, counters)?;
+        let mut sink = CountSink::new(matcher);
         if let Err(err) = with_searcher(false, false, |s| {
             s.search_slice(matcher, &doc.text, &mut sink)
         }) {
@@ -249,11 +250,15 @@ fn count_file(
         }
         return Some((sink.counts, doc.text.len()));
     };
-    let result = with_searcher(false, !read.text, |s| {
-        s.search_path(matcher, path, &mut sink)
-    });
-    finish_stream(h, result, sink.binary, sink.bytes, counters)?;
-    Some((sink.counts, sink.bytes))
+    let counted = std::fs::File::open(path)
+        .and_then(|mut file| count::count_reader(&mut file, matcher, !read.text, count::CHUNK));
+    match counted {
+        Ok(c) => {
+            finish_stream(h, Ok(()), c.binary, c.bytes, counters)?;
+            Some((c.counts, c.bytes))
+        }
+        Err(err) => finish_stream(h, Err(err), false, 0, counters).and(None),
+    }
 }
 
 /// Records how a streamed file ended: `None` if it was skipped.

@@ -1,0 +1,154 @@
+//! Counting term occurrences in a stream: the first pass's own reader.
+//!
+//! Owns reading a file in chunks and running the matcher once over each, cut
+//! where no word can straddle the cut. The first pass needs only counts, so
+//! grep-searcher's line machinery (a search per matching line, then the line
+//! searched again for its terms) was work for nothing. Does not decide which
+//! files to read (`scan`) or what a match is (`matcher`).
+
+use std::cell::RefCell;
+use std::io::{ErrorKind, Read};
+
+use super::matcher::TermMatcher;
+
+/// Bytes read at a time.
+pub const CHUNK: usize = 64 * 1024;
+
+/// What counting one stream found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counted {
+    /// Occurrences of each of the matcher's terms.
+    pub counts: Vec<u32>,
+    /// Bytes read (the whole stream unless it was binary).
+    pub bytes: usize,
+    /// A NUL byte was found: reading stopped there, counts are partial.
+    pub binary: bool,
+}
+
+thread_local! {
+    /// Each thread's read buffer, kept between files.
+    static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Counts the matcher's terms in `reader`, `chunk` bytes at a time. With
+/// `detect_binary`, stops at the first NUL byte.
+pub fn count_reader(
+    reader: &mut impl Read,
+    matcher: &TermMatcher,
+    detect_binary: bool,
+    chunk: usize,
+) -> std::io::Result<Counted> {
+    BUFFER.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut buf) => count_with(&mut buf, reader, matcher, detect_binary, chunk),
+        Err(_) => count_with(&mut Vec::new(), reader, matcher, detect_binary, chunk),
+    })
+}
+
+fn count_with(
+    buf: &mut Vec<u8>,
+    reader: &mut impl Read,
+    matcher: &TermMatcher,
+    detect_binary: bool,
+    chunk: usize,
+) -> std::io::Result<Counted> {
+    let chunk = chunk.max(1);
+    let mut out = Counted {
+        counts: vec![0; matcher.term_count()],
+        ..Counted::default()
+    };
+    // Bytes at the front of `buf` carried over from the last read.
+    let mut kept = 0;
+    loop {
+        if buf.len() < kept + chunk {
+            buf.resize(kept + chunk, 0);
+        }
+        let n = match reader.read(&mut buf[kept..kept + chunk]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let filled = kept + n;
+        out.bytes += n;
+        if detect_binary && memchr::memchr(0, &buf[kept..filled]).is_some() {
+            out.binary = true;
+            return Ok(out);
+        }
+        let cut = if n == 0 {
+            filled
+        } else {
+            safe_cut(&buf[..filled])
+        };
+        count_into(&mut out.counts, matcher, &buf[..cut]);
+        if n == 0 {
+            return Ok(out);
+        }
+        buf.copy_within(cut..filled, 0);
+        kept = filled - cut;
+    }
+}
+
+/// Where `text` can be cut with no word across the cut: just after its last
+/// ASCII byte that is not a letter or digit (so the next piece starts a
+/// sub-word exactly as it would in the whole text), or 0 if it has none.
+fn safe_cut(text: &[u8]) -> usize {
+    text.iter()
+        .rposition(|b| b.is_ascii() && !b.is_ascii_alphanumeric())
+        .map_or(0, |i| i + 1)
+}
+
+fn count_into(counts: &mut [u32], matcher: &TermMatcher, text: &[u8]) {
+    matcher.for_each(text, 0, |m| {
+        if let Some(c) = counts.get_mut(m.term) {
+            *c = c.saturating_add(1);
+        }
+        true
+    });
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::query::analyze;
+
+    fn counts(q: &str, text: &[u8], chunk: usize) -> Counted {
+        let m = TermMatcher::new(&analyze(q).terms).unwrap();
+        count_reader(&mut &text[..], &m, true, chunk).unwrap()
+    }
+
+    #[test]
+    fn every_chunk_size_counts_the_same() {
+        let text = b"retry_count = maxRetry(RETRIES); timeout\nretrying; trust\n\xc3\xa9retry";
+        let whole = counts("retry timeout", text, CHUNK);
+        assert_eq!(whole.bytes, text.len());
+        assert!(!whole.binary);
+        for chunk in 1..text.len() + 2 {
+            assert_eq!(counts("retry timeout", text, chunk), whole, "chunk {chunk}");
+        }
+        let m = TermMatcher::new(&analyze("retry timeout").terms).unwrap();
+        assert_eq!(whole.counts, {
+            let mut c = vec![0; m.term_count()];
+            count_into(&mut c, &m, text);
+            c
+        });
+        assert_eq!(whole.counts.iter().sum::<u32>(), 5);
+    }
+
+    #[test]
+    fn a_nul_byte_stops_the_count() {
+        let found = counts("retry", b"retry\nretry\0retry", 4);
+        assert!(found.binary);
+        let m = TermMatcher::new(&analyze("retry").terms).unwrap();
+        let text = count_reader(&mut &b"retry\0retry"[..], &m, false, CHUNK).unwrap();
+        assert!(!text.binary);
+        assert_eq!(text.counts.iter().sum::<u32>(), 2);
+    }
+
+    #[test]
+    fn cuts_fall_after_ascii_separators_only() {
+        assert_eq!(safe_cut(b"ab cd"), 3);
+        assert_eq!(safe_cut(b"abcd"), 0);
+        assert_eq!(safe_cut(b"a\xc3\xa9b"), 0);
+        assert_eq!(safe_cut(b"a_b"), 2);
+    }
+}
