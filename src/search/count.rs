@@ -14,6 +14,10 @@ use super::matcher::TermMatcher;
 /// Bytes read at a time.
 pub const CHUNK: usize = 64 * 1024;
 
+/// A buffer grown past this (by a long run of text with no separator to cut
+/// at) is freed after its file rather than kept for the next.
+const KEEP_BUFFER_MAX: usize = 4 * CHUNK;
+
 /// What counting one stream found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Counted {
@@ -39,7 +43,13 @@ pub fn count_reader(
     chunk: usize,
 ) -> std::io::Result<Counted> {
     BUFFER.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut buf) => count_with(&mut buf, reader, matcher, detect_binary, chunk),
+        Ok(mut buf) => {
+            let counted = count_with(&mut buf, reader, matcher, detect_binary, chunk);
+            if buf.capacity() > KEEP_BUFFER_MAX {
+                *buf = Vec::new();
+            }
+            counted
+        }
         Err(_) => count_with(&mut Vec::new(), reader, matcher, detect_binary, chunk),
     })
 }
@@ -73,15 +83,17 @@ fn count_with(
             out.binary = true;
             return Ok(out);
         }
-        let cut = if n == 0 {
-            filled
-        } else {
-            safe_cut(&buf[..filled])
-        };
-        count_into(&mut out.counts, matcher, &buf[..cut]);
         if n == 0 {
+            count_into(&mut out.counts, matcher, &buf[..filled]);
             return Ok(out);
         }
+        // The carried bytes hold no cut (they follow the last one), so only
+        // the new ones are looked at: a long run without one costs linear time.
+        let Some(cut) = safe_cut(&buf[kept..filled]).map(|c| kept + c) else {
+            kept = filled;
+            continue;
+        };
+        count_into(&mut out.counts, matcher, &buf[..cut]);
         buf.copy_within(cut..filled, 0);
         kept = filled - cut;
     }
@@ -89,11 +101,11 @@ fn count_with(
 
 /// Where `text` can be cut with no word across the cut: just after its last
 /// ASCII byte that is not a letter or digit (so the next piece starts a
-/// sub-word exactly as it would in the whole text), or 0 if it has none.
-fn safe_cut(text: &[u8]) -> usize {
+/// sub-word exactly as it would in the whole text); `None` if it has none.
+fn safe_cut(text: &[u8]) -> Option<usize> {
     text.iter()
         .rposition(|b| b.is_ascii() && !b.is_ascii_alphanumeric())
-        .map_or(0, |i| i + 1)
+        .map(|i| i + 1)
 }
 
 fn count_into(counts: &mut [u32], matcher: &TermMatcher, text: &[u8]) {
@@ -144,11 +156,36 @@ mod tests {
         assert_eq!(text.counts.iter().sum::<u32>(), 2);
     }
 
+    /// Pieces a code text is made of, word parts and separators of every kind.
+    const PIECES: &[&str] = &[
+        "retry", "Retry", "RETRIES", "timeout", "Timeouts", "re", "try", "max", "_", " ", "\n",
+        "(", "2", "\u{e9}", "\u{2014}", "\t", "x",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// Cut anywhere the reader may cut, a text counts as it does whole.
+        #[test]
+        fn counts_do_not_depend_on_the_chunk_size(
+            pieces in proptest::collection::vec(0..PIECES.len(), 0..60),
+            chunk in 1usize..40,
+        ) {
+            let text: String = pieces.iter().map(|&p| PIECES[p]).collect();
+            let m = TermMatcher::new(&analyze("retry timeout").terms).unwrap();
+            let mut whole = vec![0; m.term_count()];
+            count_into(&mut whole, &m, text.as_bytes());
+            let counted = count_reader(&mut text.as_bytes(), &m, true, chunk).unwrap();
+            proptest::prop_assert_eq!(counted.counts, whole);
+            proptest::prop_assert_eq!(counted.bytes, text.len());
+        }
+    }
+
     #[test]
     fn cuts_fall_after_ascii_separators_only() {
-        assert_eq!(safe_cut(b"ab cd"), 3);
-        assert_eq!(safe_cut(b"abcd"), 0);
-        assert_eq!(safe_cut(b"a\xc3\xa9b"), 0);
-        assert_eq!(safe_cut(b"a_b"), 2);
+        assert_eq!(safe_cut(b"ab cd"), Some(3));
+        assert_eq!(safe_cut(b"abcd"), None);
+        assert_eq!(safe_cut(b"a\xc3\xa9b"), None);
+        assert_eq!(safe_cut(b"a_b"), Some(2));
     }
 }

@@ -246,8 +246,6 @@ pub fn term_lines(doc: &Document, matcher: &TermMatcher) -> anyhow::Result<Vec<T
         matcher,
         lines: Vec::new(),
     };
-    scan::with_searcher(true, false, |s| {
-        s.search_slice(matcher, &doc.text, &mut sink)
-    })?;
+    scan::with_slice_searcher(true, |s| s.search_slice(matcher, &doc.text, &mut sink))?;
     Ok(sink.lines)
 }

@@ -46,27 +46,21 @@ fn searcher(line_numbers: bool, detect_binary: bool) -> Searcher {
 }
 
 thread_local! {
-    /// One searcher per configuration and thread, kept between files: building
-    /// one zeroes a 64 kB buffer, which across a kernel's 78k files was 5% of a
-    /// search.
-    static SEARCHERS: RefCell<[Option<Searcher>; 4]> = const { RefCell::new([None, None, None, None]) };
+    /// This thread's slice searchers (without and with line numbers), kept
+    /// between texts: building one zeroes a 64 kB buffer, which across a
+    /// kernel's 78k files was 5% of a search. Slices never grow that buffer.
+    static SLICE_SEARCHERS: RefCell<[Option<Searcher>; 2]> = const { RefCell::new([None, None]) };
 }
 
-/// Runs `f` with this thread's searcher for the configuration (see `searcher`).
-pub fn with_searcher<R>(
-    line_numbers: bool,
-    detect_binary: bool,
-    f: impl FnOnce(&mut Searcher) -> R,
-) -> R {
-    let slot = usize::from(line_numbers) * 2 + usize::from(detect_binary);
-    SEARCHERS.with(|cell| match cell.try_borrow_mut() {
+/// Runs `f` with this thread's searcher for slices (see `SLICE_SEARCHERS`).
+pub fn with_slice_searcher<R>(line_numbers: bool, f: impl FnOnce(&mut Searcher) -> R) -> R {
+    SLICE_SEARCHERS.with(|cell| match cell.try_borrow_mut() {
         Ok(mut searchers) => {
-            let searcher =
-                searchers[slot].get_or_insert_with(|| searcher(line_numbers, detect_binary));
-            f(searcher)
+            let slot = usize::from(line_numbers);
+            f(searchers[slot].get_or_insert_with(|| searcher(line_numbers, false)))
         }
         // Re-entered from inside a search: a fresh one.
-        Err(_) => f(&mut searcher(line_numbers, detect_binary)),
+        Err(_) => f(&mut searcher(line_numbers, false)),
     })
 }
 
@@ -242,9 +236,9 @@ fn count_file(
     let Some(path) = streamable(h, read) else {
         let doc = load(h, read, counters)?;
         let mut sink = CountSink::new(matcher);
-        if let Err(err) = with_searcher(false, false, |s| {
-            s.search_slice(matcher, &doc.text, &mut sink)
-        }) {
+        if let Err(err) =
+            with_slice_searcher(false, |s| s.search_slice(matcher, &doc.text, &mut sink))
+        {
             messages::error(&format!("{}: {err}", h.key));
             return None;
         }
@@ -308,9 +302,9 @@ where
         if prefilter {
             if let Some(path) = streamable(h, read) {
                 let mut first = FirstMatchSink::default();
-                let result = with_searcher(false, !read.text, |s| {
-                    s.search_path(matcher, path, &mut first)
-                });
+                // A fresh searcher: its buffer grows to the longest line of the
+                // file, which a kept one would hold on to.
+                let result = searcher(false, !read.text).search_path(matcher, path, &mut first);
                 if !first.matched {
                     finish_stream(h, result, first.binary, first.bytes, &counters);
                     return None;
@@ -319,9 +313,9 @@ where
         }
         let doc = load(h, read, &counters)?;
         let mut sink = LineSink::default();
-        if let Err(err) = with_searcher(true, false, |s| {
-            s.search_slice(matcher, &doc.text, &mut sink)
-        }) {
+        if let Err(err) =
+            with_slice_searcher(true, |s| s.search_slice(matcher, &doc.text, &mut sink))
+        {
             messages::error(&format!("{}: {err}", h.key));
             return None;
         }

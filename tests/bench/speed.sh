@@ -3,7 +3,7 @@
 #   bash tests/bench/speed.sh CORPUS [RUNS]
 # CORPUS: e.g. the kernel tree from ../shared/bench/get_linux_corpus.sh.
 # Needs hyperfine and rg (apt-get install hyperfine ripgrep) and a release build
-# (cargo build --release). Not part of CI: timings on a shared 2-core machine
+# (cargo build --release --bins --examples). Not part of CI: timings on a shared 2-core machine
 # are for people, not for assertions.
 set -euo pipefail
 CORPUS=${1:?corpus dir}
@@ -47,6 +47,13 @@ hyperfine -N --warmup 5 --runs 50 --ignore-failure \
   -n "rg -i -l $P2 EMPTY" "rg -i -l $P2 $EMPTY" \
   --export-markdown /tmp/kgrep-startup.md
 rmdir "$EMPTY"
+echo "start-up in-process (thesaurus loaded, query expanded, automata built; no process, no walk):"
+STARTUP=$HERE/../../target/release/examples/startup
+if [ -x "$STARTUP" ]; then
+  "$STARTUP" 200 "$Q2"
+else
+  echo "  (build it first: cargo build --release --example startup)"
+fi
 echo "peak RSS:"
 /usr/bin/time -f "  kgrep '$Q2': %M KB, %e s" "$KGREP" "$Q2" . >/dev/null 2>/tmp/kgrep-rss.txt || true
 tail -1 /tmp/kgrep-rss.txt
