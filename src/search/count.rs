@@ -1,4 +1,5 @@
-//! Counting term occurrences in a stream: the first pass's own reader.
+//! Counting term occurrences in a stream (or a text in memory): the first
+//! pass's own reader.
 //!
 //! Owns reading a file in chunks and running the matcher once over each, cut
 //! where no word can straddle the cut. The first pass needs only counts, so
@@ -106,6 +107,15 @@ fn safe_cut(text: &[u8]) -> Option<usize> {
     text.iter()
         .rposition(|b| b.is_ascii() && !b.is_ascii_alphanumeric())
         .map(|i| i + 1)
+}
+
+/// Counts the matcher's terms in a text already in memory (a converted
+/// document). Matches never hold a line break, so this counts what the
+/// reader counts.
+pub fn count_text(matcher: &TermMatcher, text: &[u8]) -> Vec<u32> {
+    let mut counts = vec![0; matcher.term_count()];
+    count_into(&mut counts, matcher, text);
+    counts
 }
 
 fn count_into(counts: &mut [u32], matcher: &TermMatcher, text: &[u8]) {

@@ -11,7 +11,7 @@ use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
 
 use super::count;
 use super::matcher::TermMatcher;
-use super::sink::{CountSink, FirstMatchSink, LineSink};
+use super::sink::{FirstMatchSink, LineSink};
 use super::{each_file, each_listed, list, load, Corpus, Counters, Found, LoadStats};
 use crate::document::{self, ReadOptions};
 use crate::messages;
@@ -235,14 +235,7 @@ fn count_file(
 ) -> Option<(Vec<u32>, usize)> {
     let Some(path) = streamable(h, read) else {
         let doc = load(h, read, counters)?;
-        let mut sink = CountSink::new(matcher);
-        if let Err(err) =
-            with_slice_searcher(false, |s| s.search_slice(matcher, &doc.text, &mut sink))
-        {
-            messages::error(&format!("{}: {err}", h.key));
-            return None;
-        }
-        return Some((sink.counts, doc.text.len()));
+        return Some((count::count_text(matcher, &doc.text), doc.text.len()));
     };
     let counted = std::fs::File::open(path)
         .and_then(|mut file| count::count_reader(&mut file, matcher, !read.text, count::CHUNK));

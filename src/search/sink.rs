@@ -1,9 +1,9 @@
 //! `grep_searcher::Sink`s that collect what the searcher finds; they never print.
 //!
-//! `CountSink` tallies term occurrences per file (the cheap first pass over every
-//! file); `TermLineSink` keeps each matching line with its term occurrences (the
-//! second pass over the best files); `LineSink` keeps only line numbers (exact
-//! literal and regex queries).
+//! `TermLineSink` keeps each matching line with its term occurrences (the
+//! second pass over the best files); `FirstMatchSink` says whether a file
+//! matches at all and `LineSink` keeps only line numbers (exact literal and
+//! regex queries). The first pass counts without a sink (`count`).
 
 use grep_searcher::{Searcher, Sink, SinkError, SinkFinish, SinkMatch};
 
@@ -11,53 +11,6 @@ use super::matcher::{TermMatch, TermMatcher};
 
 /// Errors while sinking are I/O errors from the searcher itself.
 pub type SinkIoError = std::io::Error;
-
-/// Counts verified occurrences of each term; notes binary data and the number
-/// of bytes searched.
-pub struct CountSink<'m> {
-    pub matcher: &'m TermMatcher,
-    pub counts: Vec<u32>,
-    /// A NUL byte was found (the search stopped there).
-    pub binary: bool,
-    /// Bytes searched.
-    pub bytes: usize,
-}
-
-impl<'m> CountSink<'m> {
-    pub fn new(matcher: &'m TermMatcher) -> CountSink<'m> {
-        CountSink {
-            matcher,
-            counts: vec![0; matcher.term_count()],
-            binary: false,
-            bytes: 0,
-        }
-    }
-}
-
-impl Sink for CountSink<'_> {
-    type Error = SinkIoError;
-
-    fn matched(&mut self, _: &Searcher, mat: &SinkMatch<'_>) -> Result<bool, SinkIoError> {
-        let counts = &mut self.counts;
-        self.matcher.for_each(mat.bytes(), 0, |m| {
-            if let Some(c) = counts.get_mut(m.term) {
-                *c = c.saturating_add(1);
-            }
-            true
-        });
-        Ok(true)
-    }
-
-    fn binary_data(&mut self, _: &Searcher, _: u64) -> Result<bool, SinkIoError> {
-        self.binary = true;
-        Ok(false)
-    }
-
-    fn finish(&mut self, _: &Searcher, finish: &SinkFinish) -> Result<(), SinkIoError> {
-        self.bytes = usize::try_from(finish.byte_count()).unwrap_or(usize::MAX);
-        Ok(())
-    }
-}
 
 /// Stops at the first match: does this file match at all?
 #[derive(Default)]
