@@ -113,9 +113,11 @@ struct Sampled {
 }
 
 impl Sampled {
-    /// `partial`: the sample is not the whole tree (else nothing is common:
-    /// every file is counted with every term anyway).
-    fn new(counts: &[&[u32]], files: usize, terms: usize, partial: bool) -> Sampled {
+    /// `counts`: the term counts of each sample file read as text. `partial`:
+    /// the sample is not the whole tree (else nothing is common: every file is
+    /// counted with every term anyway).
+    fn new(counts: &[&[u32]], terms: usize, partial: bool) -> Sampled {
+        let files = counts.len();
         let df: Vec<usize> = (0..terms)
             .map(|t| {
                 counts
@@ -166,7 +168,7 @@ pub fn scan_terms(
         |h| count_file(h, &full, read, &counters),
     );
     let counted: Vec<&[u32]> = first.iter().map(|(_, (c, _))| c.as_slice()).collect();
-    let sampled = Sampled::new(&counted, first.len(), terms.len(), partial);
+    let sampled = Sampled::new(&counted, terms.len(), partial);
     let keep: Vec<bool> = sampled.common.iter().map(|c| !c).collect();
     let reduced = TermMatcher::subset(terms, &keep)?;
     let second = each_listed(
@@ -349,17 +351,16 @@ mod tests {
 
     #[test]
     fn only_a_partial_sample_makes_terms_common() {
-        let (a, b) = ([1u32, 0], [1u32, 1]);
-        let counts: Vec<&[u32]> = vec![&a, &b, &a, &a];
-        let partial = Sampled::new(&counts, 10, 2, true);
+        let (a, b, none) = ([1u32, 0], [1u32, 1], [0u32, 0]);
+        let mut counts: Vec<&[u32]> = vec![&a, &b, &a, &a];
+        let few = counts.clone();
+        counts.resize(10, &none);
+        let partial = Sampled::new(&counts, 2, true);
         assert_eq!(partial.df, vec![4, 1]);
         assert_eq!(partial.common, vec![true, false]);
-        assert_eq!(
-            Sampled::new(&counts, 10, 2, false).common,
-            vec![false, false]
-        );
+        assert_eq!(Sampled::new(&counts, 2, false).common, vec![false, false]);
         // Every term common: nothing would be counted, so nothing is common.
-        assert_eq!(Sampled::new(&counts, 4, 2, true).common, vec![false, false]);
+        assert_eq!(Sampled::new(&few, 2, true).common, vec![false, false]);
     }
 
     fn file(i: usize, text: &str) -> Haystack {
