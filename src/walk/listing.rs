@@ -124,7 +124,7 @@ impl Add<'_> {
         };
         self.roots.iter().enumerate().find_map(|(i, root)| {
             let below = root.text_below(path)?;
-            let same = root.key_below(below) == h.key;
+            let same = root.key_is(below, &h.key);
             Some((u32::try_from(i).ok()?, below)).filter(|_| same)
         })
     }
@@ -159,6 +159,19 @@ impl Root {
             (true, _) => below.to_string(),
             (false, true) => self.key.clone(),
             (false, false) => format!("{}/{below}", self.key),
+        }
+    }
+
+    /// Whether `key_below(below)` is `key`, without building it (this runs
+    /// for every file of the walk).
+    fn key_is(&self, below: &str, key: &str) -> bool {
+        match (self.key.is_empty(), below.is_empty()) {
+            (true, _) => key == below,
+            (false, true) => key == self.key,
+            (false, false) => key
+                .strip_prefix(self.key.as_str())
+                .and_then(|rest| rest.strip_prefix('/'))
+                .is_some_and(|rest| rest == below),
         }
     }
 
@@ -201,6 +214,26 @@ mod tests {
         assert_eq!(rebuilt, walked.haystacks);
         assert!(listing.whole.is_empty(), "all compact: {:?}", listing.whole);
         assert_eq!(listing.get(listing.len()), None);
+    }
+
+    #[test]
+    fn roots_below_the_folder_rebuild_their_keys() {
+        let dir = tree();
+        let paths = [
+            PathBuf::from("a"),
+            PathBuf::from("./c/"),
+            PathBuf::from("b.rs"),
+        ];
+        let opts = WalkOptions::default();
+        let listing = Listing::walk(&paths, &opts, dir.path());
+        let mut rebuilt: Vec<Haystack> =
+            (0..listing.len()).filter_map(|i| listing.get(i)).collect();
+        rebuilt.sort_by(|a, b| a.key.cmp(&b.key));
+        assert_eq!(
+            rebuilt,
+            super::super::walk(&paths, &opts, dir.path()).haystacks
+        );
+        assert!(listing.whole.is_empty(), "all compact: {:?}", listing.whole);
     }
 
     #[test]
