@@ -241,13 +241,12 @@ fn count_file(
     };
     let counted = std::fs::File::open(path)
         .and_then(|mut file| count::count_reader(&mut file, matcher, !read.text, count::CHUNK));
-    match counted {
-        Ok(c) => {
-            finish_stream(h, Ok(()), c.binary, c.bytes, counters)?;
-            Some((c.counts, c.bytes))
-        }
-        Err(err) => finish_stream(h, Err(err), false, 0, counters).and(None),
-    }
+    let (result, c) = match counted {
+        Ok(c) => (Ok(()), c),
+        Err(err) => (Err(err), count::Counted::default()),
+    };
+    finish_stream(h, result, c.binary, c.bytes, counters)?;
+    Some((c.counts, c.bytes))
 }
 
 /// Records how a streamed file ended: `None` if it was skipped.
