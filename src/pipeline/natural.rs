@@ -205,20 +205,21 @@ impl SecondPass<'_> {
                 *c = c.saturating_add(1);
             }
         }
-        let file_score = score::file_score(
-            &counts,
-            doc.text.len(),
-            self.mean_len,
-            key,
-            &self.q.terms,
-            self.weights,
-        );
+        let prior = score::text_prior(key, &self.q.terms, &doc.text);
+        let file_score = prior
+            * score::file_evidence(
+                &counts,
+                doc.text.len(),
+                self.mean_len,
+                key,
+                &self.q.terms,
+                self.weights,
+            );
         let starts = doc.line_starts();
         let text_of = |n: usize| line_text(&doc, &starts, n);
         let kinds = score::classify_lines(&doc.text);
         let wants_tests = score::query_wants_secondary(&self.q.terms);
         let scored = score::score_lines(&lines, self.weights, &kinds, wants_tests, text_of);
-        let prior = score::file_prior(key, &self.q.terms);
         Some(RankedFile {
             haystack: h,
             file_score,

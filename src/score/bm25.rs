@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use super::kind::{is_secondary_path, query_wants_secondary};
+use super::file_kind::file_prior;
 use super::TermWeights;
 use crate::query::{self, Term};
 
@@ -14,11 +14,6 @@ pub const BM25_B: f64 = 0.75;
 /// Weight of a query term found in the file's path, relative to one occurrence
 /// weighted by BM25.
 const PATH_WEIGHT: f64 = 1.5;
-/// Multiplier for tests, examples and prose when the query is not about them:
-/// they repeat the query's words (test names, changelog entries) without being
-/// where the behaviour lives.
-pub const SECONDARY_FILE_PRIOR: f64 = 0.5;
-
 /// Inverse document frequency, BM25's "plus one" form (never negative).
 pub fn idf(files: usize, df: usize) -> f64 {
     let n = files as f64;
@@ -50,19 +45,20 @@ pub fn path_terms(key: &str, terms: &[Term]) -> Vec<bool> {
     terms.iter().map(|t| stems.contains(&t.stem)).collect()
 }
 
-/// The prior of a file: `SECONDARY_FILE_PRIOR` for tests, examples and prose
-/// unless the query asks for them, 1 otherwise.
-pub fn file_prior(key: &str, terms: &[Term]) -> f64 {
-    if is_secondary_path(key) && !query_wants_secondary(terms) {
-        SECONDARY_FILE_PRIOR
-    } else {
-        1.0
-    }
+/// First-pass file score: `file_evidence` times the prior of the file's kind.
+pub fn file_score(
+    counts: &[u32],
+    len: usize,
+    mean_len: f64,
+    key: &str,
+    terms: &[Term],
+    weights: &TermWeights,
+) -> f64 {
+    file_evidence(counts, len, mean_len, key, terms, weights) * file_prior(key, terms)
 }
 
-/// First-pass file score: BM25 plus path matches (each query slot once), times
-/// the file's prior.
-pub fn file_score(
+/// BM25 plus path matches (each query slot once), before any prior.
+pub fn file_evidence(
     counts: &[u32],
     len: usize,
     mean_len: f64,
@@ -78,5 +74,5 @@ pub fn file_score(
         .map(|(t, _)| t)
         .collect::<Vec<_>>();
     let path: f64 = weights.slot_values(in_path).values().sum::<f64>() * PATH_WEIGHT;
-    (base + path) * file_prior(key, terms)
+    base + path
 }

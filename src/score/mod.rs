@@ -8,6 +8,7 @@
 //! Does no I/O: callers hand in counts, lines and text.
 
 mod bm25;
+mod file_kind;
 mod kind;
 mod lines;
 #[cfg(test)]
@@ -18,8 +19,12 @@ mod tests;
 
 use std::collections::BTreeMap;
 
-pub use bm25::{bm25, file_prior, file_score, idf, path_terms, BM25_B, BM25_K1};
-pub use kind::{classify_lines, is_definition, is_secondary_path, query_wants_secondary, LineKind};
+pub use bm25::{bm25, file_evidence, file_score, idf, path_terms, BM25_B, BM25_K1};
+pub use file_kind::{
+    file_kind, file_prior, is_secondary_path, looks_minified, query_wants_secondary, text_prior,
+    FileKind, GENERATED_FILE_PRIOR,
+};
+pub use kind::{classify_lines, is_definition, LineKind};
 pub use lines::{near_share, score_lines, slot_bit, LineScore, RankedLine, PASSAGE_LINES};
 pub use select::select;
 

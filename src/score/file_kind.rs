@@ -1,0 +1,349 @@
+//! What kind of file a haystack is, from its path (and, once read, its shape),
+//! and the prior that kind puts on a natural-language ranking.
+//!
+//! Owns: telling source code from tests, examples and prose (secondary), from
+//! configuration and build metadata, and from generated, vendored and minified
+//! files. Does not own: line kinds inside a file (`kind`), or any weighting
+//! other than the per-kind prior (`bm25`, `lines`). Exact (literal and regex)
+//! searches never consult it: every file stays searchable.
+
+use crate::query::{self, Term};
+
+/// What a file is, for ranking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    /// Code the project is made of.
+    Source,
+    /// Tests, examples, benchmarks, fixtures, documentation and prose.
+    Secondary,
+    /// Configuration, package and build metadata (`Cargo.toml`, `package.json`,
+    /// CI files): they name everything the project uses without doing any of it.
+    Config,
+    /// Generated, vendored or minified: bundles, source maps, lockfiles,
+    /// `dist/`, `vendor/`. They repeat the source's words many times over
+    /// (axios's `dist/` held every query word of the project ten times).
+    Generated,
+}
+
+/// Multiplier for tests, examples and prose when the query is not about them:
+/// they repeat the query's words (test names, changelog entries) without being
+/// where the behaviour lives.
+pub const SECONDARY_FILE_PRIOR: f64 = 0.5;
+/// Multiplier for configuration and build metadata: a manifest lists every
+/// feature's name, so it matches many queries, but a question about code is
+/// answered by code.
+pub const CONFIG_FILE_PRIOR: f64 = 0.5;
+/// Multiplier for generated, vendored and minified files: still found (an
+/// exact search prints them, and a query only they answer still ranks them),
+/// never ahead of the source they were made from.
+pub const GENERATED_FILE_PRIOR: f64 = 0.1;
+
+/// Path words that mark tests, examples, benchmarks, fixtures and docs.
+const SECONDARY_PATH_WORDS: &[&str] = &[
+    "test",
+    "tests",
+    "testing",
+    "spec",
+    "specs",
+    "example",
+    "examples",
+    "bench",
+    "benches",
+    "benchmark",
+    "benchmarks",
+    "fixture",
+    "fixtures",
+    "doc",
+    "docs",
+    "egg",
+];
+
+/// File extensions of prose and markup.
+const PROSE_EXTENSIONS: &[&str] = &[
+    ".md", ".rst", ".txt", ".adoc", ".html", ".htm", ".org", ".1", ".2", ".3", ".4", ".5", ".6",
+    ".7", ".8", ".9",
+];
+
+/// File names (first path word) of prose that ships with code: changelogs,
+/// licences, package metadata (`PKG-INFO`, `METADATA`).
+const PROSE_NAMES: &[&str] = &[
+    "history",
+    "changelog",
+    "changes",
+    "news",
+    "authors",
+    "license",
+    "licence",
+    "copying",
+    "notice",
+    "readme",
+    "contributing",
+    "pkg",
+    "metadata",
+];
+
+/// Directories whose files are built, bundled or copied in from elsewhere.
+/// (`build/`, `out/` and `target/` are not here: build output is almost always
+/// ignored by git, and where such a folder is committed it is source, as
+/// clap's `src/build/`.)
+const GENERATED_DIRS: &[&str] = &[
+    "dist",
+    "vendor",
+    "vendored",
+    "_vendor",
+    "third_party",
+    "third-party",
+    "thirdparty",
+    "node_modules",
+    "bower_components",
+    "site-packages",
+    "generated",
+    "__generated__",
+];
+
+/// File names of lockfiles: generated, and they name every dependency.
+const LOCKFILES: &[&str] = &[
+    "cargo.lock",
+    "package-lock.json",
+    "npm-shrinkwrap.json",
+    "yarn.lock",
+    "pnpm-lock.yaml",
+    "poetry.lock",
+    "pipfile.lock",
+    "composer.lock",
+    "gemfile.lock",
+    "go.sum",
+    "uv.lock",
+    "pdm.lock",
+    "flake.lock",
+    "mix.lock",
+    "pubspec.lock",
+    "podfile.lock",
+    "packages.lock.json",
+];
+
+/// Name parts of generated files: `.min.js`, `.map`, `bundle.js`, `_pb2.py`,
+/// `.pb.go`, `.generated.ts`.
+const GENERATED_NAME_PARTS: &[&str] = &[
+    ".min.",
+    ".map",
+    ".bundle.",
+    "-bundle.",
+    ".chunk.",
+    "_pb2.",
+    ".pb.",
+    ".generated.",
+    "-min.",
+];
+
+/// Extensions of configuration, package metadata and data.
+const CONFIG_EXTENSIONS: &[&str] = &[
+    ".toml",
+    ".yaml",
+    ".yml",
+    ".json",
+    ".ini",
+    ".cfg",
+    ".conf",
+    ".lock",
+    ".xml",
+    ".plist",
+    ".properties",
+    ".gradle",
+    ".mod",
+    ".sum",
+    ".csv",
+    ".tsv",
+];
+
+/// Names of build and CI files without a telling extension.
+const CONFIG_NAMES: &[&str] = &[
+    "makefile",
+    "gnumakefile",
+    "dockerfile",
+    "containerfile",
+    "justfile",
+    "vagrantfile",
+    "procfile",
+    "manifest.in",
+    "setup.cfg",
+    "tox.ini",
+    ".travis.yml",
+    "appveyor.yml",
+    ".gitignore",
+    ".gitattributes",
+    ".editorconfig",
+    ".dockerignore",
+    ".npmignore",
+];
+
+/// The kind of a file from its path (forward slashes, relative or not).
+pub fn file_kind(key: &str) -> FileKind {
+    let lower = key.to_ascii_lowercase();
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    let dirs: Vec<&str> = lower.split('/').rev().skip(1).collect();
+    if is_generated(name, &dirs) {
+        return FileKind::Generated;
+    }
+    if is_secondary(&lower, name) {
+        return FileKind::Secondary;
+    }
+    let in_ci_dir = dirs
+        .iter()
+        .any(|d| matches!(*d, ".github" | ".circleci" | ".gitlab" | ".buildkite"));
+    if in_ci_dir
+        || CONFIG_NAMES.contains(&name)
+        || CONFIG_EXTENSIONS.iter().any(|ext| name.ends_with(ext))
+    {
+        return FileKind::Config;
+    }
+    FileKind::Source
+}
+
+fn is_generated(name: &str, dirs: &[&str]) -> bool {
+    LOCKFILES.contains(&name)
+        || GENERATED_NAME_PARTS.iter().any(|p| name.contains(p))
+        || dirs.iter().any(|d| GENERATED_DIRS.contains(d))
+}
+
+fn is_secondary(lower: &str, name: &str) -> bool {
+    let words = query::words(lower);
+    let in_secondary_dir = words
+        .iter()
+        .any(|w| SECONDARY_PATH_WORDS.contains(&w.as_str()));
+    let prose_ext = PROSE_EXTENSIONS.iter().any(|ext| name.ends_with(ext));
+    let name_words = query::words(name);
+    let prose_name = name_words
+        .first()
+        .is_some_and(|w| PROSE_NAMES.contains(&w.as_str()));
+    in_secondary_dir || prose_ext || prose_name
+}
+
+/// Whether a path is a test, an example, a benchmark or prose (docs, changelogs).
+pub fn is_secondary_path(key: &str) -> bool {
+    file_kind(key) == FileKind::Secondary
+}
+
+/// Stems of query words that ask for tests or documentation.
+const SECONDARY_QUERY_STEMS: &[&str] = &[
+    "test",
+    "spec",
+    "exampl",
+    "doc",
+    "document",
+    "readm",
+    "changelog",
+    "histori",
+    "bench",
+    "benchmark",
+];
+
+/// Whether the query itself is about tests or documentation.
+pub fn query_wants_secondary(terms: &[Term]) -> bool {
+    terms
+        .iter()
+        .any(|t| SECONDARY_QUERY_STEMS.contains(&t.stem.as_str()))
+}
+
+/// The prior of a file's kind for this query: 1 for source; less for the
+/// other kinds, unless the query asks for tests or docs (secondary files), or
+/// names the configuration file itself (`Cargo.toml` for "cargo features").
+pub fn file_prior(key: &str, terms: &[Term]) -> f64 {
+    match file_kind(key) {
+        FileKind::Source => 1.0,
+        FileKind::Secondary if query_wants_secondary(terms) => 1.0,
+        FileKind::Secondary => SECONDARY_FILE_PRIOR,
+        FileKind::Config if names_the_file(key, terms) => 1.0,
+        FileKind::Config => CONFIG_FILE_PRIOR,
+        FileKind::Generated => GENERATED_FILE_PRIOR,
+    }
+}
+
+/// Whether a query word (not a synonym) is a word of the file's name.
+fn names_the_file(key: &str, terms: &[Term]) -> bool {
+    let name = key.rsplit('/').next().unwrap_or(key);
+    let stems: Vec<String> = query::words(name).iter().map(|w| query::stem(w)).collect();
+    terms
+        .iter()
+        .filter(|t| t.origin == query::Origin::Query)
+        .any(|t| stems.contains(&t.stem))
+}
+
+/// `file_prior`, also demoting a file whose text reads as minified.
+pub fn text_prior(key: &str, terms: &[Term], text: &[u8]) -> f64 {
+    let prior = file_prior(key, terms);
+    if looks_minified(text) {
+        prior.min(GENERATED_FILE_PRIOR)
+    } else {
+        prior
+    }
+}
+
+/// Mean bytes per line above which a text is minified or generated data
+/// rather than code written by hand (hand-written code averages 30–50).
+pub const MINIFIED_MEAN_LINE: usize = 300;
+
+/// Whether a text reads as minified or machine-written: few, very long lines.
+pub fn looks_minified(text: &[u8]) -> bool {
+    let lines = memchr::memchr_iter(b'\n', text).count() + 1;
+    text.len() / lines > MINIFIED_MEAN_LINE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_from_paths() {
+        for (path, kind) in [
+            ("src/requests/sessions.py", FileKind::Source),
+            ("lib/adapters/http.js", FileKind::Source),
+            ("index.d.ts", FileKind::Source),
+            ("build.rs", FileKind::Source),
+            ("src/build/app/mod.rs", FileKind::Source),
+            ("src/protest.rs", FileKind::Source),
+            ("tests/test_retry.py", FileKind::Secondary),
+            ("HISTORY.rst", FileKind::Secondary),
+            ("man/man1/fzf.1", FileKind::Secondary),
+            ("docs/api.md", FileKind::Secondary),
+            ("Cargo.toml", FileKind::Config),
+            ("package.json", FileKind::Config),
+            ("appveyor.yml", FileKind::Config),
+            (".github/workflows/ci.yml", FileKind::Config),
+            ("Makefile", FileKind::Config),
+            ("dist/axios.min.js", FileKind::Generated),
+            ("dist/axios.js", FileKind::Generated),
+            ("dist/esm/axios.min.js.map", FileKind::Generated),
+            ("lib/axios.js.map", FileKind::Generated),
+            ("Cargo.lock", FileKind::Generated),
+            ("yarn.lock", FileKind::Generated),
+            ("vendor/github.com/x/y.go", FileKind::Generated),
+            ("api/v1/service.pb.go", FileKind::Generated),
+            ("proto/service_pb2.py", FileKind::Generated),
+        ] {
+            assert_eq!(file_kind(path), kind, "{path}");
+        }
+    }
+
+    #[test]
+    fn priors_order_source_first_and_yield_to_the_query() {
+        let plain = crate::query::analyze("retry delay").terms;
+        assert_eq!(file_prior("src/retry.rs", &plain), 1.0);
+        assert!(file_prior("Cargo.toml", &plain) < 1.0);
+        assert!(file_prior("dist/retry.min.js", &plain) < file_prior("Cargo.toml", &plain));
+        let cargo = crate::query::analyze("which cargo features are enabled").terms;
+        assert_eq!(file_prior("Cargo.toml", &cargo), 1.0);
+        let tests = crate::query::analyze("retry delay tests").terms;
+        assert_eq!(file_prior("tests/retry.rs", &tests), 1.0);
+        assert!(file_prior("dist/retry.js", &tests) < 1.0);
+    }
+
+    #[test]
+    fn minified_text_is_few_long_lines() {
+        let code = "fn main() {\n    println!(\"hi\");\n}\n".repeat(50);
+        assert!(!looks_minified(code.as_bytes()));
+        let bundle = format!("{}\n", "var a=function(b){return b};".repeat(400));
+        assert!(looks_minified(bundle.as_bytes()));
+        assert!(!looks_minified(b""));
+    }
+}
