@@ -91,18 +91,51 @@ pub const MAX_TERMS: usize = 32;
 const STOP_WORDS: &[&str] = &[
     "a", "about", "above", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as",
     "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by",
-    "can", "code", "could", "did", "do", "does", "doing", "done", "down", "during", "each",
-    "either", "else", "etc", "every", "few", "find", "for", "from", "further", "get", "gets",
-    "got", "had", "happen", "happens", "has", "have", "having", "he", "her", "here", "hers", "him",
-    "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "let", "lets",
-    "like", "me", "might", "more", "most", "much", "must", "my", "no", "nor", "not", "of", "off",
-    "on", "once", "one", "only", "or", "other", "our", "ours", "out", "over", "own", "please",
-    "same", "shall", "she", "should", "show", "so", "some", "such", "than", "that", "the", "their",
-    "theirs", "them", "then", "there", "these", "they", "thing", "things", "this", "those",
-    "through", "to", "too", "under", "until", "up", "upon", "us", "via", "was", "we", "were",
-    "what", "whats", "when", "where", "whereas", "whether", "which", "while", "who", "whom",
-    "whose", "why", "will", "with", "within", "without", "would", "you", "your", "yours",
+    "can", "could", "did", "do", "does", "doing", "done", "down", "during", "each", "either",
+    "else", "etc", "every", "few", "for", "from", "further", "got", "had", "happen", "happens",
+    "has", "have", "having", "he", "her", "here", "hers", "him", "his", "how", "i", "if", "in",
+    "into", "is", "it", "its", "itself", "just", "let", "lets", "like", "me", "might", "more",
+    "most", "much", "must", "my", "no", "nor", "not", "of", "off", "on", "once", "one", "only",
+    "or", "other", "our", "ours", "out", "over", "own", "please", "same", "shall", "she", "should",
+    "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "then", "there",
+    "these", "they", "thing", "things", "this", "those", "through", "to", "too", "under", "until",
+    "up", "upon", "us", "via", "was", "we", "were", "what", "whats", "when", "where", "whereas",
+    "whether", "which", "while", "who", "whom", "whose", "why", "will", "with", "within",
+    "without", "would", "you", "your", "yours",
 ];
+
+/// Stems of words that describe a change or a wish rather than the code it
+/// is about: "*fix* the redirect loop", "*add* support for proxies", "*make
+/// sure* the pool is *properly* closed". They stay searchable (a handler
+/// that *adds* headers is still found) but weigh `SCAFFOLD_WEIGHT`: code
+/// rarely spells them, so their rarity would otherwise make them the query's
+/// strongest words. Sorted for binary search.
+const SCAFFOLD_STEMS: &[&str] = &[
+    "ad",
+    "add",
+    "allow",
+    "avoid",
+    "bug",
+    "code",
+    "correct",
+    "ensur",
+    "fix",
+    "implement",
+    "improv",
+    "issu",
+    "make",
+    "possibl",
+    "prevent",
+    "problem",
+    "proper",
+    "support",
+    "sure",
+    "use",
+];
+
+/// Weight of a change-describing word (`SCAFFOLD_STEMS`) relative to a
+/// content word.
+pub const SCAFFOLD_WEIGHT: f32 = 0.25;
 
 /// Analyses a query string without a thesaurus.
 pub fn analyze(raw: &str) -> Query {
@@ -346,10 +379,43 @@ fn is_content_word(typed: &str, lower: &str) -> bool {
     shouted || !is_stop_word(lower)
 }
 
+/// The query with English contractions undone, so `don't` is not searched
+/// as the word `don`: `n't` becomes ` not` (`can't`, `won't` → `can not`,
+/// `will not`), and `'s`, `'re`, `'ll`, `'ve`, `'d`, `'m` are dropped
+/// (straight or curly apostrophe). Only the words matter here: the result
+/// is split into words, never searched as written.
+pub fn without_contractions(raw: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    for token in raw.split_whitespace() {
+        let plain = token.replace('\u{2019}', "'");
+        let end = plain.trim_end_matches(|c: char| !c.is_alphanumeric()).len();
+        let (word, trail) = plain.split_at(end);
+        let lower = word.to_ascii_lowercase();
+        if let Some(base) = lower.strip_suffix("n't") {
+            let base = match base {
+                "ca" => "can",
+                "wo" => "will",
+                "sha" => "shall",
+                _ => &word[..base.len()],
+            };
+            out.push(format!("{base} not{trail}"));
+            continue;
+        }
+        let suffix = ["'s", "'re", "'ll", "'ve", "'d", "'m"]
+            .iter()
+            .find(|s| lower.ends_with(*s) && lower.len() > s.len());
+        match suffix {
+            Some(s) => out.push(format!("{}{trail}", &word[..word.len() - s.len()])),
+            None => out.push(plain),
+        }
+    }
+    out.join(" ")
+}
+
 /// The content terms of a natural-language query.
 fn terms_of(raw: &str) -> Vec<Term> {
     let mut terms: Vec<Term> = Vec::new();
-    for typed in typed_words(raw) {
+    for typed in typed_words(&without_contractions(raw)) {
         let word = typed.to_lowercase();
         if !is_content_word(&typed, &word) || terms.len() >= MAX_TERMS {
             continue;
@@ -359,11 +425,16 @@ fn terms_of(raw: &str) -> Vec<Term> {
             continue;
         }
         let slot = terms.len();
+        let weight = if SCAFFOLD_STEMS.binary_search(&stem.as_str()).is_ok() {
+            SCAFFOLD_WEIGHT
+        } else {
+            1.0
+        };
         let base = irregular_base(&word).map(|b| (b.to_string(), self::stem(b)));
         terms.push(Term {
             text: word,
             stem,
-            weight: 1.0,
+            weight,
             slot,
             origin: Origin::Query,
             concept: None,
@@ -372,7 +443,7 @@ fn terms_of(raw: &str) -> Vec<Term> {
             terms.push(Term {
                 text,
                 stem,
-                weight: 1.0,
+                weight,
                 slot,
                 origin: Origin::Query,
                 concept: None,
@@ -502,7 +573,7 @@ pub fn irregular_base(word: &str) -> Option<&'static str> {
 /// the query but are not searched for (code spells them as one identifier,
 /// which the thesaurus lists separately when it is common).
 fn expand(mut terms: Vec<Term>, raw: &str, thesaurus: &Thesaurus) -> Vec<Term> {
-    let all_words = words(raw);
+    let all_words = words(&without_contractions(raw));
     for found in thesaurus.find_in(&all_words) {
         let covered = &all_words[found.start..found.start + found.len];
         if covered.iter().all(|w| is_stop_word(w)) {
@@ -516,10 +587,17 @@ fn expand(mut terms: Vec<Term>, raw: &str, thesaurus: &Thesaurus) -> Vec<Term> {
         };
         let concept = thesaurus.concept(found.concept);
         let name = concept.map(|c| c.name.clone());
-        let weight = match concept.and_then(|c| c.learned) {
-            Some(Standing::Proposed) => PROPOSED_SYNONYM_WEIGHT,
-            _ => SYNONYM_WEIGHT,
-        };
+        // A synonym weighs its share of the word it expands (a scaffolding
+        // word's synonyms are scaffolding too).
+        let head = terms
+            .iter()
+            .find(|t| t.slot == slot)
+            .map_or(1.0, |t| t.weight);
+        let weight = head
+            * match concept.and_then(|c| c.learned) {
+                Some(Standing::Proposed) => PROPOSED_SYNONYM_WEIGHT,
+                _ => SYNONYM_WEIGHT,
+            };
         for t in terms.iter_mut().filter(|t| t.slot == slot) {
             t.concept = name.clone();
         }
@@ -557,6 +635,40 @@ fn expand(mut terms: Vec<Term>, raw: &str, thesaurus: &Thesaurus) -> Vec<Term> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn contractions_are_undone() {
+        assert_eq!(
+            without_contractions("Don't reuse conns"),
+            "Do not reuse conns"
+        );
+        assert_eq!(without_contractions("can't won’t"), "can not will not");
+        assert_eq!(
+            without_contractions("urllib3's decode, it's"),
+            "urllib3 decode, it"
+        );
+        assert_eq!(without_contractions("'quoted' o'clock"), "'quoted' o'clock");
+        let terms: Vec<String> = analyze("don't reuse the scheme's port")
+            .terms
+            .into_iter()
+            .map(|t| t.text)
+            .collect();
+        assert_eq!(terms, vec!["reuse", "scheme", "port"]);
+    }
+
+    #[test]
+    fn change_words_stay_but_weigh_less() {
+        let q = analyze("fix the retry loop");
+        let fix = q.terms.iter().find(|t| t.text == "fix").unwrap();
+        let retry = q.terms.iter().find(|t| t.text == "retry").unwrap();
+        assert!(fix.weight < retry.weight);
+        for verb in [
+            "find", "get", "show", "locate", "decide", "print", "register", "validate",
+        ] {
+            let q = analyze(&format!("where do we {verb} the app"));
+            assert!(q.terms.iter().any(|t| t.text == verb), "{verb} dropped");
+        }
+    }
+
     fn stems(q: &str) -> Vec<String> {
         analyze(q).terms.into_iter().map(|t| t.stem).collect()
     }
@@ -585,15 +697,17 @@ mod tests {
             stems("why does a POST become a GET after a 302"),
             vec!["post", "becom", "get", "302"]
         );
-        assert_eq!(stems("what do we get after 2 tries"), vec!["tri"]);
+        assert_eq!(stems("what do we get after 2 tries"), vec!["get", "tri"]);
     }
 
     #[test]
     fn stop_words_are_sorted_for_binary_search() {
-        let mut sorted = STOP_WORDS.to_vec();
-        sorted.sort_unstable();
-        sorted.dedup();
-        assert_eq!(sorted, STOP_WORDS);
+        for list in [STOP_WORDS, SCAFFOLD_STEMS] {
+            let mut sorted = list.to_vec();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted, list);
+        }
     }
 
     #[test]

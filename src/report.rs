@@ -166,6 +166,7 @@ pub fn line_info(hits: &[Occurrence], terms: &[Term], score: Option<LineScore>) 
             terms: unsigned_zero(s.terms),
             near: unsigned_zero(s.near),
             merged: unsigned_zero(s.merged),
+            name: unsigned_zero(s.name),
             factor: unsigned_zero(s.factor),
         }),
         terms: line_terms.iter().map(|t| term_info(t)).collect(),

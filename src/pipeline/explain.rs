@@ -43,8 +43,8 @@ fn line_explanation(n: usize, scored: Option<&RankedLine>, q: &Query, by_model: 
     };
     let s = &l.score;
     let mut out = format!(
-        "explain:   {n}: {:.2} = (words {:.2} + near {:.2} + identifier {:.2}) x kind {:.2}",
-        s.total, s.terms, s.near, s.merged, s.factor
+        "explain:   {n}: {:.2} = (words {:.2} + near {:.2} + identifier {:.2} + defined name {:.2}) x kind {:.2}",
+        s.total, s.terms, s.near, s.merged, s.name, s.factor
     );
     let on = slot_words(q, l.slots);
     if !on.is_empty() {
@@ -112,13 +112,14 @@ mod tests {
                 terms: 1.5,
                 near: 0.25,
                 merged: 0.5,
+                name: 0.0,
                 factor: 1.25,
                 total: 2.8125,
             },
         };
         assert_eq!(
             line_explanation(7, Some(&line), &query(), false),
-            "explain:   7: 2.81 = (words 1.50 + near 0.25 + identifier 0.50) x kind 1.25; \
+            "explain:   7: 2.81 = (words 1.50 + near 0.25 + identifier 0.50 + defined name 0.00) x kind 1.25; \
              on the line: retry, backoff; near it: delay"
         );
     }

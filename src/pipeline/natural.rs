@@ -220,10 +220,12 @@ impl SecondPass<'_> {
         let kinds = score::classify_lines(&doc.text);
         let wants_tests = score::query_wants_secondary(&self.q.terms);
         let scored = score::score_lines(&lines, self.weights, &kinds, wants_tests, text_of);
+        let defined = score::defined_slots(&lines, self.weights, &kinds);
         Some(RankedFile {
             haystack: h,
             file_score,
-            score: score::final_score(file_score, &scored, prior),
+            score: score::final_score(file_score, &scored, defined, prior),
+            defined,
             lines: scored,
         })
     }
@@ -248,8 +250,14 @@ fn verbose_ranking(ranked: &[RankedFile], haystacks: &[Haystack]) {
             .max_by(|a, b| a.score.total.total_cmp(&b.score.total));
         let line = best.map_or(String::new(), |l| {
             format!(
-                " best line {} = (terms {:.2} + near {:.2} + merged {:.2}) x {:.2} = {:.2}",
-                l.line, l.score.terms, l.score.near, l.score.merged, l.score.factor, l.score.total
+                " best line {} = (terms {:.2} + near {:.2} + merged {:.2} + name {:.2}) x {:.2} = {:.2}",
+                l.line,
+                l.score.terms,
+                l.score.near,
+                l.score.merged,
+                l.score.name,
+                l.score.factor,
+                l.score.total
             )
         });
         messages::verbose(&format!(

@@ -10,10 +10,14 @@ use crate::query::{self, Term};
 /// BM25 term-frequency saturation.
 pub const BM25_K1: f64 = 1.2;
 /// BM25 length normalisation.
-pub const BM25_B: f64 = 0.75;
-/// Weight of a query term found in the file's path, relative to one occurrence
-/// weighted by BM25.
-const PATH_WEIGHT: f64 = 1.5;
+pub const BM25_B: f64 = 0.5;
+/// Weight of a query term found in the file's name (`hyperlink.rs` for
+/// "hyperlinks"), relative to one occurrence weighted by BM25: a file is
+/// named for what it does.
+const FILE_NAME_WEIGHT: f64 = 2.0;
+/// Weight of a query term found only in the file's folders: weaker, since a
+/// folder holds many files.
+const FOLDER_WEIGHT: f64 = 1.0;
 /// Inverse document frequency, BM25's "plus one" form (never negative).
 pub fn idf(files: usize, df: usize) -> f64 {
     let n = files as f64;
@@ -45,6 +49,27 @@ pub fn path_terms(key: &str, terms: &[Term]) -> Vec<bool> {
     terms.iter().map(|t| stems.contains(&t.stem)).collect()
 }
 
+/// The path's weight for each term: `FILE_NAME_WEIGHT` when it is a word of
+/// the file's name, `FOLDER_WEIGHT` when only of a folder's, else 0.
+fn path_weights(key: &str, terms: &[Term]) -> Vec<f64> {
+    let (folders, name) = key.rsplit_once('/').unwrap_or(("", key));
+    let stems =
+        |s: &str| -> BTreeSet<String> { query::words(s).iter().map(|w| query::stem(w)).collect() };
+    let (name, folders) = (stems(name), stems(folders));
+    terms
+        .iter()
+        .map(|t| {
+            if name.contains(&t.stem) {
+                FILE_NAME_WEIGHT
+            } else if folders.contains(&t.stem) {
+                FOLDER_WEIGHT
+            } else {
+                0.0
+            }
+        })
+        .collect()
+}
+
 /// First-pass file score: `file_evidence` times the prior of the file's kind.
 pub fn file_score(
     counts: &[u32],
@@ -67,12 +92,13 @@ pub fn file_evidence(
     weights: &TermWeights,
 ) -> f64 {
     let base = bm25(counts, len, mean_len, &weights.idf, &weights.weight);
-    let in_path = path_terms(key, terms)
-        .iter()
-        .enumerate()
-        .filter(|(_, &hit)| hit)
-        .map(|(t, _)| t)
-        .collect::<Vec<_>>();
-    let path: f64 = weights.slot_values(in_path).values().sum::<f64>() * PATH_WEIGHT;
-    base + path
+    // Each slot once, at its best term's weight times where in the path it is.
+    let mut by_slot: std::collections::BTreeMap<usize, f64> = std::collections::BTreeMap::new();
+    for (t, w) in path_weights(key, terms).into_iter().enumerate() {
+        if w > 0.0 {
+            let e = by_slot.entry(weights.slot_of(t)).or_insert(0.0);
+            *e = e.max(weights.of(t) * w);
+        }
+    }
+    base + by_slot.values().sum::<f64>()
 }

@@ -2,7 +2,10 @@
 //! and the definition whose body holds it.
 //!
 //! Owns the cheap, language-agnostic heuristics behind those labels. They read
-//! text only; weighting them is `lines`. File kinds are `file_kind`.
+//! text only; weighting them is `lines`. File kinds are `file_kind`; the name
+//! a definition defines is `symbol`.
+
+use super::symbol::definition_name;
 
 /// Definitions nested deeper than this are not tracked as blocks of their own
 /// (real code nests a handful; this bounds hostile input).
@@ -17,6 +20,9 @@ pub struct LineKind {
     pub test: bool,
     /// Defines a function, type or constant.
     pub definition: bool,
+    /// The byte range (in the line, indentation included) of the name this
+    /// line defines (`symbol::definition_name`), if it defines one.
+    pub name: Option<(u32, u32)>,
     /// Imports names from elsewhere (`use`, `import`, `#include`, a line of a
     /// multi-line import list): it names things defined in another file.
     pub import: bool,
@@ -91,13 +97,20 @@ impl State {
         let comment = self.comment(line);
         let test = self.test(line, indent, comment);
         let import = !comment && self.import(line);
-        let definition = !comment && !import && is_definition(line);
+        let name = if comment || import {
+            None
+        } else {
+            definition_name(raw)
+                .and_then(|(s, e)| Some((u32::try_from(s).ok()?, u32::try_from(e).ok()?)))
+        };
+        let definition = !comment && !import && (name.is_some() || is_definition(line));
         self.line = self.line.saturating_add(1);
         let block = self.block(line, indent, definition);
         LineKind {
             comment,
             test,
             definition,
+            name,
             import,
             block,
         }

@@ -31,6 +31,10 @@ pub const COMMENT_FACTOR: f64 = 0.7;
 pub const TEST_FACTOR: f64 = 0.5;
 /// Multiplier for a line that defines something (fn, def, class, …).
 pub const DEFINITION_BONUS: f64 = 1.25;
+/// Extra share of a query slot's weight when it is found in the *name* a line
+/// defines (`find_best_app` for "find the app"): code names what it does, so
+/// the definition whose name says it is the answer, not a line that uses it.
+pub const NAME_WEIGHT: f64 = 1.0;
 /// Multiplier for import lines: they name what the query asks about, but the
 /// behaviour lives where the name is defined or used.
 pub const IMPORT_FACTOR: f64 = 0.3;
@@ -44,9 +48,11 @@ pub struct LineScore {
     pub near: f64,
     /// Bonus for identifiers that join several query words (`max_redirects`).
     pub merged: f64,
+    /// Bonus for the query slots in the name the line defines (`NAME_WEIGHT`).
+    pub name: f64,
     /// Multiplier: definition bonus, times the test factor for test code.
     pub factor: f64,
-    /// `(terms + near + merged) * factor`.
+    /// `(terms + near + merged + name) * factor`.
     pub total: f64,
 }
 
@@ -114,6 +120,7 @@ pub fn score_lines<'a>(
             let near = near_slots.values().fold(0.0, |a, b| a + b);
             let merged = merged_bonus(tl, weights, text_of(tl.line).unwrap_or_default());
             let kind = kind_of(tl.line);
+            let name = name_bonus(tl, weights, kind.name);
             let mut factor = if kind.definition {
                 DEFINITION_BONUS
             } else {
@@ -125,7 +132,7 @@ pub fn score_lines<'a>(
             if kind.import {
                 factor *= IMPORT_FACTOR;
             }
-            let total = (terms + near + merged) * factor;
+            let total = (terms + near + merged + name) * factor;
             RankedLine {
                 line: tl.line,
                 block: kind.block,
@@ -135,6 +142,7 @@ pub fn score_lines<'a>(
                     terms,
                     near,
                     merged,
+                    name,
                     factor,
                     total,
                 },
@@ -210,6 +218,45 @@ fn near_slots(
         }
     }
     best
+}
+
+/// What a file's definitions name: each query slot found in the name of a
+/// definition outside test code, at its best weight, summed. A file that
+/// defines `CliRunner` and `invoke` is where "CliRunner.invoke" lives, even if
+/// another file mentions both words more often.
+pub fn defined_slots(lines: &[TermLine], weights: &TermWeights, kinds: &[LineKind]) -> f64 {
+    let mut best: BTreeMap<usize, f64> = BTreeMap::new();
+    for tl in lines {
+        let Some(kind) = kinds.get(tl.line.wrapping_sub(1)) else {
+            continue;
+        };
+        let Some((start, end)) = kind.name.filter(|_| !kind.test) else {
+            continue;
+        };
+        let inside = tl
+            .matches
+            .iter()
+            .filter(|m| m.start >= start as usize && m.end <= end as usize)
+            .map(|m| m.term);
+        for (slot, v) in weights.slot_values(inside) {
+            let e = best.entry(slot).or_insert(0.0);
+            *e = e.max(v);
+        }
+    }
+    best.values().sum()
+}
+
+/// `NAME_WEIGHT` of each query slot found inside the defined name's span.
+fn name_bonus(tl: &TermLine, weights: &TermWeights, name: Option<(u32, u32)>) -> f64 {
+    let Some((start, end)) = name else {
+        return 0.0;
+    };
+    let inside = tl
+        .matches
+        .iter()
+        .filter(|m| m.start >= start as usize && m.end <= end as usize)
+        .map(|m| m.term);
+    weights.slot_values(inside).values().sum::<f64>() * NAME_WEIGHT
 }
 
 /// Two different slots in one identifier (`max_redirects`, `proxyFromEnv`): the

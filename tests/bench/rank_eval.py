@@ -124,6 +124,7 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("extra", nargs="*", help="more kgrep arguments (after --)")
     args = ap.parse_args()
+    args.kgrep = os.path.abspath(args.kgrep)
     score = load_scorer(args.shared)
     sys.path.insert(0, str(args.shared / "eval" / "commits"))
     try:

@@ -45,7 +45,7 @@ pub enum LineSource {
 }
 
 /// A line's score, as `score::LineScore` computes it:
-/// `total = (terms + near + merged) * factor`.
+/// `total = (terms + near + merged + name) * factor`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct ScoreParts {
     pub total: f64,
@@ -56,6 +56,8 @@ pub struct ScoreParts {
     pub near: f64,
     /// Bonus for one identifier joining several query words.
     pub merged: f64,
+    /// Bonus for query words in the name the line defines.
+    pub name: f64,
     /// Multiplier: the definition bonus, times the discounts for test code and
     /// import lines (1 for a plain line).
     pub factor: f64,
