@@ -37,6 +37,18 @@ pub struct Term {
     pub origin: Origin,
     /// The thesaurus concept it belongs to, if any.
     pub concept: Option<String>,
+    /// For an identifier (`prog_name`, `CliRunner`, `Value::take`): its
+    /// lowercase sub-words, two or more. It matches the identifier whole in
+    /// any spelling (`prog_name`, `progName`, `ProgName`, `PROG_NAME`,
+    /// `prog-name`, `prog::name`), never its parts alone. Empty for a word.
+    pub parts: Vec<String>,
+}
+
+impl Term {
+    /// Whether this term is a whole identifier rather than a word.
+    pub fn is_identifier(&self) -> bool {
+        self.parts.len() >= 2
+    }
 }
 
 /// Why a term is part of the query, in decreasing order of trust.
@@ -415,42 +427,112 @@ pub fn without_contractions(raw: &str) -> String {
 /// The content terms of a natural-language query.
 fn terms_of(raw: &str) -> Vec<Term> {
     let mut terms: Vec<Term> = Vec::new();
-    for typed in typed_words(&without_contractions(raw)) {
-        let word = typed.to_lowercase();
-        if !is_content_word(&typed, &word) || terms.len() >= MAX_TERMS {
-            continue;
+    let mut slots = 0;
+    for token in without_contractions(raw).split_whitespace() {
+        let segments = code_segments(token);
+        let mut path: Vec<String> = Vec::new();
+        let mut path_slot = None;
+        for segment in &segments {
+            let typed = typed_words(segment);
+            let compound = typed.len() >= 2 && is_identifier_like(segment);
+            let mut first_slot = None;
+            for word in &typed {
+                let slot = push_word(&mut terms, &mut slots, word, compound);
+                first_slot = first_slot.or(slot);
+            }
+            let parts: Vec<String> = typed.iter().map(|w| w.to_lowercase()).collect();
+            if let (true, Some(slot)) = (compound, first_slot) {
+                push_identifier(&mut terms, parts.clone(), slot);
+            }
+            path_slot = path_slot.or(first_slot);
+            path.extend(parts);
         }
-        let stem = stem(&word);
-        if terms.iter().any(|t| t.stem == stem) {
-            continue;
+        let is_path = segments.len() >= 2 && (token.contains("::") || token.contains('.'));
+        if let (true, Some(slot)) = (is_path && path.len() >= 2, path_slot) {
+            push_identifier(&mut terms, path, slot);
         }
-        let slot = terms.len();
-        let weight = if SCAFFOLD_STEMS.binary_search(&stem.as_str()).is_ok() {
-            SCAFFOLD_WEIGHT
-        } else {
-            1.0
-        };
-        let base = irregular_base(&word).map(|b| (b.to_string(), self::stem(b)));
+    }
+    terms
+}
+
+/// The code segments of a whitespace token: runs of letters, digits, `_`
+/// and inner `-` (`prog_name`, `no-ignore`, `CliRunner`), so `Value::take`
+/// gives `Value` and `take`, and `` `edit()` `` gives `edit`.
+fn code_segments(token: &str) -> Vec<&str> {
+    token
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+        .map(|s| s.trim_matches(|c| c == '-' || c == '_'))
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// Adds a typed word (and an irregular verb's base form) as a query term in
+/// a new slot, unless it is a stop word or already there. Returns the slot
+/// of the word (new or existing), `None` if it is not searched. A word typed
+/// inside an identifier (`use` in `use_session`) is never scaffolding.
+fn push_word(
+    terms: &mut Vec<Term>,
+    slots: &mut usize,
+    typed: &str,
+    compound: bool,
+) -> Option<usize> {
+    let word = typed.to_lowercase();
+    if !is_content_word(typed, &word) {
+        return None;
+    }
+    let stem = stem(&word);
+    if let Some(t) = terms.iter().find(|t| t.stem == stem && !t.is_identifier()) {
+        return Some(t.slot);
+    }
+    if *slots >= MAX_TERMS {
+        return None;
+    }
+    let slot = *slots;
+    *slots += 1;
+    let scaffold = !compound && SCAFFOLD_STEMS.binary_search(&stem.as_str()).is_ok();
+    let weight = if scaffold { SCAFFOLD_WEIGHT } else { 1.0 };
+    let base = irregular_base(&word).map(|b| (b.to_string(), self::stem(b)));
+    terms.push(Term {
+        text: word,
+        stem,
+        weight,
+        slot,
+        origin: Origin::Query,
+        concept: None,
+        parts: Vec::new(),
+    });
+    if let Some((text, stem)) = base.filter(|(_, s)| terms.iter().all(|t| t.stem != *s)) {
         terms.push(Term {
-            text: word,
+            text,
             stem,
             weight,
             slot,
             origin: Origin::Query,
             concept: None,
+            parts: Vec::new(),
         });
-        if let Some((text, stem)) = base.filter(|(_, s)| terms.iter().all(|t| t.stem != *s)) {
-            terms.push(Term {
-                text,
-                stem,
-                weight,
-                slot,
-                origin: Origin::Query,
-                concept: None,
-            });
-        }
     }
-    terms
+    Some(slot)
+}
+
+/// Adds an identifier typed in the query as a term of its own, in the slot of
+/// its first searched word: a line holding `prog_name` whole is better
+/// evidence than one holding `prog` and `name` apart, and in BM25 the whole
+/// identifier is far rarer than its parts.
+fn push_identifier(terms: &mut Vec<Term>, parts: Vec<String>, slot: usize) {
+    let key = parts.join("_");
+    if parts.len() < 2 || terms.iter().any(|t| t.stem == key) || terms.len() >= MAX_TERMS * 2 {
+        return;
+    }
+    terms.push(Term {
+        text: key.clone(),
+        stem: key,
+        weight: 1.0,
+        slot,
+        origin: Origin::Query,
+        concept: None,
+        parts,
+    });
 }
 
 /// The stemmer may strip this many bytes from a synonym; past that, the stem
@@ -623,6 +705,7 @@ fn expand(mut terms: Vec<Term>, raw: &str, thesaurus: &Thesaurus) -> Vec<Term> {
                 slot,
                 origin: Origin::Synonym,
                 concept: name.clone(),
+                parts: Vec::new(),
             });
             added += 1;
         }

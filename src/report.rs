@@ -61,14 +61,25 @@ impl Spotter {
     /// without a newline (`has_newline` false) loses it.
     pub fn occurrences(&self, line: &[u8], has_newline: bool) -> Vec<Occurrence> {
         match self {
-            Spotter::Terms(m) => m
-                .find_all(line)
-                .into_iter()
-                .map(|t| Occurrence {
-                    span: t.start..t.end,
-                    term: Some(t.term),
-                })
-                .collect(),
+            // A whole identifier and the words inside it overlap: show the
+            // identifier (it comes first), as one submatch.
+            Spotter::Terms(m) => {
+                let mut end = 0;
+                m.find_all(line)
+                    .into_iter()
+                    .filter(|t| {
+                        let keep = t.start >= end || end == 0;
+                        if keep {
+                            end = t.end;
+                        }
+                        keep
+                    })
+                    .map(|t| Occurrence {
+                        span: t.start..t.end,
+                        term: Some(t.term),
+                    })
+                    .collect()
+            }
             Spotter::Exact(m) => {
                 let mut hits = Vec::new();
                 let _ = m.find_iter(line, |found| {

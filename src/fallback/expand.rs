@@ -81,6 +81,7 @@ pub fn model_terms(terms: &[Term], concepts: &[Concept]) -> Vec<Term> {
                 slot,
                 origin: Origin::Model,
                 concept: Some(concept.name.to_lowercase()),
+                parts: Vec::new(),
             });
             added += 1;
         }

@@ -85,6 +85,7 @@ mod tests {
             slot,
             origin,
             concept: None,
+            parts: Vec::new(),
         }
     }
 

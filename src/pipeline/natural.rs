@@ -66,6 +66,36 @@ pub(super) fn rank(
     let selected: Selection = score::select(&ranked, max_lines);
     let slots = query_slots(q);
     let evidence = judge::evidence(&ranked, &selected, slots, weights.total());
+    if messages::is_verbose() {
+        let best = ranked.first().and_then(|f| {
+            f.lines
+                .iter()
+                .max_by(|a, b| a.score.total.total_cmp(&b.score.total))
+        });
+        let raw = best.map_or(0.0, |l| {
+            l.score.terms + l.score.near + l.score.merged + l.score.name
+        });
+        let name = best.map_or(0.0, |l| l.score.name);
+        let bm25_top = ranked
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1.file_score.total_cmp(&b.1.file_score))
+            .map_or(0, |x| x.0);
+        messages::verbose(&format!(
+            "evidence: total {:.3} top {:.3} second {:.3} third {:.3} strength {:.3} raw {:.3} name {:.3} defined {:.3} bm25top {} slots {} agreeing {}",
+            weights.total(),
+            evidence.top,
+            evidence.runner_up,
+            ranked.get(2).map_or(0.0, |f| f.score),
+            evidence.strength,
+            raw,
+            name,
+            ranked.first().map_or(0.0, |f| f.defined),
+            bm25_top,
+            slots,
+            (0..slots).filter(|&s| evidence.agreeing & score::slot_bit(s) != 0).count(),
+        ));
+    }
     let judgement = judge::judge(&evidence, thresholds);
     Ok(Searched {
         haystacks: scan.haystacks,
@@ -133,6 +163,7 @@ fn with_corrections(q: &Query, scan: &search::TermScan, read: &ReadOptions) -> O
                 slot: word.slot,
                 origin: Origin::Fuzzy,
                 concept: None,
+                parts: Vec::new(),
             });
         }
     }

@@ -61,7 +61,7 @@ const SECONDARY_PATH_WORDS: &[&str] = &[
 /// File extensions of prose and markup.
 const PROSE_EXTENSIONS: &[&str] = &[
     ".md", ".rst", ".txt", ".adoc", ".html", ".htm", ".org", ".1", ".2", ".3", ".4", ".5", ".6",
-    ".7", ".8", ".9",
+    ".7", ".8", ".9", ".pdf", ".docx", ".odt", ".epub", ".pptx", ".rtf", ".tex",
 ];
 
 /// File names (first path word) of prose that ships with code: changelogs,
@@ -154,12 +154,23 @@ const CONFIG_EXTENSIONS: &[&str] = &[
     ".sum",
     ".csv",
     ".tsv",
+    ".ac",
+    ".am",
+    ".in",
+    ".m4",
+    ".cmake",
+    ".mk",
+    ".bazel",
+    ".bzl",
 ];
 
 /// Names of build and CI files without a telling extension.
 const CONFIG_NAMES: &[&str] = &[
     "makefile",
     "gnumakefile",
+    "cmakelists.txt",
+    "build",
+    "workspace",
     "dockerfile",
     "containerfile",
     "justfile",
@@ -213,9 +224,16 @@ fn is_secondary(lower: &str, name: &str) -> bool {
         .any(|w| SECONDARY_PATH_WORDS.contains(&w.as_str()));
     let prose_ext = PROSE_EXTENSIONS.iter().any(|ext| name.ends_with(ext));
     let name_words = query::words(name);
-    let prose_name = name_words
-        .first()
-        .is_some_and(|w| PROSE_NAMES.contains(&w.as_str()));
+    // `CHANGES.rst`, `ChangeLog` (one word, or split at its capital).
+    let stem = name
+        .split('.')
+        .next()
+        .unwrap_or(name)
+        .replace(['-', '_'], "");
+    let prose_name = PROSE_NAMES.contains(&stem.as_str())
+        || name_words
+            .first()
+            .is_some_and(|w| PROSE_NAMES.contains(&w.as_str()));
     in_secondary_dir || prose_ext || prose_name
 }
 
@@ -238,11 +256,19 @@ const SECONDARY_QUERY_STEMS: &[&str] = &[
     "benchmark",
 ];
 
-/// Whether the query itself is about tests or documentation.
+/// Whether the query itself is about tests or documentation: a word such as
+/// "tests" or "docs" typed as a word, not inside an identifier (`TestClient`
+/// names a class, it does not ask for tests).
 pub fn query_wants_secondary(terms: &[Term]) -> bool {
+    let in_identifier = |t: &Term| {
+        terms
+            .iter()
+            .any(|i| i.is_identifier() && i.parts.contains(&t.text))
+    };
     terms
         .iter()
-        .any(|t| SECONDARY_QUERY_STEMS.contains(&t.stem.as_str()))
+        .filter(|t| !t.is_identifier())
+        .any(|t| SECONDARY_QUERY_STEMS.contains(&t.stem.as_str()) && !in_identifier(t))
 }
 
 /// The prior of a file's kind for this query: 1 for source; less for the
@@ -311,6 +337,11 @@ mod tests {
             ("appveyor.yml", FileKind::Config),
             (".github/workflows/ci.yml", FileKind::Config),
             ("Makefile", FileKind::Config),
+            ("configure.ac", FileKind::Config),
+            ("Makefile.am", FileKind::Config),
+            ("ChangeLog", FileKind::Secondary),
+            ("src/decNumber/decnumber.pdf", FileKind::Secondary),
+            ("jq.1.prebuilt", FileKind::Generated),
             ("dist/axios.min.js", FileKind::Generated),
             ("dist/axios.js", FileKind::Generated),
             ("dist/esm/axios.min.js.map", FileKind::Generated),
@@ -335,6 +366,8 @@ mod tests {
         assert_eq!(file_prior("Cargo.toml", &cargo), 1.0);
         let tests = crate::query::analyze("retry delay tests").terms;
         assert_eq!(file_prior("tests/retry.rs", &tests), 1.0);
+        let class = crate::query::analyze("ensure TestClient sets the reason").terms;
+        assert!(file_prior("tests/test_client.py", &class) < 1.0);
         assert!(file_prior("dist/retry.js", &tests) < 1.0);
     }
 

@@ -100,12 +100,13 @@ fn count_with(
     }
 }
 
-/// Where `text` can be cut with no word across the cut: just after its last
-/// ASCII byte that is not a letter or digit (so the next piece starts a
-/// sub-word exactly as it would in the whole text); `None` if it has none.
+/// Where `text` can be cut with no word and no identifier across the cut:
+/// just after its last ASCII byte that is neither a letter or digit nor one
+/// an identifier joins its parts with (`_ - : .`), so the next piece starts
+/// exactly as it would in the whole text; `None` if it has none.
 fn safe_cut(text: &[u8]) -> Option<usize> {
     text.iter()
-        .rposition(|b| b.is_ascii() && !b.is_ascii_alphanumeric())
+        .rposition(|b| b.is_ascii() && !b.is_ascii_alphanumeric() && !b"_-:.".contains(b))
         .map(|i| i + 1)
 }
 
@@ -119,11 +120,10 @@ pub fn count_text(matcher: &TermMatcher, text: &[u8]) -> Vec<u32> {
 }
 
 fn count_into(counts: &mut [u32], matcher: &TermMatcher, text: &[u8]) {
-    matcher.for_each(text, 0, |m| {
+    matcher.for_every(text, |m| {
         if let Some(c) = counts.get_mut(m.term) {
             *c = c.saturating_add(1);
         }
-        true
     });
 }
 
@@ -196,6 +196,7 @@ mod tests {
         assert_eq!(safe_cut(b"ab cd"), Some(3));
         assert_eq!(safe_cut(b"abcd"), None);
         assert_eq!(safe_cut(b"a\xc3\xa9b"), None);
-        assert_eq!(safe_cut(b"a_b"), Some(2));
+        assert_eq!(safe_cut(b"a_b"), None, "inside an identifier");
+        assert_eq!(safe_cut(b"a_b c::d"), Some(4));
     }
 }

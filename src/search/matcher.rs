@@ -47,14 +47,96 @@ pub struct TermMatch {
 /// `se` and `le` in a tree a candidate, and Teddy took 30% of a search.
 const SHORT_PATTERN_MAX: usize = 2;
 
-/// Matches a set of terms as code sub-words.
+/// Matches a set of terms as code sub-words, and identifier terms as whole
+/// identifiers.
 #[derive(Clone, Debug)]
 pub struct TermMatcher {
     /// Patterns longer than `SHORT_PATTERN_MAX`.
     long: Option<Patterns>,
     /// The short ones, searched only where the long ones leave off.
     short: Option<Patterns>,
+    /// Identifier terms (`Term::parts`), searched by their own automaton.
+    identifiers: Option<Identifiers>,
     stems: Vec<String>,
+}
+
+/// The spellings of identifier terms and the term each stands for.
+#[derive(Clone, Debug)]
+struct Identifiers {
+    automaton: AhoCorasick,
+    terms: Vec<usize>,
+}
+
+/// How the parts of an identifier are joined in code: `snake_case` and
+/// `SCREAMING_CASE`, `kebab-case`, `camelCase`/`PascalCase`/`flatcase` (no
+/// separator; the automaton ignores ASCII case), paths (`std::fs::read`) and
+/// attribute chains (`os.path.join`).
+const IDENTIFIER_JOINS: &[&str] = &["_", "-", "", "::", "."];
+
+impl Identifiers {
+    fn build(terms: &[Term], keep: &[bool]) -> anyhow::Result<Option<Identifiers>> {
+        let mut patterns: Vec<String> = Vec::new();
+        let mut owners: Vec<usize> = Vec::new();
+        for (i, term) in terms.iter().enumerate() {
+            if !term.is_identifier() || !keep.get(i).copied().unwrap_or(false) {
+                continue;
+            }
+            for join in IDENTIFIER_JOINS {
+                let pattern = term.parts.join(join);
+                if !patterns.contains(&pattern) {
+                    patterns.push(pattern);
+                    owners.push(i);
+                }
+            }
+        }
+        if patterns.is_empty() {
+            return Ok(None);
+        }
+        let automaton = AhoCorasickBuilder::new()
+            .match_kind(MatchKind::LeftmostLongest)
+            .ascii_case_insensitive(true)
+            .build(&patterns)?;
+        Ok(Some(Identifiers {
+            automaton,
+            terms: owners,
+        }))
+    }
+
+    /// Calls `f` for each whole-identifier occurrence at or after `at`, in
+    /// order, until it returns false. An occurrence starts a code sub-word and
+    /// ends where one ends (an inflection such as `register_blueprints` is
+    /// kept; a longer word such as `prog_namespace` is not).
+    fn for_each(&self, haystack: &[u8], at: usize, mut f: impl FnMut(TermMatch) -> bool) {
+        let input = aho_corasick::Input::new(haystack).span(at..haystack.len());
+        for candidate in self.automaton.find_iter(input) {
+            let start = candidate.start();
+            if !starts_sub_word(haystack, start) {
+                continue;
+            }
+            let Some(end) = identifier_end(haystack, candidate.end()) else {
+                continue;
+            };
+            let Some(&term) = self.terms.get(candidate.pattern().as_usize()) else {
+                continue;
+            };
+            if !f(TermMatch { term, start, end }) {
+                return;
+            }
+        }
+    }
+}
+
+/// Where an identifier matched up to `end` really ends: at `end` when a new
+/// sub-word (or no word) follows, after a known inflection (`s`, `ed`, …)
+/// that completes the last sub-word, `None` when the word goes on.
+fn identifier_end(h: &[u8], end: usize) -> Option<usize> {
+    let mut j = end;
+    while h.get(j).is_some_and(u8::is_ascii_lowercase) {
+        j += 1;
+    }
+    let rest = &h[end..j];
+    let closed = j == h.len() || !h[j].is_ascii_alphanumeric() || starts_sub_word(h, j);
+    (closed && SUFFIXES.iter().any(|s| s.as_bytes() == rest)).then_some(j)
 }
 
 /// An automaton and, for each of its patterns, the terms it stands for.
@@ -95,7 +177,7 @@ impl TermMatcher {
         let kept = terms
             .iter()
             .enumerate()
-            .filter(|(i, _)| keep.get(*i).copied().unwrap_or(false));
+            .filter(|(i, t)| keep.get(*i).copied().unwrap_or(false) && !t.is_identifier());
         for (i, term) in kept {
             for pattern in search_patterns(term).iter().flat_map(|p| casings(p)) {
                 match patterns.iter().position(|p| *p == pattern) {
@@ -120,6 +202,7 @@ impl TermMatcher {
         Ok(TermMatcher {
             long: Patterns::build(&long.0, &long.1)?,
             short: Patterns::build(&short.0, &short.1)?,
+            identifiers: Identifiers::build(terms, keep)?,
             stems: terms.iter().map(|t| t.stem.clone()).collect(),
         })
     }
@@ -129,14 +212,60 @@ impl TermMatcher {
         self.stems.len()
     }
 
-    /// Every verified term occurrence in `haystack`, in order.
+    /// Every verified term occurrence in `haystack`, in order of start (a
+    /// whole identifier before the sub-words it holds).
     pub fn find_all(&self, haystack: &[u8]) -> Vec<TermMatch> {
         let mut out = Vec::new();
         self.for_each(haystack, 0, |m| {
             out.push(m);
             true
         });
+        if let Some(identifiers) = &self.identifiers {
+            let words = out.len();
+            identifiers.for_each(haystack, 0, |m| {
+                out.push(m);
+                true
+            });
+            if out.len() > words {
+                out.sort_by_key(|m| (m.start, std::cmp::Reverse(m.end)));
+            }
+        }
         out
+    }
+
+    /// Calls `f` for every occurrence, words and whole identifiers, in no
+    /// particular order (for counting).
+    pub fn for_every(&self, haystack: &[u8], mut f: impl FnMut(TermMatch)) {
+        self.for_each(haystack, 0, |m| {
+            f(m);
+            true
+        });
+        if let Some(identifiers) = &self.identifiers {
+            identifiers.for_each(haystack, 0, |m| {
+                f(m);
+                true
+            });
+        }
+    }
+
+    /// The first occurrence, word or whole identifier, at or after `at`.
+    pub fn find_first(&self, haystack: &[u8], at: usize) -> Option<TermMatch> {
+        let mut word = None;
+        self.for_each(haystack, at, |m| {
+            word = Some(m);
+            false
+        });
+        let mut identifier = None;
+        if let Some(identifiers) = &self.identifiers {
+            identifiers.for_each(haystack, at, |m| {
+                identifier = Some(m);
+                false
+            });
+        }
+        match (word, identifier) {
+            (Some(w), Some(i)) => Some(if i.start <= w.start { i } else { w }),
+            (w, i) => w.or(i),
+        }
     }
 
     /// Calls `f` for each verified occurrence at or after `at`, in order, until
@@ -355,12 +484,9 @@ impl Matcher for TermMatcher {
     type Error = NoError;
 
     fn find_at(&self, haystack: &[u8], at: usize) -> Result<Option<Match>, NoError> {
-        let mut found = None;
-        self.for_each(haystack, at, |m| {
-            found = Some(Match::new(m.start, m.end));
-            false
-        });
-        Ok(found)
+        Ok(self
+            .find_first(haystack, at)
+            .map(|m| Match::new(m.start, m.end)))
     }
 
     fn new_captures(&self) -> Result<NoCaptures, NoError> {
