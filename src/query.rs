@@ -79,6 +79,14 @@ pub const PROPOSED_SYNONYM_WEIGHT: f32 = 0.5;
 /// word is almost always the word meant, but still a guess.
 pub const FUZZY_WEIGHT: f32 = 0.8;
 
+/// Weight of a verb family member (`find` → `locate`, `lookup`) relative to
+/// the query word: code names one action with several verbs, but a family
+/// member is a looser match than a synonym.
+pub const RELATED_WEIGHT: f32 = 0.3;
+
+/// At most this many family members expand one query word.
+pub const MAX_RELATED_PER_WORD: usize = 8;
+
 /// At most this many synonyms expand one query word: enough for a concept's
 /// common spellings and abbreviations, few enough to keep matching fast.
 pub const MAX_SYNONYMS_PER_WORD: usize = 12;
@@ -650,6 +658,42 @@ pub fn irregular_base(word: &str) -> Option<&'static str> {
         .filter(|base| *base != word)
 }
 
+/// Adds the other members of each query word's verb families
+/// (`Thesaurus::related`), in the word's slot at `RELATED_WEIGHT` of its
+/// weight.
+fn expand_families(terms: &mut Vec<Term>, thesaurus: &Thesaurus) {
+    let heads: Vec<(String, usize, f32)> = terms
+        .iter()
+        // Scaffolding ("*make* sure", "*add* support") describes a change,
+        // not an action of the code: its family would only add noise.
+        .filter(|t| t.origin == Origin::Query && !t.is_identifier() && t.weight >= 1.0)
+        .map(|t| (t.stem.clone(), t.slot, t.weight))
+        .collect();
+    for (stem, slot, weight) in heads {
+        let mut added = 0;
+        for word in thesaurus.related(&stem) {
+            if added >= MAX_RELATED_PER_WORD || terms.len() >= MAX_TERMS * 4 {
+                break;
+            }
+            let word_stem = synonym_stem(word);
+            let plain = self::stem(word);
+            if terms.iter().any(|t| t.stem == word_stem || t.stem == plain) {
+                continue;
+            }
+            terms.push(Term {
+                text: word.clone(),
+                stem: word_stem,
+                weight: weight * RELATED_WEIGHT,
+                slot,
+                origin: Origin::Synonym,
+                concept: None,
+                parts: Vec::new(),
+            });
+            added += 1;
+        }
+    }
+}
+
 /// Adds the synonyms of the concepts found in the query, each in the slot of the
 /// first query word its concept covers. Multi-word synonyms recognise phrases in
 /// the query but are not searched for (code spells them as one identifier,
@@ -710,6 +754,7 @@ fn expand(mut terms: Vec<Term>, raw: &str, thesaurus: &Thesaurus) -> Vec<Term> {
             added += 1;
         }
     }
+    expand_families(&mut terms, thesaurus);
     terms
 }
 

@@ -82,7 +82,7 @@ pub(super) fn rank(
             .max_by(|a, b| a.1.file_score.total_cmp(&b.1.file_score))
             .map_or(0, |x| x.0);
         messages::verbose(&format!(
-            "evidence: total {:.3} top {:.3} second {:.3} third {:.3} strength {:.3} raw {:.3} name {:.3} defined {:.3} bm25top {} slots {} agreeing {}",
+            "evidence: total {:.3} top {:.3} second {:.3} third {:.3} strength {:.3} raw {:.3} name {:.3} bm25top {} slots {} agreeing {} cov1 {} cov2 {}",
             weights.total(),
             evidence.top,
             evidence.runner_up,
@@ -90,10 +90,11 @@ pub(super) fn rank(
             evidence.strength,
             raw,
             name,
-            ranked.first().map_or(0.0, |f| f.defined),
             bm25_top,
             slots,
             (0..slots).filter(|&s| evidence.agreeing & score::slot_bit(s) != 0).count(),
+            ranked.first().map_or(0, |f| f.lines.iter().fold(0u64, |a, l| a | l.slots).count_ones()),
+            ranked.get(1).map_or(0, |f| f.lines.iter().fold(0u64, |a, l| a | l.slots).count_ones()),
         ));
     }
     let judgement = judge::judge(&evidence, thresholds);
@@ -251,12 +252,10 @@ impl SecondPass<'_> {
         let kinds = score::classify_lines(&doc.text);
         let wants_tests = score::query_wants_secondary(&self.q.terms);
         let scored = score::score_lines(&lines, self.weights, &kinds, wants_tests, text_of);
-        let defined = score::defined_slots(&lines, self.weights, &kinds);
         Some(RankedFile {
             haystack: h,
             file_score,
-            score: score::final_score(file_score, &scored, defined, prior),
-            defined,
+            score: score::final_score(file_score, &scored, prior),
             lines: scored,
         })
     }

@@ -220,32 +220,6 @@ fn near_slots(
     best
 }
 
-/// What a file's definitions name: each query slot found in the name of a
-/// definition outside test code, at its best weight, summed. A file that
-/// defines `CliRunner` and `invoke` is where "CliRunner.invoke" lives, even if
-/// another file mentions both words more often.
-pub fn defined_slots(lines: &[TermLine], weights: &TermWeights, kinds: &[LineKind]) -> f64 {
-    let mut best: BTreeMap<usize, f64> = BTreeMap::new();
-    for tl in lines {
-        let Some(kind) = kinds.get(tl.line.wrapping_sub(1)) else {
-            continue;
-        };
-        let Some((start, end)) = kind.name.filter(|_| !kind.test) else {
-            continue;
-        };
-        let inside = tl
-            .matches
-            .iter()
-            .filter(|m| m.start >= start as usize && m.end <= end as usize)
-            .map(|m| m.term);
-        for (slot, v) in weights.slot_values(inside) {
-            let e = best.entry(slot).or_insert(0.0);
-            *e = e.max(v);
-        }
-    }
-    best.values().sum()
-}
-
 /// `NAME_WEIGHT` of each query slot found inside the defined name's span.
 fn name_bonus(tl: &TermLine, weights: &TermWeights, name: Option<(u32, u32)>) -> f64 {
     let Some((start, end)) = name else {

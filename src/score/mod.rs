@@ -26,9 +26,7 @@ pub use file_kind::{
     FileKind, GENERATED_FILE_PRIOR,
 };
 pub use kind::{classify_lines, is_definition, LineKind};
-pub use lines::{
-    defined_slots, near_share, score_lines, slot_bit, LineScore, RankedLine, PASSAGE_LINES,
-};
+pub use lines::{near_share, score_lines, slot_bit, LineScore, RankedLine, PASSAGE_LINES};
 pub use select::select;
 pub use symbol::definition_name;
 
@@ -39,9 +37,6 @@ use crate::query::Term;
 pub const CANDIDATE_FILES: usize = 40;
 /// Weight of the best line relative to the file's BM25 score in the file's rank.
 pub const LINE_IN_FILE_WEIGHT: f64 = 1.0;
-/// Weight of the query words the file's definitions name (`defined_slots`)
-/// in the file's rank.
-pub const DEFINED_IN_FILE_WEIGHT: f64 = 0.3;
 
 /// Per-term corpus weights: idf from the first pass, times the term's own weight.
 #[derive(Clone, Debug, PartialEq)]
@@ -94,19 +89,15 @@ pub struct RankedFile {
     pub haystack: usize,
     /// BM25 plus path matches, times the file prior.
     pub file_score: f64,
-    /// `file_score` plus the best line and what its definitions name, times
-    /// the prior: the order files are printed in.
+    /// `file_score` plus the best line: the order files are printed in.
     pub score: f64,
-    /// The query words its definitions name (`defined_slots`), before weighting.
-    pub defined: f64,
     pub lines: Vec<RankedLine>,
 }
 
-/// Combines a file's first-pass score with its best line and what its
-/// definitions name (both times the file prior).
-pub fn final_score(file_score: f64, lines: &[RankedLine], defined: f64, prior: f64) -> f64 {
+/// Combines a file's first-pass score with its best line (times the file prior).
+pub fn final_score(file_score: f64, lines: &[RankedLine], prior: f64) -> f64 {
     let best = lines.iter().map(|l| l.score.total).fold(0.0, f64::max);
-    file_score + (LINE_IN_FILE_WEIGHT * best + DEFINED_IN_FILE_WEIGHT * defined) * prior
+    file_score + LINE_IN_FILE_WEIGHT * best * prior
 }
 
 /// Sorts files best first; ties go to the earlier path, so output is deterministic.

@@ -77,12 +77,11 @@ fn rank(
                 doc.get(n.wrapping_sub(1)).map(|l| l.as_bytes())
             });
             let file_score = file_scores.get(h).copied().unwrap_or(0.0);
-            let score = final_score(file_score, &lines, 0.0, 1.0);
+            let score = final_score(file_score, &lines, 1.0);
             RankedFile {
                 haystack: h,
                 file_score,
                 score,
-                defined: 0.0,
                 lines,
             }
         })

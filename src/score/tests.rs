@@ -211,7 +211,6 @@ fn ranked(haystack: usize, score: f64, lines: &[(usize, u32, f64)]) -> RankedFil
         haystack,
         file_score: 1.0,
         score,
-        defined: 0.0,
         lines: lines
             .iter()
             .map(|&(line, block, total)| RankedLine {
@@ -284,7 +283,6 @@ fn ranking_is_deterministic_on_ties() {
         haystack: h,
         file_score: 1.0,
         score: 1.0,
-        defined: 0.0,
         lines: vec![],
     };
     let mut a = vec![mk(2), mk(1), mk(3)];

@@ -29,7 +29,7 @@ fn parse_where(text: &str, keep: impl Fn(&str) -> bool) -> Result<Vec<(u64, Entr
     let mut id = 0u64;
     for (n, raw) in text.lines().enumerate() {
         let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
+        if line.is_empty() || line.starts_with('#') || line.starts_with(FAMILY_MARK) {
             continue;
         }
         id += 1;
@@ -58,6 +58,26 @@ fn parse_where(text: &str, keep: impl Fn(&str) -> bool) -> Result<Vec<(u64, Entr
         ));
     }
     Ok(out)
+}
+
+/// A line starting with this lists a verb family (`~ find, lookup, locate`):
+/// words code uses for one action in different places. Not a concept: a
+/// family member in the query also searches the others, weaker than
+/// synonyms (`query::RELATED_WEIGHT`).
+pub const FAMILY_MARK: char = '~';
+
+/// The verb families of a data file, lowercase, in order.
+pub fn families(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix(FAMILY_MARK))
+        .map(|rest| {
+            rest.split(',')
+                .map(|w| w.trim().to_lowercase())
+                .filter(|w| !w.is_empty())
+                .collect::<Vec<String>>()
+        })
+        .filter(|f| f.len() >= 2)
+        .collect()
 }
 
 /// Builds a thesaurus from entries of one layer (first mapping wins).
@@ -117,10 +137,14 @@ pub fn load_focused(focus: Option<&[String]>) -> Thesaurus {
             .filter(|w| !w.is_empty())
             .any(|w| prefixes.contains(&prefix_of(w))),
     };
-    match parse_where(BUILTIN, keep) {
+    let mut t = match parse_where(BUILTIN, keep) {
         Ok(entries) => from_numbered(&entries, Layer::Builtin),
         Err(_) => Thesaurus::new(),
+    };
+    for family in families(BUILTIN) {
+        t.add_family(&family);
     }
+    t
 }
 
 fn prefix_of(word: &str) -> String {
@@ -166,6 +190,29 @@ mod tests {
                         e.name
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn verb_families_join_the_words_code_uses_for_one_action() {
+        let t = load();
+        let related = |w: &str| t.related(&crate::query::stem(w)).to_vec();
+        assert!(related("find").contains(&"locate".to_string()));
+        assert!(
+            related("locating").is_empty(),
+            "families are looked up by stem"
+        );
+        assert!(related("locat").contains(&"lookup".to_string()));
+        assert!(related("decide").contains(&"choose".to_string()));
+        assert!(related("print").contains(&"render".to_string()));
+        assert!(!related("find").contains(&"find".to_string()), "not itself");
+        for family in families(BUILTIN) {
+            for w in &family {
+                assert!(
+                    super::super::normalize(w).as_deref() == Some(w.as_str()) && !w.contains(' '),
+                    "{w:?}"
+                );
             }
         }
     }

@@ -83,6 +83,8 @@ pub struct Thesaurus {
     by_phrase: HashMap<String, usize>,
     /// Stem of a one-word synonym → concept index (`retries` finds `retry`).
     by_stem: HashMap<String, usize>,
+    /// Stem of a verb family member → the other members (`builtin::families`).
+    related: HashMap<String, Vec<String>>,
 }
 
 /// A concept found in a query: which words it covered.
@@ -165,10 +167,35 @@ impl Thesaurus {
         self.by_phrase.insert(syn, index);
     }
 
+    /// Adds a verb family: each member's stem relates it to the others.
+    pub fn add_family(&mut self, members: &[String]) {
+        for m in members {
+            let others = self.related.entry(query::stem(m)).or_default();
+            for o in members.iter().filter(|o| *o != m) {
+                if !others.contains(o) {
+                    others.push(o.clone());
+                }
+            }
+        }
+    }
+
+    /// The other members of the verb families of a word, by its stem.
+    pub fn related(&self, stem: &str) -> &[String] {
+        self.related.get(stem).map_or(&[], Vec::as_slice)
+    }
+
     /// Adds every concept of `other` as a later layer: its synonyms win.
     pub fn overlay(&mut self, other: &Thesaurus) {
         for (i, concept) in other.concepts.iter().enumerate() {
             self.add(concept.clone(), &other.synonyms[i], true);
+        }
+        for (stem, others) in &other.related {
+            let mine = self.related.entry(stem.clone()).or_default();
+            for o in others {
+                if !mine.contains(o) {
+                    mine.push(o.clone());
+                }
+            }
         }
     }
 
