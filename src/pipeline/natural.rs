@@ -66,38 +66,13 @@ pub(super) fn rank(
     let selected: Selection = score::select(&ranked, max_lines);
     let slots = query_slots(q);
     let evidence = judge::evidence(&ranked, &selected, slots, weights.total());
-    if messages::is_verbose() {
-        let best = ranked.first().and_then(|f| {
-            f.lines
-                .iter()
-                .max_by(|a, b| a.score.total.total_cmp(&b.score.total))
-        });
-        let raw = best.map_or(0.0, |l| {
-            l.score.terms + l.score.near + l.score.merged + l.score.name
-        });
-        let name = best.map_or(0.0, |l| l.score.name);
-        let bm25_top = ranked
-            .iter()
-            .enumerate()
-            .max_by(|a, b| a.1.file_score.total_cmp(&b.1.file_score))
-            .map_or(0, |x| x.0);
-        messages::verbose(&format!(
-            "evidence: total {:.3} top {:.3} second {:.3} third {:.3} strength {:.3} raw {:.3} name {:.3} bm25top {} slots {} agreeing {} cov1 {} cov2 {}",
-            weights.total(),
-            evidence.top,
-            evidence.runner_up,
-            ranked.get(2).map_or(0.0, |f| f.score),
-            evidence.strength,
-            raw,
-            name,
-            bm25_top,
-            slots,
-            (0..slots).filter(|&s| evidence.agreeing & score::slot_bit(s) != 0).count(),
-            ranked.first().map_or(0, |f| f.lines.iter().fold(0u64, |a, l| a | l.slots).count_ones()),
-            ranked.get(1).map_or(0, |f| f.lines.iter().fold(0u64, |a, l| a | l.slots).count_ones()),
-        ));
-    }
     let judgement = judge::judge(&evidence, thresholds);
+    // Unsure of the first file: show more of the files that come close.
+    let selected = if judgement.verdict == judge::Verdict::Sufficient {
+        selected
+    } else {
+        score::select_unsure(&ranked, max_lines)
+    };
     Ok(Searched {
         haystacks: scan.haystacks,
         selected,

@@ -18,6 +18,11 @@ pub const RUNNER_UP_SHARE: f64 = 0.6;
 /// A runner-up this close to the top file is shown like the top file (its best
 /// place in full): the two are a toss-up.
 pub const CLOSE_SHARE: f64 = 0.9;
+/// When the judge is not confident in the first file, the runners-up that
+/// reach this share of its score are shown too, up to `UNSURE_MAX_FILES`:
+/// one line each is cheap, and the answer is often among them.
+pub const UNSURE_RUNNER_UP_SHARE: f64 = 0.4;
+pub const UNSURE_MAX_FILES: usize = 8;
 /// Lines printed from the best place of a file shown in full (its best line
 /// included).
 pub const PLACE_LINES: usize = 5;
@@ -37,6 +42,21 @@ pub const MIN_PLACE_GAP: usize = 3;
 /// `max_lines` caps the total. 0 asks for everything: every ranked file, each
 /// with all its lines that reach `PLACE_LINE_SHARE` of its best.
 pub fn select(files: &[RankedFile], max_lines: usize) -> Vec<(usize, Vec<usize>)> {
+    select_within(files, max_lines, MAX_FILES, RUNNER_UP_SHARE)
+}
+
+/// `select` for results the judge is unsure of: more runners-up, one line
+/// each (`UNSURE_MAX_FILES`, `UNSURE_RUNNER_UP_SHARE`).
+pub fn select_unsure(files: &[RankedFile], max_lines: usize) -> Vec<(usize, Vec<usize>)> {
+    select_within(files, max_lines, UNSURE_MAX_FILES, UNSURE_RUNNER_UP_SHARE)
+}
+
+fn select_within(
+    files: &[RankedFile],
+    max_lines: usize,
+    max_files: usize,
+    runner_up_share: f64,
+) -> Vec<(usize, Vec<usize>)> {
     if max_lines == 0 {
         return files
             .iter()
@@ -50,8 +70,8 @@ pub fn select(files: &[RankedFile], max_lines: usize) -> Vec<(usize, Vec<usize>)
     let cap = max_lines;
     let mut out = Vec::new();
     let mut total = 0;
-    for (rank, file) in files.iter().take(MAX_FILES).enumerate() {
-        if total >= cap || (rank > 0 && file.score < RUNNER_UP_SHARE * top) {
+    for (rank, file) in files.iter().take(max_files).enumerate() {
+        if total >= cap || (rank > 0 && file.score < runner_up_share * top) {
             break;
         }
         let full = rank == 0 || file.score >= CLOSE_SHARE * top;
