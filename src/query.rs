@@ -492,7 +492,7 @@ fn push_word(
     if let Some(t) = terms.iter().find(|t| t.stem == stem && !t.is_identifier()) {
         return Some(t.slot);
     }
-    if *slots >= MAX_TERMS {
+    if *slots >= MAX_TERMS || terms.len() >= MAX_TERMS {
         return None;
     }
     let slot = *slots;
@@ -529,7 +529,7 @@ fn push_word(
 /// identifier is far rarer than its parts.
 fn push_identifier(terms: &mut Vec<Term>, parts: Vec<String>, slot: usize) {
     let key = parts.join("_");
-    if parts.len() < 2 || terms.iter().any(|t| t.stem == key) || terms.len() >= MAX_TERMS * 2 {
+    if parts.len() < 2 || terms.iter().any(|t| t.stem == key) || terms.len() >= MAX_TERMS {
         return;
     }
     terms.push(Term {

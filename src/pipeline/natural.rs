@@ -65,7 +65,8 @@ pub(super) fn rank(
         .collect();
     let selected: Selection = score::select(&ranked, max_lines);
     let slots = query_slots(q);
-    let evidence = judge::evidence(&ranked, &selected, slots, weights.total());
+    let mut evidence = judge::evidence(&ranked, &selected, slots, weights.total());
+    evidence.unknown = unknown_slots(q, &scan.df);
     let judgement = judge::judge(&evidence, thresholds);
     // Unsure of the first file: show more of the files that come close.
     let selected = if judgement.verdict == judge::Verdict::Sufficient {
@@ -83,6 +84,24 @@ pub(super) fn rank(
         judgement: Some(judgement),
         df: scan.df,
     })
+}
+
+/// The query's own content words (full weight, not scaffolding) that no
+/// loaded file holds in any form: neither the word, nor a synonym, nor a typo
+/// correction. The user names the behaviour in words the code does not use.
+fn unknown_slots(q: &Query, df: &[usize]) -> u64 {
+    let mut found = 0u64;
+    let mut asked = 0u64;
+    for (t, &d) in q.terms.iter().zip(df) {
+        let bit = score::slot_bit(t.slot);
+        if t.origin == Origin::Query && t.weight >= 1.0 && !t.is_identifier() {
+            asked |= bit;
+        }
+        if d > 0 {
+            found |= bit;
+        }
+    }
+    asked & !found
 }
 
 /// The slots of the query's own words (not those added by the model).

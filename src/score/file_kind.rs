@@ -134,6 +134,7 @@ const GENERATED_NAME_PARTS: &[&str] = &[
     ".pb.",
     ".generated.",
     "-min.",
+    ".prebuilt",
 ];
 
 /// Extensions of configuration, package metadata and data.
