@@ -292,3 +292,19 @@ fn ranking_is_deterministic_on_ties() {
         vec![1, 2, 3]
     );
 }
+
+#[test]
+fn query_words_in_a_defined_name_outweigh_the_same_words_at_a_call_site() {
+    let w = weights(2);
+    let text = b"def find_app(module):\n    x = find_app(module)\n";
+    let kinds = classify_lines(text);
+    assert_eq!(kinds[0].name, Some((4, 12)));
+    assert_eq!(kinds[1].name, None);
+    let lines = vec![
+        tl(1, &[(0, 4, 8), (1, 9, 12)]),
+        tl(2, &[(0, 8, 12), (1, 13, 16)]),
+    ];
+    let s = score_lines(&lines, &w, &kinds, false, |_| None);
+    assert!(s[0].score.name > 0.0 && s[1].score.name == 0.0);
+    assert!(s[0].score.total > 1.5 * s[1].score.total, "{s:?}");
+}

@@ -182,7 +182,7 @@ mod tests {
             chunk in 1usize..40,
         ) {
             let text: String = pieces.iter().map(|&p| PIECES[p]).collect();
-            let m = TermMatcher::new(&analyze("retry timeout").terms).unwrap();
+            let m = TermMatcher::new(&analyze("retry timeout max_retry").terms).unwrap();
             let mut whole = vec![0; m.term_count()];
             count_into(&mut whole, &m, text.as_bytes());
             let counted = count_reader(&mut text.as_bytes(), &m, true, chunk).unwrap();

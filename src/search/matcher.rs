@@ -519,6 +519,59 @@ mod tests {
             .collect()
     }
 
+    /// The whole-identifier matches of a query in a text.
+    fn identifiers_found(q: &str, text: &str) -> Vec<String> {
+        let terms = analyze(q).terms;
+        matcher(q)
+            .find_all(text.as_bytes())
+            .into_iter()
+            .filter(|m| terms[m.term].is_identifier())
+            .map(|m| text[m.start..m.end].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_query_identifier_matches_in_every_spelling() {
+        let text = "prog_name progName ProgName PROG_NAME prog-name prog::name prog.name prognames";
+        assert_eq!(
+            identifiers_found("set prog_name early", text),
+            vec![
+                "prog_name",
+                "progName",
+                "ProgName",
+                "PROG_NAME",
+                "prog-name",
+                "prog::name",
+                "prog.name",
+                "prognames"
+            ]
+        );
+        assert_eq!(
+            identifiers_found("prog_name here", "program_name prog_namespace xprog_name"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            identifiers_found("the CliRunner", "class CliRunner: cli_runners = 1"),
+            vec!["CliRunner", "cli_runners"]
+        );
+        assert_eq!(
+            identifiers_found("Value::take it", "impl Value { fn take() }; value_take"),
+            vec!["value_take"]
+        );
+    }
+
+    #[test]
+    fn identifier_matches_come_before_the_words_inside_them() {
+        let m = matcher("set prog_name");
+        let found = m.find_all(b"x = prog_name");
+        let spans: Vec<(usize, usize)> = found.iter().map(|m| (m.start, m.end)).collect();
+        assert_eq!(spans, vec![(4, 13), (4, 8), (9, 13)]);
+        assert_eq!(
+            m.find_first(b"x = prog_name", 0).map(|m| (m.start, m.end)),
+            Some((4, 13))
+        );
+    }
+
     #[test]
     fn code_aware_boundaries() {
         assert_eq!(

@@ -1,0 +1,176 @@
+//! Definitions first: for a query that names what a function does, the line
+//! that *defines* the function wins over the lines that call it, in every
+//! language kgrep reads definitions of. Each project calls the function more
+//! often (and talks about it in comments) in another file than it defines it,
+//! so counting words alone would put the call sites first.
+
+use crate::harness::Dir;
+
+struct Case {
+    lang: &'static str,
+    query: &'static str,
+    /// The defining file and its text; `defines` is the definition line.
+    def_file: &'static str,
+    def_src: &'static str,
+    defines: &'static str,
+    /// A file that uses the function, more often than it is defined.
+    call_file: &'static str,
+    call_src: &'static str,
+}
+
+/// Unrelated modules, so the query's words are as rare as in a real tree
+/// (in a two-file tree every word is in half the files and weighs nothing).
+const FILLER: &[&str] = &[
+    "cache", "config", "errors", "logging", "metrics", "paths", "queue", "retry", "signals",
+    "timer",
+];
+
+fn filler(name: &str) -> String {
+    format!(
+        "// The {name} module.\nconst {up}_LIMIT = 10\n\nfunction {name}_open(handle) {{\n  return handle.{name}\n}}\n\nfunction {name}_close(handle) {{\n  handle.{name} = null\n}}\n",
+        up = name.to_uppercase()
+    )
+}
+
+/// The one line printed with `--max-lines 1`, with its file.
+fn best_line(case: &Case) -> (String, String) {
+    let d = Dir::new();
+    for name in FILLER {
+        d.write(&format!("misc/{name}.txt"), filler(name));
+    }
+    d.write(case.def_file, case.def_src);
+    d.write(case.call_file, case.call_src);
+    let run = d.run(&["--max-lines", "1", case.query, "."]);
+    run.code(0);
+    let heading = run.headings().first().cloned().unwrap_or_default();
+    let line = run
+        .stdout
+        .lines()
+        .find(|l| {
+            l.split_once(":\t")
+                .is_some_and(|(n, _)| n.parse::<usize>().is_ok())
+        })
+        .map(|l| {
+            l.split_once(":\t")
+                .map_or("", |(_, t)| t)
+                .trim()
+                .to_string()
+        })
+        .unwrap_or_default();
+    (heading, line)
+}
+
+fn check(case: &Case) {
+    let (heading, line) = best_line(case);
+    assert_eq!(
+        (heading.as_str(), line.as_str()),
+        (format!("./{}", case.def_file).as_str(), case.defines),
+        "{}: the definition should win for {:?}",
+        case.lang,
+        case.query
+    );
+}
+
+#[test]
+fn rust() {
+    check(&Case {
+        lang: "rust",
+        query: "where are plugins registered",
+        def_file: "src/util.rs",
+        def_src: "use std::collections::HashMap;\n\npub struct Registry {\n    items: HashMap<String, Box<dyn Fn()>>,\n}\n\nimpl Registry {\n    pub fn register_plugin(&mut self, name: &str, f: Box<dyn Fn()>) {\n        self.items.insert(name.to_string(), f);\n    }\n}\n",
+        defines: "pub fn register_plugin(&mut self, name: &str, f: Box<dyn Fn()>) {",
+        call_file: "src/app.rs",
+        call_src: "// Every plugin is registered here: register the plugins at start.\nfn main() {\n    let mut r = registry::Registry::default();\n    r.register_plugin(\"a\", Box::new(|| ()));\n    r.register_plugin(\"b\", Box::new(|| ()));\n    r.register_plugin(\"c\", Box::new(|| ()));\n    // plugins registered\n}\n",
+    });
+}
+
+#[test]
+fn python() {
+    check(&Case {
+        lang: "python",
+        query: "where is the best app found",
+        def_file: "app/util.py",
+        def_src: "import importlib\n\n\ndef find_best_app(module):\n    \"\"\"Return the Flask object in the module.\"\"\"\n    for value in vars(module).values():\n        if callable(value):\n            return value\n",
+        defines: "def find_best_app(module):",
+        call_file: "app/main.py",
+        call_src: "from .util import find_best_app\n\n\ndef main(module):\n    app = find_best_app(module)\n    app.run()\n    find_best_app(module).run()\n    return find_best_app(module)\n",
+    });
+}
+
+#[test]
+fn go() {
+    check(&Case {
+        lang: "go",
+        query: "where is the version flag added",
+        def_file: "util.go",
+        def_src: "package cobra\n\n// InitDefaultVersionFlag adds a default version flag.\nfunc (c *Command) InitDefaultVersionFlag() {\n\tif c.Flags().Lookup(\"version\") == nil {\n\t\tc.Flags().Bool(\"version\", false, \"version\")\n\t}\n}\n",
+        defines: "func (c *Command) InitDefaultVersionFlag() {",
+        call_file: "main.go",
+        call_src: "package cobra\n\n// The version flag is added before the flags are parsed.\nfunc (c *Command) execute() {\n\tc.InitDefaultVersionFlag()\n\tc.InitDefaultVersionFlag()\n\t// version flag added\n\tc.InitDefaultVersionFlag()\n}\n",
+    });
+}
+
+#[test]
+fn javascript() {
+    check(&Case {
+        lang: "javascript",
+        query: "how is the url built",
+        def_file: "lib/util.js",
+        def_src: "'use strict';\n\nexport default function buildURL(url, params) {\n  if (!params) {\n    return url;\n  }\n  return url + '?' + new URLSearchParams(params);\n}\n",
+        defines: "export default function buildURL(url, params) {",
+        call_file: "lib/main.js",
+        call_src: "import buildURL from './util.js';\n\n// The request url is built from the config before the request is sent.\nexport function dispatch(config) {\n  const url = buildURL(config.url, config.params);\n  const retry = buildURL(config.url, config.params);\n  return send(buildURL(config.url, config.params), url, retry);\n}\n",
+    });
+}
+
+#[test]
+fn typescript() {
+    check(&Case {
+        lang: "typescript",
+        query: "where are headers parsed",
+        def_file: "src/util.ts",
+        def_src: "export type Headers = Record<string, string>;\n\nexport const parseHeaders = (raw: string): Headers => {\n  const out: Headers = {};\n  for (const line of raw.split('\\n')) {\n    const [k, v] = line.split(':');\n    out[k.trim()] = v.trim();\n  }\n  return out;\n};\n",
+        defines: "export const parseHeaders = (raw: string): Headers => {",
+        call_file: "src/main.ts",
+        call_src: "import { parseHeaders } from './util';\n\n// Response headers are parsed once the response arrives.\nexport class Client {\n  onResponse(raw: string) {\n    const headers = parseHeaders(raw);\n    const again = parseHeaders(raw);\n    return [headers, again, parseHeaders(raw)];\n  }\n}\n",
+    });
+}
+
+#[test]
+fn java() {
+    check(&Case {
+        lang: "java",
+        query: "how are child nodes appended",
+        def_file: "src/main/java/org/x/Util.java",
+        def_src: "package org.x;\n\npublic class Element extends Node {\n    public Element appendChild(Node child) {\n        children.add(child);\n        return this;\n    }\n}\n",
+        defines: "public Element appendChild(Node child) {",
+        call_file: "src/main/java/org/x/Main.java",
+        call_src: "package org.x;\n\n// Child nodes are appended as they are parsed.\npublic class Builder {\n    void build(Element root, Node a, Node b) {\n        root.appendChild(a);\n        root.appendChild(b);\n        root.appendChild(a.copy());\n        // appended child nodes\n    }\n}\n",
+    });
+}
+
+#[test]
+fn c() {
+    check(&Case {
+        lang: "c",
+        query: "where are numeric literals parsed",
+        def_file: "src/util.c",
+        def_src: "#include \"jv.h\"\n\nstatic jv parse_numeric_literal(const char *s, int len) {\n  double d = 0;\n  return jv_number(d);\n}\n",
+        defines: "static jv parse_numeric_literal(const char *s, int len) {",
+        call_file: "src/main.c",
+        call_src: "#include \"jv.h\"\n\n/* Numeric literals are parsed by the lexer as they are read. */\nvoid lex(const char *s, int n) {\n  jv a = parse_numeric_literal(s, n);\n  jv b = parse_numeric_literal(s + 1, n - 1);\n  jv c = parse_numeric_literal(s + 2, n - 2);\n}\n",
+    });
+}
+
+#[test]
+fn cpp() {
+    check(&Case {
+        lang: "c++",
+        query: "how is a float value formatted",
+        def_file: "include/util.h",
+        def_src: "#include <string>\n\nnamespace fmt {\nstd::string format_float(double value, int precision) {\n  return std::to_string(value);\n}\n}  // namespace fmt\n",
+        defines: "std::string format_float(double value, int precision) {",
+        call_file: "src/main.cc",
+        call_src: "#include \"util.h\"\n\n// A float value is formatted before it is written.\nvoid write(double value) {\n  auto a = fmt::format_float(value, 2);\n  auto b = fmt::format_float(value, 3);\n  auto c = fmt::format_float(value, 4);\n}\n",
+    });
+}
