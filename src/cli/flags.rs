@@ -74,8 +74,9 @@ pub struct Flags {
     #[arg(short = 'g', long = "glob", value_name = "GLOB", action = ArgAction::Append, help_heading = INPUT)]
     pub globs: Vec<String>,
 
-    /// Include only files of TYPE (ripgrep's type names, e.g. py, rust, md); an unknown
-    /// name is treated as a file extension. Repeatable; commas separate several types.
+    /// Include only files of TYPE (ripgrep's type names, e.g. py, rust, md); `.EXT`
+    /// (e.g. `.py`) or an unknown name is a file extension. Repeatable; commas
+    /// separate several types.
     #[arg(long = "type", value_name = "TYPE", action = ArgAction::Append, help_heading = INPUT)]
     pub types: Vec<String>,
 

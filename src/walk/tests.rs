@@ -449,6 +449,26 @@ fn unknown_type_is_an_extension() {
 }
 
 #[test]
+fn a_dotted_type_is_an_extension_without_a_warning() {
+    let t = tree(&[
+        ("a.py", ""),
+        ("b.pyi", ""),
+        ("c.tar.gz", ""),
+        ("d.c++", ""),
+        ("e.txt", ""),
+    ]);
+    assert_eq!(
+        keys_in(t.path(), &["."], &with_types(&[".py"])),
+        strs(&["a.py"]),
+        "an extension, not ripgrep's py type (which has .pyi)"
+    );
+    assert_eq!(
+        keys_in(t.path(), &["."], &with_types(&[".tar.gz,c++", ".txt"])),
+        strs(&["c.tar.gz", "d.c++", "e.txt"])
+    );
+}
+
+#[test]
 fn globs_and_types_must_both_allow() {
     let t = tree(&[("src/a.py", ""), ("src/b.md", ""), ("c.md", "")]);
     let opts = WalkOptions {
