@@ -141,7 +141,12 @@ fn thesaurus_command(
     } else {
         Thesaurus::new()
     };
-    learn::manage::run(command, &path, &known)
+    let status = learn::manage::run(command, &path, &known)?;
+    Ok(if messages::errored() {
+        ExitStatus::Error
+    } else {
+        status
+    })
 }
 
 /// What planning needs to know about the process.
@@ -198,7 +203,10 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
     let read = ReadOptions::for_run(plan.text);
     let thesaurus = match query::classify(&plan.query) {
         QueryKind::Natural => load_thesaurus(plan, &cwd, true),
-        _ => Thesaurus::new(),
+        _ => {
+            thesaurus::check_named(&plan.thesauri);
+            Thesaurus::new()
+        }
     };
     let mut q = query::analyze_with(&plan.query, &thesaurus);
     verbose_query(&q);
