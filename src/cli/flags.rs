@@ -100,7 +100,9 @@ pub struct Flags {
     #[arg(short = 'B', value_name = "NUM", help_heading = OUTPUT)]
     pub before: Option<usize>,
 
-    /// Print at most NUM matching lines per file (the lowest line numbers).
+    /// Print at most NUM matching lines per file: a natural-language query keeps each
+    /// file's best lines (and --max-lines goes on to the next files), a literal or
+    /// regex query the lowest line numbers.
     #[arg(short = 'm', value_name = "NUM", help_heading = OUTPUT)]
     pub max_count: Option<usize>,
 

@@ -213,7 +213,13 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
     let learned_used = learn::learned_in_query(&q.terms, &thesaurus);
     verbose_learned_used(&learned_used);
     let searched = match &q.kind {
-        QueryKind::Natural => natural::rank(&mut q, corpus, &read, plan.max_lines, &plan.judge),
+        QueryKind::Natural => natural::rank(
+            &mut q,
+            corpus,
+            &read,
+            natural::Limits::of(plan),
+            &plan.judge,
+        ),
         QueryKind::Literal(lit) => exact::literal(lit, corpus, &read),
         QueryKind::Regex(re) => exact::regex(re, corpus, &read),
     };
@@ -258,6 +264,7 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
     let Some(mut report) = model::run(&cx, &mut found)? else {
         return Ok(ExitStatus::Matched);
     };
+    cap_per_file(&mut found.selected, plan.max_count);
     if plan.learn {
         let run = LearnRun {
             plan,
@@ -423,6 +430,19 @@ fn best_lines(found: &Found, read: &ReadOptions) -> Vec<BestLine> {
 
 /// Selected lines per haystack (an index into `Found::haystacks`), in print order.
 type Selection = Vec<(usize, Vec<usize>)>;
+
+/// `-m`: each file's lines as the printers keep them, the lowest line numbers
+/// (a natural-language selection already holds each file's best within the
+/// cap), so that `--explain`, the answer and learning see the printed lines.
+fn cap_per_file(selected: &mut Selection, max_count: Option<usize>) {
+    for (_, lines) in selected.iter_mut() {
+        lines.sort_unstable();
+        lines.dedup();
+        if let Some(max) = max_count {
+            lines.truncate(max);
+        }
+    }
+}
 
 /// What one kind of search hands to the printers.
 struct Searched {

@@ -211,7 +211,7 @@ impl Stage<'_> {
                 &mut q,
                 self.cx.corpus,
                 self.cx.read,
-                plan.max_lines,
+                natural::Limits::of(plan),
                 &plan.judge,
             )
         })?;
@@ -223,7 +223,7 @@ impl Stage<'_> {
         if let Some(j) = &second.judgement {
             super::verbose_judgement(j);
         }
-        fuse_into(found, second, plan.max_lines);
+        fuse_into(found, second, natural::Limits::of(plan));
         found.q = q;
         Ok(sufficient)
     }
@@ -642,7 +642,7 @@ fn taught(
 /// Replaces `found`'s ranking with the fusion (reciprocal rank) of it and the
 /// ranking with the model's words; lines come from the second ranking where it
 /// has the file (it scored every term), and are selected again.
-fn fuse_into(found: &mut Found, second: super::Searched, max_lines: usize) {
+fn fuse_into(found: &mut Found, second: super::Searched, limits: natural::Limits) {
     let keys = |haystacks: &[Haystack], ranked: &[RankedFile]| -> Vec<String> {
         ranked
             .iter()
@@ -685,7 +685,7 @@ fn fuse_into(found: &mut Found, second: super::Searched, max_lines: usize) {
         haystacks.push(h.clone());
         ranked.push(file);
     }
-    found.selected = score::select(&ranked, max_lines);
+    found.selected = score::select_per_file(&ranked, limits.max_lines, limits.max_count);
     found.scores = ranked
         .iter()
         .flat_map(|f| {

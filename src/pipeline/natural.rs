@@ -12,7 +12,8 @@ use crate::search::{self, matcher::TermMatcher, Corpus};
 use crate::typo::{self, Vocabulary};
 use crate::walk::Haystack;
 
-/// Ranks the corpus for the query and selects at most `max_lines` lines. A
+/// Ranks the corpus for the query and selects at most `max_lines` lines, at
+/// most `max_count` (`-m`) of each file, its best. A
 /// query word the corpus never uses is corrected to its nearest corpus words
 /// (`typo`), which are added to the query's terms, and the corpus is counted
 /// again with them.
@@ -20,7 +21,7 @@ pub(super) fn rank(
     q: &mut Query,
     corpus: Corpus<'_>,
     read: &ReadOptions,
-    max_lines: usize,
+    limits: Limits,
     thresholds: &Thresholds,
 ) -> anyhow::Result<Searched> {
     let mut scan = search::scan_terms(corpus, &q.terms, read)?;
@@ -63,7 +64,7 @@ pub(super) fn rank(
                 .map(|l| ((f.haystack, l.line), l.score.clone()))
         })
         .collect();
-    let selected: Selection = score::select(&ranked, max_lines);
+    let selected: Selection = score::select_per_file(&ranked, limits.max_lines, limits.max_count);
     let slots = query_slots(q);
     let evidence = judge::evidence(&ranked, &selected, slots, weights.total());
     let judgement = judge::judge(&evidence, thresholds);
@@ -77,6 +78,23 @@ pub(super) fn rank(
         judgement: Some(judgement),
         df: scan.df,
     })
+}
+
+/// How many lines a natural-language query prints: `--max-lines` in all,
+/// `-m` of each file.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Limits {
+    pub max_lines: usize,
+    pub max_count: Option<usize>,
+}
+
+impl Limits {
+    pub fn of(plan: &crate::cli::Plan) -> Limits {
+        Limits {
+            max_lines: plan.max_lines,
+            max_count: plan.max_count,
+        }
+    }
 }
 
 /// The slots of the query's own words (not those added by the model).

@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 pub use bm25::{bm25, file_prior, file_score, idf, path_terms, BM25_B, BM25_K1};
 pub use kind::{classify_lines, is_definition, is_secondary_path, query_wants_secondary, LineKind};
 pub use lines::{near_share, score_lines, slot_bit, LineScore, RankedLine, PASSAGE_LINES};
-pub use select::select;
+pub use select::{select, select_per_file};
 
 use crate::query::Term;
 
