@@ -250,6 +250,25 @@ pub fn heading(key: &str) -> String {
     }
 }
 
+/// A haystack's path as the user's arguments spell it, as ripgrep prints it:
+/// the argument it was found under joined with the path below it (`./src/x`
+/// → `./src/x/a.py`, `/abs/dir` → `/abs/dir/a.py`), or the argument itself for
+/// a file named explicitly. The first argument whose tree holds it wins, as in
+/// the walk. `None` for piped stdin, or when no argument holds it.
+pub fn as_given(h: &Haystack, args: &[PathBuf], cwd: &Path) -> Option<PathBuf> {
+    let Source::Path(real) = &h.source else {
+        return None;
+    };
+    args.iter().find_map(|arg| {
+        let below = real.strip_prefix(Root::new(arg, cwd).full).ok()?;
+        Some(if below.as_os_str().is_empty() {
+            arg.clone()
+        } else {
+            arg.join(below)
+        })
+    })
+}
+
 /// Splits `-g`/`--type` values on commas, except commas inside `{...}` glob
 /// alternations (`*.{md,txt}` stays whole) or escaped with a backslash. Parts are
 /// trimmed and empty parts dropped.

@@ -132,7 +132,7 @@ const JSON_OUTPUT: Section = Section {
     title: "JSON OUTPUT",
     blocks: &[
         Para("--json prints JSON Lines that are a strict superset of rg --json: one message per line, {\"type\": ..., \"data\": {...}}, with ripgrep's message types, field names, nesting and order, so a consumer of ripgrep's output reads kgrep's unchanged. kgrep adds fields only under data.kgrep, plus two message types of its own. Text is {\"text\": \"...\"} when it is valid UTF-8 and {\"bytes\": \"<base64>\"} otherwise (file names, lines, matches)."),
-        Item("begin", "A file with printed lines starts. Fields: path."),
+        Item("begin", "A file with printed lines starts. Fields: path, spelt as rg spells it: under the path argument as given (./src/a.py for ., /abs/dir/a.py for /abs/dir), or relative to the current directory with no ./ when no path was given. Text output keeps rlmgrep's ./path headings."),
         Item("match", "A matching line. Fields: path; lines (the line, with its newline); line_number; absolute_offset (byte offset of the line in the searched text); submatches, each {match, start, end} with byte offsets into lines: the literal or regex matches, or for natural language the occurrences of query terms; kgrep."),
         Item("context", "A context line (-A, -B, -C): the same fields as match, submatches empty, no kgrep."),
         Item("end", "The file is done. Fields: path; binary_offset (always null: binary files are skipped, or searched as text with -a); stats {elapsed {secs, nanos, human}, searches, searches_with_match, bytes_searched, bytes_printed, matched_lines, matches}."),

@@ -37,7 +37,9 @@ pub struct Env {
 /// Where the text to search comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
-    /// Files and directories (the default `.` included).
+    /// Files and directories as the user named them; empty when none was
+    /// named: the current directory is searched and `--json` names its files
+    /// without a `./`, as ripgrep does.
     Paths(Vec<PathBuf>),
     /// Piped stdin is the corpus, under the name `<stdin>`.
     Stdin,
@@ -264,7 +266,7 @@ fn input(flags: &Flags, env: &Env) -> Result<Input, PlanError> {
     if env.stdin_readable {
         Ok(Input::Stdin)
     } else {
-        Ok(Input::Paths(vec![PathBuf::from(".")]))
+        Ok(Input::Paths(Vec::new()))
     }
 }
 
@@ -422,7 +424,7 @@ mod tests {
         );
         assert_eq!(
             plan(flags(&["q"]), &Config::default(), &tty).unwrap().input,
-            Input::Paths(vec![".".into()])
+            Input::Paths(Vec::new())
         );
         assert_eq!(
             plan(flags(&["q", "src"]), &Config::default(), &piped)

@@ -237,6 +237,8 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
         judgement: searched.judgement,
         model: None,
         answer: None,
+        given: given_paths(plan, &input),
+        cwd: cwd.clone(),
     };
     if !matches!(input, Gathered::Stdin(_)) {
         summary(found.scanned, &found.stats);
@@ -477,6 +479,20 @@ struct Found {
     model: Option<model::Report>,
     /// The answer, for `--json` (printed on stderr otherwise).
     answer: Option<JsonAnswer>,
+    /// The paths the user named (path arguments or a `--paths-from-stdin`
+    /// list), as written: `--json` names files through them, as ripgrep does.
+    given: Vec<PathBuf>,
+    cwd: PathBuf,
+}
+
+/// The paths the user named, for `--json` names; none when the current
+/// directory is searched by default or stdin is the corpus.
+fn given_paths(plan: &Plan, input: &Gathered) -> Vec<PathBuf> {
+    match (&plan.input, input) {
+        (Input::Paths(paths), _) => paths.clone(),
+        (Input::PathsFromStdin, Gathered::Paths(list)) => list.clone(),
+        _ => Vec::new(),
+    }
 }
 
 fn verbose_judgement(j: &Judgement) {
@@ -645,6 +661,7 @@ fn gather(plan: &Plan) -> anyhow::Result<Option<Gathered>> {
             }
             Ok(Some(Gathered::Paths(list)))
         }
+        Input::Paths(paths) if paths.is_empty() => Ok(Some(Gathered::Paths(vec![".".into()]))),
         Input::Paths(paths) => Ok(Some(Gathered::Paths(paths.clone()))),
     }
 }

@@ -14,6 +14,7 @@ use crate::render::grep::{self, FileResult, GrepOptions};
 use crate::render::json::kgrep::{JudgeInfo, ModelUsage, RunInfo};
 use crate::render::json::{JsonFile, JsonOptions, JsonPrinter};
 use crate::report::{self, Spotter};
+use crate::walk;
 
 /// Prints the selected lines; returns how many match lines were printed.
 pub(super) fn print(plan: &Plan, found: &Found, read: &ReadOptions) -> anyhow::Result<usize> {
@@ -76,11 +77,12 @@ pub(super) fn print_json(plan: &Plan, found: &Found, read: &ReadOptions) -> anyh
             printed += count_lines(&FileResult::new(&doc, lines.clone()), plan.max_count);
             continue;
         }
+        let given = walk::as_given(&found.haystacks[*h], &found.given, &found.cwd);
         let score_of = |line: usize| found.scores.get(&(*h, line)).cloned();
         let matches = report::match_lines(&doc, lines, &spotter, &found.q.terms, score_of);
         let file = JsonFile {
             doc: &doc,
-            path: report::printed_path(&found.haystacks[*h]),
+            path: report::json_path(&found.haystacks[*h], given.as_deref()),
             matches,
             elapsed: took.elapsed(),
         };

@@ -812,3 +812,29 @@ fn contract_fixture_paths_and_arguments() {
     assert_eq!(got, ["README.md", "src/app.py"]);
     assert_eq!(out.scanned, 2);
 }
+
+#[test]
+fn paths_as_given_keep_the_arguments_spelling() {
+    let t = tree(&[("src/x/a.py", ""), ("b.py", "")]);
+    let cwd = t.path();
+    let given = |args: &[&str]| -> Vec<String> {
+        let args: Vec<PathBuf> = args.iter().map(PathBuf::from).collect();
+        walk(&args, &WalkOptions::default(), cwd)
+            .haystacks
+            .iter()
+            .map(|h| as_given(h, &args, cwd).unwrap().display().to_string())
+            .collect()
+    };
+    assert_eq!(given(&["."]), ["./b.py", "./src/x/a.py"]);
+    assert_eq!(given(&["./src/x"]), ["./src/x/a.py"]);
+    assert_eq!(given(&["src/x/"]), ["src/x/a.py"]);
+    assert_eq!(given(&["b.py", "./b.py"]), ["b.py"]);
+    assert_eq!(given(&["./src/../src"]), ["./src/../src/x/a.py"]);
+    let abs = cwd.join("src");
+    assert_eq!(
+        given(&[abs.to_str().unwrap()]),
+        [format!("{}/x/a.py", abs.display())]
+    );
+    let stdin = stdin_haystack(b"x".to_vec());
+    assert_eq!(as_given(&stdin, &[PathBuf::from(".")], cwd), None);
+}
