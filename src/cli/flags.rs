@@ -108,7 +108,9 @@ pub struct Flags {
 
     /// Print at most NUM matching lines in all for a natural-language query (best
     /// first; default 15). 0 prints every strong line of every ranked file instead
-    /// of the best places. Literal and regex queries print every match.
+    /// of the best places. Literal and regex queries print every match; a query with
+    /// no word to search for (only stop words, such as `the`) is searched as exact
+    /// text, and capped too.
     #[arg(long, value_name = "NUM", help_heading = SEARCH)]
     pub max_lines: Option<usize>,
 

@@ -148,6 +148,8 @@ pub struct Plan {
 pub enum PlanError {
     #[error("missing pattern")]
     MissingPattern,
+    #[error("blank pattern: the query is only whitespace")]
+    BlankPattern,
     #[error("--signature/--signature-json cannot be combined with --answer or --answer-only")]
     SignatureWithAnswer,
     #[error("no input paths and stdin is empty")]
@@ -165,6 +167,11 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
     let query = flags.pattern.clone().unwrap_or_default();
     if query.is_empty() {
         return Err(PlanError::MissingPattern);
+    }
+    if query.trim().is_empty() {
+        // Nothing to rank and nothing a reader would search for on purpose
+        // ('"   "' quoted still searches the spaces).
+        return Err(PlanError::BlankPattern);
     }
     let mode = mode(&flags)?;
     let input = input(&flags, env)?;
@@ -376,6 +383,11 @@ mod tests {
     fn missing_or_empty_pattern() {
         assert_eq!(plan_of(&[]).unwrap_err(), PlanError::MissingPattern);
         assert_eq!(plan_of(&["", "."]).unwrap_err(), PlanError::MissingPattern);
+        assert_eq!(
+            plan_of(&["  \t ", "."]).unwrap_err(),
+            PlanError::BlankPattern
+        );
+        assert!(plan_of(&["\"   \"", "."]).is_ok());
     }
 
     #[test]

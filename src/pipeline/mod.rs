@@ -224,7 +224,13 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
         QueryKind::Regex(re) => exact::regex(re, corpus, &read),
     };
     spinner.finish();
-    let searched = searched?;
+    let mut searched = searched?;
+    let wordless = match &q.kind {
+        QueryKind::Literal(lit) if query::is_wordless(&q.raw, lit) => {
+            Some(cap_total(&mut searched.selected, plan.max_lines))
+        }
+        _ => None,
+    };
     let mut found = Found {
         q,
         haystacks: searched.haystacks,
@@ -249,6 +255,9 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
             }
             return Ok(ExitStatus::Error);
         }
+    }
+    if let Some(total) = wordless {
+        messages::line(&wordless_note(&found.q.raw, total, plan.max_lines));
     }
     if let Some(j) = &found.judgement {
         verbose_judgement(j);
@@ -432,6 +441,37 @@ fn best_lines(found: &Found, read: &ReadOptions) -> Vec<BestLine> {
 
 /// Selected lines per haystack (an index into `Found::haystacks`), in print order.
 type Selection = Vec<(usize, Vec<usize>)>;
+
+/// Keeps the first `max` lines of a selection in print order (0 keeps all);
+/// returns how many there were.
+fn cap_total(selected: &mut Selection, max: usize) -> usize {
+    let total = selected.iter().map(|(_, lines)| lines.len()).sum();
+    if max == 0 {
+        return total;
+    }
+    let mut left = max;
+    for (_, lines) in selected.iter_mut() {
+        lines.truncate(left);
+        left -= lines.len();
+    }
+    selected.retain(|(_, lines)| !lines.is_empty());
+    total
+}
+
+/// What happened to a query with no word to search for: one stderr line.
+fn wordless_note(raw: &str, total: usize, max: usize) -> String {
+    let mut note = format!(
+        "{:?} has no word to search for (stop words, one-letter words and punctuation are skipped); \
+         searched for the exact text instead",
+        raw.trim()
+    );
+    if max > 0 && total > max {
+        note.push_str(&format!(
+            ": the first {max} of {total} matching lines (--max-lines), quote the query to see them all"
+        ));
+    }
+    note
+}
 
 /// `-m`: each file's lines as the printers keep them, the lowest line numbers
 /// (a natural-language selection already holds each file's best within the

@@ -24,6 +24,7 @@ mod output;
 mod readme;
 mod schema;
 mod terminal;
+mod wordless;
 
 /// Every `.rs` file in this folder must be listed above, or its tests never run.
 #[test]
