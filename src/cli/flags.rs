@@ -226,7 +226,8 @@ pub struct Flags {
     pub max_llm_calls: Option<u32>,
 
     /// Print the exact requests that would be sent to the model (method, URL,
-    /// headers with keys masked, JSON body) and send nothing.
+    /// headers with keys masked, JSON body) and send nothing; with --json, as
+    /// `request` messages. When no request would be sent, stderr says why.
     #[arg(long, help_heading = MODEL)]
     pub dry_run: bool,
 
@@ -236,7 +237,8 @@ pub struct Flags {
     pub offline: bool,
 
     /// Always consult the language model, even when the offline results are
-    /// judged sufficient (as `llm = "always"` or `KGREP_LLM=always`).
+    /// judged sufficient (as `llm = "always"` or `KGREP_LLM=always`); warns when no
+    /// model is usable. `KGREP_LLM=off` overrides it.
     #[arg(long, help_heading = MODEL)]
     pub rlm: bool,
 

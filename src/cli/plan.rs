@@ -2,7 +2,9 @@
 //!
 //! Precedence, written down once: command-line flag > kgrep's config file >
 //! rlmgrep's config file > environment (`KGREP_LLM`, only for the LLM policy,
-//! where it overrides the files) > built-in default. Conflicts rlmgrep rejects are
+//! where it overrides the files) > built-in default. One exception, a safety
+//! switch: `KGREP_LLM=off` wins over everything, `--rlm` included, so a
+//! session that sets it never consults a model. Conflicts rlmgrep rejects are
 //! rejected here with its messages. Nothing here reads files or stdin: the caller
 //! passes in what it found (`Env`).
 
@@ -120,6 +122,9 @@ pub struct Plan {
     pub builtin_thesaurus: bool,
     pub mode: Mode,
     pub llm: LlmPolicy,
+    /// What set `llm`, as a user would write it (`--rlm`, `KGREP_LLM=off`,
+    /// `llm = "always"`, …), for messages.
+    pub llm_from: String,
     pub model: ModelSettings,
     /// `--dry-run`: print the model requests instead of sending them.
     pub dry_run: bool,
@@ -175,13 +180,7 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
     }
     let mode = mode(&flags)?;
     let input = input(&flags, env)?;
-    let llm = if flags.offline {
-        LlmPolicy::Off
-    } else if flags.rlm {
-        LlmPolicy::Always
-    } else {
-        llm_policy(config, env)?
-    };
+    let (llm, llm_from) = llm_policy(&flags, config, env)?;
     let context = flags.context.unwrap_or(0);
     let learn_to = learn_target(&flags, config)?;
     let learn = !flags.no_learn && config.learn != Some(false) && llm != LlmPolicy::Off;
@@ -205,6 +204,7 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
         builtin_thesaurus: !flags.no_builtin_thesaurus,
         mode,
         llm,
+        llm_from,
         model: model_settings(&flags, config),
         dry_run: flags.dry_run,
         explain: flags.explain || flags.verbose,
@@ -287,15 +287,34 @@ fn judge_thresholds(c: &Config) -> Thresholds {
     }
 }
 
-fn llm_policy(config: &Config, env: &Env) -> Result<LlmPolicy, PlanError> {
-    if let Some(value) = env.kgrep_llm.as_deref().filter(|v| !v.is_empty()) {
-        return LlmPolicy::parse(value).ok_or_else(|| PlanError::BadLlmEnv(value.to_string()));
+/// The LLM policy and what set it: `--offline`, then `KGREP_LLM=off` (the
+/// safety switch), then `--rlm`, then `KGREP_LLM`, then the config's `llm`,
+/// then `auto`.
+fn llm_policy(flags: &Flags, config: &Config, env: &Env) -> Result<(LlmPolicy, String), PlanError> {
+    let from_env = match env.kgrep_llm.as_deref().filter(|v| !v.is_empty()) {
+        Some(value) => Some((
+            LlmPolicy::parse(value).ok_or_else(|| PlanError::BadLlmEnv(value.to_string()))?,
+            format!("KGREP_LLM={value}"),
+        )),
+        None => None,
+    };
+    if flags.offline {
+        return Ok((LlmPolicy::Off, "--offline".into()));
+    }
+    if let Some(off) = from_env.clone().filter(|(p, _)| *p == LlmPolicy::Off) {
+        return Ok(off);
+    }
+    if flags.rlm {
+        return Ok((LlmPolicy::Always, "--rlm".into()));
+    }
+    if let Some(env) = from_env {
+        return Ok(env);
     }
     match config.llm.as_deref() {
-        Some(value) => {
-            LlmPolicy::parse(value).ok_or_else(|| PlanError::BadLlmConfig(value.to_string()))
-        }
-        None => Ok(LlmPolicy::Auto),
+        Some(value) => LlmPolicy::parse(value)
+            .map(|p| (p, format!("llm = \"{}\" in the config", value.trim())))
+            .ok_or_else(|| PlanError::BadLlmConfig(value.to_string())),
+        None => Ok((LlmPolicy::Auto, "the default llm = \"auto\"".into())),
     }
 }
 
@@ -490,6 +509,30 @@ mod tests {
         ));
         assert_eq!(plan_of(&["--max-lines", "3", "q"]).unwrap().max_lines, 3);
         assert_eq!(plan_of(&["q"]).unwrap().max_lines, DEFAULT_MAX_LINES);
+    }
+
+    #[test]
+    fn kgrep_llm_off_wins_over_every_flag_and_the_config() {
+        let off = Env {
+            kgrep_llm: Some("off".into()),
+            ..Env::default()
+        };
+        let always = crate::config::parse("llm = \"always\"\n").unwrap();
+        for args in [&["--rlm", "q"][..], &["q"][..]] {
+            let p = plan(flags(args), &always, &off).unwrap();
+            assert_eq!(p.llm, LlmPolicy::Off, "{args:?}");
+            assert_eq!(p.llm_from, "KGREP_LLM=off");
+        }
+        let on = Env {
+            kgrep_llm: Some("always".into()),
+            ..Env::default()
+        };
+        let p = plan(flags(&["--offline", "q"]), &Config::default(), &on).unwrap();
+        assert_eq!((p.llm, p.llm_from.as_str()), (LlmPolicy::Off, "--offline"));
+        let p = plan(flags(&["--rlm", "q"]), &Config::default(), &Env::default()).unwrap();
+        assert_eq!((p.llm, p.llm_from.as_str()), (LlmPolicy::Always, "--rlm"));
+        let p = plan(flags(&["q"]), &always, &Env::default()).unwrap();
+        assert_eq!(p.llm_from, "llm = \"always\" in the config");
     }
 
     #[test]

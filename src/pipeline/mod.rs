@@ -63,6 +63,7 @@ where
         return thesaurus_command(&command, &flags, &config);
     }
     let env = process_env();
+    let asked_rlm = flags.rlm;
     let plan = match cli::plan(flags, &config, &env) {
         Ok(plan) => plan,
         Err(err) => {
@@ -70,6 +71,12 @@ where
             return Ok(ExitStatus::Error);
         }
     };
+    if asked_rlm && plan.llm == LlmPolicy::Off {
+        messages::warn(&format!(
+            "--rlm ignored: {} (a safety switch) wins; no language model is consulted",
+            plan.llm_from
+        ));
+    }
     search(&plan)
 }
 

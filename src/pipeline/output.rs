@@ -10,8 +10,9 @@ use super::Found;
 use crate::cli::{Mode, Plan};
 use crate::document::{Document, ReadOptions};
 use crate::judge::Verdict;
+use crate::llm::ShownRequest;
 use crate::render::grep::{self, FileResult, GrepOptions};
-use crate::render::json::kgrep::{JudgeInfo, ModelUsage, RunInfo};
+use crate::render::json::kgrep::{JudgeInfo, ModelUsage, Request, RunInfo};
 use crate::render::json::{JsonFile, JsonOptions, JsonPrinter};
 use crate::report::{self, Spotter};
 use crate::walk;
@@ -97,6 +98,41 @@ pub(super) fn print_json(plan: &Plan, found: &Found, read: &ReadOptions) -> anyh
         .context("writing results")?;
     printer.into_inner().flush().context("writing results")?;
     Ok(printed)
+}
+
+/// `--dry-run --json`: one `request` message per request that would be sent
+/// (`stage` names the call), then the summary; no match lines.
+pub(super) fn print_json_requests(
+    plan: &Plan,
+    found: &Found,
+    requests: &[(&'static str, Vec<ShownRequest>)],
+) -> anyhow::Result<()> {
+    let stdout = std::io::stdout();
+    let mut printer = JsonPrinter::new(std::io::BufWriter::new(stdout.lock()))
+        .escape_controls(plan.stdout_is_tty);
+    for (stage, shown) in requests {
+        for r in shown {
+            let request = Request {
+                stage,
+                method: r.method,
+                url: r.url.clone(),
+                headers: r
+                    .headers
+                    .iter()
+                    .map(|(n, v)| (n.clone(), serde_json::Value::String(v.clone())))
+                    .collect(),
+                body: r.body.clone(),
+                fallback: r.fallback,
+            };
+            printer.request(&request).context("writing results")?;
+        }
+    }
+    let run = run_info(found);
+    printer
+        .summary(found.started.elapsed(), Some(&run))
+        .context("writing results")?;
+    printer.into_inner().flush().context("writing results")?;
+    Ok(())
 }
 
 /// The summary's `data.kgrep`: the query, file counts, the judge and the model.
