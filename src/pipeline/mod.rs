@@ -12,6 +12,8 @@ mod model;
 mod natural;
 mod output;
 
+pub use model::DEFAULT_ITERATIONS;
+
 use std::ffi::OsString;
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -116,7 +118,10 @@ fn init_config(paths: &ConfigPaths) -> anyhow::Result<ExitStatus> {
         let mut out = std::io::stdout().lock();
         writeln!(out, "{}", path.display())?;
     } else {
-        messages::line("config already exists");
+        messages::line(&format!(
+            "config already exists: {} (left unchanged)",
+            path.display()
+        ));
     }
     Ok(ExitStatus::Matched)
 }

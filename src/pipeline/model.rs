@@ -149,7 +149,7 @@ pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<
 }
 
 /// Follow-up rounds when `--max-iterations` is not set.
-const DEFAULT_ITERATIONS: u32 = 2;
+pub const DEFAULT_ITERATIONS: u32 = 2;
 
 fn finish(meter: &Meter, report: &mut Report) {
     report.calls = meter.calls();

@@ -8,6 +8,7 @@ mod broken_pipe;
 mod color;
 mod contract;
 mod contract_modes;
+mod defaults;
 mod documents;
 mod explain;
 mod flags;
