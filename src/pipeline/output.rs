@@ -11,6 +11,8 @@ use crate::cli::{Mode, Plan};
 use crate::document::{Document, ReadOptions};
 use crate::judge::Verdict;
 use crate::llm::ShownRequest;
+use crate::query::QueryKind;
+use crate::render::cut;
 use crate::render::grep::{self, FileResult, GrepOptions};
 use crate::render::json::kgrep::{JudgeInfo, ModelUsage, Request, RunInfo};
 use crate::render::json::{JsonFile, JsonOptions, JsonPrinter};
@@ -24,7 +26,11 @@ pub(super) fn print(plan: &Plan, found: &Found, read: &ReadOptions) -> anyhow::R
         .iter()
         .filter_map(|(h, lines)| load_quiet(&found.haystacks[*h], read).map(|d| (d, lines)))
         .collect();
-    let spotter = if plan.color {
+    // A natural-language result line is cut around its matched words when it
+    // is long; -a, literal and regex queries print every byte, as grep does.
+    let long_lines =
+        (matches!(found.q.kind, QueryKind::Natural) && !plan.text).then_some(cut::LONG_LINE_BYTES);
+    let spotter = if plan.color || long_lines.is_some() {
         Some(Spotter::new(&found.q)?)
     } else {
         None
@@ -45,6 +51,7 @@ pub(super) fn print(plan: &Plan, found: &Found, read: &ReadOptions) -> anyhow::R
         max_count: plan.max_count,
         tty: plan.stdout_is_tty,
         color: plan.color,
+        long_lines,
     };
     if plan.mode == Mode::AnswerOnly {
         return Ok(files.iter().map(|f| count_lines(f, plan.max_count)).sum());

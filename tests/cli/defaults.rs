@@ -123,3 +123,21 @@ fn the_max_lines_default_is_the_same_everywhere() {
         assert!(!text.contains("gpt-4o-mini"), "{name} names gpt-4o-mini");
     }
 }
+
+#[test]
+fn the_long_line_limit_is_documented_as_the_code_has_it() {
+    let limit = kgrep::render::cut::LONG_LINE_BYTES;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(readme.contains(&format!(
+        "line over {limit} bytes is cut to a {limit}-byte preview"
+    )));
+    let man = String::from_utf8(cli::generate::man_page().unwrap()).unwrap();
+    let man = man
+        .replace("\\-", "-")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(man.contains(&format!("longer than {limit} bytes")), "{man}");
+    assert!(man.contains(&kgrep::render::cut::omitted(7).replace("7", "N")));
+}

@@ -17,6 +17,7 @@ mod input;
 mod json;
 mod learning;
 mod llm_client;
+mod long_lines;
 mod max_count;
 mod mock_llm;
 mod model_faults;
