@@ -66,7 +66,7 @@ fn is_continuation(b: u8) -> bool {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::single_range_in_vec_init)]
+    #![allow(clippy::single_range_in_vec_init, clippy::unwrap_used)]
 
     use super::*;
 

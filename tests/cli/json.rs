@@ -365,13 +365,17 @@ fn json_paths_keep_the_path_as_given_like_ripgrep() {
         run.code(0);
         assert_eq!(
             begin_paths(&run.raw_stdout),
-            [expected.clone()],
+            std::slice::from_ref(expected),
             "{}",
             run.describe
         );
         if let Some(rg) = ripgrep() {
             let theirs = run_rg(rg, d.path(), &args[1..], None);
-            assert_eq!(begin_paths(&theirs), [expected.clone()], "rg {paths:?}");
+            assert_eq!(
+                begin_paths(&theirs),
+                std::slice::from_ref(expected),
+                "rg {paths:?}"
+            );
         }
         // Text output keeps rlmgrep's headings.
         let mut text_args = vec!["MAX_RETRIES"];
