@@ -1,10 +1,10 @@
 complete -c kgrep -s g -l glob -d 'Include only files matching GLOB (ripgrep syntax, `!` negates). Repeatable; commas separate several globs' -r
-complete -c kgrep -l type -d 'Include only files of TYPE (ripgrep\'s type names, e.g. py, rust, md); an unknown name is treated as a file extension. Repeatable; commas separate several types' -r
+complete -c kgrep -l type -d 'Include only files of TYPE (ripgrep\'s type names, e.g. py, rust, md); `.EXT` (e.g. `.py`) or an unknown name is a file extension. Repeatable; commas separate several types' -r
 complete -c kgrep -s C -d 'Show NUM lines of context before and after each match' -r
 complete -c kgrep -s A -d 'Show NUM lines of context after each match (overrides -C on that side)' -r
 complete -c kgrep -s B -d 'Show NUM lines of context before each match (overrides -C on that side)' -r
-complete -c kgrep -s m -d 'Print at most NUM matching lines per file (the lowest line numbers)' -r
-complete -c kgrep -l max-lines -d 'Print at most NUM matching lines in all for a natural-language query (best first; default 15). 0 prints every strong line of every ranked file instead of the best places. Literal and regex queries print every match' -r
+complete -c kgrep -s m -d 'Print at most NUM matching lines per file: a natural-language query keeps each file\'s best lines (and --max-lines goes on to the next files), a literal or regex query the lowest line numbers' -r
+complete -c kgrep -l max-lines -d 'Print at most NUM matching lines in all for a natural-language query (best first; default 15). 0 prints every strong line of every ranked file instead of the best places. Literal and regex queries print every match; a query with no word to search for (only stop words, such as `the`) is searched as exact text, and capped too' -r
 complete -c kgrep -l thesaurus -d 'Add a thesaurus layer: Terraphim JSON (or its legacy flat form) or a folder of Markdown concept files. Repeatable; later ones win' -r -F
 complete -c kgrep -l color -d 'When to colour the output: auto (stdout is a terminal and NO_COLOR is unset), always (even into a pipe) or never. Colours: magenta paths, green line numbers, bold red matched text' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour, even into a pipe or with NO_COLOR set'
@@ -52,9 +52,9 @@ complete -c kgrep -s H -d 'Accepted for compatibility with older rlmgrep: file n
 complete -c kgrep -l answer -d 'Print a narrative answer (on stderr) before the grep output. Needs a model for a written answer; offline, the best lines are quoted as an extractive answer'
 complete -c kgrep -l answer-only -d 'Print only the narrative answer'
 complete -c kgrep -l json -d 'Print JSON Lines instead: ripgrep\'s `--json` messages (begin, match, context, end, summary), with kgrep\'s additions under `data.kgrep` and its own `answer` and `signature` messages. See JSON OUTPUT in the man page'
-complete -c kgrep -l dry-run -d 'Print the exact requests that would be sent to the model (method, URL, headers with keys masked, JSON body) and send nothing'
+complete -c kgrep -l dry-run -d 'Print the exact requests that would be sent to the model (method, URL, headers with keys masked, JSON body) and send nothing; with --json, as `request` messages. When no request would be sent, stderr says why'
 complete -c kgrep -l offline -d 'Never consult a language model, whatever the judge says (as `llm = "off"` or `KGREP_LLM=off`)'
-complete -c kgrep -l rlm -d 'Always consult the language model, even when the offline results are judged sufficient (as `llm = "always"` or `KGREP_LLM=always`)'
+complete -c kgrep -l rlm -d 'Always consult the language model, even when the offline results are judged sufficient (as `llm = "always"` or `KGREP_LLM=always`); warns when no model is usable. `KGREP_LLM=off` overrides it'
 complete -c kgrep -l no-learn -d 'Do not write what the model teaches to the learned thesaurus for this run (as `learn = false`). `--offline` and `llm = "off"` never write either'
 complete -c kgrep -l thesaurus-list -d 'List the learned concepts and exit: one per line, tab-separated: name, status (proposed or accepted), hits, date, model, synonyms (comma-separated), query'
 complete -c kgrep -s v -l verbose -d 'Verbose: how the query was understood and why lines were chosen, on stderr'

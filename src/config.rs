@@ -230,15 +230,15 @@ pub const DEFAULT_CONFIG: &str = r#"# kgrep configuration. kgrep also reads rlmg
 # Model settings, as in rlmgrep. Keys come from the provider's environment
 # variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY,
 # OPENROUTER_API_KEY) unless api_key is set here.
-# model = "openai/gpt-4o-mini"
-# sub_model = "openai/gpt-4o-mini"
+# model = "openai/gpt-5.2"
+# sub_model = "openai/gpt-5-mini"
 # api_base = "https://api.openai.com/v1"
 # api_key = ""
 # model_type = "chat"
-# temperature = 0.0
 # max_tokens = 4096
-# max_iterations = 3
-# max_llm_calls = 4
+# max_iterations = 2
+# max_llm_calls = 20
+# temperature and top_p are not sent unless set (the provider's defaults).
 "#;
 
 /// Writes the default config to `path` unless a file is already there.

@@ -196,6 +196,15 @@ pub fn classify(raw: &str) -> QueryKind {
     QueryKind::Natural
 }
 
+/// Whether `classify` made the literal `literal` of a query that reads as
+/// natural language but has no word worth searching (only stop words,
+/// one-letter words or punctuation: "how do I", "the"), rather than of a
+/// quoted string or an identifier. Such a search is capped and explained.
+pub fn is_wordless(raw: &str, literal: &str) -> bool {
+    let trimmed = raw.trim();
+    literal == trimmed && quoted(trimmed).is_none() && !is_identifier_like(trimmed)
+}
+
 /// The text inside matching double or single quotes around the whole query.
 fn quoted(s: &str) -> Option<&str> {
     let bytes = s.as_bytes();

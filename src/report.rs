@@ -247,6 +247,27 @@ pub fn printed_path(h: &Haystack) -> Cow<'_, [u8]> {
     raw_key(&h.key, real).map_or(Cow::Borrowed(h.key.as_bytes()), Cow::Owned)
 }
 
+/// The name `--json` prints for a haystack found under the user's path
+/// arguments: that path as they spelt it (`walk::as_given`), raw bytes kept;
+/// without one, [`printed_path`].
+pub fn json_path<'h>(h: &'h Haystack, given: Option<&std::path::Path>) -> Cow<'h, [u8]> {
+    match given {
+        Some(path) => Cow::Owned(path_bytes(path)),
+        None => printed_path(h),
+    }
+}
+
+#[cfg(unix)]
+fn path_bytes(path: &std::path::Path) -> Vec<u8> {
+    use std::os::unix::ffi::OsStrExt;
+    path.as_os_str().as_bytes().to_vec()
+}
+
+#[cfg(not(unix))]
+fn path_bytes(path: &std::path::Path) -> Vec<u8> {
+    path.to_string_lossy().replace('\\', "/").into_bytes()
+}
+
 /// The last components of `real`, as many as the key has, joined by `/`.
 #[cfg(unix)]
 fn raw_key(key: &str, real: &std::path::Path) -> Option<Vec<u8>> {

@@ -250,6 +250,25 @@ pub fn heading(key: &str) -> String {
     }
 }
 
+/// A haystack's path as the user's arguments spell it, as ripgrep prints it:
+/// the argument it was found under joined with the path below it (`./src/x`
+/// → `./src/x/a.py`, `/abs/dir` → `/abs/dir/a.py`), or the argument itself for
+/// a file named explicitly. The first argument whose tree holds it wins, as in
+/// the walk. `None` for piped stdin, or when no argument holds it.
+pub fn as_given(h: &Haystack, args: &[PathBuf], cwd: &Path) -> Option<PathBuf> {
+    let Source::Path(real) = &h.source else {
+        return None;
+    };
+    args.iter().find_map(|arg| {
+        let below = real.strip_prefix(Root::new(arg, cwd).full).ok()?;
+        Some(if below.as_os_str().is_empty() {
+            arg.clone()
+        } else {
+            arg.join(below)
+        })
+    })
+}
+
 /// Splits `-g`/`--type` values on commas, except commas inside `{...}` glob
 /// alternations (`*.{md,txt}` stays whole) or escaped with a backslash. Parts are
 /// trimmed and empty parts dropped.
@@ -441,7 +460,9 @@ fn build_overrides(globs: &[String], cwd: &Path) -> Result<Override, ignore::Err
     builder.build()
 }
 
-/// ripgrep's type table; an unknown name is taken as a file extension, as rlmgrep does.
+/// ripgrep's type table. A name starting with `.` is an extension (`.py`: only
+/// `*.py`, as rlmgrep reads it), and an unknown name is taken as an extension
+/// with a warning, as rlmgrep does.
 fn build_types(names: &[String]) -> Result<Types, ignore::Error> {
     let mut builder = TypesBuilder::new();
     builder.add_defaults();
@@ -450,17 +471,32 @@ fn build_types(names: &[String]) -> Result<Types, ignore::Error> {
         .iter()
         .map(|def| def.name().to_string())
         .collect();
-    for name in names {
-        if name != "all" && !known.contains(name) {
-            messages::warn(&format!(
-                "unknown type '{name}', treating as extension '.{name}'"
-            ));
-            builder.add(name, &format!("*.{name}"))?;
-        }
-        builder.select(name);
+    for (i, name) in names.iter().enumerate() {
+        let extension = match name.strip_prefix('.') {
+            Some(ext) => ext,
+            None if name == "all" || known.contains(name) => {
+                builder.select(name);
+                continue;
+            }
+            None => {
+                messages::warn(&format!(
+                    "unknown type '{name}', treating as extension '.{name}'"
+                ));
+                name.as_str()
+            }
+        };
+        // ripgrep's type names are letters and digits only, so an extension
+        // (`.py`, `tar.gz`, `c++`) gets a name of its own.
+        let own = format!("{EXTENSION_TYPE}{i}");
+        builder.add(&own, &format!("*.{extension}"))?;
+        builder.select(&own);
     }
     builder.build()
 }
+
+/// The prefix of the type names given to extensions (`--type .py`); letters
+/// only, as ripgrep requires, and no name of its table.
+const EXTENSION_TYPE: &str = "kgrepextension";
 
 /// Walks one directory argument in parallel, handing its files to visitors made
 /// by `make`; returns how many regular files it considered.

@@ -74,8 +74,9 @@ pub struct Flags {
     #[arg(short = 'g', long = "glob", value_name = "GLOB", action = ArgAction::Append, help_heading = INPUT)]
     pub globs: Vec<String>,
 
-    /// Include only files of TYPE (ripgrep's type names, e.g. py, rust, md); an unknown
-    /// name is treated as a file extension. Repeatable; commas separate several types.
+    /// Include only files of TYPE (ripgrep's type names, e.g. py, rust, md); `.EXT`
+    /// (e.g. `.py`) or an unknown name is a file extension. Repeatable; commas
+    /// separate several types.
     #[arg(long = "type", value_name = "TYPE", action = ArgAction::Append, help_heading = INPUT)]
     pub types: Vec<String>,
 
@@ -99,13 +100,17 @@ pub struct Flags {
     #[arg(short = 'B', value_name = "NUM", help_heading = OUTPUT)]
     pub before: Option<usize>,
 
-    /// Print at most NUM matching lines per file (the lowest line numbers).
+    /// Print at most NUM matching lines per file: a natural-language query keeps each
+    /// file's best lines (and --max-lines goes on to the next files), a literal or
+    /// regex query the lowest line numbers.
     #[arg(short = 'm', value_name = "NUM", help_heading = OUTPUT)]
     pub max_count: Option<usize>,
 
     /// Print at most NUM matching lines in all for a natural-language query (best
     /// first; default 15). 0 prints every strong line of every ranked file instead
-    /// of the best places. Literal and regex queries print every match.
+    /// of the best places. Literal and regex queries print every match; a query with
+    /// no word to search for (only stop words, such as `the`) is searched as exact
+    /// text, and capped too.
     #[arg(long, value_name = "NUM", help_heading = SEARCH)]
     pub max_lines: Option<usize>,
 
@@ -221,7 +226,8 @@ pub struct Flags {
     pub max_llm_calls: Option<u32>,
 
     /// Print the exact requests that would be sent to the model (method, URL,
-    /// headers with keys masked, JSON body) and send nothing.
+    /// headers with keys masked, JSON body) and send nothing; with --json, as
+    /// `request` messages. When no request would be sent, stderr says why.
     #[arg(long, help_heading = MODEL)]
     pub dry_run: bool,
 
@@ -231,7 +237,8 @@ pub struct Flags {
     pub offline: bool,
 
     /// Always consult the language model, even when the offline results are
-    /// judged sufficient (as `llm = "always"` or `KGREP_LLM=always`).
+    /// judged sufficient (as `llm = "always"` or `KGREP_LLM=always`); warns when no
+    /// model is usable. `KGREP_LLM=off` overrides it.
     #[arg(long, help_heading = MODEL)]
     pub rlm: bool,
 

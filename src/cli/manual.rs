@@ -32,7 +32,7 @@ use Block::{Code, Item, Para};
 
 /// Every config key kgrep reads, with what it does (see `config.rs`).
 pub const CONFIG_KEYS: &[(&str, &str)] = &[
-    ("llm", "When to consult a language model: \"auto\" (only when the offline results are not good enough), \"off\", or \"always\". KGREP_LLM overrides it."),
+    ("llm", "When to consult a language model: \"auto\" (only when the offline results are not good enough), \"off\", or \"always\". KGREP_LLM and --offline/--rlm override it; with \"always\" and no usable model, a warning says so."),
     ("max_lines", "Default for --max-lines (0 = every strong line of every ranked file)."),
     ("judge_coverage", "The sufficiency judge's minimum coverage, 0-1 (default 0.7): the share of the query's words found on or near the printed lines."),
     ("judge_confidence", "The judge's minimum confidence, 0-1 (default 0.5): how much of the query meets in the best place, how far the best file leads, how strong the best line is."),
@@ -67,7 +67,7 @@ const DESCRIPTION: Section = Section {
     blocks: &[
         Para("A query that is clearly code is searched exactly, like ripgrep: an identifier (parse_args, maxRetry, MAX_RETRIES, std::io), a \"quoted string\", or a regular expression that compiles (fn\\s+main, retry|backoff). Every matching line is printed, case-sensitively, files in path order."),
         Para("Anything else is natural language. Stop words are dropped, words stemmed, identifiers split on camelCase, snake_case and kebab-case, and each word expanded with the synonyms of its concept in the thesaurus. Files are ranked with BM25 plus their best line; a line scores by how many query words it holds and how many meet nearby or in the same function (comments, test code and imports count less, definitions more). The best place of the best file is printed in full, with a few strong alternatives and the runners-up that come close; at most --max-lines lines in all."),
-        Para("When stdout is not a terminal the output is rlmgrep's, byte for byte: a ./path heading, N:<TAB>line for matches, N-<TAB>line for context, -- between groups, an empty line between files. On a terminal it is rlmgrep's \"===== Matches =====\" section. Messages go to stderr, prefixed \"kgrep: \", starting with \"Scanned N files. Loaded M.\""),
+        Para("When stdout is not a terminal the output is rlmgrep's, byte for byte: a ./path heading, N:<TAB>line for matches, N-<TAB>line for context, -- between groups, an empty line between files. On a terminal it is rlmgrep's \"===== Matches =====\" section. Messages go to stderr, prefixed \"kgrep: \", starting with \"Scanned N files. Loaded M.\" A natural-language result line longer than 300 bytes (a minified bundle) is cut to a 300-byte preview around its matched words, with \"[... N bytes omitted]\" where bytes were left out, as ripgrep's --max-columns-preview shows a preview; -a, literal and regex queries and --json print every byte."),
     ],
 };
 
@@ -81,7 +81,7 @@ const CONFIGURATION: Section = Section {
 const ENVIRONMENT: Section = Section {
     title: "ENVIRONMENT",
     blocks: &[
-        Item("KGREP_LLM", "When to consult a language model, for this session: auto, off (also never, 0, false) or always (also on). Overrides the llm config key; an invalid value is an error (exit 2)."),
+        Item("KGREP_LLM", "When to consult a language model, for this session: auto, off (also never, 0, false) or always (also on). Overrides the llm config key; an invalid value is an error (exit 2). KGREP_LLM=off is a safety switch: it wins over --rlm and every config key, so no model is consulted (a --rlm it overrides is warned about)."),
         Item("NO_COLOR", "When set to a non-empty value, --color auto (the default) does not colour. --color always still does."),
         Item("KGREP_PROGRESS_DELAY_MS", "Milliseconds a stage must run before progress shows on a terminal (default 250). Progress is never written when stderr is not a terminal."),
         Item("HOME", "Locates ~/.rlmgrep/config.toml and the XDG defaults."),
@@ -131,13 +131,14 @@ const EXIT_STATUS: Section = Section {
 const JSON_OUTPUT: Section = Section {
     title: "JSON OUTPUT",
     blocks: &[
-        Para("--json prints JSON Lines that are a strict superset of rg --json: one message per line, {\"type\": ..., \"data\": {...}}, with ripgrep's message types, field names, nesting and order, so a consumer of ripgrep's output reads kgrep's unchanged. kgrep adds fields only under data.kgrep, plus two message types of its own. Text is {\"text\": \"...\"} when it is valid UTF-8 and {\"bytes\": \"<base64>\"} otherwise (file names, lines, matches)."),
-        Item("begin", "A file with printed lines starts. Fields: path."),
+        Para("--json prints JSON Lines that are a strict superset of rg --json: one message per line, {\"type\": ..., \"data\": {...}}, with ripgrep's message types, field names, nesting and order, so a consumer of ripgrep's output reads kgrep's unchanged. kgrep adds fields only under data.kgrep, plus message types of its own (answer, signature, request). Text is {\"text\": \"...\"} when it is valid UTF-8 and {\"bytes\": \"<base64>\"} otherwise (file names, lines, matches)."),
+        Item("begin", "A file with printed lines starts. Fields: path, spelt as rg spells it: under the path argument as given (./src/a.py for ., /abs/dir/a.py for /abs/dir), or relative to the current directory with no ./ when no path was given. Text output keeps rlmgrep's ./path headings."),
         Item("match", "A matching line. Fields: path; lines (the line, with its newline); line_number; absolute_offset (byte offset of the line in the searched text); submatches, each {match, start, end} with byte offsets into lines: the literal or regex matches, or for natural language the occurrences of query terms; kgrep."),
         Item("context", "A context line (-A, -B, -C): the same fields as match, submatches empty, no kgrep."),
         Item("end", "The file is done. Fields: path; binary_offset (always null: binary files are skipped, or searched as text with -a); stats {elapsed {secs, nanos, human}, searches, searches_with_match, bytes_searched, bytes_printed, matched_lines, matches}."),
         Item("answer", "kgrep's own, with --answer or --answer-only, before the summary: {\"text\": ..., \"source\": \"model\" | \"extractive\", \"model\": NAME | null}."),
         Item("signature", "kgrep's own, with --signature or --signature-json, before the summary: {\"spec\": SPEC, \"fields\": {...}}, fields being the object --signature-json prints."),
+        Item("request", "kgrep's own, with --dry-run, instead of any match: one per model request that would be sent, before the summary: {\"stage\": \"expansion\" | \"selection\", \"method\": \"POST\", \"url\": URL, \"headers\": {NAME: VALUE} (keys masked), \"body\": {...} (exactly what would be sent), \"fallback\": true for the chat request sent only if the server has no Responses endpoint}."),
         Item("summary", "Always the last line, even when nothing matched: {\"data\": {\"elapsed_total\": {human, nanos, secs}, \"kgrep\": {...}, \"stats\": {...}}, \"type\": \"summary\"}, keys sorted as ripgrep writes them; stats add up the end messages."),
         Para("data.kgrep of a match: source (lexical when a query word matched, thesaurus when only synonyms did, fuzzy when only typo corrections did, or model); verified (checked against the file); score (null for literal and regex queries, else {total, terms, near, merged, name, factor} with total = (terms + near + merged + name) * factor); terms (the query terms on the line, each {text, concept, origin: query | synonym | fuzzy}); concepts; submatch_terms (for each submatch, its index in terms)."),
         Para("data.kgrep of the summary: version; query {text, kind: natural | literal | regex, terms}; files {scanned, loaded, skipped}; judge ({sufficient, coverage, confidence, diversity, reason}); model ({calls, prompt_tokens, completion_tokens}); concepts_learned (a list of names). judge, model and concepts_learned are null when that stage did not run."),

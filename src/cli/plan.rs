@@ -2,7 +2,9 @@
 //!
 //! Precedence, written down once: command-line flag > kgrep's config file >
 //! rlmgrep's config file > environment (`KGREP_LLM`, only for the LLM policy,
-//! where it overrides the files) > built-in default. Conflicts rlmgrep rejects are
+//! where it overrides the files) > built-in default. One exception, a safety
+//! switch: `KGREP_LLM=off` wins over everything, `--rlm` included, so a
+//! session that sets it never consults a model. Conflicts rlmgrep rejects are
 //! rejected here with its messages. Nothing here reads files or stdin: the caller
 //! passes in what it found (`Env`).
 
@@ -37,7 +39,9 @@ pub struct Env {
 /// Where the text to search comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
-    /// Files and directories (the default `.` included).
+    /// Files and directories as the user named them; empty when none was
+    /// named: the current directory is searched and `--json` names its files
+    /// without a `./`, as ripgrep does.
     Paths(Vec<PathBuf>),
     /// Piped stdin is the corpus, under the name `<stdin>`.
     Stdin,
@@ -118,6 +122,9 @@ pub struct Plan {
     pub builtin_thesaurus: bool,
     pub mode: Mode,
     pub llm: LlmPolicy,
+    /// What set `llm`, as a user would write it (`--rlm`, `KGREP_LLM=off`,
+    /// `llm = "always"`, …), for messages.
+    pub llm_from: String,
     pub model: ModelSettings,
     /// `--dry-run`: print the model requests instead of sending them.
     pub dry_run: bool,
@@ -146,6 +153,8 @@ pub struct Plan {
 pub enum PlanError {
     #[error("missing pattern")]
     MissingPattern,
+    #[error("blank pattern: the query is only whitespace")]
+    BlankPattern,
     #[error("--signature/--signature-json cannot be combined with --answer or --answer-only")]
     SignatureWithAnswer,
     #[error("no input paths and stdin is empty")]
@@ -164,15 +173,14 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
     if query.is_empty() {
         return Err(PlanError::MissingPattern);
     }
+    if query.trim().is_empty() {
+        // Nothing to rank and nothing a reader would search for on purpose
+        // ('"   "' quoted still searches the spaces).
+        return Err(PlanError::BlankPattern);
+    }
     let mode = mode(&flags)?;
     let input = input(&flags, env)?;
-    let llm = if flags.offline {
-        LlmPolicy::Off
-    } else if flags.rlm {
-        LlmPolicy::Always
-    } else {
-        llm_policy(config, env)?
-    };
+    let (llm, llm_from) = llm_policy(&flags, config, env)?;
     let context = flags.context.unwrap_or(0);
     let learn_to = learn_target(&flags, config)?;
     let learn = !flags.no_learn && config.learn != Some(false) && llm != LlmPolicy::Off;
@@ -196,6 +204,7 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
         builtin_thesaurus: !flags.no_builtin_thesaurus,
         mode,
         llm,
+        llm_from,
         model: model_settings(&flags, config),
         dry_run: flags.dry_run,
         explain: flags.explain || flags.verbose,
@@ -264,7 +273,7 @@ fn input(flags: &Flags, env: &Env) -> Result<Input, PlanError> {
     if env.stdin_readable {
         Ok(Input::Stdin)
     } else {
-        Ok(Input::Paths(vec![PathBuf::from(".")]))
+        Ok(Input::Paths(Vec::new()))
     }
 }
 
@@ -278,15 +287,34 @@ fn judge_thresholds(c: &Config) -> Thresholds {
     }
 }
 
-fn llm_policy(config: &Config, env: &Env) -> Result<LlmPolicy, PlanError> {
-    if let Some(value) = env.kgrep_llm.as_deref().filter(|v| !v.is_empty()) {
-        return LlmPolicy::parse(value).ok_or_else(|| PlanError::BadLlmEnv(value.to_string()));
+/// The LLM policy and what set it: `--offline`, then `KGREP_LLM=off` (the
+/// safety switch), then `--rlm`, then `KGREP_LLM`, then the config's `llm`,
+/// then `auto`.
+fn llm_policy(flags: &Flags, config: &Config, env: &Env) -> Result<(LlmPolicy, String), PlanError> {
+    let from_env = match env.kgrep_llm.as_deref().filter(|v| !v.is_empty()) {
+        Some(value) => Some((
+            LlmPolicy::parse(value).ok_or_else(|| PlanError::BadLlmEnv(value.to_string()))?,
+            format!("KGREP_LLM={value}"),
+        )),
+        None => None,
+    };
+    if flags.offline {
+        return Ok((LlmPolicy::Off, "--offline".into()));
+    }
+    if let Some(off) = from_env.clone().filter(|(p, _)| *p == LlmPolicy::Off) {
+        return Ok(off);
+    }
+    if flags.rlm {
+        return Ok((LlmPolicy::Always, "--rlm".into()));
+    }
+    if let Some(env) = from_env {
+        return Ok(env);
     }
     match config.llm.as_deref() {
-        Some(value) => {
-            LlmPolicy::parse(value).ok_or_else(|| PlanError::BadLlmConfig(value.to_string()))
-        }
-        None => Ok(LlmPolicy::Auto),
+        Some(value) => LlmPolicy::parse(value)
+            .map(|p| (p, format!("llm = \"{}\" in the config", value.trim())))
+            .ok_or_else(|| PlanError::BadLlmConfig(value.to_string())),
+        None => Ok((LlmPolicy::Auto, "the default llm = \"auto\"".into())),
     }
 }
 
@@ -374,6 +402,11 @@ mod tests {
     fn missing_or_empty_pattern() {
         assert_eq!(plan_of(&[]).unwrap_err(), PlanError::MissingPattern);
         assert_eq!(plan_of(&["", "."]).unwrap_err(), PlanError::MissingPattern);
+        assert_eq!(
+            plan_of(&["  \t ", "."]).unwrap_err(),
+            PlanError::BlankPattern
+        );
+        assert!(plan_of(&["\"   \"", "."]).is_ok());
     }
 
     #[test]
@@ -422,7 +455,7 @@ mod tests {
         );
         assert_eq!(
             plan(flags(&["q"]), &Config::default(), &tty).unwrap().input,
-            Input::Paths(vec![".".into()])
+            Input::Paths(Vec::new())
         );
         assert_eq!(
             plan(flags(&["q", "src"]), &Config::default(), &piped)
@@ -476,6 +509,30 @@ mod tests {
         ));
         assert_eq!(plan_of(&["--max-lines", "3", "q"]).unwrap().max_lines, 3);
         assert_eq!(plan_of(&["q"]).unwrap().max_lines, DEFAULT_MAX_LINES);
+    }
+
+    #[test]
+    fn kgrep_llm_off_wins_over_every_flag_and_the_config() {
+        let off = Env {
+            kgrep_llm: Some("off".into()),
+            ..Env::default()
+        };
+        let always = crate::config::parse("llm = \"always\"\n").unwrap();
+        for args in [&["--rlm", "q"][..], &["q"][..]] {
+            let p = plan(flags(args), &always, &off).unwrap();
+            assert_eq!(p.llm, LlmPolicy::Off, "{args:?}");
+            assert_eq!(p.llm_from, "KGREP_LLM=off");
+        }
+        let on = Env {
+            kgrep_llm: Some("always".into()),
+            ..Env::default()
+        };
+        let p = plan(flags(&["--offline", "q"]), &Config::default(), &on).unwrap();
+        assert_eq!((p.llm, p.llm_from.as_str()), (LlmPolicy::Off, "--offline"));
+        let p = plan(flags(&["--rlm", "q"]), &Config::default(), &Env::default()).unwrap();
+        assert_eq!((p.llm, p.llm_from.as_str()), (LlmPolicy::Always, "--rlm"));
+        let p = plan(flags(&["q"]), &always, &Env::default()).unwrap();
+        assert_eq!(p.llm_from, "llm = \"always\" in the config");
     }
 
     #[test]

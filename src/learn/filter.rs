@@ -155,6 +155,41 @@ pub fn keepable(name: &str, terms: &[String], known: &Thesaurus, doc: &Doc) -> V
     out
 }
 
+/// Why a lesson named `name` with `terms` is not written (what `write_lessons`
+/// skips), in words: its name is junk or another concept's, or every term is
+/// junk, the name itself or another concept's.
+pub fn refusal(name: &str, terms: &[String], known: &Thesaurus, doc: &Doc) -> String {
+    let owner = |term: &str| -> Option<String> {
+        known
+            .lookup(term)
+            .and_then(|i| known.concept(i))
+            .map(|c| c.name.clone())
+            .or_else(|| doc.mapped(term))
+    };
+    let Some(clean_name) = clean(name) else {
+        return format!("its name {name:?} is a stop word, a keyword, too short or too long");
+    };
+    if !free_for(&clean_name, &clean_name, known, doc) {
+        let other = owner(&clean_name).unwrap_or_default();
+        return format!("its name already means the concept {other:?}");
+    }
+    let reasons: Vec<String> = terms
+        .iter()
+        .map(|term| match clean(term) {
+            None => format!("{term:?} is a stop word, a keyword, too short or too long"),
+            Some(t) if t == clean_name => format!("{term:?} is its own name"),
+            Some(t) => match owner(&t).filter(|o| *o != clean_name) {
+                Some(o) => format!("{term:?} already means {o:?}"),
+                None => format!("{term:?} repeats another synonym"),
+            },
+        })
+        .collect();
+    if reasons.is_empty() {
+        return "it has no synonyms".into();
+    }
+    format!("no synonym to keep: {}", reasons.join("; "))
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

@@ -4,6 +4,7 @@
 //! file `--learn-to` names, and print to stdout (the list) or say what they
 //! did on stderr.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -162,7 +163,7 @@ fn export(path: &Path, to: &Path) -> anyhow::Result<ExitStatus> {
         let entries = doc.entries();
         for e in &entries {
             let file = to.join(format!("{}.md", file_stem(&e.name)));
-            std::fs::write(&file, markdown(&e.name, &e.synonyms))
+            std::fs::write(&file, markdown(&e.name, &e.display, &e.synonyms))
                 .with_context(|| format!("cannot write {}", file.display()))?;
         }
         messages::line(&format!(
@@ -181,16 +182,28 @@ fn export(path: &Path, to: &Path) -> anyhow::Result<ExitStatus> {
     Ok(ExitStatus::Matched)
 }
 
-/// A concept as a Markdown KG file: `# Name` and its `synonyms::` line.
-pub fn markdown(name: &str, synonyms: &[String]) -> String {
-    let mut title: Vec<char> = name.chars().collect();
-    if let Some(first) = title.first_mut() {
-        *first = first.to_uppercase().next().unwrap_or(*first);
-    }
-    let title: String = title.into_iter().collect();
+/// A concept as a Markdown KG file: `# Display Name` (the imported heading,
+/// else the name capitalised) and its `synonyms::` line. The heading is read
+/// back as a synonym, so the synonym it spells is not repeated.
+pub fn markdown(name: &str, display: &str, synonyms: &[String]) -> String {
+    let title = if display.trim().is_empty() {
+        let mut title: Vec<char> = name.chars().collect();
+        if let Some(first) = title.first_mut() {
+            *first = first.to_uppercase().next().unwrap_or(*first);
+        }
+        title.into_iter().collect()
+    } else {
+        display.trim().to_string()
+    };
+    let heading = thesaurus::normalize(&title);
+    let listed: Vec<&str> = synonyms
+        .iter()
+        .map(String::as_str)
+        .filter(|s| heading.as_deref() != Some(*s))
+        .collect();
     let mut text = format!("# {title}\n");
-    if !synonyms.is_empty() {
-        text.push_str(&format!("\nsynonyms:: {}\n", synonyms.join(", ")));
+    if !listed.is_empty() {
+        text.push_str(&format!("\nsynonyms:: {}\n", listed.join(", ")));
     }
     text
 }
@@ -225,8 +238,15 @@ fn import(path: &Path, from: &Path, known: &Thesaurus) -> anyhow::Result<ExitSta
             })
         })
         .collect();
-    let written = super::import(path, &lessons, known, &from.display().to_string())
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let displays = displays_of(from);
+    let written = super::import(
+        path,
+        &lessons,
+        known,
+        &from.display().to_string(),
+        &displays,
+    )
+    .map_err(|e| anyhow::anyhow!("{e}"))?;
     let offered: usize = lessons.iter().map(|l| l.terms.len()).sum();
     let kept: usize = written.iter().map(|(_, t)| t.len() + 1).sum();
     messages::line(&format!(
@@ -236,7 +256,43 @@ fn import(path: &Path, from: &Path, known: &Thesaurus) -> anyhow::Result<ExitSta
         path.display(),
         offered.saturating_sub(kept)
     ));
+    let doc = read(path)?;
+    for lesson in &lessons {
+        let name = super::filter::clean(&lesson.name);
+        if written.iter().any(|(w, _)| Some(w) == name.as_ref()) {
+            continue;
+        }
+        let why = super::filter::refusal(&lesson.name, &lesson.terms, known, &doc);
+        messages::line(&format!("not imported: {}: {why}", lesson.name));
+    }
     Ok(ExitStatus::Matched)
+}
+
+/// The display names an import source gives its concepts, by concept name:
+/// each Markdown file's `# Heading`, or a kgrep export's `display`.
+fn displays_of(from: &Path) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    if from.is_dir() {
+        let Ok(entries) = std::fs::read_dir(from) else {
+            return out;
+        };
+        for path in entries.filter_map(Result::ok).map(|e| e.path()) {
+            if path.extension().is_none_or(|x| x != "md") {
+                continue;
+            }
+            let (Some(stem), Ok(text)) = (path.file_stem(), std::fs::read_to_string(&path)) else {
+                continue;
+            };
+            if let (Some(display), _) = thesaurus::file::parse_markdown(&text) {
+                out.insert(stem.to_string_lossy().to_lowercase(), display);
+            }
+        }
+    } else if let Ok(Some(doc)) = store::load(from) {
+        for e in doc.entries().into_iter().filter(|e| !e.display.is_empty()) {
+            out.insert(e.name, e.display);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -245,7 +301,7 @@ mod tests {
 
     #[test]
     fn markdown_form_reads_back() {
-        let text = markdown("gronk step", &["zibble".into(), "zib frame".into()]);
+        let text = markdown("gronk step", "", &["zibble".into(), "zib frame".into()]);
         assert_eq!(text, "# Gronk step\n\nsynonyms:: zibble, zib frame\n");
         let (display, synonyms) = thesaurus::file::parse_markdown(&text);
         assert_eq!(display.as_deref(), Some("Gronk step"));

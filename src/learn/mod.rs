@@ -17,6 +17,7 @@ pub mod filter;
 pub mod manage;
 pub mod store;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
@@ -131,7 +132,7 @@ pub fn record(
     known: &Thesaurus,
     from: &Provenance,
 ) -> Result<Vec<(String, Vec<String>)>, StoreError> {
-    write_lessons(path, lessons, known, |id, date, old| match old {
+    write_lessons(path, lessons, known, |_, id, date, old| match old {
         Some(old) => helped(old, date),
         None => {
             let mut meta = Map::new();
@@ -150,12 +151,12 @@ pub fn record(
 }
 
 /// The shared part of learning and importing: filter, map, then set the
-/// provenance `meta_of(id, date, old provenance)`.
+/// provenance `meta_of(name, id, date, old provenance)`.
 fn write_lessons(
     path: &Path,
     lessons: &[Lesson],
     known: &Thesaurus,
-    mut meta_of: impl FnMut(u64, &str, Option<Map<String, Value>>) -> Map<String, Value>,
+    mut meta_of: impl FnMut(&str, u64, &str, Option<Map<String, Value>>) -> Map<String, Value>,
 ) -> Result<Vec<(String, Vec<String>)>, StoreError> {
     store::update(path, |doc| {
         let date = store::now_utc();
@@ -176,7 +177,7 @@ fn write_lessons(
             for term in std::iter::once(&name).chain(&terms) {
                 doc.map(term, id, &name);
             }
-            let meta = meta_of(id, &date, doc.provenance(&name).cloned());
+            let meta = meta_of(&name, id, &date, doc.provenance(&name).cloned());
             doc.set_provenance(&name, meta);
             written.push((name, terms));
         }
@@ -187,13 +188,17 @@ fn write_lessons(
 
 /// Imports concepts as `accepted` (the user chose them), with the same
 /// filter as learning. Returns each concept written with the terms it gained.
+/// `displays` maps a concept's name to its display name (a Markdown file's
+/// `# Heading`), kept in the provenance so an export writes it back.
 pub fn import(
     path: &Path,
     lessons: &[Lesson],
     known: &Thesaurus,
     source: &str,
+    displays: &BTreeMap<String, String>,
 ) -> Result<Vec<(String, Vec<String>)>, StoreError> {
-    write_lessons(path, lessons, known, |id, date, old| {
+    write_lessons(path, lessons, known, |name, id, date, old| {
+        let display = displays.get(name).cloned();
         let mut meta = old.unwrap_or_else(|| {
             let mut meta = Map::new();
             meta.insert("id".into(), json!(id));
@@ -203,6 +208,9 @@ pub fn import(
             meta
         });
         meta.insert("status".into(), json!(Standing::Accepted.name()));
+        if let Some(display) = display {
+            meta.insert("display".into(), json!(display));
+        }
         meta
     })
 }

@@ -48,6 +48,9 @@ pub struct Entry {
     pub query: String,
     /// Its synonyms in the file, its own name excluded, sorted.
     pub synonyms: Vec<String>,
+    /// Its display name, as an imported Markdown file's `# Heading` wrote it
+    /// (empty when none was given).
+    pub display: String,
 }
 
 /// The whole document, as parsed (unknown keys included).
@@ -294,6 +297,7 @@ impl Doc {
                     model: text("model"),
                     query: text("query"),
                     synonyms: self.synonyms_of(&name),
+                    display: text("display"),
                     name,
                 }
             })

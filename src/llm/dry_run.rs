@@ -6,36 +6,77 @@
 
 use std::fmt::Write;
 
+use serde_json::Value;
+
 use super::prompt::Prompt;
 use super::provider::{strip_userinfo, Endpoint, Protocol};
 use super::wire;
+
+/// One request as `--dry-run` shows it: what would be sent, keys masked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShownRequest {
+    pub method: &'static str,
+    /// The URL, any `user:password@` removed.
+    pub url: String,
+    /// Header names and values, keys masked.
+    pub headers: Vec<(String, String)>,
+    /// The JSON body, exactly as it would be sent.
+    pub body: Value,
+    /// Sent only if the server has no Responses endpoint (404/405).
+    pub fallback: bool,
+}
+
+/// The requests `prompt` to `endpoint` becomes: one, and for the Responses
+/// API also the chat request that follows if the server has no Responses
+/// endpoint.
+pub fn requests(endpoint: &Endpoint, prompt: &Prompt) -> Vec<ShownRequest> {
+    let mut out = vec![shown(
+        &wire::build(endpoint, endpoint.protocol, prompt, true),
+        false,
+    )];
+    if endpoint.protocol == Protocol::Responses {
+        out.push(shown(
+            &wire::build(endpoint, Protocol::ChatCompletions, prompt, true),
+            true,
+        ));
+    }
+    out
+}
 
 /// Renders the request for `prompt` to `endpoint`: method, URL, headers (keys
 /// masked), a blank line, the JSON body pretty-printed. For the Responses API it
 /// also says which chat request would follow if the server has no Responses
 /// endpoint.
 pub fn dry_run(endpoint: &Endpoint, prompt: &Prompt) -> String {
-    let mut out = render(&wire::build(endpoint, endpoint.protocol, prompt, true));
-    if endpoint.protocol == Protocol::Responses {
+    requests(endpoint, prompt).iter().map(render).collect()
+}
+
+fn shown(request: &wire::WireRequest, fallback: bool) -> ShownRequest {
+    ShownRequest {
+        method: "POST",
+        url: strip_userinfo(&request.url),
+        headers: request
+            .headers
+            .iter()
+            .map(|(name, value)| (name.to_string(), value.shown()))
+            .collect(),
+        body: request.body.clone(),
+        fallback,
+    }
+}
+
+/// One request as text.
+pub fn render(request: &ShownRequest) -> String {
+    let mut out = String::new();
+    if request.fallback {
         let _ = writeln!(
             out,
             "# if the server has no Responses endpoint (404/405), this is sent instead:"
         );
-        out.push_str(&render(&wire::build(
-            endpoint,
-            Protocol::ChatCompletions,
-            prompt,
-            true,
-        )));
     }
-    out
-}
-
-fn render(request: &wire::WireRequest) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "POST {}", strip_userinfo(&request.url));
+    let _ = writeln!(out, "{} {}", request.method, request.url);
     for (name, value) in &request.headers {
-        let _ = writeln!(out, "{name}: {}", value.shown());
+        let _ = writeln!(out, "{name}: {value}");
     }
     out.push('\n');
     let body = serde_json::to_string_pretty(&request.body).unwrap_or_default();

@@ -69,7 +69,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 pub use client::{Client, ClientOptions};
-pub use dry_run::dry_run;
+pub use dry_run::{dry_run, ShownRequest};
 pub use prompt::{Excerpt, ExpansionRequest, Prompt, PromptStats, SelectionRequest};
 pub use provider::{resolve, ApiKey, Endpoint, KeySource, LlmConfig, Offline, Protocol, Provider};
 pub use reply::{parse_reply, Concept, Reply, ReplyError, Search};

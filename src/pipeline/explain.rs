@@ -1,12 +1,14 @@
 //! `--explain` (and `-v`): why each printed line was printed, on stderr — its
 //! score decomposed into the parts the ranking added up, the query words on it
 //! and near it, and its file's score. Owns only the wording; the numbers come
-//! from `score` unchanged. Lines the model chose (verified) say so.
+//! from `score` unchanged. Lines the model chose (verified) say so, and so do
+//! the lines of a literal or regex query (exact, not ranked). The lines
+//! explained are the printed ones (`Found::selected` after `-m`).
 
 use super::model::Report;
 use super::Found;
 use crate::messages;
-use crate::query::Query;
+use crate::query::{Query, QueryKind};
 use crate::score::{RankedFile, RankedLine};
 
 /// Explains every printed line, file by file, in printed order.
@@ -14,7 +16,7 @@ pub(super) fn explain(found: &Found, report: &Report) {
     for (h, lines) in &found.selected {
         let key = &found.haystacks[*h].key;
         let ranked = found.ranked.iter().find(|f| f.haystack == *h);
-        messages::line(&file_line(key, ranked));
+        messages::line(&file_line(key, ranked, &found.q, report.answered));
         for &n in lines {
             let scored = ranked.and_then(|f| f.lines.iter().find(|l| l.line == n));
             messages::line(&line_explanation(n, scored, &found.q, report.answered));
@@ -22,22 +24,30 @@ pub(super) fn explain(found: &Found, report: &Report) {
     }
 }
 
-fn file_line(key: &str, ranked: Option<&RankedFile>) -> String {
-    match ranked {
-        Some(f) => format!(
+fn file_line(key: &str, ranked: Option<&RankedFile>, q: &Query, by_model: bool) -> String {
+    match (ranked, &q.kind) {
+        (Some(f), _) => format!(
             "explain: {key}: rank {:.2} = file {:.2} (BM25 over the query's terms, path matches, file prior) + its best line",
             f.score, f.file_score
         ),
-        None => format!("explain: {key}: not in the offline ranking"),
+        (None, _) if by_model => format!("explain: {key}: chosen by the model"),
+        (None, QueryKind::Literal(lit)) => {
+            format!("explain: {key}: every line holding the literal {lit:?} (an exact query, not ranked)")
+        }
+        (None, QueryKind::Regex(re)) => {
+            format!("explain: {key}: every line matching the regex {re:?} (an exact query, not ranked)")
+        }
+        (None, QueryKind::Natural) => format!("explain: {key}: not in the offline ranking"),
     }
 }
 
 fn line_explanation(n: usize, scored: Option<&RankedLine>, q: &Query, by_model: bool) -> String {
     let Some(l) = scored else {
-        let why = if by_model {
-            "chosen by the model, verified against the file"
-        } else {
-            "shown with its passage (no query word on it)"
+        let why = match &q.kind {
+            _ if by_model => "chosen by the model, verified against the file".to_string(),
+            QueryKind::Literal(lit) => format!("holds {lit:?}"),
+            QueryKind::Regex(_) => "matches the regex".to_string(),
+            QueryKind::Natural => "shown with its passage (no query word on it)".to_string(),
         };
         return format!("explain:   {n}: {why}");
     };
@@ -129,6 +139,25 @@ mod tests {
     fn unscored_lines_say_why_they_are_shown() {
         assert!(line_explanation(3, None, &query(), true).contains("chosen by the model"));
         assert!(line_explanation(3, None, &query(), false).contains("passage"));
+    }
+
+    #[test]
+    fn exact_queries_are_explained_as_exact() {
+        let literal = crate::query::analyze("session_class");
+        assert_eq!(
+            line_explanation(141, None, &literal, false),
+            "explain:   141: holds \"session_class\""
+        );
+        assert_eq!(
+            file_line("src/a.py", None, &literal, false),
+            "explain: src/a.py: every line holding the literal \"session_class\" (an exact query, not ranked)"
+        );
+        let regex = crate::query::analyze(r"fn\s+main");
+        assert_eq!(
+            line_explanation(2, None, &regex, false),
+            "explain:   2: matches the regex"
+        );
+        assert!(file_line("src/a.rs", None, &regex, false).contains("matching the regex"));
     }
 
     #[test]

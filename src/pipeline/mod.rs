@@ -12,6 +12,8 @@ mod model;
 mod natural;
 mod output;
 
+pub use model::DEFAULT_ITERATIONS;
+
 use std::ffi::OsString;
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -63,6 +65,7 @@ where
         return thesaurus_command(&command, &flags, &config);
     }
     let env = process_env();
+    let asked_rlm = flags.rlm;
     let plan = match cli::plan(flags, &config, &env) {
         Ok(plan) => plan,
         Err(err) => {
@@ -70,6 +73,12 @@ where
             return Ok(ExitStatus::Error);
         }
     };
+    if asked_rlm && plan.llm == LlmPolicy::Off {
+        messages::warn(&format!(
+            "--rlm ignored: {} (a safety switch) wins; no language model is consulted",
+            plan.llm_from
+        ));
+    }
     search(&plan)
 }
 
@@ -109,7 +118,10 @@ fn init_config(paths: &ConfigPaths) -> anyhow::Result<ExitStatus> {
         let mut out = std::io::stdout().lock();
         writeln!(out, "{}", path.display())?;
     } else {
-        messages::line("config already exists");
+        messages::line(&format!(
+            "config already exists: {} (left unchanged)",
+            path.display()
+        ));
     }
     Ok(ExitStatus::Matched)
 }
@@ -141,7 +153,12 @@ fn thesaurus_command(
     } else {
         Thesaurus::new()
     };
-    learn::manage::run(command, &path, &known)
+    let status = learn::manage::run(command, &path, &known)?;
+    Ok(if messages::errored() {
+        ExitStatus::Error
+    } else {
+        status
+    })
 }
 
 /// What planning needs to know about the process.
@@ -198,19 +215,34 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
     let read = ReadOptions::for_run(plan.text);
     let thesaurus = match query::classify(&plan.query) {
         QueryKind::Natural => load_thesaurus(plan, &cwd, true),
-        _ => Thesaurus::new(),
+        _ => {
+            thesaurus::check_named(&plan.thesauri);
+            Thesaurus::new()
+        }
     };
     let mut q = query::analyze_with(&plan.query, &thesaurus);
     verbose_query(&q);
     let learned_used = learn::learned_in_query(&q.terms, &thesaurus);
     verbose_learned_used(&learned_used);
     let searched = match &q.kind {
-        QueryKind::Natural => natural::rank(&mut q, corpus, &read, plan.max_lines, &plan.judge),
+        QueryKind::Natural => natural::rank(
+            &mut q,
+            corpus,
+            &read,
+            natural::Limits::of(plan),
+            &plan.judge,
+        ),
         QueryKind::Literal(lit) => exact::literal(lit, corpus, &read),
         QueryKind::Regex(re) => exact::regex(re, corpus, &read),
     };
     spinner.finish();
-    let searched = searched?;
+    let mut searched = searched?;
+    let wordless = match &q.kind {
+        QueryKind::Literal(lit) if query::is_wordless(&q.raw, lit) => {
+            Some(cap_total(&mut searched.selected, plan.max_lines))
+        }
+        _ => None,
+    };
     let mut found = Found {
         q,
         haystacks: searched.haystacks,
@@ -223,6 +255,8 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
         judgement: searched.judgement,
         model: None,
         answer: None,
+        given: given_paths(plan, &input),
+        cwd: cwd.clone(),
     };
     if !matches!(input, Gathered::Stdin(_)) {
         summary(found.scanned, &found.stats);
@@ -233,6 +267,9 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
             }
             return Ok(ExitStatus::Error);
         }
+    }
+    if let Some(total) = wordless {
+        messages::line(&wordless_note(&found.q.raw, total, plan.max_lines));
     }
     if let Some(j) = &found.judgement {
         verbose_judgement(j);
@@ -250,6 +287,7 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
     let Some(mut report) = model::run(&cx, &mut found)? else {
         return Ok(ExitStatus::Matched);
     };
+    cap_per_file(&mut found.selected, plan.max_count);
     if plan.learn {
         let run = LearnRun {
             plan,
@@ -416,6 +454,50 @@ fn best_lines(found: &Found, read: &ReadOptions) -> Vec<BestLine> {
 /// Selected lines per haystack (an index into `Found::haystacks`), in print order.
 type Selection = Vec<(usize, Vec<usize>)>;
 
+/// Keeps the first `max` lines of a selection in print order (0 keeps all);
+/// returns how many there were.
+fn cap_total(selected: &mut Selection, max: usize) -> usize {
+    let total = selected.iter().map(|(_, lines)| lines.len()).sum();
+    if max == 0 {
+        return total;
+    }
+    let mut left = max;
+    for (_, lines) in selected.iter_mut() {
+        lines.truncate(left);
+        left -= lines.len();
+    }
+    selected.retain(|(_, lines)| !lines.is_empty());
+    total
+}
+
+/// What happened to a query with no word to search for: one stderr line.
+fn wordless_note(raw: &str, total: usize, max: usize) -> String {
+    let mut note = format!(
+        "{:?} has no word to search for (stop words, one-letter words and punctuation are skipped); \
+         searched for the exact text instead",
+        raw.trim()
+    );
+    if max > 0 && total > max {
+        note.push_str(&format!(
+            ": the first {max} of {total} matching lines (--max-lines), quote the query to see them all"
+        ));
+    }
+    note
+}
+
+/// `-m`: each file's lines as the printers keep them, the lowest line numbers
+/// (a natural-language selection already holds each file's best within the
+/// cap), so that `--explain`, the answer and learning see the printed lines.
+fn cap_per_file(selected: &mut Selection, max_count: Option<usize>) {
+    for (_, lines) in selected.iter_mut() {
+        lines.sort_unstable();
+        lines.dedup();
+        if let Some(max) = max_count {
+            lines.truncate(max);
+        }
+    }
+}
+
 /// What one kind of search hands to the printers.
 struct Searched {
     /// The files with hits, sorted by key; `selected` indexes into it.
@@ -449,6 +531,20 @@ struct Found {
     model: Option<model::Report>,
     /// The answer, for `--json` (printed on stderr otherwise).
     answer: Option<JsonAnswer>,
+    /// The paths the user named (path arguments or a `--paths-from-stdin`
+    /// list), as written: `--json` names files through them, as ripgrep does.
+    given: Vec<PathBuf>,
+    cwd: PathBuf,
+}
+
+/// The paths the user named, for `--json` names; none when the current
+/// directory is searched by default or stdin is the corpus.
+fn given_paths(plan: &Plan, input: &Gathered) -> Vec<PathBuf> {
+    match (&plan.input, input) {
+        (Input::Paths(paths), _) => paths.clone(),
+        (Input::PathsFromStdin, Gathered::Paths(list)) => list.clone(),
+        _ => Vec::new(),
+    }
 }
 
 fn verbose_judgement(j: &Judgement) {
@@ -617,6 +713,7 @@ fn gather(plan: &Plan) -> anyhow::Result<Option<Gathered>> {
             }
             Ok(Some(Gathered::Paths(list)))
         }
+        Input::Paths(paths) if paths.is_empty() => Ok(Some(Gathered::Paths(vec![".".into()]))),
         Input::Paths(paths) => Ok(Some(Gathered::Paths(paths.clone()))),
     }
 }

@@ -80,6 +80,9 @@ pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<
     let expand = match fallback::decide(cx.plan.llm, &cx.plan.mode, verdict) {
         Decision::Skip(why) => {
             messages::verbose(&format!("model: not consulted: {why}"));
+            if cx.plan.dry_run {
+                messages::line(&format!("--dry-run: no model request would be sent: {why}"));
+            }
             return Ok(Some(Report {
                 note: Some(why.to_string()),
                 ..Report::default()
@@ -97,12 +100,24 @@ pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<
             messages::verbose(&format!(
                 "model: none configured, running offline: {offline}"
             ));
+            if cx.plan.dry_run {
+                messages::line(&format!(
+                    "--dry-run: no model request would be sent: {offline}"
+                ));
+            } else if cx.plan.llm == crate::cli::LlmPolicy::Always {
+                // The user asked for the model: not finding one is news.
+                messages::warn(&format!(
+                    "{} asks for a language model, but {offline}",
+                    cx.plan.llm_from
+                ));
+            }
             return Ok(Some(Report {
                 note: Some(offline.to_string()),
                 ..Report::default()
             }));
         }
     };
+    let max_iterations = config.max_iterations.unwrap_or(DEFAULT_ITERATIONS);
     if cx.plan.dry_run {
         dry_run(cx, found, &config, &selection, expand)?;
         return Ok(None);
@@ -116,7 +131,7 @@ pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<
     let mut stage = Stage {
         cx,
         selection: Client::with_options(selection.clone(), meter.clone(), options),
-        max_iterations: config.max_iterations.unwrap_or(DEFAULT_ITERATIONS),
+        max_iterations,
     };
     if expand {
         if let Ok(endpoint) = config.expansion() {
@@ -134,7 +149,7 @@ pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<
 }
 
 /// Follow-up rounds when `--max-iterations` is not set.
-const DEFAULT_ITERATIONS: u32 = 2;
+pub const DEFAULT_ITERATIONS: u32 = 2;
 
 fn finish(meter: &Meter, report: &mut Report) {
     report.calls = meter.calls();
@@ -211,7 +226,7 @@ impl Stage<'_> {
                 &mut q,
                 self.cx.corpus,
                 self.cx.read,
-                plan.max_lines,
+                natural::Limits::of(plan),
                 &plan.judge,
             )
         })?;
@@ -223,7 +238,7 @@ impl Stage<'_> {
         if let Some(j) = &second.judgement {
             super::verbose_judgement(j);
         }
-        fuse_into(found, second, plan.max_lines);
+        fuse_into(found, second, natural::Limits::of(plan));
         found.q = q;
         Ok(sufficient)
     }
@@ -283,25 +298,9 @@ impl Stage<'_> {
         }
     }
 
-    /// The selection request: excerpts of the best files, the answer and the
-    /// signature fields when asked for.
+    /// The first selection request (see [`selection_request`]).
     fn request(&self, found: &Found) -> SelectionRequest {
-        let excerpts = found_excerpts(found, self.cx.read);
-        let mut request = SelectionRequest::new(&found.q.raw, excerpts);
-        request.budget_tokens = self.cx.plan.prompt_tokens;
-        request.answer = matches!(self.cx.plan.mode, Mode::Answer | Mode::AnswerOnly);
-        request.follow_ups = self.max_iterations > 0;
-        if found.selected.is_empty() {
-            request.instructions = Some(
-                "The offline search found nothing relevant; if the excerpts do not answer \
-                 the query, return no matches rather than guessing."
-                    .into(),
-            );
-        }
-        if let Some(spec) = self.cx.spec {
-            request.fields_schema = Some(signature::schema::json_schema(spec));
-        }
-        request
+        selection_request(self.cx, found, self.max_iterations)
     }
 
     /// Excerpts for the model's follow-up searches.
@@ -478,7 +477,30 @@ impl Stage<'_> {
     }
 }
 
-/// `--dry-run`: the requests this run would send, on stdout; nothing is sent.
+/// The first selection request of a run: excerpts of the best files, the
+/// answer and the signature fields when asked for. `--dry-run` shows this
+/// very request.
+fn selection_request(cx: &Context<'_>, found: &Found, max_iterations: u32) -> SelectionRequest {
+    let excerpts = found_excerpts(found, cx.read);
+    let mut request = SelectionRequest::new(&found.q.raw, excerpts);
+    request.budget_tokens = cx.plan.prompt_tokens;
+    request.answer = matches!(cx.plan.mode, Mode::Answer | Mode::AnswerOnly);
+    request.follow_ups = max_iterations > 0;
+    if found.selected.is_empty() {
+        request.instructions = Some(
+            "The offline search found nothing relevant; if the excerpts do not answer \
+             the query, return no matches rather than guessing."
+                .into(),
+        );
+    }
+    if let Some(spec) = cx.spec {
+        request.fields_schema = Some(signature::schema::json_schema(spec));
+    }
+    request
+}
+
+/// `--dry-run`: the requests this run would send, on stdout (as text, or as
+/// `request` messages and the summary with `--json`); nothing is sent.
 fn dry_run(
     cx: &Context<'_>,
     found: &Found,
@@ -487,25 +509,37 @@ fn dry_run(
     expand: bool,
 ) -> anyhow::Result<()> {
     use std::io::Write;
-    let mut out = String::new();
+    let mut requests: Vec<(&'static str, Vec<llm::ShownRequest>)> = Vec::new();
     if expand && matches!(found.q.kind, QueryKind::Natural) {
         if let Ok(endpoint) = config.expansion() {
             let request = ExpansionRequest {
                 query: found.q.raw.clone(),
                 vocabulary: vocabulary(found, cx.read),
             };
-            out.push_str("# 1. expansion: the concepts behind the query\n");
-            out.push_str(&llm::dry_run(endpoint, &llm::prompt::expansion(&request)));
-            out.push_str("# 2. selection (its excerpts would follow the expansion's search)\n");
+            let prompt = llm::prompt::expansion(&request);
+            requests.push(("expansion", llm::dry_run::requests(endpoint, &prompt)));
         }
     }
-    let mut request = SelectionRequest::new(&found.q.raw, found_excerpts(found, cx.read));
-    request.budget_tokens = cx.plan.prompt_tokens;
-    request.answer = matches!(cx.plan.mode, Mode::Answer | Mode::AnswerOnly);
-    if let Some(spec) = cx.spec {
-        request.fields_schema = Some(signature::schema::json_schema(spec));
+    let iterations = config.max_iterations.unwrap_or(DEFAULT_ITERATIONS);
+    let prompt = llm::prompt::selection(&selection_request(cx, found, iterations));
+    requests.push(("selection", llm::dry_run::requests(selection, &prompt)));
+    if cx.plan.json {
+        return super::output::print_json_requests(cx.plan, found, &requests);
     }
-    out.push_str(&llm::dry_run(selection, &llm::prompt::selection(&request)));
+    let mut out = String::new();
+    let expanding = requests.len() > 1;
+    for (stage, shown) in &requests {
+        match *stage {
+            "expansion" => out.push_str("# 1. expansion: the concepts behind the query\n"),
+            _ if expanding => {
+                out.push_str("# 2. selection (its excerpts would follow the expansion's search)\n")
+            }
+            _ => {}
+        }
+        for request in shown {
+            out.push_str(&llm::dry_run::render(request));
+        }
+    }
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
     lock.write_all(out.as_bytes())?;
@@ -642,7 +676,7 @@ fn taught(
 /// Replaces `found`'s ranking with the fusion (reciprocal rank) of it and the
 /// ranking with the model's words; lines come from the second ranking where it
 /// has the file (it scored every term), and are selected again.
-fn fuse_into(found: &mut Found, second: super::Searched, max_lines: usize) {
+fn fuse_into(found: &mut Found, second: super::Searched, limits: natural::Limits) {
     let keys = |haystacks: &[Haystack], ranked: &[RankedFile]| -> Vec<String> {
         ranked
             .iter()
@@ -685,7 +719,7 @@ fn fuse_into(found: &mut Found, second: super::Searched, max_lines: usize) {
         haystacks.push(h.clone());
         ranked.push(file);
     }
-    found.selected = score::select(&ranked, max_lines);
+    found.selected = score::select_per_file(&ranked, limits.max_lines, limits.max_count);
     found.scores = ranked
         .iter()
         .flat_map(|f| {

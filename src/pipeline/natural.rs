@@ -12,7 +12,8 @@ use crate::search::{self, matcher::TermMatcher, Corpus};
 use crate::typo::{self, Vocabulary};
 use crate::walk::Haystack;
 
-/// Ranks the corpus for the query and selects at most `max_lines` lines. A
+/// Ranks the corpus for the query and selects at most `max_lines` lines, at
+/// most `max_count` (`-m`) of each file, its best. A
 /// query word the corpus never uses is corrected to its nearest corpus words
 /// (`typo`), which are added to the query's terms, and the corpus is counted
 /// again with them.
@@ -20,7 +21,7 @@ pub(super) fn rank(
     q: &mut Query,
     corpus: Corpus<'_>,
     read: &ReadOptions,
-    max_lines: usize,
+    limits: Limits,
     thresholds: &Thresholds,
 ) -> anyhow::Result<Searched> {
     let mut scan = search::scan_terms(corpus, &q.terms, read)?;
@@ -63,7 +64,7 @@ pub(super) fn rank(
                 .map(|l| ((f.haystack, l.line), l.score.clone()))
         })
         .collect();
-    let selected: Selection = score::select(&ranked, max_lines);
+    let selected: Selection = score::select_per_file(&ranked, limits.max_lines, limits.max_count);
     let slots = query_slots(q);
     let mut evidence = judge::evidence(&ranked, &selected, slots, weights.total());
     evidence.unknown = unknown_slots(q, &scan.df);
@@ -72,7 +73,7 @@ pub(super) fn rank(
     let selected = if judgement.verdict == judge::Verdict::Sufficient {
         selected
     } else {
-        score::select_unsure(&ranked, max_lines)
+        score::select_unsure(&ranked, limits.max_lines, limits.max_count)
     };
     Ok(Searched {
         haystacks: scan.haystacks,
@@ -102,6 +103,23 @@ fn unknown_slots(q: &Query, df: &[usize]) -> u64 {
         }
     }
     asked & !found
+}
+
+/// How many lines a natural-language query prints: `--max-lines` in all,
+/// `-m` of each file.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Limits {
+    pub max_lines: usize,
+    pub max_count: Option<usize>,
+}
+
+impl Limits {
+    pub fn of(plan: &crate::cli::Plan) -> Limits {
+        Limits {
+            max_lines: plan.max_lines,
+            max_count: plan.max_count,
+        }
+    }
 }
 
 /// The slots of the query's own words (not those added by the model).

@@ -10,10 +10,14 @@ use super::Found;
 use crate::cli::{Mode, Plan};
 use crate::document::{Document, ReadOptions};
 use crate::judge::Verdict;
+use crate::llm::ShownRequest;
+use crate::query::QueryKind;
+use crate::render::cut;
 use crate::render::grep::{self, FileResult, GrepOptions};
-use crate::render::json::kgrep::{JudgeInfo, ModelUsage, RunInfo};
+use crate::render::json::kgrep::{JudgeInfo, ModelUsage, Request, RunInfo};
 use crate::render::json::{JsonFile, JsonOptions, JsonPrinter};
 use crate::report::{self, Spotter};
+use crate::walk;
 
 /// Prints the selected lines; returns how many match lines were printed.
 pub(super) fn print(plan: &Plan, found: &Found, read: &ReadOptions) -> anyhow::Result<usize> {
@@ -22,7 +26,11 @@ pub(super) fn print(plan: &Plan, found: &Found, read: &ReadOptions) -> anyhow::R
         .iter()
         .filter_map(|(h, lines)| load_quiet(&found.haystacks[*h], read).map(|d| (d, lines)))
         .collect();
-    let spotter = if plan.color {
+    // A natural-language result line is cut around its matched words when it
+    // is long; -a, literal and regex queries print every byte, as grep does.
+    let long_lines =
+        (matches!(found.q.kind, QueryKind::Natural) && !plan.text).then_some(cut::LONG_LINE_BYTES);
+    let spotter = if plan.color || long_lines.is_some() {
         Some(Spotter::new(&found.q)?)
     } else {
         None
@@ -43,6 +51,7 @@ pub(super) fn print(plan: &Plan, found: &Found, read: &ReadOptions) -> anyhow::R
         max_count: plan.max_count,
         tty: plan.stdout_is_tty,
         color: plan.color,
+        long_lines,
     };
     if plan.mode == Mode::AnswerOnly {
         return Ok(files.iter().map(|f| count_lines(f, plan.max_count)).sum());
@@ -76,11 +85,12 @@ pub(super) fn print_json(plan: &Plan, found: &Found, read: &ReadOptions) -> anyh
             printed += count_lines(&FileResult::new(&doc, lines.clone()), plan.max_count);
             continue;
         }
+        let given = walk::as_given(&found.haystacks[*h], &found.given, &found.cwd);
         let score_of = |line: usize| found.scores.get(&(*h, line)).cloned();
         let matches = report::match_lines(&doc, lines, &spotter, &found.q.terms, score_of);
         let file = JsonFile {
             doc: &doc,
-            path: report::printed_path(&found.haystacks[*h]),
+            path: report::json_path(&found.haystacks[*h], given.as_deref()),
             matches,
             elapsed: took.elapsed(),
         };
@@ -95,6 +105,41 @@ pub(super) fn print_json(plan: &Plan, found: &Found, read: &ReadOptions) -> anyh
         .context("writing results")?;
     printer.into_inner().flush().context("writing results")?;
     Ok(printed)
+}
+
+/// `--dry-run --json`: one `request` message per request that would be sent
+/// (`stage` names the call), then the summary; no match lines.
+pub(super) fn print_json_requests(
+    plan: &Plan,
+    found: &Found,
+    requests: &[(&'static str, Vec<ShownRequest>)],
+) -> anyhow::Result<()> {
+    let stdout = std::io::stdout();
+    let mut printer = JsonPrinter::new(std::io::BufWriter::new(stdout.lock()))
+        .escape_controls(plan.stdout_is_tty);
+    for (stage, shown) in requests {
+        for r in shown {
+            let request = Request {
+                stage,
+                method: r.method,
+                url: r.url.clone(),
+                headers: r
+                    .headers
+                    .iter()
+                    .map(|(n, v)| (n.clone(), serde_json::Value::String(v.clone())))
+                    .collect(),
+                body: r.body.clone(),
+                fallback: r.fallback,
+            };
+            printer.request(&request).context("writing results")?;
+        }
+    }
+    let run = run_info(found);
+    printer
+        .summary(found.started.elapsed(), Some(&run))
+        .context("writing results")?;
+    printer.into_inner().flush().context("writing results")?;
+    Ok(())
 }
 
 /// The summary's `data.kgrep`: the query, file counts, the judge and the model.

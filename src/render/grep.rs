@@ -72,6 +72,10 @@ pub struct GrepOptions {
     pub tty: bool,
     /// Write ANSI colours (in either layout).
     pub color: bool,
+    /// Cut lines longer than this many bytes to a preview around their spans
+    /// with `[... N bytes omitted]` markers ([`super::cut`]); `None` prints
+    /// every line whole, byte for byte.
+    pub long_lines: Option<usize>,
 }
 
 /// Byte ranges of matched text within a line (its `\n` excluded), by line number.
@@ -106,9 +110,13 @@ enum Row<'a> {
     Line {
         number: usize,
         is_match: bool,
+        /// The text printed: the whole line, or its preview window.
         text: &'a [u8],
+        /// Matched text, in bytes of the whole line.
         spans: &'a [Range<usize>],
         page: Option<u32>,
+        /// Bytes of the line left out before and after `text`.
+        omitted: (usize, usize),
     },
     GroupBreak,
     FileBreak,
@@ -160,15 +168,27 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
     let doc = file.doc;
     let lines: Vec<&[u8]> = doc.lines().collect();
     let matches = selected_lines(&file.lines, lines.len(), opts.max_count);
-    let line_row = |number: usize| Row::Line {
-        number,
-        is_match: matches.binary_search(&number).is_ok(),
-        text: lines[number - 1],
-        spans: file.spans.get(&number).map_or(&[], Vec::as_slice),
-        page: doc
-            .pages
-            .as_ref()
-            .and_then(|pages| pages.get(number - 1).copied()),
+    let line_row = |number: usize| {
+        let text = lines[number - 1];
+        let spans = file.spans.get(&number).map_or(&[][..], Vec::as_slice);
+        let cut = opts
+            .long_lines
+            .and_then(|max| super::cut::window(text, spans, max));
+        let (shown, omitted) = match cut {
+            Some(w) => (&text[w.clone()], (w.start, text.len() - w.end)),
+            None => (text, (0, 0)),
+        };
+        Row::Line {
+            number,
+            is_match: matches.binary_search(&number).is_ok(),
+            text: shown,
+            spans,
+            page: doc
+                .pages
+                .as_ref()
+                .and_then(|pages| pages.get(number - 1).copied()),
+            omitted,
+        }
     };
     if opts.before == 0 && opts.after == 0 {
         rows.extend(matches.iter().map(|&n| line_row(n)));
@@ -205,13 +225,18 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], color: bool) -> io::Result
                 text,
                 spans,
                 page,
+                omitted,
             } => {
                 let (number, mark) = line_prefix(number, is_match);
                 write_painted(out, number.as_bytes(), GREEN, color)?;
                 write!(out, "{mark}\t")?;
-                for (piece, matched) in segments(text, spans) {
+                let (before, after) = omission_marks(omitted);
+                out.write_all(before.as_bytes())?;
+                let spans = shifted(spans, omitted.0, text.len());
+                for (piece, matched) in segments(text, &spans) {
                     write_painted(out, piece, MATCH, color && matched)?;
                 }
+                out.write_all(after.as_bytes())?;
                 out.write_all(page_suffix(page).as_bytes())?;
             }
             Row::GroupBreak => out.write_all(GROUP_SEPARATOR.as_bytes())?,
@@ -220,6 +245,32 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], color: bool) -> io::Result
         out.write_all(b"\n")?;
     }
     Ok(())
+}
+
+/// The markers around a cut line's window (empty for a whole line).
+fn omission_marks((before, after): (usize, usize)) -> (String, String) {
+    let mark = |n: usize, f: fn(String) -> String| {
+        if n > 0 {
+            f(super::cut::omitted(n))
+        } else {
+            String::new()
+        }
+    };
+    (mark(before, |m| m + " "), mark(after, |m| format!(" {m}")))
+}
+
+/// Spans of the whole line as spans of its window (starting `offset` bytes
+/// in, `len` long); spans outside it are dropped, those across its edges
+/// clipped.
+fn shifted(spans: &[Range<usize>], offset: usize, len: usize) -> Vec<Range<usize>> {
+    spans
+        .iter()
+        .filter_map(|s| {
+            let start = s.start.max(offset) - offset;
+            let end = s.end.min(offset + len).saturating_sub(offset);
+            (start < end).then_some(start..end)
+        })
+        .collect()
 }
 
 /// Raw bytes, wrapped in an SGR colour and a reset when `color`.
@@ -284,6 +335,7 @@ fn tty_row(row: &Row<'_>, color: bool) -> String {
             text,
             spans,
             page,
+            omitted,
         } => {
             let (number, mark) = line_prefix(number, is_match);
             let mut line = format!("{}{mark}", paint(&number, GREEN, color));
@@ -291,11 +343,16 @@ fn tty_row(row: &Row<'_>, color: bool) -> String {
             let tab = expand_tabs("\t", column);
             column += tab.len();
             line.push_str(&tab);
-            for (piece, matched) in segments(text, spans) {
+            let (before, after) = omission_marks(omitted);
+            column += str_width(&before);
+            line.push_str(&before);
+            for (piece, matched) in segments(text, &shifted(spans, omitted.0, text.len())) {
                 let piece = expand_tabs(&sanitize(piece), column);
                 column += str_width(&piece);
                 line.push_str(&paint(&piece, MATCH, color && matched));
             }
+            column += str_width(&after);
+            line.push_str(&after);
             line.push_str(&expand_tabs(&page_suffix(page), column));
             line
         }

@@ -19,9 +19,10 @@
 //! `lines`, `absolute_offset` into the searched text). `begin`/`end` frame only
 //! files that print a line; the `summary` is always written, and its `stats`
 //! add up the `end` messages (ripgrep's rule). kgrep's additions live only
-//! under `data.kgrep` ([`kgrep`]) and in two message types of its own, written
-//! before the summary: `{"type":"answer","data":{…}}` and
-//! `{"type":"signature","data":{…}}`.
+//! under `data.kgrep` ([`kgrep`]) and in message types of its own, written
+//! before the summary: `{"type":"answer","data":{…}}`,
+//! `{"type":"signature","data":{…}}` and, with `--dry-run`,
+//! `{"type":"request","data":{…}}`.
 //!
 //! Where kgrep differs from rg for the same search, by design: lines are
 //! kgrep's decoded text (a file's CRLF reads as LF and invalid UTF-8 as U+FFFD,
@@ -52,7 +53,7 @@ use serde::{Serialize, Serializer};
 
 use super::context::{context_groups, selected_lines};
 use crate::document::Document;
-use kgrep::{Answer, LineInfo, RunInfo, SignatureOutput};
+use kgrep::{Answer, LineInfo, Request, RunInfo, SignatureOutput};
 
 /// Options of one `--json` rendering (the same as the grep printer's).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -178,6 +179,11 @@ impl<W: Write> JsonPrinter<W> {
         self.message(&Message::Signature(output)).map(drop)
     }
 
+    /// Writes a `request` message (`--dry-run`).
+    pub fn request(&mut self, request: &Request) -> io::Result<()> {
+        self.message(&Message::Request(request)).map(drop)
+    }
+
     /// Writes the final `summary`: wall time since the run started, the totals
     /// of every `end` so far, and kgrep's run information.
     pub fn summary(&mut self, elapsed_total: Duration, run: Option<&RunInfo>) -> io::Result<()> {
@@ -295,6 +301,7 @@ enum Message<'a> {
     Context(Line<'a>),
     Answer(&'a Answer),
     Signature(&'a SignatureOutput),
+    Request(&'a Request),
 }
 
 #[derive(Serialize)]

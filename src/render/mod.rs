@@ -7,6 +7,7 @@
 //! - [`grep`]: rlmgrep's grep-style output, byte for byte (pipe and terminal).
 //! - [`json`]: `--json`, JSON Lines that are a strict superset of `rg --json`.
 //! - [`context`]: which lines a file prints (shared by both printers).
+//! - [`cut`]: the preview window of a long natural-language result line.
 //! - [`answer`]: the `--answer` section on stderr, as rlmgrep lays it out.
 //! - [`signature`]: `--signature` / `--signature-json` output, byte for byte.
 //! - [`sanitize`]: makes file and model text safe to write to a terminal.
@@ -16,6 +17,7 @@
 pub mod answer;
 pub mod cells;
 pub mod context;
+pub mod cut;
 pub mod grep;
 pub mod json;
 pub mod sanitize;

@@ -27,7 +27,7 @@ pub use file_kind::{
 };
 pub use kind::{classify_lines, is_definition, LineKind};
 pub use lines::{near_share, score_lines, slot_bit, LineScore, RankedLine, PASSAGE_LINES};
-pub use select::{select, select_unsure};
+pub use select::{select, select_per_file, select_unsure};
 pub use symbol::definition_name;
 
 use crate::query::Term;

@@ -42,25 +42,49 @@ pub const MIN_PLACE_GAP: usize = 3;
 /// `max_lines` caps the total. 0 asks for everything: every ranked file, each
 /// with all its lines that reach `PLACE_LINE_SHARE` of its best.
 pub fn select(files: &[RankedFile], max_lines: usize) -> Vec<(usize, Vec<usize>)> {
-    select_within(files, max_lines, MAX_FILES, RUNNER_UP_SHARE)
+    select_per_file(files, max_lines, None)
 }
 
-/// `select` for results the judge is unsure of: more runners-up, one line
-/// each (`UNSURE_MAX_FILES`, `UNSURE_RUNNER_UP_SHARE`).
-pub fn select_unsure(files: &[RankedFile], max_lines: usize) -> Vec<(usize, Vec<usize>)> {
-    select_within(files, max_lines, UNSURE_MAX_FILES, UNSURE_RUNNER_UP_SHARE)
+/// [`select`] with at most `per_file` lines of each file (`-m`): each file
+/// keeps its *best* lines, and what a capped file leaves of `max_lines` goes
+/// to the files after it. `Some(0)` caps nothing here: `-m 0` prints the
+/// headings alone, which the printer does.
+pub fn select_per_file(
+    files: &[RankedFile],
+    max_lines: usize,
+    per_file: Option<usize>,
+) -> Vec<(usize, Vec<usize>)> {
+    select_within(files, max_lines, per_file, MAX_FILES, RUNNER_UP_SHARE)
+}
+
+/// [`select_per_file`] for results the judge is unsure of: more runners-up,
+/// one line each (`UNSURE_MAX_FILES`, `UNSURE_RUNNER_UP_SHARE`).
+pub fn select_unsure(
+    files: &[RankedFile],
+    max_lines: usize,
+    per_file: Option<usize>,
+) -> Vec<(usize, Vec<usize>)> {
+    select_within(
+        files,
+        max_lines,
+        per_file,
+        UNSURE_MAX_FILES,
+        UNSURE_RUNNER_UP_SHARE,
+    )
 }
 
 fn select_within(
     files: &[RankedFile],
     max_lines: usize,
+    per_file: Option<usize>,
     max_files: usize,
     runner_up_share: f64,
 ) -> Vec<(usize, Vec<usize>)> {
+    let per_file = per_file.filter(|&m| m > 0).unwrap_or(usize::MAX);
     if max_lines == 0 {
         return files
             .iter()
-            .map(|f| (f.haystack, strong_lines(&f.lines)))
+            .map(|f| (f.haystack, strong_lines(&f.lines, per_file)))
             .filter(|(_, lines)| !lines.is_empty())
             .collect();
     }
@@ -75,12 +99,13 @@ fn select_within(
             break;
         }
         let full = rank == 0 || file.score >= CLOSE_SHARE * top;
+        // Best first, so a cap keeps the best.
         let mut chosen = if full {
             places(&file.lines)
         } else {
             best_line(&file.lines).into_iter().collect()
         };
-        chosen.truncate(cap - total);
+        chosen.truncate(per_file.min(cap - total));
         if chosen.is_empty() {
             continue;
         }
@@ -102,12 +127,14 @@ fn by_score(lines: &[RankedLine]) -> Vec<&RankedLine> {
     order
 }
 
-/// Every line reaching `PLACE_LINE_SHARE` of the file's best, sorted.
-fn strong_lines(lines: &[RankedLine]) -> Vec<usize> {
+/// Every line reaching `PLACE_LINE_SHARE` of the file's best (the best
+/// `per_file` of them), sorted.
+fn strong_lines(lines: &[RankedLine], per_file: usize) -> Vec<usize> {
     let best = lines.iter().map(|l| l.score.total).fold(0.0, f64::max);
-    let mut out: Vec<usize> = lines
-        .iter()
-        .filter(|l| l.score.total > 0.0 && l.score.total >= PLACE_LINE_SHARE * best)
+    let mut out: Vec<usize> = by_score(lines)
+        .into_iter()
+        .filter(|l| l.score.total >= PLACE_LINE_SHARE * best)
+        .take(per_file)
         .map(|l| l.line)
         .collect();
     out.sort_unstable();

@@ -179,6 +179,9 @@ impl TermMatcher {
             .enumerate()
             .filter(|(i, t)| keep.get(*i).copied().unwrap_or(false) && !t.is_identifier());
         for (i, term) in kept {
+            if !is_searchable(term) {
+                continue;
+            }
             for pattern in search_patterns(term).iter().flat_map(|p| casings(p)) {
                 match patterns.iter().position(|p| *p == pattern) {
                     Some(existing) => pattern_terms[existing].push(i),
@@ -394,6 +397,15 @@ fn with_stem<R>(lower: &[u8], f: impl FnOnce(&str) -> R) -> Option<R> {
         stems.insert(lower.into(), stem.into_boxed_str());
         Some(result)
     })
+}
+
+/// Whether a term can match at all. `term_of` refuses every sub-word longer
+/// than `MAX_WORD_LEN`, so a longer term could never be verified; leaving it
+/// out of the automaton also bounds what one hostile query word costs, since an
+/// automaton's build time grows with the square of a pattern's length (one
+/// 8,000-byte word took 2.8 s, 100,000 bytes over a minute).
+fn is_searchable(term: &Term) -> bool {
+    term.stem.len() <= MAX_WORD_LEN && term.text.len() <= MAX_WORD_LEN
 }
 
 /// What the automaton looks for: the stem and the query word itself, and for a

@@ -272,7 +272,9 @@ impl LayerPaths {
 }
 
 /// Builds the layered thesaurus. A missing optional file is fine; a corrupt or
-/// unreadable one is reported once and skipped, never rewritten.
+/// unreadable one is reported once and skipped, never rewritten. A
+/// `--thesaurus PATH` that cannot be used is an error (exit 2) instead of a
+/// warning: the user named it.
 pub fn load_layers(paths: &LayerPaths) -> Thesaurus {
     let mut t = if paths.builtin {
         builtin::load_focused(paths.focus.as_deref())
@@ -298,24 +300,58 @@ pub fn load_layers(paths: &LayerPaths) -> Thesaurus {
 
 fn overlay_file(t: &mut Thesaurus, path: &Path, layer: Layer) {
     let learnable = matches!(layer, Layer::Learned | Layer::Project);
+    let named = matches!(layer, Layer::User);
     match file::read(path, layer) {
         Ok(layer) => t.overlay(&layer),
+        Err(err) if named => report_named(path, &err),
         Err(err) => warn_unusable(path, &err, learnable),
     }
+}
+
+/// Checks that every `--thesaurus PATH` can be read, for runs that load no
+/// thesaurus (literal and regex queries): a named input that is missing is an
+/// error there too, as a missing path argument is.
+pub fn check_named(paths: &[PathBuf]) {
+    for path in paths {
+        if let Err(err) = std::fs::metadata(path) {
+            let err = anyhow::Error::new(err)
+                .context(format!("cannot read thesaurus {}", path.display()));
+            report_named(path, &err);
+        }
+    }
+}
+
+/// A `--thesaurus PATH` the user named that cannot be used: an input error
+/// (exit 2), reported once; the other layers are still used.
+fn report_named(path: &Path, err: &anyhow::Error) {
+    if first_report(path) {
+        messages::error(&format!("--thesaurus: {err:#}"));
+    } else {
+        messages::set_errored();
+    }
+}
+
+/// Whether this is the first report about `path` in this process (layers are
+/// loaded twice by a run that learns).
+fn first_report(path: &Path) -> bool {
+    static REPORTED: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    let mut reported = REPORTED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if reported.iter().any(|p| p == path) {
+        return false;
+    }
+    reported.push(path.to_path_buf());
+    true
 }
 
 /// Says once per process that a thesaurus file is unusable and skipped, with
 /// how to recover (`learnable`: a file kgrep may learn into); the file itself
 /// is never touched.
 pub fn warn_unusable(path: &Path, err: &anyhow::Error, learnable: bool) {
-    static WARNED: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
-    let mut warned = WARNED
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if warned.iter().any(|p| p == path) {
+    if !first_report(path) {
         return;
     }
-    warned.push(path.to_path_buf());
     let hint = if learnable {
         "; nothing is learned into it until it is fixed, or moved aside to start a new one"
     } else {

@@ -449,6 +449,26 @@ fn unknown_type_is_an_extension() {
 }
 
 #[test]
+fn a_dotted_type_is_an_extension_without_a_warning() {
+    let t = tree(&[
+        ("a.py", ""),
+        ("b.pyi", ""),
+        ("c.tar.gz", ""),
+        ("d.c++", ""),
+        ("e.txt", ""),
+    ]);
+    assert_eq!(
+        keys_in(t.path(), &["."], &with_types(&[".py"])),
+        strs(&["a.py"]),
+        "an extension, not ripgrep's py type (which has .pyi)"
+    );
+    assert_eq!(
+        keys_in(t.path(), &["."], &with_types(&[".tar.gz,c++", ".txt"])),
+        strs(&["c.tar.gz", "d.c++", "e.txt"])
+    );
+}
+
+#[test]
 fn globs_and_types_must_both_allow() {
     let t = tree(&[("src/a.py", ""), ("src/b.md", ""), ("c.md", "")]);
     let opts = WalkOptions {
@@ -791,4 +811,30 @@ fn contract_fixture_paths_and_arguments() {
     let got: Vec<&str> = out.haystacks.iter().map(|h| h.key.as_str()).collect();
     assert_eq!(got, ["README.md", "src/app.py"]);
     assert_eq!(out.scanned, 2);
+}
+
+#[test]
+fn paths_as_given_keep_the_arguments_spelling() {
+    let t = tree(&[("src/x/a.py", ""), ("b.py", "")]);
+    let cwd = t.path();
+    let given = |args: &[&str]| -> Vec<String> {
+        let args: Vec<PathBuf> = args.iter().map(PathBuf::from).collect();
+        walk(&args, &WalkOptions::default(), cwd)
+            .haystacks
+            .iter()
+            .map(|h| as_given(h, &args, cwd).unwrap().display().to_string())
+            .collect()
+    };
+    assert_eq!(given(&["."]), ["./b.py", "./src/x/a.py"]);
+    assert_eq!(given(&["./src/x"]), ["./src/x/a.py"]);
+    assert_eq!(given(&["src/x/"]), ["src/x/a.py"]);
+    assert_eq!(given(&["b.py", "./b.py"]), ["b.py"]);
+    assert_eq!(given(&["./src/../src"]), ["./src/../src/x/a.py"]);
+    let abs = cwd.join("src");
+    assert_eq!(
+        given(&[abs.to_str().unwrap()]),
+        [format!("{}/x/a.py", abs.display())]
+    );
+    let stdin = stdin_haystack(b"x".to_vec());
+    assert_eq!(as_given(&stdin, &[PathBuf::from(".")], cwd), None);
 }

@@ -360,7 +360,11 @@ fn control_characters_in_the_query() {
         "\t\u{b}\u{c}",
     ] {
         let run = d.run(&[query, "."]);
-        assert!(run.code == 0 || run.code == 1, "{}", run.describe);
+        if query.trim().is_empty() {
+            // Whitespace only: a usage error, as an empty query is.
+            run.code(2).stderr_has("kgrep: blank pattern");
+        }
+        assert!(matches!(run.code, 0..=2), "{}", run.describe);
         run.stderr_lacks("panicked");
         assert!(!run.stdout.contains('\u{1b}'), "{}", run.describe);
     }
@@ -398,4 +402,62 @@ fn missing_paths_among_real_ones_exit_2_with_results() {
         .code(2)
         .stdout_is("./a.txt\n1:\tneedle\n")
         .stderr_has("nope.txt");
+}
+
+/// Runs `args` and kills kgrep if it is still running after `limit`.
+fn run_within(d: &Dir, args: &[&str], limit: std::time::Duration) -> std::process::Output {
+    let mut child = d
+        .std_cmd()
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > limit {
+            child.kill().unwrap();
+            let _ = child.wait();
+            panic!(
+                "kgrep {:?} still ran after {limit:?}",
+                &args[..args.len().min(1)]
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_huge_query_word_answers_quickly() {
+    // Matching time grew with the square of a word's length: 20,000 bytes took
+    // about 20 s in a release build. A word that long can never be a code word.
+    let d = Dir::new();
+    d.write("a.py", "def hello():\n    return 'world'\n");
+    let word = "a".repeat(100_000);
+    let spaced = format!("where is {} handled", "b".repeat(100_000));
+    for query in [word.as_str(), spaced.as_str()] {
+        let out = run_within(&d, &[query, "a.py"], std::time::Duration::from_secs(10));
+        assert_eq!(out.status.code(), Some(1));
+    }
+}
+
+#[test]
+fn a_missing_thesaurus_named_on_the_command_line_is_an_error() {
+    let d = Dir::new();
+    d.write("app.py", "def retry_backoff():\n    pass\n");
+    for query in ["retry backoff", "retry_backoff"] {
+        d.run(&["--thesaurus", "nothere.json", query, "app.py"])
+            .code(2)
+            .stdout_has("./app.py\n")
+            .stderr_has("kgrep: --thesaurus: cannot read thesaurus nothere.json: ")
+            .stderr_lacks("skipping it");
+    }
+    d.write(
+        "good.json",
+        r#"{"name": "t", "data": {"reattempt": {"id": 1, "nterm": "retry"}}}"#,
+    );
+    d.run(&["--thesaurus", "good.json", "retry backoff", "app.py"])
+        .code(0)
+        .stderr_lacks("thesaurus");
 }

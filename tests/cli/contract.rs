@@ -305,6 +305,7 @@ impl Args {
             max_count: self.max_count,
             tty,
             color: tty && color,
+            long_lines: None,
         }
     }
 

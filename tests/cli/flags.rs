@@ -166,7 +166,10 @@ fn init_config_writes_once_and_never_uninvited() {
     d.run(&["--init-config"])
         .code(0)
         .stdout_is("")
-        .stderr_has("kgrep: config already exists");
+        .stderr_has(&format!(
+            "kgrep: config already exists: {} (left unchanged)\n",
+            path.display()
+        ));
 }
 
 #[test]

@@ -139,3 +139,17 @@ fn a_path_given_twice_is_searched_once() {
         run.describe
     );
 }
+
+#[test]
+fn a_dotted_type_is_an_extension() {
+    // rlmgrep accepts `--type .py`; ripgrep's type names have no dot.
+    let d = Dir::new();
+    d.write("app.py", "retry = 1\n");
+    d.write("stub.pyi", "retry = 2\n");
+    d.write("notes.md", "retry\n");
+    d.run(&["--type", ".py", "retry", "."])
+        .code(0)
+        .stdout_is("./app.py\n1:\tretry = 1\n")
+        .stderr_lacks("unknown type")
+        .stderr_lacks("invalid definition");
+}

@@ -332,3 +332,65 @@ fn natural_language_json_snapshot() {
     run.code(0);
     insta::assert_snapshot!(masked(&run));
 }
+
+/// The `path` of every `begin` message, in order.
+fn begin_paths(out: &[u8]) -> Vec<String> {
+    lines(out)
+        .into_iter()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["type"] == "begin")
+        .map(|v| v["data"]["path"]["text"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn json_paths_keep_the_path_as_given_like_ripgrep() {
+    // What rg 13 prints for each spelling (checked by hand, and below
+    // against the rg installed, as CI has it).
+    let d = corpus();
+    let abs = d.path().join("src/net");
+    let abs = abs.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, String)> = vec![
+        (vec![], "src/net/client.rs".into()),
+        (vec!["."], "./src/net/client.rs".into()),
+        (vec!["./src/net"], "./src/net/client.rs".into()),
+        (vec!["src/net/"], "src/net/client.rs".into()),
+        (vec!["./src/net/client.rs"], "./src/net/client.rs".into()),
+        (vec![abs], format!("{abs}/client.rs")),
+    ];
+    for (paths, expected) in &cases {
+        let mut args = vec!["--json", "MAX_RETRIES"];
+        args.extend(paths);
+        let run = d.run_devnull(&args);
+        run.code(0);
+        assert_eq!(
+            begin_paths(&run.raw_stdout),
+            std::slice::from_ref(expected),
+            "{}",
+            run.describe
+        );
+        if let Some(rg) = ripgrep() {
+            let theirs = run_rg(rg, d.path(), &args[1..], None);
+            assert_eq!(
+                begin_paths(&theirs),
+                std::slice::from_ref(expected),
+                "rg {paths:?}"
+            );
+        }
+        // Text output keeps rlmgrep's headings.
+        let mut text_args = vec!["MAX_RETRIES"];
+        text_args.extend(paths);
+        d.run_devnull(&text_args)
+            .stdout_has("./src/net/client.rs\n6:\t");
+    }
+    let listed = d.run_stdin(
+        &["--json", "--paths-from-stdin", "MAX_RETRIES"],
+        "./src/net/client.rs\n",
+    );
+    assert_eq!(
+        begin_paths(&listed.raw_stdout),
+        ["./src/net/client.rs"],
+        "{}",
+        listed.describe
+    );
+}

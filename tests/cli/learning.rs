@@ -625,3 +625,32 @@ fn only_words_that_found_printed_lines_are_learned() {
         assert!(file["data"].get(junk).is_none(), "{junk} learned: {file}");
     }
 }
+
+#[test]
+fn a_markdown_concept_keeps_its_heading_and_a_refused_one_says_why() {
+    // issue 16 item 12.
+    let d = Dir::new();
+    d.write(
+        "kg/blueprint-registration.md",
+        "# Blueprint Registration\n\nsynonyms:: register blueprint, blueprint setup\n",
+    );
+    d.write("kg/zzjunk.md", "# Zzjunk\n\nsynonyms:: the, a\n");
+    let run = d.run(&["--thesaurus-import", "kg/"]);
+    run.code(0)
+        .stderr_has("imported 1 of 2 concept(s)")
+        .stderr_has("kgrep: not imported: zzjunk: no synonym to keep: ")
+        .stderr_has("\"the\" is a stop word");
+    d.run(&["--thesaurus-export", "out/"]).code(0);
+    let exported = std::fs::read_to_string(d.path().join("out/blueprint-registration.md")).unwrap();
+    assert_eq!(
+        exported,
+        "# Blueprint Registration\n\nsynonyms:: blueprint setup, register blueprint\n"
+    );
+    // Through JSON and back, the heading survives too.
+    d.run(&["--thesaurus-export", "all.json"]).code(0);
+    std::fs::remove_file(d.learned_path()).unwrap();
+    d.run(&["--thesaurus-import", "all.json"]).code(0);
+    d.run(&["--thesaurus-export", "again/"]).code(0);
+    let again = std::fs::read_to_string(d.path().join("again/blueprint-registration.md")).unwrap();
+    assert_eq!(again, exported);
+}

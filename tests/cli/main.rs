@@ -8,14 +8,18 @@ mod broken_pipe;
 mod color;
 mod contract;
 mod contract_modes;
+mod defaults;
 mod definitions;
 mod documents;
+mod explain;
 mod flags;
 mod generated;
 mod input;
 mod json;
 mod learning;
 mod llm_client;
+mod long_lines;
+mod max_count;
 mod mock_llm;
 mod model_faults;
 mod model_stage;
@@ -23,6 +27,7 @@ mod output;
 mod readme;
 mod schema;
 mod terminal;
+mod wordless;
 
 /// Every `.rs` file in this folder must be listed above, or its tests never run.
 #[test]

@@ -382,3 +382,164 @@ fn every_signature_type_comes_back_typed_and_a_second_bad_reply_is_exit_2() {
     );
     assert_eq!(mock.received().len(), 2, "asked once more, then gave up");
 }
+
+/// The JSON bodies of a `--dry-run`'s text output, in order.
+fn dry_run_bodies(stdout: &str) -> Vec<Value> {
+    let lines: Vec<&str> = stdout.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if !lines[i].starts_with("POST ") {
+            i += 1;
+            continue;
+        }
+        while i < lines.len() && !lines[i].is_empty() {
+            i += 1;
+        }
+        let start = i + 1;
+        let end = (start..lines.len()).find(|&j| lines[j] == "}").unwrap();
+        out.push(serde_json::from_str(&lines[start..=end].join("\n")).unwrap());
+        i = end + 1;
+    }
+    out
+}
+
+#[test]
+fn dry_run_shows_the_very_bodies_that_are_sent() {
+    // issue 16 item 4: one builder for the shown and the sent request.
+    let dir = project();
+    let cases: [(&str, Vec<Step>); 2] = [
+        // Found offline, --rlm: one selection request.
+        (
+            SUFFICIENT,
+            vec![chat(
+                json!({"matches": [{"path": "src/retry.py", "line": 5}]}),
+            )],
+        ),
+        // Nothing found: an expansion (that proposes nothing new), then a
+        // selection told that the offline search found nothing.
+        (
+            "zebra giraffe antelope",
+            vec![chat(json!({"concepts": []})), chat(json!({"matches": []}))],
+        ),
+    ];
+    for (query, steps) in cases {
+        let mock = MockLlm::start(steps);
+        dir.use_model(&mock.base_url(), "");
+        let dry = run(&dir, &["--rlm", "--dry-run", query, "."], "auto");
+        dry.code(0);
+        assert!(mock.received().is_empty(), "{}", dry.describe);
+        let shown = dry_run_bodies(&dry.stdout);
+        let real = run(&dir, &["--rlm", query, "."], "auto");
+        let sent: Vec<Value> = mock.received().iter().map(|r| r.json()).collect();
+        assert_eq!(
+            shown.len(),
+            sent.len(),
+            "{}\n{}",
+            dry.describe,
+            real.describe
+        );
+        for (shown, sent) in shown.iter().zip(&sent) {
+            assert_eq!(
+                shown, sent,
+                "{query}: the dry run differs from what was sent"
+            );
+        }
+        // --json shows the same bodies as request messages, then the summary.
+        let json = run(&dir, &["--rlm", "--dry-run", "--json", query, "."], "auto");
+        json.code(0);
+        let types: Vec<String> = json
+            .stdout
+            .lines()
+            .map(crate::schema::check_message)
+            .collect();
+        assert_eq!(
+            types.last().map(String::as_str),
+            Some("summary"),
+            "{}",
+            json.describe
+        );
+        assert!(
+            types[..types.len() - 1].iter().all(|t| t == "request"),
+            "{}",
+            json.describe
+        );
+        let bodies: Vec<Value> = json
+            .stdout
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .filter(|v| v["type"] == "request")
+            .map(|v| v["data"]["body"].clone())
+            .collect();
+        assert_eq!(bodies, sent, "{}", json.describe);
+    }
+}
+
+#[test]
+fn dry_run_without_a_usable_model_says_why_nothing_would_be_sent() {
+    let dir = project();
+    for (args, why) in [
+        (
+            &["--rlm", "--dry-run", SUFFICIENT, "."][..],
+            "no API key for openai/",
+        ),
+        (&["--dry-run", SUFFICIENT, "."][..], "judged sufficient"),
+    ] {
+        let out = run(&dir, args, "auto");
+        out.code(0)
+            .stderr_has("kgrep: --dry-run: no model request would be sent: ")
+            .stderr_has(why);
+    }
+}
+
+#[test]
+fn kgrep_llm_off_wins_over_rlm_and_a_model_on_the_command_line() {
+    // issue 16 item 2: the safety switch.
+    let dir = project();
+    let mock = MockLlm::start(vec![chat(json!({"matches": []}))]);
+    let base = mock.base_url();
+    let args = [
+        "--rlm",
+        "--api-key",
+        "x",
+        "--api-base",
+        base.as_str(),
+        "--model",
+        "openai/m",
+        SUFFICIENT,
+        ".",
+    ];
+    let out = run(&dir, &args, "off");
+    out.code(0)
+        .stdout_has("./src/retry.py")
+        .stderr_has("kgrep: --rlm ignored: KGREP_LLM=off");
+    assert!(mock.received().is_empty(), "{}", out.describe);
+    dir.use_model(&base, "llm = \"always\"");
+    let out = run(&dir, &[SUFFICIENT, "."], "off");
+    out.code(0);
+    assert!(mock.received().is_empty(), "{}", out.describe);
+}
+
+#[test]
+fn asking_for_the_model_without_one_is_a_warning() {
+    // issue 16 item 3: --rlm or llm = "always" with no key.
+    let dir = project();
+    let out = run(&dir, &["--rlm", SUFFICIENT, "."], "auto");
+    out.code(0).stdout_has("./src/retry.py");
+    let warnings: Vec<&str> = out
+        .stderr
+        .lines()
+        .filter(|l| l.contains("asks for a language model"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{}", out.describe);
+    assert!(warnings[0].starts_with("kgrep: --rlm asks for a language model, but no API key for"));
+    let config = dir.home.path().join(".rlmgrep");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(config.join("config.toml"), "llm = \"always\"\n").unwrap();
+    run(&dir, &[SUFFICIENT, "."], "").code(0).stderr_has(
+        "kgrep: llm = \"always\" in the config asks for a language model, but no API key",
+    );
+    // auto without a key stays quiet: nobody asked.
+    offline(&dir, &[SUFFICIENT, "."]).stderr_lacks("asks for a language model");
+    run(&dir, &[SUFFICIENT, "."], "auto").stderr_lacks("asks for a language model");
+}

@@ -27,6 +27,7 @@ enum Message {
     Summary(Summary),
     Answer(Answer),
     Signature(Signature),
+    Request(Request),
 }
 
 /// ripgrep's "arbitrary data": exactly one of `text` and `bytes`.
@@ -239,6 +240,25 @@ struct Signature {
     fields: BTreeMap<String, Value>,
 }
 
+/// `--dry-run --json`: a request that would be sent.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Request {
+    stage: RequestStage,
+    method: String,
+    url: String,
+    headers: BTreeMap<String, String>,
+    body: BTreeMap<String, Value>,
+    fallback: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum RequestStage {
+    Expansion,
+    Selection,
+}
+
 /// Parses one message strictly, checks what the types cannot say (offsets,
 /// nulls that must be written), and returns its type.
 pub fn check_message(line: &str) -> String {
@@ -272,6 +292,11 @@ pub fn check_message(line: &str) -> String {
         }
         Message::Answer(a) => assert!(!a.text.is_empty()),
         Message::Signature(s) => assert!(!s.spec.is_empty() && !s.fields.is_empty()),
+        Message::Request(r) => {
+            assert_eq!(r.method, "POST");
+            assert!(r.url.starts_with("http"), "{line}");
+            assert!(!r.body.is_empty(), "{line}");
+        }
     }
     raw["type"].as_str().unwrap().to_string()
 }

@@ -184,3 +184,19 @@ pub struct SignatureOutput {
     /// The typed fields, the object `--signature-json` prints.
     pub fields: serde_json::Map<String, serde_json::Value>,
 }
+
+/// The `request` message (`--dry-run --json`): one model request that would
+/// be sent, keys masked.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Request {
+    /// `expansion` (the concepts behind the query) or `selection`.
+    pub stage: &'static str,
+    pub method: &'static str,
+    pub url: String,
+    /// Header names and values, in the order sent, keys masked.
+    pub headers: serde_json::Map<String, serde_json::Value>,
+    /// The JSON body, as it would be sent.
+    pub body: serde_json::Value,
+    /// Sent only if the server has no Responses endpoint (404/405).
+    pub fallback: bool,
+}

@@ -1,0 +1,78 @@
+//! `--explain` (and `-v`) explain exactly the printed lines, with labels that
+//! fit the kind of query (issue 16, item 5).
+
+use crate::harness::{Dir, Run};
+
+fn corpus() -> Dir {
+    let d = Dir::new();
+    d.write(
+        "sessions.py",
+        "class SessionInterface:\n    null_session_class = NullSession\n\n\
+         def make_null_session(app):\n    return app.session_interface.null_session_class()\n\n\
+         class SecureCookieSessionInterface(SessionInterface):\n    session_class = SecureCookieSession\n\n\
+         def open_session(self, app, request):\n    return self.session_class()\n",
+    );
+    d
+}
+
+/// The line numbers printed, in order.
+fn printed(run: &Run) -> Vec<String> {
+    run.stdout
+        .lines()
+        .filter_map(|l| l.split_once(":\t").map(|(n, _)| n.to_string()))
+        .collect()
+}
+
+/// The line numbers explained, in order.
+fn explained(run: &Run) -> Vec<String> {
+    run.stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("kgrep: explain:   "))
+        .map(|l| l.split_once(':').unwrap().0.to_string())
+        .collect()
+}
+
+#[test]
+fn a_literal_query_explains_its_printed_lines_as_literal_matches() {
+    let d = corpus();
+    for args in [
+        &["--explain", "-m1", "session_class", "sessions.py"][..],
+        &["-v", "-m", "1", "session_class", "sessions.py"][..],
+    ] {
+        let run = d.run(args);
+        run.code(0);
+        assert_eq!(printed(&run), ["2"], "{}", run.describe);
+        assert_eq!(explained(&run), printed(&run), "{}", run.describe);
+        run.stderr_has("kgrep: explain:   2: holds \"session_class\"\n")
+            .stderr_has("explain: sessions.py: every line holding the literal \"session_class\"")
+            .stderr_lacks("no query word on it")
+            .stderr_lacks("not in the offline ranking");
+    }
+}
+
+#[test]
+fn a_regex_query_says_its_lines_match_the_regex() {
+    let d = corpus();
+    let run = d.run(&["--explain", "-m", "2", r"session_class\b", "sessions.py"]);
+    run.code(0);
+    assert_eq!(explained(&run), printed(&run), "{}", run.describe);
+    assert_eq!(printed(&run).len(), 2, "{}", run.describe);
+    run.stderr_has(": matches the regex\n")
+        .stderr_has("every line matching the regex")
+        .stderr_lacks("no query word on it");
+}
+
+#[test]
+fn a_natural_language_query_explains_only_what_m_lets_through() {
+    let d = corpus();
+    let all = d.run(&["null session class", "."]);
+    assert!(
+        printed(&all).len() > 1,
+        "the fixture no longer prints several lines of one file\n{}",
+        all.describe
+    );
+    let run = d.run(&["--explain", "-m", "1", "null session class", "."]);
+    run.code(0);
+    assert_eq!(printed(&run).len(), 1, "{}", run.describe);
+    assert_eq!(explained(&run), printed(&run), "{}", run.describe);
+}
