@@ -210,10 +210,10 @@ pub const DEFAULT_CONFIG: &str = r#"# kgrep configuration. kgrep also reads rlmg
 
 # The sufficiency judge: below these, the offline results are not good enough
 # and a model is consulted (with llm = "auto").
-# judge_coverage = 0.7      # share of the query's words found near the results
-# judge_confidence = 0.5    # agreement, margin and strength of the best place
-# judge_diversity = 2       # distinct files wanted unless one clearly leads
-# judge_min_results = 3     # printed lines
+# judge_coverage = 0.7      # below it, an unsure result needs the corpus's words (expansion)
+# judge_confidence = 0.64   # estimated chance the first file is right, to skip the model
+# judge_diversity = 1       # distinct files wanted unless one clearly leads
+# judge_min_results = 1     # printed lines
 
 # The most a selection request may send, in estimated tokens.
 # prompt_tokens = 4000

@@ -61,7 +61,8 @@ const SECONDARY_PATH_WORDS: &[&str] = &[
 /// File extensions of prose and markup.
 const PROSE_EXTENSIONS: &[&str] = &[
     ".md", ".rst", ".txt", ".adoc", ".html", ".htm", ".org", ".1", ".2", ".3", ".4", ".5", ".6",
-    ".7", ".8", ".9", ".pdf", ".docx", ".odt", ".epub", ".pptx", ".rtf", ".tex",
+    ".7", ".8", ".9", ".pdf", ".docx", ".doc", ".odt", ".ods", ".odp", ".epub", ".pptx", ".ppt",
+    ".xlsx", ".xls", ".rtf", ".tex",
 ];
 
 /// File names (first path word) of prose that ships with code: changelogs,

@@ -77,7 +77,9 @@ fn best_lines(run: &Run) -> BTreeMap<String, usize> {
 #[test]
 fn m_keeps_each_files_best_lines() {
     let d = project();
-    let full = d.run(&["--explain", QUERY, "."]);
+    // Every strong line (`--max-lines 0`), so the weaker comment above the
+    // definition is printed too.
+    let full = d.run(&["--explain", "--max-lines", "0", QUERY, "."]);
     full.code(0);
     let best = best_lines(&full);
     let shown = printed(&full);
@@ -87,7 +89,7 @@ fn m_keeps_each_files_best_lines() {
         "the fixture no longer has a weaker line before the best one\n{}",
         full.describe
     );
-    let one = d.run(&["-m", "1", QUERY, "."]);
+    let one = d.run(&["--max-lines", "0", "-m", "1", QUERY, "."]);
     one.code(0);
     let kept = printed(&one);
     assert_eq!(kept.len(), shown.len(), "{}", one.describe);

@@ -147,6 +147,7 @@ struct Score {
     terms: f64,
     near: f64,
     merged: f64,
+    name: f64,
     factor: f64,
 }
 
@@ -323,7 +324,7 @@ fn check_line(l: &Line, raw: &str) {
     if let Some(k) = &l.kgrep {
         assert!(k.verified, "{raw}");
         if let Some(score) = &k.score {
-            let total = (score.terms + score.near + score.merged) * score.factor;
+            let total = (score.terms + score.near + score.merged + score.name) * score.factor;
             assert!((total - score.total).abs() < 1e-9, "{raw}");
             assert_eq!(k.submatch_terms.len(), l.submatches.len(), "{raw}");
             assert!(k.submatch_terms.iter().all(|&t| t < k.terms.len()), "{raw}");
