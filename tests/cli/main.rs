@@ -5,6 +5,7 @@ mod harness;
 
 mod bad_input;
 mod broken_pipe;
+mod budget;
 mod color;
 mod contract;
 mod contract_modes;
@@ -15,6 +16,7 @@ mod input;
 mod json;
 mod learning;
 mod llm_client;
+mod mcp;
 mod mock_llm;
 mod model_faults;
 mod model_stage;
