@@ -48,15 +48,21 @@ impl LeftOut {
             parts.push("cut the answer".to_string());
         }
         if self.lines > 0 {
-            parts.push(format!(
-                "left out {} of {} {} ({} of {} {} not shown at all)",
+            let mut part = format!(
+                "left out {} of {} {}",
                 self.lines,
                 total_lines,
                 plural(total_lines, "line", "lines"),
-                self.files,
-                total_files,
-                plural(total_files, "file", "files"),
-            ));
+            );
+            if self.files > 0 {
+                part.push_str(&format!(
+                    " ({} of {} {} entirely)",
+                    self.files,
+                    total_files,
+                    plural(total_files, "file", "files"),
+                ));
+            }
+            parts.push(part);
         }
         Some(format!(
             "{name} {}: {} to stay within about {} tokens",
@@ -263,8 +269,13 @@ mod tests {
         };
         assert_eq!(
             left.note("--token-budget", 5, 2).unwrap(),
-            "--token-budget 300: left out 3 of 5 lines (1 of 2 files not shown at all) \
+            "--token-budget 300: left out 3 of 5 lines (1 of 2 files entirely) \
              to stay within about 300 tokens"
+        );
+        let in_one_file = LeftOut { files: 0, ..left };
+        assert_eq!(
+            in_one_file.note("max_tokens", 5, 1).unwrap(),
+            "max_tokens 300: left out 3 of 5 lines to stay within about 300 tokens"
         );
         assert_eq!(LeftOut::default().note("max_tokens", 5, 2), None);
     }

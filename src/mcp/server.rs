@@ -105,10 +105,12 @@ impl Server {
         }
     }
 
-    fn notification(&mut self, method: &str) {
-        if method == "notifications/initialized" && self.phase == Phase::New {
-            crate::messages::verbose("mcp: initialized before initialize; ignored");
-        }
+    /// Notifications get no response. `notifications/initialized` needs no
+    /// action (requests are served once `initialize` is answered), and
+    /// `notifications/cancelled` none either: a call is over before the next
+    /// message is read.
+    fn notification(&self, method: &str) {
+        crate::messages::verbose(&format!("mcp: notification {method}"));
     }
 
     /// `initialize`: agrees on a revision and says what the server offers.

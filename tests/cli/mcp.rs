@@ -20,8 +20,13 @@ struct Mcp {
 impl Mcp {
     fn start(d: &Dir, extra: &[&str]) -> Mcp {
         let mut cmd = d.std_cmd();
+        cmd.args(extra);
+        Mcp::spawn(cmd)
+    }
+
+    /// Starts `cmd --mcp` (`cmd` runs kgrep, with its flags).
+    fn spawn(mut cmd: std::process::Command) -> Mcp {
         cmd.arg("--mcp")
-            .args(extra)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
@@ -332,18 +337,38 @@ fn an_unreadable_tree_is_an_error_result() {
     use std::os::unix::fs::PermissionsExt;
     let d = corpus();
     let locked = d.write("locked/a.rs", "fn retry() {}\n");
-    let dir = locked.parent().unwrap();
-    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o000)).unwrap();
-    if std::fs::read_dir(dir).is_ok() {
-        // Running as root: permissions do not stop reading.
-        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
-        return;
-    }
-    let mut mcp = Mcp::ready(&d);
+    let dir = locked.parent().unwrap().to_path_buf();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o000)).unwrap();
+    std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    // root reads everything: the server runs as nobody then, as a user's would.
+    let as_root = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout == b"0\n");
+    let mut mcp = if as_root {
+        assert!(
+            std::path::Path::new("/usr/bin/setpriv").exists(),
+            "setpriv is needed to test permissions as root (.ci/run installs util-linux)"
+        );
+        std::fs::set_permissions(d.home.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+        let mut cmd = std::process::Command::new("/usr/bin/setpriv");
+        cmd.env_clear()
+            .env("HOME", d.home.path())
+            .env("PATH", "/usr/bin:/bin")
+            .current_dir(d.path())
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(assert_cmd::cargo::cargo_bin("kgrep"));
+        Mcp::spawn(cmd)
+    } else {
+        Mcp::start(&d, &[])
+    };
+    mcp.request("initialize", initialize("2025-11-25"));
     let result = mcp.call("search", json!({"query": "retry", "paths": ["locked"]}));
-    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let readable = mcp.call("search", json!({"query": "MAX_RETRIES", "paths": ["src"]}));
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
     assert_eq!(result["isError"], true, "{result}");
     assert!(text(&result).contains("ermission denied"), "{result}");
+    assert_eq!(readable["isError"], false, "{readable}");
 }
 
 #[test]
