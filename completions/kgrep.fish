@@ -6,6 +6,7 @@ complete -c kgrep -s B -d 'Show NUM lines of context before each match (override
 complete -c kgrep -s m -d 'Print at most NUM matching lines per file: a natural-language query keeps each file\'s best lines (and --max-lines goes on to the next files), a literal or regex query the lowest line numbers' -r
 complete -c kgrep -l max-lines -d 'Print at most NUM matching lines in all for a natural-language query (best first; default 15). 0 prints every strong line of every ranked file instead of the best places. Literal and regex queries print every match; a query with no word to search for (only stop words, such as `the`) is searched as exact text, and capped too' -r
 complete -c kgrep -l thesaurus -d 'Add a thesaurus layer: Terraphim JSON (or its legacy flat form) or a folder of Markdown concept files. Repeatable; later ones win' -r -F
+complete -c kgrep -l token-budget -d 'Print at most about NUM tokens of results (for agents with a context limit): lines are added best first until the next one would pass the budget, and what was left out is said on stderr (and in the --json summary). Tokens are estimated as the model stage does (three bytes each, erring high). Not rlmgrep\'s --max-tokens, which limits what a model generates' -r
 complete -c kgrep -l color -d 'When to colour the output: auto (stdout is a terminal and NO_COLOR is unset), always (even into a pipe) or never. Colours: magenta paths, green line numbers, bold red matched text' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour, even into a pipe or with NO_COLOR set'
 never\t'Never colour'"
@@ -51,6 +52,7 @@ complete -c kgrep -s n -d 'Accepted for compatibility with older rlmgrep: line n
 complete -c kgrep -s H -d 'Accepted for compatibility with older rlmgrep: file names are always shown'
 complete -c kgrep -l answer -d 'Print a narrative answer (on stderr) before the grep output. Needs a model for a written answer; offline, the best lines are quoted as an extractive answer'
 complete -c kgrep -l answer-only -d 'Print only the narrative answer'
+complete -c kgrep -l mcp -d 'Serve the Model Context Protocol on stdin and stdout (newline-delimited JSON-RPC) for coding agents: tools `search`, `answer` and `explain`. Other flags are ignored; each tool call takes its own arguments. See AGENTS in the man page'
 complete -c kgrep -l json -d 'Print JSON Lines instead: ripgrep\'s `--json` messages (begin, match, context, end, summary), with kgrep\'s additions under `data.kgrep` and its own `answer` and `signature` messages. See JSON OUTPUT in the man page'
 complete -c kgrep -l dry-run -d 'Print the exact requests that would be sent to the model (method, URL, headers with keys masked, JSON body) and send nothing; with --json, as `request` messages. When no request would be sent, stderr says why'
 complete -c kgrep -l offline -d 'Never consult a language model, whatever the judge says (as `llm = "off"` or `KGREP_LLM=off`)'

@@ -13,6 +13,7 @@
 //! the binary, the tests and the benchmarks can call each stage directly.
 
 pub mod answer;
+pub mod budget;
 pub mod cli;
 pub mod config;
 pub mod document;
@@ -21,6 +22,7 @@ pub mod fallback;
 pub mod judge;
 pub mod learn;
 pub mod llm;
+pub mod mcp;
 pub mod messages;
 pub mod pipeline;
 pub mod progress;
@@ -30,6 +32,7 @@ pub mod render;
 pub mod report;
 pub mod score;
 pub mod search;
+pub mod session;
 pub mod signature;
 pub mod thesaurus;
 pub mod typo;

@@ -7,14 +7,56 @@
 //! Messages often quote file names and file or model text; on a terminal they
 //! are sanitised (`render::sanitize`) so such text cannot drive the terminal.
 //! A pipe gets the bytes unchanged, as rlmgrep wrote them.
+//!
+//! A long-lived process (`kgrep --mcp`) runs each request inside [`capture`],
+//! which also collects that request's warnings and errors, so a tool result
+//! can say what went wrong.
 
 use std::borrow::Cow;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 static ERRORED: AtomicBool = AtomicBool::new(false);
 static VERBOSE: AtomicBool = AtomicBool::new(false);
 static QUIET: AtomicBool = AtomicBool::new(false);
+/// Warnings and errors of the run being captured (`capture`), if one is.
+static CAPTURED: Mutex<Option<Vec<String>>> = Mutex::new(None);
+
+/// What [`capture`] collected.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Captured {
+    /// The warnings and per-input errors reported, in order, without the
+    /// `kgrep: ` prefix (printed ones and quiet ones alike).
+    pub lines: Vec<String>,
+    /// Whether an error was reported (what would make a CLI run exit 2).
+    pub errored: bool,
+}
+
+/// Runs `f` as one request of a long-lived process (the MCP server): the
+/// warnings and errors it reports are collected as well as printed, and the
+/// "errored" flag is the request's own (restored afterwards), so one failed
+/// search does not mark the next ones. Not reentrant.
+pub fn capture<T>(f: impl FnOnce() -> T) -> (T, Captured) {
+    let was_errored = ERRORED.swap(false, Ordering::SeqCst);
+    *captured() = Some(Vec::new());
+    let out = f();
+    let lines = captured().take().unwrap_or_default();
+    let errored = ERRORED.swap(was_errored, Ordering::SeqCst);
+    (out, Captured { lines, errored })
+}
+
+fn captured() -> std::sync::MutexGuard<'static, Option<Vec<String>>> {
+    CAPTURED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn record(msg: &str) {
+    if let Some(lines) = captured().as_mut() {
+        lines.push(msg.to_string());
+    }
+}
 
 /// Runs `f` with per-input errors and warnings unprinted (they still count for
 /// the exit status): for a second pass over inputs already reported once.
@@ -39,6 +81,7 @@ pub fn line(msg: &str) {
 
 /// A warning: printed, but the exit status is untouched.
 pub fn warn(msg: &str) {
+    record(msg);
     if !QUIET.load(Ordering::SeqCst) {
         line(msg);
     }
@@ -47,6 +90,7 @@ pub fn warn(msg: &str) {
 /// An error about one input: printed, and the run will exit 2.
 pub fn error(msg: &str) {
     set_errored();
+    record(msg);
     if !QUIET.load(Ordering::SeqCst) {
         line(msg);
     }

@@ -231,6 +231,7 @@ pub fn run_info(q: &Query, scanned: usize, stats: &LoadStats) -> RunInfo {
         judge: None,
         model: None,
         concepts_learned: None,
+        budget: None,
     }
 }
 

@@ -140,6 +140,21 @@ pub struct Flags {
     #[arg(long, help_heading = OUTPUT)]
     pub answer_only: bool,
 
+    /// Print at most about NUM tokens of results (for agents with a context limit):
+    /// lines are added best first until the next one would pass the budget, and
+    /// what was left out is said on stderr (and in the --json summary). Tokens are
+    /// estimated as the model stage does (three bytes each, erring high). Not
+    /// rlmgrep's --max-tokens, which limits what a model generates.
+    #[arg(long, value_name = "NUM", help_heading = OUTPUT)]
+    pub token_budget: Option<usize>,
+
+    /// Serve the Model Context Protocol on stdin and stdout (newline-delimited
+    /// JSON-RPC) for coding agents: tools `search`, `answer` and `explain`. Other
+    /// flags are ignored; each tool call takes its own arguments. See AGENTS in
+    /// the man page.
+    #[arg(long, help_heading = MISC)]
+    pub mcp: bool,
+
     /// Print JSON Lines instead: ripgrep's `--json` messages (begin, match, context,
     /// end, summary), with kgrep's additions under `data.kgrep` and its own `answer`
     /// and `signature` messages. See JSON OUTPUT in the man page.

@@ -141,8 +141,18 @@ const JSON_OUTPUT: Section = Section {
         Item("request", "kgrep's own, with --dry-run, instead of any match: one per model request that would be sent, before the summary: {\"stage\": \"expansion\" | \"selection\", \"method\": \"POST\", \"url\": URL, \"headers\": {NAME: VALUE} (keys masked), \"body\": {...} (exactly what would be sent), \"fallback\": true for the chat request sent only if the server has no Responses endpoint}."),
         Item("summary", "Always the last line, even when nothing matched: {\"data\": {\"elapsed_total\": {human, nanos, secs}, \"kgrep\": {...}, \"stats\": {...}}, \"type\": \"summary\"}, keys sorted as ripgrep writes them; stats add up the end messages."),
         Para("data.kgrep of a match: source (lexical when a query word matched, thesaurus when only synonyms did, fuzzy when only typo corrections did, or model); verified (checked against the file); score (null for literal and regex queries, else {total, terms, near, merged, name, factor} with total = (terms + near + merged + name) * factor); terms (the query terms on the line, each {text, concept, origin: query | synonym | fuzzy}); concepts; submatch_terms (for each submatch, its index in terms)."),
-        Para("data.kgrep of the summary: version; query {text, kind: natural | literal | regex, terms}; files {scanned, loaded, skipped}; judge ({sufficient, coverage, confidence, diversity, reason}); model ({calls, prompt_tokens, completion_tokens}); concepts_learned (a list of names). judge, model and concepts_learned are null when that stage did not run."),
+        Para("data.kgrep of the summary: version; query {text, kind: natural | literal | regex, terms}; files {scanned, loaded, skipped}; judge ({sufficient, coverage, confidence, diversity, reason}); model ({calls, prompt_tokens, completion_tokens}); concepts_learned (a list of names); budget ({max_tokens, lines_left_out, files_left_out, answer_cut}: what --token-budget left out). judge, model, concepts_learned and budget are null when that stage did not run."),
         Para("Where kgrep's JSON differs from rg's for the same search: lines are the text kgrep searched (a file's CRLF is read as LF and invalid UTF-8 as U+FFFD, as rlmgrep reads files; piped stdin is raw), so offsets and bytes_searched refer to that text; bytes_printed counts kgrep's longer lines; a file's elapsed is the time spent re-reading and printing it. Files come in rank order for natural language, path order otherwise. When stdout is a terminal, DEL and C1 control characters in strings are written as \\u escapes (same JSON, terminal-safe bytes)."),
+    ],
+};
+
+const AGENTS: Section = Section {
+    title: "AGENTS",
+    blocks: &[
+        Para("--token-budget N keeps the output within about N tokens, estimated as the model stage estimates prompts (three bytes a token, erring high): the answer first (cut if it must be), then lines in print order (best first for natural language) while the next still fits. What was left out is said on stderr and in the --json summary (budget). In --json the budget covers every message, the summary included; a budget smaller than the summary alone prints only the summary."),
+        Para("kgrep --mcp serves the Model Context Protocol over stdin and stdout: newline-delimited JSON-RPC 2.0, protocol revisions 2025-11-25 and 2025-06-18 (the client's when it asks for one of them, else 2025-11-25), methods initialize, ping, tools/list and tools/call; it exits when stdin ends. stdout carries protocol messages only; diagnostics go to stderr. Flags given with --mcp are defaults for every call (kgrep --mcp --offline never consults a model unless a call says offline: false); a pattern is refused. A typical agent configuration:"),
+        Code("{\"mcpServers\": {\"kgrep\": {\"command\": \"kgrep\", \"args\": [\"--mcp\"]}}}"),
+        Para("Tools, each with an inputSchema and an outputSchema: search (the grep-style text as content; files in print order, lines with numbers, scores and matched terms, whether a model was consulted and whether the offline results were judged sufficient, as structuredContent), answer (the --answer mode: a grounded answer with path:line citations, or offline an extractive one, then its lines) and explain (search, plus why each line was printed). Arguments: query (required), paths, globs, types (lists of strings), context, max_lines, max_tokens (default 4000; the whole result, text and structuredContent, stays within it) and offline. A bad argument, a missing path or a tree with nothing readable is a result with isError true and one sentence saying what to change; a malformed message gets a JSON-RPC error and the server goes on. The embedded thesaurus is built once per server; the learned one is read again when its file changes."),
     ],
 };
 
@@ -155,6 +165,8 @@ const EXAMPLES: Section = Section {
         Code("kgrep -C 1 MAX_RETRIES"),
         Para("A short answer for an agent: at most 5 lines, at most 2 per file:"),
         Code("kgrep --max-lines 5 -m 2 \"how are tokens parsed\""),
+        Para("At most about 500 tokens of results, for an agent's context:"),
+        Code("kgrep --token-budget 500 \"where is the retry delay computed\""),
         Para("Machine-readable results; keep only the matches:"),
         Code("kgrep --json \"parse jwt\" | grep '\"type\":\"match\"'"),
         Para("Narrow a ripgrep file list with a question:"),
@@ -191,13 +203,14 @@ const FILES: Section = Section {
 };
 
 /// The prose sections, in man page order.
-pub fn sections() -> [Section; 9] {
+pub fn sections() -> [Section; 10] {
     [
         DESCRIPTION,
         CONFIGURATION,
         THESAURUS,
         LEARNING,
         JSON_OUTPUT,
+        AGENTS,
         ENVIRONMENT,
         FILES,
         EXIT_STATUS,

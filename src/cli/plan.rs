@@ -141,6 +141,8 @@ pub struct Plan {
     pub color: bool,
     /// `--json`: JSON Lines instead of the grep-style layout.
     pub json: bool,
+    /// `--token-budget`: the most tokens of results to print (estimated).
+    pub token_budget: Option<usize>,
     /// Keep what the model teaches (off with `--no-learn`, `learn = false`,
     /// `--offline` or `llm = "off"`).
     pub learn: bool,
@@ -217,6 +219,7 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
         stdout_is_tty: env.stdout_is_tty,
         color: color(flags.color, env),
         json: flags.json,
+        token_budget: flags.token_budget,
         learn,
         learn_to,
     })

@@ -1,4 +1,4 @@
-//! `--explain` (and `-v`): why each printed line was printed, on stderr — its
+//! `--explain` (and `-v`): why each printed line was printed — its
 //! score decomposed into the parts the ranking added up, the query words on it
 //! and near it, and its file's score. Owns only the wording; the numbers come
 //! from `score` unchanged. Lines the model chose (verified) say so, and so do
@@ -7,21 +7,23 @@
 
 use super::model::Report;
 use super::Found;
-use crate::messages;
 use crate::query::{Query, QueryKind};
 use crate::score::{RankedFile, RankedLine};
 
-/// Explains every printed line, file by file, in printed order.
-pub(super) fn explain(found: &Found, report: &Report) {
+/// Explains every printed line, file by file, in printed order: one message
+/// per line (the caller prints them, or returns them to an MCP client).
+pub(super) fn explain(found: &Found, report: &Report) -> Vec<String> {
+    let mut out = Vec::new();
     for (h, lines) in &found.selected {
         let key = &found.haystacks[*h].key;
         let ranked = found.ranked.iter().find(|f| f.haystack == *h);
-        messages::line(&file_line(key, ranked, &found.q, report.answered));
+        out.push(file_line(key, ranked, &found.q, report.answered));
         for &n in lines {
             let scored = ranked.and_then(|f| f.lines.iter().find(|l| l.line == n));
-            messages::line(&line_explanation(n, scored, &found.q, report.answered));
+            out.push(line_explanation(n, scored, &found.q, report.answered));
         }
     }
+    out
 }
 
 fn file_line(key: &str, ranked: Option<&RankedFile>, q: &Query, by_model: bool) -> String {

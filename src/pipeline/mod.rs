@@ -4,13 +4,18 @@
 //! Owns the order of the stages and the stderr summary lines; every decision
 //! about what matches, how it ranks or how it looks belongs to a stage module.
 //! `natural` and `exact` drive the search of each kind of query, `output` the
-//! printers.
+//! printers. [`find`] is the entry point of every front end: it runs the stages
+//! and returns [`Results`], which the command line prints and the MCP server
+//! (`crate::mcp`) turns into tool results.
 
 mod exact;
 mod explain;
 mod model;
 mod natural;
 mod output;
+mod results;
+
+pub use results::{Budget, FileView, Fitted, LineView, Results};
 
 pub use model::DEFAULT_ITERATIONS;
 
@@ -23,6 +28,7 @@ use anyhow::Context;
 use clap::Parser;
 
 use crate::answer::{self, BestLine, NoModel};
+use crate::budget::LeftOut;
 use crate::cli::flags::GenerateKind;
 use crate::cli::{self, Env, Flags, Input, LlmPolicy, Mode, Plan};
 use crate::config::{self, ConfigPaths};
@@ -38,6 +44,7 @@ use crate::render::{self, answer::AnswerStyle, signature::SignatureFormat};
 use crate::report::LineScores;
 use crate::score::RankedFile;
 use crate::search::{Corpus, LoadStats};
+use crate::session::Session;
 use crate::signature::{self, Spec};
 use crate::thesaurus::{self, LayerPaths, Thesaurus};
 use crate::walk::{self, Haystack, WalkOptions};
@@ -55,6 +62,9 @@ where
     messages::set_verbose(flags.verbose);
     if let Some(kind) = flags.generate {
         return generate(kind);
+    }
+    if flags.mcp {
+        return Ok(crate::mcp::serve_stdio(flags));
     }
     let paths = ConfigPaths::from_process_env();
     if flags.init_config {
@@ -197,11 +207,40 @@ fn is_readable_stdin() -> bool {
 
 /// Runs a search plan and prints its results.
 pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
+    match find(plan, &Session::one_shot())? {
+        Finding::Results(results) => print(plan, *results),
+        Finding::NothingReadable(results) => {
+            if plan.json {
+                output::print_json(plan, &results.found, &results.read)?;
+            }
+            Ok(ExitStatus::Error)
+        }
+        Finding::Done(status) => Ok(status),
+    }
+}
+
+/// What [`find`] came to.
+pub enum Finding {
+    /// Results to print (none found is still results).
+    Results(Box<Results>),
+    /// No file could be read (each reason already reported, then `no readable
+    /// files`): the run is an error.
+    NothingReadable(Box<Results>),
+    /// The run is over and printed what it had to: `--dry-run` (exit 0), or a
+    /// bad signature spec or unusable input (reported; exit 2).
+    Done(ExitStatus),
+}
+
+/// Runs every stage of a search plan but printing: the library's entry point
+/// for any front end (the command line, the MCP server). Reports on stderr as
+/// the command line does (the `Scanned` line, warnings, `-v`); writes to stdout
+/// only for `--dry-run`. Reads stdin only when the plan's input is stdin.
+pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     let started = Instant::now();
     let cwd = cwd()?;
     let spinner = Spinner::start("scanning files");
     let Some(input) = gather(plan)? else {
-        return Ok(ExitStatus::Error);
+        return Ok(Finding::Done(ExitStatus::Error));
     };
     let walk_opts = walk_options(plan);
     let corpus = match &input {
@@ -214,7 +253,7 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
     };
     let read = ReadOptions::for_run(plan.text);
     let thesaurus = match query::classify(&plan.query) {
-        QueryKind::Natural => load_thesaurus(plan, &cwd, true),
+        QueryKind::Natural => load_thesaurus(session, plan, &cwd, true),
         _ => {
             thesaurus::check_named(&plan.thesauri);
             Thesaurus::new()
@@ -257,15 +296,17 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
         answer: None,
         given: given_paths(plan, &input),
         cwd: cwd.clone(),
+        left_out: None,
     };
     if !matches!(input, Gathered::Stdin(_)) {
         summary(found.scanned, &found.stats);
         if found.stats.loaded == 0 {
             messages::line("no readable files");
-            if plan.json {
-                output::print_json(plan, &found, &read)?;
-            }
-            return Ok(ExitStatus::Error);
+            return Ok(Finding::NothingReadable(Box::new(Results {
+                found,
+                read,
+                spec: None,
+            })));
         }
     }
     if let Some(total) = wordless {
@@ -276,7 +317,7 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
     }
     let spec = match signature_spec(plan) {
         Ok(spec) => spec,
-        Err(status) => return Ok(status),
+        Err(status) => return Ok(Finding::Done(status)),
     };
     let cx = model::Context {
         plan,
@@ -285,7 +326,7 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
         spec: spec.as_ref(),
     };
     let Some(mut report) = model::run(&cx, &mut found)? else {
-        return Ok(ExitStatus::Matched);
+        return Ok(Finding::Done(ExitStatus::Matched));
     };
     cap_per_file(&mut found.selected, plan.max_count);
     if plan.learn {
@@ -294,6 +335,7 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
             cwd: &cwd,
             read: &read,
             used: &learned_used,
+            session,
         };
         learn_from(&run, &found, &mut report);
     }
@@ -308,25 +350,62 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
             report.dropped
         ));
     }
-    if let Some(spec) = &spec {
-        return signature_output(plan, spec, &report);
+    if spec.is_none() && matches!(plan.mode, Mode::Answer | Mode::AnswerOnly) {
+        found.answer = Some(answer_of(plan, &found, &report, &read));
     }
-    if matches!(plan.mode, Mode::Answer | Mode::AnswerOnly) {
-        let answer = answer_of(plan, &found, &report, &read);
-        if plan.json {
-            found.answer = Some(answer);
-        } else {
+    found.model = Some(report);
+    Ok(Finding::Results(Box::new(Results { found, read, spec })))
+}
+
+/// Prints what [`find`] found: the signature fields, or the answer (stderr),
+/// `--explain` (stderr) and the lines, all within `--token-budget`.
+fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
+    if let (Some(spec), Some(report)) = (&results.spec, &results.found.model) {
+        return signature_output(plan, spec, report);
+    }
+    let fitted = match plan.token_budget {
+        Some(max_tokens) => {
+            let budget = results::Budget {
+                max_tokens,
+                name: "--token-budget",
+                max_count: plan.max_count,
+                answer_inside: plan.json,
+            };
+            Some(results.fit(&budget, |r| {
+                let mut bytes = Vec::new();
+                if plan.json {
+                    output::write_json_to(&mut bytes, plan, &r.found, &r.read)?;
+                } else {
+                    output::write_grep_to(&mut bytes, plan, &r.found, &r.read)?;
+                }
+                Ok(bytes)
+            })?)
+        }
+        None => None,
+    };
+    let Results { found, read, .. } = &results;
+    if !plan.json {
+        if let Some(answer) = &found.answer {
             write_answer(&answer.text)?;
         }
     }
     if plan.explain {
-        explain::explain(&found, &report);
+        for line in results.explain() {
+            messages::line(&line);
+        }
     }
-    found.model = Some(report);
-    let printed = if plan.json {
-        output::print_json(plan, &found, &read)?
-    } else {
-        output::print(plan, &found, &read)?
+    let printed = match fitted {
+        Some(fitted) => {
+            if let Some(note) = &fitted.note {
+                messages::line(note);
+            }
+            let mut out = std::io::stdout().lock();
+            out.write_all(&fitted.bytes).context("writing results")?;
+            out.flush().context("writing results")?;
+            fitted.printed
+        }
+        None if plan.json => output::print_json(plan, found, read)?,
+        None => output::print(plan, found, read)?,
     };
     Ok(ExitStatus::of_search(printed > 0, messages::errored()))
 }
@@ -529,12 +608,14 @@ struct Found {
     judgement: Option<Judgement>,
     /// What the model stage did, once it ran.
     model: Option<model::Report>,
-    /// The answer, for `--json` (printed on stderr otherwise).
+    /// The answer (`--answer`): in `--json` a message, on stderr otherwise.
     answer: Option<JsonAnswer>,
     /// The paths the user named (path arguments or a `--paths-from-stdin`
     /// list), as written: `--json` names files through them, as ripgrep does.
     given: Vec<PathBuf>,
     cwd: PathBuf,
+    /// What `--token-budget` left out, once the output was fitted to it.
+    left_out: Option<LeftOut>,
 }
 
 /// The paths the user named, for `--json` names; none when the current
@@ -567,7 +648,12 @@ fn cwd() -> anyhow::Result<PathBuf> {
 /// current directory and in a directory given as the only path, `--thesaurus`.
 /// `focused`: only the embedded concepts the query's words could match (a
 /// search); otherwise all of them (what learning checks new synonyms against).
-fn load_thesaurus(plan: &Plan, cwd: &std::path::Path, focused: bool) -> Thesaurus {
+fn load_thesaurus(
+    session: &Session,
+    plan: &Plan,
+    cwd: &std::path::Path,
+    focused: bool,
+) -> Thesaurus {
     let mut roots = vec![cwd.to_path_buf()];
     if let Input::Paths(paths) = &plan.input {
         if let [only] = paths.as_slice() {
@@ -576,7 +662,7 @@ fn load_thesaurus(plan: &Plan, cwd: &std::path::Path, focused: bool) -> Thesauru
             }
         }
     }
-    thesaurus::load_layers(&LayerPaths {
+    session.thesaurus(&LayerPaths {
         builtin: plan.builtin_thesaurus,
         learned: user_learned_path(),
         project_roots: roots,
@@ -600,6 +686,7 @@ struct LearnRun<'a> {
     read: &'a ReadOptions,
     /// Learned concepts the query's terms came from.
     used: &'a [(String, thesaurus::Standing)],
+    session: &'a Session,
 }
 
 /// The learning loop's step of a run with printed results: keep what a
@@ -631,7 +718,7 @@ fn learn_from(run: &LearnRun<'_>, found: &Found, report: &mut model::Report) {
             model: run.plan.model.model.clone(),
         };
         // Every layer in full: a synonym any concept has is not re-pointed.
-        let known = load_thesaurus(run.plan, run.cwd, false);
+        let known = load_thesaurus(run.session, run.plan, run.cwd, false);
         match learn::record(&path, &lessons, &known, &from) {
             Ok(written) => {
                 for (name, terms) in &written {

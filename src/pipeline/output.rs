@@ -1,4 +1,6 @@
-//! Printing what a search found: rlmgrep's grep layout, or `--json`.
+//! Printing what a search found: rlmgrep's grep layout, or `--json`, each
+//! written to any writer (stdout, or a buffer that `--token-budget` measures
+//! and an MCP tool result carries).
 
 use std::io::Write;
 use std::time::Instant;
@@ -14,13 +16,28 @@ use crate::llm::ShownRequest;
 use crate::query::QueryKind;
 use crate::render::cut;
 use crate::render::grep::{self, FileResult, GrepOptions};
-use crate::render::json::kgrep::{JudgeInfo, ModelUsage, Request, RunInfo};
+use crate::render::json::kgrep::{BudgetInfo, JudgeInfo, ModelUsage, Request, RunInfo};
 use crate::render::json::{JsonFile, JsonOptions, JsonPrinter};
 use crate::report::{self, Spotter};
 use crate::walk;
 
 /// Prints the selected lines; returns how many match lines were printed.
 pub(super) fn print(plan: &Plan, found: &Found, read: &ReadOptions) -> anyhow::Result<usize> {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let printed = write_grep_to(&mut out, plan, found, read)?;
+    out.flush().context("writing results")?;
+    Ok(printed)
+}
+
+/// Writes the selected lines grep-style to `out` (nothing for
+/// `--answer-only`); returns how many match lines were (or would be) printed.
+pub(super) fn write_grep_to(
+    out: &mut dyn Write,
+    plan: &Plan,
+    found: &Found,
+    read: &ReadOptions,
+) -> anyhow::Result<usize> {
     let docs: Vec<(Document, &Vec<usize>)> = found
         .selected
         .iter()
@@ -56,25 +73,31 @@ pub(super) fn print(plan: &Plan, found: &Found, read: &ReadOptions) -> anyhow::R
     if plan.mode == Mode::AnswerOnly {
         return Ok(files.iter().map(|f| count_lines(f, plan.max_count)).sum());
     }
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let printed = grep::write_grep(&mut out, &files, &opts).context("writing results")?;
-    out.flush().context("writing results")?;
-    Ok(printed)
+    grep::write_grep(out, &files, &opts).context("writing results")
 }
 
 /// `--json`: every selected file's messages, then the summary (always).
 /// Returns how many match lines were printed.
 pub(super) fn print_json(plan: &Plan, found: &Found, read: &ReadOptions) -> anyhow::Result<usize> {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    write_json_to(&mut out, plan, found, read)
+}
+
+/// Writes `--json` to `out`; returns how many match lines were printed.
+pub(super) fn write_json_to(
+    out: &mut dyn Write,
+    plan: &Plan,
+    found: &Found,
+    read: &ReadOptions,
+) -> anyhow::Result<usize> {
     let spotter = Spotter::new(&found.q)?;
     let opts = JsonOptions {
         before: plan.before,
         after: plan.after,
         max_count: plan.max_count,
     };
-    let stdout = std::io::stdout();
-    let mut printer = JsonPrinter::new(std::io::BufWriter::new(stdout.lock()))
-        .escape_controls(plan.stdout_is_tty);
+    let mut printer = JsonPrinter::new(out).escape_controls(plan.stdout_is_tty);
     let mut printed = 0;
     for (h, lines) in &found.selected {
         let took = Instant::now();
@@ -160,6 +183,12 @@ pub(super) fn run_info(found: &Found) -> RunInfo {
         });
         run.concepts_learned = Some(m.learned.clone());
     }
+    run.budget = found.left_out.map(|left| BudgetInfo {
+        max_tokens: left.max_tokens as u64,
+        lines_left_out: left.lines as u64,
+        files_left_out: left.files as u64,
+        answer_cut: left.answer_cut,
+    });
     run
 }
 

@@ -5,6 +5,7 @@ mod harness;
 
 mod bad_input;
 mod broken_pipe;
+mod budget;
 mod color;
 mod contract;
 mod contract_modes;
@@ -20,6 +21,7 @@ mod learning;
 mod llm_client;
 mod long_lines;
 mod max_count;
+mod mcp;
 mod mock_llm;
 mod model_faults;
 mod model_stage;

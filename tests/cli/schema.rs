@@ -175,6 +175,16 @@ struct RunKgrep {
     judge: Option<Judge>,
     model: Option<Model>,
     concepts_learned: Option<Vec<String>>,
+    budget: Option<Budget>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Budget {
+    max_tokens: u64,
+    lines_left_out: u64,
+    files_left_out: u64,
+    answer_cut: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -284,7 +294,7 @@ pub fn check_message(line: &str) -> String {
             let kgrep = s.kgrep.as_ref().expect("kgrep's summary has data.kgrep");
             assert!(!kgrep.version.is_empty() && !kgrep.query.text.is_empty());
             assert!(kgrep.files.loaded + kgrep.files.skipped <= kgrep.files.scanned.max(1));
-            for key in ["judge", "model", "concepts_learned"] {
+            for key in ["judge", "model", "concepts_learned", "budget"] {
                 assert!(
                     raw["data"]["kgrep"].get(key).is_some(),
                     "{key} must be written: {line}"

@@ -105,6 +105,21 @@ pub struct RunInfo {
     /// Concepts learned into the local thesaurus; `null` when nothing could be
     /// learned (no model reply), `[]` when a reply taught nothing new.
     pub concepts_learned: Option<Vec<String>>,
+    /// What `--token-budget` left out; `null` without a budget.
+    pub budget: Option<BudgetInfo>,
+}
+
+/// The output budget of a run and what it left out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct BudgetInfo {
+    /// The budget, in estimated tokens (`--token-budget`).
+    pub max_tokens: u64,
+    /// Match lines left out to stay within it.
+    pub lines_left_out: u64,
+    /// Files none of whose lines were printed because of it.
+    pub files_left_out: u64,
+    /// Whether the answer was cut to fit.
+    pub answer_cut: bool,
 }
 
 /// The query as kgrep read it.

@@ -1,0 +1,197 @@
+//! The MCP lifecycle and method dispatch: `initialize` (with protocol-version
+//! negotiation), `notifications/initialized`, `ping`, `tools/list`,
+//! `tools/call`. One message in, at most one response out; no I/O here.
+//!
+//! Read from the specification, revisions 2025-11-25 and 2025-06-18
+//! (`basic/lifecycle`, `basic/transports`, `basic/utilities/ping`,
+//! `server/tools`): the server answers the client's version when it supports
+//! it, else its latest; requests other than `ping` before `initialize` are
+//! refused; notifications get no response, known or not.
+
+use serde_json::{json, Map, Value};
+
+use super::jsonrpc::{
+    self, Failure, Id, Message, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND,
+};
+use super::tools::{self, Tools};
+
+/// The protocol revisions served, latest first: the current one and the one
+/// before it. Both carry tools' `outputSchema` and `structuredContent`.
+pub const PROTOCOL_VERSIONS: [&str; 2] = ["2025-11-25", "2025-06-18"];
+
+/// What the client is told about using the tools, at `initialize`.
+const INSTRUCTIONS: &str = "kgrep searches code and documents for a natural-language \
+question, an identifier, a \"quoted literal\" or a regex, offline first. Use `search` for \
+the lines that answer a question (grep-style text, ranked files, line numbers), `answer` \
+for a short grounded answer with path:line citations, `explain` for why lines ranked. \
+Paths are relative to the server's working directory; results are capped by max_tokens.";
+
+/// Where the session is in its lifecycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Waiting for `initialize`.
+    New,
+    /// `initialize` answered (the client's `initialized` may not have come yet;
+    /// requests are served either way).
+    Ready,
+}
+
+/// One MCP session over one pair of streams.
+pub struct Server {
+    phase: Phase,
+    /// The negotiated protocol revision.
+    version: Option<&'static str>,
+    tools: Tools,
+}
+
+impl Server {
+    pub fn new(tools: Tools) -> Server {
+        Server {
+            phase: Phase::New,
+            version: None,
+            tools,
+        }
+    }
+
+    /// The negotiated protocol revision, once `initialize` was answered.
+    pub fn version(&self) -> Option<&'static str> {
+        self.version
+    }
+
+    /// Handles one received line; returns the response line to send, if any.
+    pub fn handle_line(&mut self, line: &[u8]) -> Option<String> {
+        match jsonrpc::parse(line) {
+            Ok(Some(Message::Request { id, method, params })) => {
+                Some(match self.request(&id, &method, &params) {
+                    Ok(result) => jsonrpc::result(&id, result),
+                    Err(failure) => jsonrpc::error(&failure),
+                })
+            }
+            Ok(Some(Message::Notification { method, .. })) => {
+                self.notification(&method);
+                None
+            }
+            Ok(Some(Message::Response) | None) => None,
+            Err(failure) => Some(jsonrpc::error(&failure)),
+        }
+    }
+
+    fn request(
+        &mut self,
+        id: &Id,
+        method: &str,
+        params: &Map<String, Value>,
+    ) -> Result<Value, Failure> {
+        let fail = |code, message: String| Failure::new(id.clone(), code, message);
+        match (method, self.phase) {
+            ("ping", _) => Ok(json!({})),
+            ("initialize", Phase::New) => {
+                self.initialize(params).map_err(|m| fail(INVALID_PARAMS, m))
+            }
+            ("initialize", Phase::Ready) => Err(fail(
+                INVALID_REQUEST,
+                "Invalid Request: the session is already initialized".into(),
+            )),
+            ("tools/list" | "tools/call", Phase::New) => Err(fail(
+                INVALID_REQUEST,
+                "Invalid Request: the session is not initialized; send initialize first".into(),
+            )),
+            ("tools/list", Phase::Ready) => Ok(json!({ "tools": tools::definitions() })),
+            ("tools/call", Phase::Ready) => self.call(params).map_err(|(code, m)| fail(code, m)),
+            _ => Err(fail(
+                METHOD_NOT_FOUND,
+                format!("Method not found: {method}"),
+            )),
+        }
+    }
+
+    /// Notifications get no response. `notifications/initialized` needs no
+    /// action (requests are served once `initialize` is answered), and
+    /// `notifications/cancelled` none either: a call is over before the next
+    /// message is read.
+    fn notification(&self, method: &str) {
+        crate::messages::verbose(&format!("mcp: notification {method}"));
+    }
+
+    /// `initialize`: agrees on a revision and says what the server offers.
+    fn initialize(&mut self, params: &Map<String, Value>) -> Result<Value, String> {
+        let Some(asked) = params.get("protocolVersion").and_then(Value::as_str) else {
+            return Err("Invalid params: initialize needs \"protocolVersion\" (a string)".into());
+        };
+        let version = negotiate(asked);
+        crate::messages::verbose(&format!(
+            "mcp: client asked for protocol {asked}; using {version}"
+        ));
+        self.version = Some(version);
+        self.phase = Phase::Ready;
+        Ok(json!({
+            "protocolVersion": version,
+            "capabilities": {"tools": {"listChanged": false}},
+            "serverInfo": {
+                "name": "kgrep",
+                "title": "kgrep: natural-language code search",
+                "version": env!("CARGO_PKG_VERSION"),
+            },
+            "instructions": INSTRUCTIONS,
+        }))
+    }
+
+    /// `tools/call`. A protocol error for a call that names no known tool; a
+    /// tool's own failure (a bad argument, a missing path) is its result, with
+    /// `isError`. A panic in a search is caught and reported, so the server
+    /// keeps serving.
+    fn call(&mut self, params: &Map<String, Value>) -> Result<Value, (i64, String)> {
+        let Some(name) = params.get("name").and_then(Value::as_str) else {
+            return Err((
+                INVALID_PARAMS,
+                "Invalid params: tools/call needs \"name\" (a string)".into(),
+            ));
+        };
+        let Some(tool) = tools::Tool::named(name) else {
+            return Err((INVALID_PARAMS, format!("Unknown tool: {name}")));
+        };
+        let arguments = match params.get("arguments") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(args)) => args.clone(),
+            Some(_) => {
+                return Err((
+                    INVALID_PARAMS,
+                    "Invalid params: \"arguments\" must be an object".into(),
+                ))
+            }
+        };
+        let tools = &mut self.tools;
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            tools.call(tool, &arguments)
+        }))
+        .map_err(|_| {
+            (
+                INTERNAL_ERROR,
+                format!("Internal error: kgrep failed while running {name}; see its stderr"),
+            )
+        })
+    }
+}
+
+/// The revision to use: the client's when served, else the latest.
+pub fn negotiate(asked: &str) -> &'static str {
+    PROTOCOL_VERSIONS
+        .iter()
+        .find(|v| **v == asked)
+        .copied()
+        .unwrap_or(PROTOCOL_VERSIONS[0])
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn negotiation_keeps_a_served_version_and_offers_the_latest_otherwise() {
+        assert_eq!(negotiate("2025-06-18"), "2025-06-18");
+        assert_eq!(negotiate("2025-11-25"), "2025-11-25");
+        assert_eq!(negotiate("2024-11-05"), "2025-11-25");
+        assert_eq!(negotiate("1.0"), "2025-11-25");
+    }
+}

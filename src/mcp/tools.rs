@@ -1,0 +1,490 @@
+//! The tools: `search`, `answer`, `explain`. Arguments in, a `tools/call`
+//! result out.
+//!
+//! A call's arguments become command-line flags on top of the server's own
+//! (`kgrep --mcp --offline` makes every call offline unless it says
+//! otherwise), then a plan as `cli::plan` resolves it, then
+//! [`pipeline::find`] runs the search: the same rules, defaults and results as
+//! the command line. Owns argument checking (each problem is one sentence in
+//! a result with `isError`, which an agent can act on) and the layout of the
+//! result. The whole result, text and `structuredContent` together, is fitted
+//! to `max_tokens`.
+
+use std::path::PathBuf;
+
+use serde_json::{json, Map, Value};
+
+use crate::cli::flags::ColorChoice;
+use crate::cli::{self, Env, Flags, Input, Plan};
+use crate::config::Config;
+use crate::messages;
+use crate::pipeline::{self, Budget, Finding, Results};
+use crate::session::Session;
+
+/// `max_tokens` when neither the call nor the server's flags give one. An
+/// agent's context is the scarce thing: literal and regex queries print every
+/// match, and a reply past the client's limit is wasted (Claude Code, for one,
+/// warns above 10,000 tokens of tool output). About 60 lines with their data.
+pub const DEFAULT_MAX_TOKENS: usize = 4_000;
+
+/// Most context lines a call may ask for: more returns whole files, which the
+/// budget would cut anyway.
+pub const MAX_CONTEXT: usize = 100;
+
+/// The argument names every tool accepts.
+const ARGUMENTS: [&str; 8] = [
+    "query",
+    "paths",
+    "globs",
+    "types",
+    "context",
+    "max_lines",
+    "max_tokens",
+    "offline",
+];
+
+/// A tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tool {
+    Search,
+    Answer,
+    Explain,
+}
+
+impl Tool {
+    /// The tool of a `tools/call` name.
+    pub fn named(name: &str) -> Option<Tool> {
+        match name {
+            "search" => Some(Tool::Search),
+            "answer" => Some(Tool::Answer),
+            "explain" => Some(Tool::Explain),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Search => "search",
+            Tool::Answer => "answer",
+            Tool::Explain => "explain",
+        }
+    }
+}
+
+/// Every tool's definition, for `tools/list`.
+pub fn definitions() -> Vec<Value> {
+    super::schema::definitions()
+}
+
+/// What every call shares: the server's flags and config, and the session's
+/// cached thesaurus layers.
+pub struct Tools {
+    base: Flags,
+    config: Config,
+    session: Session,
+}
+
+/// A call's arguments, checked.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Args {
+    query: String,
+    paths: Vec<PathBuf>,
+    globs: Vec<String>,
+    types: Vec<String>,
+    context: Option<usize>,
+    max_lines: Option<usize>,
+    max_tokens: Option<usize>,
+    offline: Option<bool>,
+}
+
+impl Tools {
+    /// `base`: the flags `kgrep --mcp` was started with.
+    pub fn new(base: Flags, config: Config) -> Tools {
+        Tools {
+            base,
+            config,
+            session: Session::reusing(),
+        }
+    }
+
+    /// Runs a tool; returns its `tools/call` result. Warnings and errors the
+    /// search reports are this call's alone.
+    pub fn call(&mut self, tool: Tool, arguments: &Map<String, Value>) -> Value {
+        let (outcome, captured) = messages::capture(|| self.run(tool, arguments));
+        match outcome {
+            Ok(Run::Results(plan, mut results)) => {
+                let warnings = captured.lines;
+                match reply(tool, &plan, &mut results, &warnings) {
+                    Ok(reply) => reply,
+                    Err(err) => error_result(&sentence(&format!("{err:#}"))),
+                }
+            }
+            Ok(Run::Unreadable(plan)) => error_result(&unreadable(&plan, &captured.lines)),
+            Err(why) => error_result(&why),
+        }
+    }
+
+    fn run(&self, tool: Tool, arguments: &Map<String, Value>) -> Result<Run, String> {
+        let args = Args::parse(arguments)?;
+        let plan = self.plan(tool, &args)?;
+        check_paths(&plan)?;
+        match pipeline::find(&plan, &self.session) {
+            Ok(Finding::Results(results)) => Ok(Run::Results(Box::new(plan), results)),
+            Ok(Finding::NothingReadable(_)) => Ok(Run::Unreadable(Box::new(plan))),
+            Ok(Finding::Done(_)) => Err("The search stopped before it had results.".into()),
+            Err(err) => Err(sentence(&format!("{err:#}"))),
+        }
+    }
+
+    /// The call's plan: its arguments as flags over the server's.
+    fn plan(&self, tool: Tool, args: &Args) -> Result<Plan, String> {
+        let mut f = self.base.clone();
+        f.pattern = Some(args.query.clone());
+        f.paths = if args.paths.is_empty() {
+            vec![PathBuf::from(".")]
+        } else {
+            args.paths.clone()
+        };
+        f.globs.extend(args.globs.iter().cloned());
+        f.types.extend(args.types.iter().cloned());
+        if let Some(context) = args.context {
+            f.context = Some(context);
+            f.before = None;
+            f.after = None;
+        }
+        f.max_lines = args.max_lines.or(f.max_lines);
+        f.token_budget = args
+            .max_tokens
+            .or(f.token_budget)
+            .or(Some(DEFAULT_MAX_TOKENS));
+        match args.offline {
+            Some(true) => {
+                f.offline = true;
+                f.rlm = false;
+            }
+            Some(false) => f.offline = false,
+            None => {}
+        }
+        // What a tool result has no room for: other output modes, stdin.
+        f.answer = tool == Tool::Answer;
+        f.answer_only = false;
+        f.explain = tool == Tool::Explain;
+        f.json = false;
+        f.signature = None;
+        f.signature_json = None;
+        f.dry_run = false;
+        f.paths_from_stdin = false;
+        f.color = Some(ColorChoice::Never);
+        let env = Env {
+            stdin_readable: false,
+            stdin_is_tty: false,
+            stdout_is_tty: false,
+            no_color: true,
+            kgrep_llm: std::env::var("KGREP_LLM").ok(),
+        };
+        cli::plan(f, &self.config, &env).map_err(|err| sentence(&err.to_string()))
+    }
+}
+
+/// What a call's search came to.
+enum Run {
+    Results(Box<Plan>, Box<Results>),
+    /// No file could be read.
+    Unreadable(Box<Plan>),
+}
+
+impl Args {
+    fn parse(arguments: &Map<String, Value>) -> Result<Args, String> {
+        if let Some(unknown) = arguments.keys().find(|k| !ARGUMENTS.contains(&k.as_str())) {
+            return Err(format!(
+                "Unknown argument '{unknown}'; the arguments are {}.",
+                ARGUMENTS.join(", ")
+            ));
+        }
+        let query = match arguments.get("query") {
+            Some(Value::String(q)) if !q.trim().is_empty() => q.clone(),
+            Some(Value::String(_)) => return Err("Argument 'query' is empty.".into()),
+            Some(other) => {
+                return Err(format!(
+                    "Argument 'query' must be a string, got {}.",
+                    shown(other)
+                ))
+            }
+            None => return Err("Argument 'query' is missing: say what to find.".into()),
+        };
+        Ok(Args {
+            query,
+            paths: strings(arguments, "paths")?
+                .into_iter()
+                .map(PathBuf::from)
+                .collect(),
+            globs: strings(arguments, "globs")?,
+            types: strings(arguments, "types")?,
+            context: whole(arguments, "context", 0, MAX_CONTEXT)?,
+            max_lines: whole(arguments, "max_lines", 0, usize::MAX)?,
+            max_tokens: whole(arguments, "max_tokens", 1, usize::MAX)?,
+            offline: match arguments.get("offline") {
+                None | Some(Value::Null) => None,
+                Some(Value::Bool(b)) => Some(*b),
+                Some(other) => {
+                    return Err(format!(
+                        "Argument 'offline' must be true or false, got {}.",
+                        shown(other)
+                    ))
+                }
+            },
+        })
+    }
+}
+
+/// A list of strings (a lone string is taken as a list of one).
+fn strings(arguments: &Map<String, Value>, name: &str) -> Result<Vec<String>, String> {
+    let bad = |v: &Value| {
+        format!(
+            "Argument '{name}' must be a list of strings, got {}.",
+            shown(v)
+        )
+    };
+    match arguments.get(name) {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::String(s)) => Ok(vec![s.clone()]),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|v| v.as_str().map(str::to_string).ok_or_else(|| bad(v)))
+            .collect(),
+        Some(other) => Err(bad(other)),
+    }
+}
+
+/// A whole number in `min..=max`.
+fn whole(
+    arguments: &Map<String, Value>,
+    name: &str,
+    min: usize,
+    max: usize,
+) -> Result<Option<usize>, String> {
+    let Some(value) = arguments.get(name).filter(|v| !v.is_null()) else {
+        return Ok(None);
+    };
+    let n = value
+        .as_u64()
+        .and_then(|n| usize::try_from(n).ok())
+        .filter(|n| (min..=max).contains(n));
+    let range = if max == usize::MAX {
+        format!("{min} or more")
+    } else {
+        format!("from {min} to {max}")
+    };
+    n.map(Some).ok_or_else(|| {
+        format!(
+            "Argument '{name}' must be a whole number {range}, got {}.",
+            shown(value)
+        )
+    })
+}
+
+/// A value as an agent wrote it, shortened.
+fn shown(value: &Value) -> String {
+    let text = value.to_string();
+    if text.chars().count() > 60 {
+        format!("{}…", text.chars().take(59).collect::<String>())
+    } else {
+        text
+    }
+}
+
+/// Every path must exist: a missing one is the agent's mistake to correct.
+fn check_paths(plan: &Plan) -> Result<(), String> {
+    let Input::Paths(paths) = &plan.input else {
+        return Ok(());
+    };
+    for path in paths {
+        if let Err(err) = std::fs::metadata(path) {
+            let cwd = std::env::current_dir().unwrap_or_default();
+            return Err(match err.kind() {
+                std::io::ErrorKind::NotFound => format!(
+                    "Path '{}' does not exist (paths are relative to {}).",
+                    path.display(),
+                    cwd.display()
+                ),
+                _ => format!("Cannot read '{}': {}.", path.display(), os_reason(&err)),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// An I/O error without Rust's ` (os error N)` tail.
+fn os_reason(err: &std::io::Error) -> String {
+    let text = err.to_string();
+    match text.find(" (os error") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+/// Why nothing could be searched, as one sentence.
+fn unreadable(plan: &Plan, errors: &[String]) -> String {
+    let paths = match &plan.input {
+        Input::Paths(paths) => paths
+            .iter()
+            .map(|p| format!("'{}'", p.display()))
+            .collect::<Vec<_>>()
+            .join(", "),
+        _ => "the input".into(),
+    };
+    if errors.is_empty() {
+        format!("No file to search in {paths} (after the globs and types given).")
+    } else {
+        sentence(&format!(
+            "No readable file in {paths}: {}",
+            errors.join("; ")
+        ))
+    }
+}
+
+/// Text made one sentence: one line, ending in a full stop.
+fn sentence(text: &str) -> String {
+    let mut one: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if let Some(first) = one.get(..1) {
+        let upper = first.to_uppercase();
+        one.replace_range(..1, &upper);
+    }
+    if !one.ends_with(['.', '!', '?']) {
+        one.push('.');
+    }
+    one
+}
+
+/// A failed call's result.
+pub fn error_result(sentence: &str) -> Value {
+    json!({
+        "content": [{"type": "text", "text": sentence}],
+        "isError": true,
+    })
+}
+
+fn text_block(text: &str) -> Value {
+    json!({"type": "text", "text": text})
+}
+
+/// The result of a call that found what it found, fitted to its budget.
+fn reply(
+    tool: Tool,
+    plan: &Plan,
+    results: &mut Results,
+    warnings: &[String],
+) -> anyhow::Result<Value> {
+    let budget = Budget {
+        max_tokens: plan.token_budget.unwrap_or(DEFAULT_MAX_TOKENS),
+        name: "max_tokens",
+        max_count: plan.max_count,
+        answer_inside: true,
+    };
+    results.fit(&budget, |r| {
+        Ok(render(tool, plan, r, warnings)?.to_string().into_bytes())
+    })?;
+    render(tool, plan, results, warnings)
+}
+
+/// The result for the results as they stand.
+fn render(
+    tool: Tool,
+    plan: &Plan,
+    results: &Results,
+    warnings: &[String],
+) -> anyhow::Result<Value> {
+    let text = String::from_utf8_lossy(&results.text(plan)?).into_owned();
+    let files = results.files(plan)?;
+    let run = results.run_info();
+    let mut content = Vec::new();
+    let answer = results.answer();
+    if let (Tool::Answer, Some(answer)) = (tool, answer) {
+        content.push(text_block(&answer.text));
+    }
+    if !text.is_empty() {
+        content.push(text_block(&text));
+    } else if tool != Tool::Answer {
+        content.push(text_block("No lines matched."));
+    }
+    let explanations: Vec<String> = if tool == Tool::Explain {
+        results
+            .explain()
+            .iter()
+            .map(|l| l.strip_prefix("explain: ").unwrap_or(l).to_string())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if !explanations.is_empty() {
+        content.push(text_block(&explanations.join("\n")));
+    }
+    let printed: usize = files
+        .iter()
+        .map(|f| f.lines.iter().filter(|l| l.is_match).count())
+        .sum();
+    let left = results.left_out().unwrap_or_default();
+    let mut notes: Vec<String> = warnings.to_vec();
+    if let Some(note) = left.note("max_tokens", printed + left.lines, files.len() + left.files) {
+        notes.push(note);
+    }
+    if !notes.is_empty() {
+        content.push(text_block(&notes.join("\n")));
+    }
+    let mut structured = json!({
+        "query": {"text": run.query.text, "kind": run.query.kind},
+        "files": files.iter().map(file_json).collect::<Vec<_>>(),
+        "model_consulted": results.is_model_consulted(),
+        "sufficient": results.is_sufficient(),
+        "judge_reason": results.judgement().map(|j| format!("{}: {}", j.verdict.name(), j.reason)),
+        "files_scanned": run.files.scanned,
+        "files_loaded": run.files.loaded,
+        "left_out": {
+            "max_tokens": left.max_tokens,
+            "lines": left.lines,
+            "files": left.files,
+            "answer_cut": left.answer_cut,
+        },
+        "warnings": warnings,
+    });
+    if let Some(map) = structured.as_object_mut() {
+        if tool == Tool::Answer {
+            map.insert("answer".into(), serde_json::to_value(answer)?);
+        }
+        if tool == Tool::Explain {
+            map.insert("explanations".into(), json!(explanations));
+        }
+    }
+    Ok(json!({
+        "content": content,
+        "structuredContent": structured,
+        "isError": false,
+    }))
+}
+
+fn file_json(file: &pipeline::FileView) -> Value {
+    let lines: Vec<Value> = file
+        .lines
+        .iter()
+        .map(|l| {
+            let mut line = json!({"line": l.number, "text": l.text, "match": l.is_match});
+            if let (Some(info), Some(map)) = (&l.info, line.as_object_mut()) {
+                map.insert("score".into(), json!(info.score.as_ref().map(|s| s.total)));
+                map.insert(
+                    "terms".into(),
+                    json!(info
+                        .terms
+                        .iter()
+                        .map(|t| t.text.as_str())
+                        .collect::<Vec<_>>()),
+                );
+                map.insert(
+                    "source".into(),
+                    serde_json::to_value(info.source).unwrap_or(Value::Null),
+                );
+            }
+            line
+        })
+        .collect();
+    json!({"path": file.path, "score": file.score, "lines": lines})
+}

@@ -1,0 +1,307 @@
+//! What [`super::find`] returns: a search's results, read through plain
+//! values by any front end. The command line prints them (`super::print`);
+//! the MCP server (`crate::mcp`) asks for the grep-style text, the files and
+//! lines as data, the answer and the explanations.
+//!
+//! Owns the read-only view; every number and line comes from the stages
+//! unchanged, and the text is `output`'s rendering, byte for byte what
+//! `kgrep` prints into a pipe.
+
+use super::output;
+use super::{explain, natural::load_quiet, Found, Selection};
+use crate::budget::{self, LeftOut};
+use crate::cli::Plan;
+use crate::document::ReadOptions;
+use crate::judge::{Judgement, Verdict};
+use crate::llm::prompt::estimate_tokens;
+use crate::query::Query;
+use crate::render::context::{context_groups, selected_lines};
+use crate::render::json::kgrep::{Answer, LineInfo, RunInfo};
+use crate::report::{self, Spotter};
+use crate::signature::Spec;
+
+/// A search's results.
+pub struct Results {
+    pub(super) found: Found,
+    pub(super) read: ReadOptions,
+    /// The signature spec (signature modes): the fields are printed instead.
+    pub(super) spec: Option<Spec>,
+}
+
+/// A token budget and how the output it bounds is laid out.
+#[derive(Clone, Debug)]
+pub struct Budget<'a> {
+    /// The most tokens of output.
+    pub max_tokens: usize,
+    /// How it was asked for (`--token-budget`, `max_tokens`), for the note.
+    pub name: &'a str,
+    /// `-m`: match lines past it in a file print nowhere, so are not left out.
+    pub max_count: Option<usize>,
+    /// The rendering holds the answer (else it is printed apart).
+    pub answer_inside: bool,
+}
+
+/// Output fitted to a budget.
+#[derive(Clone, Debug, Default)]
+pub struct Fitted {
+    /// The rendering that fits.
+    pub bytes: Vec<u8>,
+    /// Match lines in it.
+    pub printed: usize,
+    /// What was left out, as a note (`None` when nothing was).
+    pub note: Option<String>,
+}
+
+/// One printed file, in print order (for a natural-language query, rank order).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileView {
+    /// The path as printed, without rlmgrep's `./` heading prefix.
+    pub path: String,
+    /// The file's rank score (natural language; `None` for literal and regex
+    /// queries and for lines a model chose).
+    pub score: Option<f64>,
+    /// Its printed lines, match and context, in line order.
+    pub lines: Vec<LineView>,
+}
+
+/// One printed line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineView {
+    /// 1-based line number.
+    pub number: usize,
+    /// The line's text (invalid UTF-8 shown as U+FFFD), without its newline.
+    pub text: String,
+    /// A match line (`N:`), not context (`N-`).
+    pub is_match: bool,
+    /// What kgrep knows about a match line: its score, terms, source
+    /// (`None` for context lines).
+    pub info: Option<LineInfo>,
+}
+
+impl Results {
+    /// The query as searched (its terms include synonyms, corrections and
+    /// model words).
+    pub fn query(&self) -> &Query {
+        &self.found.q
+    }
+
+    /// The judge's view of the offline results (natural-language queries).
+    pub fn judgement(&self) -> Option<&Judgement> {
+        self.found.judgement.as_ref()
+    }
+
+    /// Whether the offline results were judged sufficient (`None`: no judge ran).
+    pub fn is_sufficient(&self) -> Option<bool> {
+        self.judgement().map(|j| j.verdict == Verdict::Sufficient)
+    }
+
+    /// Whether a language model was called.
+    pub fn is_model_consulted(&self) -> bool {
+        self.found.model.as_ref().is_some_and(|m| m.calls > 0)
+    }
+
+    /// Why no model was consulted, or why its call failed.
+    pub fn model_note(&self) -> Option<&str> {
+        self.found.model.as_ref().and_then(|m| m.note.as_deref())
+    }
+
+    /// The answer (`--answer` modes).
+    pub fn answer(&self) -> Option<&Answer> {
+        self.found.answer.as_ref()
+    }
+
+    /// What the token budget left out, once the results were fitted to one.
+    pub fn left_out(&self) -> Option<LeftOut> {
+        self.found.left_out
+    }
+
+    /// What `--json`'s summary says of the run (`data.kgrep`).
+    pub fn run_info(&self) -> RunInfo {
+        output::run_info(&self.found)
+    }
+
+    /// Why each printed line was printed (`--explain`), one message each.
+    pub fn explain(&self) -> Vec<String> {
+        self.found
+            .model
+            .as_ref()
+            .map(|report| explain::explain(&self.found, report))
+            .unwrap_or_default()
+    }
+
+    /// The grep-style text `kgrep` prints into a pipe (no colour, no budget).
+    pub fn text(&self, plan: &Plan) -> anyhow::Result<Vec<u8>> {
+        let mut bytes = Vec::new();
+        output::write_grep_to(&mut bytes, &pipe(plan), &self.found, &self.read)?;
+        Ok(bytes)
+    }
+
+    /// Fits the output into `max_tokens` (estimated as the model stage does):
+    /// the answer first, cut if it must be, then the most selected lines, in
+    /// print order, whose rendering still fits. `render` renders these results
+    /// as they stand (the caller's output: `--json`, the grep-style text, a
+    /// tool result); `answer_inside` says whether it holds the answer (else
+    /// the answer is printed apart, and the lines get what it leaves).
+    /// Afterwards the results hold only what fits (their selection cut, what
+    /// was left out recorded), so `--explain`, [`Results::files`] and the
+    /// `--json` summary say the same. A budget smaller than what a rendering
+    /// always holds (the `--json` summary) leaves no line, and is exceeded by it.
+    pub fn fit(
+        &mut self,
+        budget: &Budget<'_>,
+        mut render: impl FnMut(&Results) -> anyhow::Result<Vec<u8>>,
+    ) -> anyhow::Result<Fitted> {
+        let full = std::mem::take(&mut self.found.selected);
+        let count = |sel: &Selection| -> (usize, usize) {
+            sel.iter()
+                .map(|(_, l)| budget.max_count.map_or(l.len(), |m| l.len().min(m)))
+                .filter(|&n| n > 0)
+                .fold((0, 0), |(n, f), l| (n + l, f + 1))
+        };
+        let (total_lines, total_files) = count(&full);
+        let mut left = LeftOut {
+            max_tokens: budget.max_tokens,
+            ..LeftOut::default()
+        };
+        let take = |results: &mut Results, k: usize, left: LeftOut| {
+            results.found.selected = prefix(&full, k);
+            let (lines, files) = count(&results.found.selected);
+            results.found.left_out = Some(LeftOut {
+                lines: total_lines - lines,
+                files: total_files - files,
+                ..left
+            });
+            lines
+        };
+        let mut room = budget.max_tokens;
+        if let Some(answer) = self.found.answer.take() {
+            let full_text = answer.text.clone();
+            let cut = if budget.answer_inside {
+                let mut cost = |text: &str| {
+                    self.found.answer = Some(Answer {
+                        text: text.to_string(),
+                        ..answer.clone()
+                    });
+                    let cut = text != full_text;
+                    take(
+                        self,
+                        0,
+                        LeftOut {
+                            answer_cut: cut,
+                            ..left
+                        },
+                    );
+                    Ok(budget::tokens(&render(self)?))
+                };
+                budget::cut_text(&full_text, budget.max_tokens, &mut cost)?
+            } else {
+                budget::cut_text(&full_text, budget.max_tokens, |t| Ok(estimate_tokens(t)))?
+            };
+            left.answer_cut = cut.is_some();
+            let text = cut.unwrap_or(full_text);
+            if !budget.answer_inside {
+                room = room.saturating_sub(estimate_tokens(&text));
+            }
+            self.found.answer = Some(Answer { text, ..answer });
+        }
+        let total = full.iter().map(|(_, l)| l.len()).sum();
+        let (k, bytes) = budget::fit(total, room, |k| {
+            take(self, k, left);
+            render(self)
+        })?;
+        // The results keep what was printed; the bytes are the ones measured
+        // (a `--json` rendering holds timings).
+        let printed = take(self, k, left);
+        let note = self
+            .found
+            .left_out
+            .and_then(|left| left.note(budget.name, total_lines, total_files));
+        Ok(Fitted {
+            bytes,
+            printed,
+            note,
+        })
+    }
+
+    /// A file's rank score, while the ranking still indexes the printed files
+    /// (a model's verified lines replace them).
+    fn file_score(&self, h: usize) -> Option<f64> {
+        if self.found.model.as_ref().is_some_and(|m| m.answered) {
+            return None;
+        }
+        self.found
+            .ranked
+            .iter()
+            .find(|f| f.haystack == h)
+            .map(|f| f.score)
+    }
+
+    /// The printed files with their lines, as the grep-style text shows them
+    /// (context and `-m` applied).
+    pub fn files(&self, plan: &Plan) -> anyhow::Result<Vec<FileView>> {
+        let found = &self.found;
+        let spotter = Spotter::new(&found.q)?;
+        let mut out = Vec::new();
+        for (h, lines) in &found.selected {
+            let Some(doc) = load_quiet(&found.haystacks[*h], &self.read) else {
+                continue;
+            };
+            let texts: Vec<&[u8]> = doc.lines().collect();
+            let matches = selected_lines(lines, texts.len(), plan.max_count);
+            if matches.is_empty() {
+                continue;
+            }
+            let score_of = |line: usize| found.scores.get(&(*h, line)).cloned();
+            let mut infos = report::match_lines(&doc, &matches, &spotter, &found.q.terms, score_of)
+                .into_iter()
+                .map(|m| (m.number, m.kgrep));
+            let mut info_of = |n: usize| infos.find(|(m, _)| *m == n).and_then(|(_, i)| i);
+            let mut file_lines = Vec::new();
+            for (start, end) in context_groups(&matches, plan.before, plan.after, texts.len()) {
+                for n in start..=end {
+                    let is_match = matches.binary_search(&n).is_ok();
+                    let Some(text) = texts.get(n.wrapping_sub(1)) else {
+                        continue;
+                    };
+                    file_lines.push(LineView {
+                        number: n,
+                        text: String::from_utf8_lossy(text).into_owned(),
+                        is_match,
+                        info: if is_match { info_of(n) } else { None },
+                    });
+                }
+            }
+            out.push(FileView {
+                path: doc.key.clone(),
+                score: self.file_score(*h),
+                lines: file_lines,
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// The plan as for a pipe: no colour, not a terminal, grep-style.
+fn pipe(plan: &Plan) -> Plan {
+    Plan {
+        json: false,
+        color: false,
+        stdout_is_tty: false,
+        ..plan.clone()
+    }
+}
+
+/// The first `k` lines of a selection, in print order.
+fn prefix(selection: &Selection, k: usize) -> Selection {
+    let mut left = k;
+    let mut out = Vec::new();
+    for (h, lines) in selection {
+        if left == 0 {
+            break;
+        }
+        let take: Vec<usize> = lines.iter().copied().take(left).collect();
+        left -= take.len();
+        out.push((*h, take));
+    }
+    out
+}

@@ -1,0 +1,173 @@
+//! `--token-budget N`: the output stays within about N tokens, by the model
+//! stage's estimate (`kgrep::budget::tokens`), in every output mode; what was
+//! left out is said on stderr and in the `--json` summary.
+
+use crate::harness::{Dir, Run};
+use kgrep::budget::tokens;
+
+const BUDGET: usize = 300;
+
+fn corpus() -> Dir {
+    let d = Dir::new();
+    d.copy_fixture("corpus");
+    d
+}
+
+/// A regex every non-blank line matches: more output than the budget.
+const EVERY_LINE: &str = r"\w";
+
+fn left_out_note(run: &Run) -> &str {
+    run.stderr
+        .lines()
+        .find(|l| l.starts_with("kgrep: --token-budget"))
+        .unwrap_or_else(|| panic!("no budget note\n{}", run.describe))
+}
+
+#[test]
+fn grep_output_stays_within_the_budget_and_is_the_start_of_the_full_output() {
+    let d = corpus();
+    let full = d.run(&[EVERY_LINE, "."]);
+    full.code(0);
+    assert!(
+        tokens(full.stdout.as_bytes()) > 2 * BUDGET,
+        "the test needs more output than the budget"
+    );
+    let run = d.run(&["--token-budget", "300", EVERY_LINE, "."]);
+    run.code(0);
+    let used = tokens(&run.raw_stdout);
+    assert!(used <= BUDGET, "{used} tokens\n{}", run.describe);
+    assert!(
+        used > BUDGET - 40,
+        "only {used} tokens used\n{}",
+        run.describe
+    );
+    assert!(full.stdout.starts_with(&run.stdout), "{}", run.describe);
+    let printed = run.stdout.lines().filter(|l| l.contains(":\t")).count();
+    let total = full.stdout.lines().filter(|l| l.contains(":\t")).count();
+    let note = left_out_note(&run);
+    assert!(
+        note.contains(&format!("left out {} of {total} lines", total - printed)),
+        "{note}"
+    );
+}
+
+#[test]
+fn context_output_stays_within_the_budget() {
+    let d = corpus();
+    let run = d.run(&["--token-budget", "300", "-C", "2", EVERY_LINE, "."]);
+    run.code(0);
+    let used = tokens(&run.raw_stdout);
+    assert!(used <= BUDGET, "{used} tokens\n{}", run.describe);
+    assert!(run.stdout.contains("-\t"), "context lines are printed");
+    left_out_note(&run);
+    let natural = d.run(&[
+        "--token-budget",
+        "300",
+        "-C",
+        "3",
+        "retry backoff delay",
+        ".",
+    ]);
+    assert!(
+        tokens(&natural.raw_stdout) <= BUDGET,
+        "{}",
+        natural.describe
+    );
+}
+
+#[test]
+fn json_output_stays_within_the_budget_summary_included() {
+    let d = corpus();
+    for budget in [BUDGET, 1_000] {
+        let arg = budget.to_string();
+        let run = d.run(&["--json", "--token-budget", &arg, EVERY_LINE, "."]);
+        let used = tokens(&run.raw_stdout);
+        assert!(used <= budget, "{used} tokens\n{}", run.describe);
+        let summary: serde_json::Value =
+            serde_json::from_str(run.stdout.lines().last().unwrap()).unwrap();
+        assert_eq!(summary["type"], "summary");
+        let left = &summary["data"]["kgrep"]["budget"];
+        assert_eq!(left["max_tokens"], budget as u64);
+        let printed = run.stdout.matches("\"type\":\"match\"").count() as u64;
+        let left_out = left["lines_left_out"].as_u64().unwrap();
+        assert!(left_out > 0, "{}", run.describe);
+        let full = d.run(&["--json", EVERY_LINE, "."]);
+        let total = full.stdout.matches("\"type\":\"match\"").count() as u64;
+        assert_eq!(printed + left_out, total, "{}", run.describe);
+        if budget == 1_000 {
+            assert!(printed > 0, "{}", run.describe);
+        }
+    }
+    let none = d.run(&["--json", EVERY_LINE, "."]);
+    assert!(none.stdout.contains("\"budget\":null"));
+}
+
+#[test]
+fn a_budget_smaller_than_the_json_summary_prints_only_the_summary() {
+    let d = corpus();
+    let run = d.run(&["--json", "--token-budget", "10", EVERY_LINE, "."]);
+    run.code(1);
+    assert_eq!(run.stdout.lines().count(), 1, "{}", run.describe);
+    assert!(run.stdout.contains("\"type\":\"summary\""));
+    left_out_note(&run);
+}
+
+/// The answer's text in the stderr section rlmgrep's layout prints.
+fn answer_section(stderr: &str) -> String {
+    stderr
+        .lines()
+        .skip_while(|l| !l.contains("===== Answer ====="))
+        .skip(1)
+        .take_while(|l| !l.starts_with("kgrep: "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn answer_and_lines_share_the_budget() {
+    let d = corpus();
+    let question = "where is the retry delay computed";
+    for budget in [60usize, BUDGET] {
+        let arg = budget.to_string();
+        let run = d.run(&["--answer", "--token-budget", &arg, question, "."]);
+        let answer = answer_section(&run.stderr);
+        assert!(!answer.trim().is_empty(), "{}", run.describe);
+        let used = tokens(answer.trim().as_bytes()) + tokens(&run.raw_stdout);
+        assert!(used <= budget + 2, "{used} tokens\n{}", run.describe);
+    }
+    // This query's `--json` summary alone is over 300 tokens (its terms and
+    // the judge's reason), so the JSON answer gets a larger budget.
+    let run = d.run(&["--answer", "--json", "--token-budget", "600", question, "."]);
+    let used = tokens(&run.raw_stdout);
+    assert!(used <= 600, "{used} tokens\n{}", run.describe);
+    assert!(
+        run.stdout.contains("\"type\":\"answer\""),
+        "{}",
+        run.describe
+    );
+}
+
+#[test]
+fn a_budget_that_holds_everything_changes_nothing() {
+    let d = corpus();
+    let plain = d.run(&["-C", "1", "retry backoff delay", "."]);
+    let budgeted = d.run(&[
+        "--token-budget",
+        "100000",
+        "-C",
+        "1",
+        "retry backoff delay",
+        ".",
+    ]);
+    assert_eq!(plain.stdout, budgeted.stdout);
+    assert_eq!(plain.code, budgeted.code);
+    budgeted.stderr_lacks("--token-budget");
+}
+
+#[test]
+fn nothing_printed_within_a_tiny_budget_exits_1() {
+    let d = corpus();
+    let run = d.run(&["--token-budget", "1", "MAX_RETRIES", "."]);
+    run.code(1).stdout_is("");
+    assert!(left_out_note(&run).contains("left out 2 of 2 lines"));
+}

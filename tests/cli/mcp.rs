@@ -1,0 +1,552 @@
+//! `kgrep --mcp`: the real binary driven with raw JSON-RPC lines on stdin, as
+//! an MCP client's stdio transport drives it. The official Python SDK drives
+//! it too (`tests/mcp/client.py`, run by `.ci/run`).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+
+use serde_json::{json, Value};
+
+use crate::harness::Dir;
+
+/// A running server and the lines it wrote.
+struct Mcp {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+}
+
+impl Mcp {
+    fn start(d: &Dir, extra: &[&str]) -> Mcp {
+        let mut cmd = d.std_cmd();
+        cmd.args(extra);
+        Mcp::spawn(cmd)
+    }
+
+    /// Starts `cmd --mcp` (`cmd` runs kgrep, with its flags).
+    fn spawn(mut cmd: std::process::Command) -> Mcp {
+        cmd.arg("--mcp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        let mut child = cmd.spawn().expect("start kgrep --mcp");
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        Mcp {
+            child,
+            stdin,
+            stdout,
+            next_id: 0,
+        }
+    }
+
+    /// A server past the handshake.
+    fn ready(d: &Dir) -> Mcp {
+        let mut mcp = Mcp::start(d, &[]);
+        let init = mcp.request("initialize", initialize("2025-11-25"));
+        assert_eq!(init["result"]["protocolVersion"], "2025-11-25", "{init}");
+        mcp.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        mcp
+    }
+
+    fn send_line(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next line the server writes, parsed (every line must be JSON).
+    fn read(&mut self) -> Value {
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).unwrap();
+        assert!(line.ends_with('\n'), "no response line: {line:?}");
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line:?}"))
+    }
+
+    /// Sends a raw line; returns the response to it.
+    fn raw(&mut self, line: &str) -> Value {
+        self.send_line(line);
+        self.read()
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let message =
+            json!({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params});
+        let response = self.raw(&message.to_string());
+        assert_eq!(response["id"], self.next_id, "{response}");
+        response
+    }
+
+    /// A tool's result (`result` of `tools/call`).
+    fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        let response = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
+        response["result"].clone()
+    }
+
+    /// Closes stdin; returns the exit code and anything else written.
+    fn finish(mut self) -> (i32, String) {
+        drop(self.stdin.take());
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut self.stdout, &mut rest).unwrap();
+        let status = self.child.wait().unwrap();
+        (status.code().unwrap_or(-1), rest)
+    }
+}
+
+fn initialize(version: &str) -> Value {
+    json!({
+        "protocolVersion": version,
+        "capabilities": {},
+        "clientInfo": {"name": "kgrep-tests", "version": "1"},
+    })
+}
+
+fn corpus() -> Dir {
+    let d = Dir::new();
+    d.copy_fixture("corpus");
+    d
+}
+
+fn text(result: &Value) -> &str {
+    result["content"][0]["text"].as_str().unwrap_or_default()
+}
+
+#[test]
+fn handshake_negotiates_the_current_or_previous_revision() {
+    let d = corpus();
+    for (asked, agreed) in [
+        ("2025-11-25", "2025-11-25"),
+        ("2025-06-18", "2025-06-18"),
+        ("2024-11-05", "2025-11-25"),
+        ("2099-01-01", "2025-11-25"),
+    ] {
+        let mut mcp = Mcp::start(&d, &[]);
+        let init = mcp.request("initialize", initialize(asked));
+        let result = &init["result"];
+        assert_eq!(result["protocolVersion"], agreed, "{init}");
+        assert_eq!(result["serverInfo"]["name"], "kgrep");
+        assert!(result["capabilities"]["tools"].is_object(), "{init}");
+        assert!(result["instructions"].as_str().unwrap().contains("search"));
+        let (code, rest) = mcp.finish();
+        assert_eq!((code, rest.as_str()), (0, ""));
+    }
+}
+
+#[test]
+fn requests_before_initialize_are_refused_but_ping_is_answered() {
+    let d = corpus();
+    let mut mcp = Mcp::start(&d, &[]);
+    assert_eq!(mcp.request("ping", json!({}))["result"], json!({}));
+    let early = mcp.request("tools/list", json!({}));
+    assert_eq!(early["error"]["code"], -32600, "{early}");
+    let no_version = mcp.request("initialize", json!({"capabilities": {}}));
+    assert_eq!(no_version["error"]["code"], -32602, "{no_version}");
+    let init = mcp.request("initialize", initialize("2025-06-18"));
+    assert_eq!(init["result"]["protocolVersion"], "2025-06-18");
+    let again = mcp.request("initialize", initialize("2025-06-18"));
+    assert_eq!(again["error"]["code"], -32600, "{again}");
+    assert!(mcp.request("tools/list", json!({}))["result"]["tools"].is_array());
+}
+
+#[test]
+fn tools_list_describes_each_tool_with_both_schemas() {
+    let d = corpus();
+    let mut mcp = Mcp::ready(&d);
+    let list = mcp.request("tools/list", json!({}));
+    let tools = list["result"]["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["search", "answer", "explain"]);
+    for tool in tools {
+        assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
+        assert_eq!(tool["inputSchema"]["required"], json!(["query"]));
+        assert_eq!(tool["outputSchema"]["type"], "object", "{tool}");
+        for arg in [
+            "query",
+            "paths",
+            "globs",
+            "types",
+            "context",
+            "max_lines",
+            "max_tokens",
+            "offline",
+        ] {
+            assert!(tool["inputSchema"]["properties"][arg].is_object(), "{arg}");
+        }
+        assert!(!tool["description"].as_str().unwrap().is_empty());
+    }
+}
+
+/// The CLI's matches as (path, line numbers), from `--json`.
+fn cli_matches(d: &Dir, args: &[&str]) -> Vec<(String, Vec<u64>)> {
+    let run = d.run(&[&["--json"], args].concat());
+    let mut out: Vec<(String, Vec<u64>)> = Vec::new();
+    for line in run.stdout.lines() {
+        let m: Value = serde_json::from_str(line).unwrap();
+        if m["type"] != "match" {
+            continue;
+        }
+        // `--json` keeps a path as given (`./src/…` under `.`, as rg does);
+        // MCP results name files relative to the searched folder.
+        let given = m["data"]["path"]["text"].as_str().unwrap();
+        let path = given.strip_prefix("./").unwrap_or(given).to_string();
+        let n = m["data"]["line_number"].as_u64().unwrap();
+        match out.last_mut() {
+            Some((p, lines)) if *p == path => lines.push(n),
+            _ => out.push((path, vec![n])),
+        }
+    }
+    out
+}
+
+fn tool_matches(result: &Value) -> Vec<(String, Vec<u64>)> {
+    result["structuredContent"]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let lines = f["lines"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|l| l["match"] == true)
+                .map(|l| l["line"].as_u64().unwrap())
+                .collect();
+            (f["path"].as_str().unwrap().to_string(), lines)
+        })
+        .collect()
+}
+
+#[test]
+fn search_gives_the_cli_text_and_lines() {
+    let d = corpus();
+    let mut mcp = Mcp::ready(&d);
+    for (query, args) in [
+        ("where is the retry delay computed", json!({})),
+        ("MAX_RETRIES", json!({"context": 1})),
+        ("retry|backoff", json!({"paths": ["src", "tests"]})),
+        ("token", json!({"globs": ["*.py"], "max_lines": 2})),
+    ] {
+        let mut arguments = args.clone();
+        arguments["query"] = json!(query);
+        let result = mcp.call("search", arguments);
+        assert_eq!(result["isError"], false, "{result}");
+        let mut cli_args: Vec<String> = Vec::new();
+        if let Some(c) = args["context"].as_u64() {
+            cli_args.extend(["-C".into(), c.to_string()]);
+        }
+        if let Some(m) = args["max_lines"].as_u64() {
+            cli_args.extend(["--max-lines".into(), m.to_string()]);
+        }
+        for g in args["globs"].as_array().into_iter().flatten() {
+            cli_args.extend(["-g".into(), g.as_str().unwrap().into()]);
+        }
+        cli_args.push(query.into());
+        match args["paths"].as_array() {
+            Some(paths) => cli_args.extend(paths.iter().map(|p| p.as_str().unwrap().to_string())),
+            None => cli_args.push(".".into()),
+        }
+        let cli_args: Vec<&str> = cli_args.iter().map(String::as_str).collect();
+        let cli = d.run(&cli_args);
+        cli.code(0);
+        assert_eq!(text(&result), cli.stdout, "{query}: text differs");
+        assert_eq!(tool_matches(&result), cli_matches(&d, &cli_args), "{query}");
+        let sc = &result["structuredContent"];
+        assert_eq!(sc["model_consulted"], false);
+        assert_eq!(sc["left_out"]["lines"], 0);
+    }
+}
+
+#[test]
+fn search_results_carry_scores_terms_and_the_verdict() {
+    let d = corpus();
+    let mut mcp = Mcp::ready(&d);
+    let result = mcp.call("search", json!({"query": "retry delay backoff"}));
+    let sc = &result["structuredContent"];
+    let first = &sc["files"][0];
+    assert_eq!(first["path"], "src/net/client.rs");
+    assert!(first["score"].as_f64().unwrap() > 0.0);
+    let line = &first["lines"][0];
+    assert!(line["score"].as_f64().unwrap() > 0.0, "{line}");
+    assert!(
+        line["terms"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("backoff")),
+        "{line}"
+    );
+    assert!(sc["sufficient"].is_boolean(), "{sc}");
+    assert_eq!(sc["query"]["kind"], "natural");
+    let exact = mcp.call("search", json!({"query": "MAX_RETRIES"}));
+    assert!(exact["structuredContent"]["sufficient"].is_null());
+    assert!(exact["structuredContent"]["files"][0]["score"].is_null());
+}
+
+#[test]
+fn tool_failures_are_results_with_is_error_and_one_sentence() {
+    let d = corpus();
+    d.write("empty/.keep", "");
+    let mut mcp = Mcp::ready(&d);
+    for (arguments, says) in [
+        (
+            json!({"query": "retry", "paths": ["nope"]}),
+            "Path 'nope' does not exist",
+        ),
+        (
+            json!({"query": "retry", "context": -1}),
+            "Argument 'context' must be a whole number",
+        ),
+        (
+            json!({"query": "retry", "max_tokens": 0}),
+            "Argument 'max_tokens'",
+        ),
+        (json!({"query": ""}), "Argument 'query' is empty"),
+        (json!({"paths": ["src"]}), "Argument 'query' is missing"),
+        (
+            json!({"query": "retry", "colour": true}),
+            "Unknown argument 'colour'",
+        ),
+        (
+            json!({"query": "retry", "offline": "yes"}),
+            "Argument 'offline'",
+        ),
+        (
+            json!({"query": "retry", "globs": ["["]}),
+            "No readable file in '.'",
+        ),
+        (
+            json!({"query": "retry", "paths": ["empty"], "globs": ["*.rs"]}),
+            "No file to search",
+        ),
+    ] {
+        let result = mcp.call("search", arguments.clone());
+        assert_eq!(result["isError"], true, "{arguments}: {result}");
+        let sentence = text(&result);
+        assert!(sentence.starts_with(says), "{arguments}: {sentence}");
+        assert!(
+            !sentence.contains('\n') && sentence.ends_with('.'),
+            "{sentence}"
+        );
+    }
+    let ok = mcp.call("search", json!({"query": "MAX_RETRIES"}));
+    assert_eq!(ok["isError"], false, "the server goes on after failures");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_unreadable_tree_is_an_error_result() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = corpus();
+    let locked = d.write("locked/a.rs", "fn retry() {}\n");
+    let dir = locked.parent().unwrap().to_path_buf();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o000)).unwrap();
+    std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    // root reads everything: the server runs as nobody then, as a user's would.
+    let as_root = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout == b"0\n");
+    let mut mcp = if as_root {
+        assert!(
+            std::path::Path::new("/usr/bin/setpriv").exists(),
+            "setpriv is needed to test permissions as root (.ci/run installs util-linux)"
+        );
+        std::fs::set_permissions(d.home.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+        let mut cmd = std::process::Command::new("/usr/bin/setpriv");
+        cmd.env_clear()
+            .env("HOME", d.home.path())
+            .env("PATH", "/usr/bin:/bin")
+            .current_dir(d.path())
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(assert_cmd::cargo::cargo_bin("kgrep"));
+        Mcp::spawn(cmd)
+    } else {
+        Mcp::start(&d, &[])
+    };
+    mcp.request("initialize", initialize("2025-11-25"));
+    let result = mcp.call("search", json!({"query": "retry", "paths": ["locked"]}));
+    let readable = mcp.call("search", json!({"query": "MAX_RETRIES", "paths": ["src"]}));
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(result["isError"], true, "{result}");
+    assert!(text(&result).contains("ermission denied"), "{result}");
+    assert_eq!(readable["isError"], false, "{readable}");
+}
+
+#[test]
+fn malformed_messages_get_json_rpc_errors_and_the_server_goes_on() {
+    let d = corpus();
+    let mut mcp = Mcp::ready(&d);
+    for (line, code) in [
+        ("this is not json", -32700),
+        ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":", -32700),
+        ("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]", -32600),
+        ("{\"jsonrpc\":\"1.0\",\"id\":5,\"method\":\"ping\"}", -32600),
+        ("{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"no/such\"}", -32601),
+        (
+            "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"grep\"}}",
+            -32602,
+        ),
+        (
+            "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{\"name\":\"search\",\"arguments\":[1]}}",
+            -32602,
+        ),
+    ] {
+        let response = mcp.raw(line);
+        assert_eq!(response["error"]["code"], code, "{line}: {response}");
+        let ping = mcp.request("ping", json!({}));
+        assert_eq!(ping["result"], json!({}), "after {line}");
+    }
+    let response = mcp.raw("\u{1}\u{2} binary garbage \u{7f}");
+    assert_eq!(response["id"], Value::Null);
+    // Notifications, known or not, get no response: the next line is the ping's.
+    mcp.send_line(
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#,
+    );
+    mcp.send_line(r#"{"jsonrpc":"2.0","method":"whatever"}"#);
+    assert_eq!(mcp.request("ping", json!({}))["result"], json!({}));
+}
+
+#[test]
+fn eof_ends_the_server_cleanly_with_only_protocol_on_stdout() {
+    let d = corpus();
+    let mut cmd = d.std_cmd();
+    let input = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": initialize("2025-11-25")}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "search", "arguments": {"query": "where is the retry delay computed"}}}),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "answer", "arguments": {"query": "where is the retry delay computed"}}}),
+        json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "search", "arguments": {"query": "x", "paths": ["nope"]}}}),
+    ]
+    .iter()
+    .map(Value::to_string)
+    .collect::<Vec<_>>()
+    .join("\n");
+    let mut child = cmd
+        .arg("--mcp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let ids: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("every stdout line is JSON")["id"].clone())
+        .collect();
+    assert_eq!(ids, [json!(1), json!(2), json!(3), json!(4)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("kgrep: Scanned"),
+        "diagnostics go to stderr: {stderr}"
+    );
+}
+
+#[test]
+fn answer_and_explain_tools() {
+    let d = corpus();
+    let mut mcp = Mcp::ready(&d);
+    let question = "where is the retry delay computed";
+    let answer = mcp.call("answer", json!({"query": question}));
+    assert_eq!(answer["isError"], false, "{answer}");
+    let sc = &answer["structuredContent"];
+    assert_eq!(sc["answer"]["source"], "extractive");
+    assert!(text(&answer).starts_with("Extractive answer"), "{answer}");
+    assert!(text(&answer).contains("src/net/client.rs:55"), "{answer}");
+    let cli = d.run(&[question, "."]);
+    assert_eq!(
+        answer["content"][1]["text"],
+        cli.stdout.as_str(),
+        "then the lines"
+    );
+    let explain = mcp.call("explain", json!({"query": "parse jwt"}));
+    let why = explain["structuredContent"]["explanations"]
+        .as_array()
+        .unwrap();
+    assert!(
+        why[0]
+            .as_str()
+            .unwrap()
+            .starts_with("src/auth/jwt.py: rank"),
+        "{explain}"
+    );
+    assert_eq!(why.len(), 4, "the file and its three lines: {explain}");
+}
+
+#[test]
+fn max_tokens_bounds_the_whole_result() {
+    let d = corpus();
+    let mut mcp = Mcp::ready(&d);
+    for budget in [300usize, 1_000] {
+        let result = mcp.call("search", json!({"query": r"\w", "max_tokens": budget}));
+        let used = kgrep::budget::tokens(result.to_string().as_bytes());
+        assert!(used <= budget, "{used} tokens: {result}");
+        let sc = &result["structuredContent"];
+        assert!(sc["left_out"]["lines"].as_u64().unwrap() > 0, "{result}");
+        let note = result["content"].as_array().unwrap().last().unwrap()["text"]
+            .as_str()
+            .unwrap();
+        assert!(
+            note.starts_with(&format!("max_tokens {budget}: left out")),
+            "{note}"
+        );
+    }
+    let answer = mcp.call(
+        "answer",
+        json!({"query": "where is the retry delay computed", "max_tokens": 300}),
+    );
+    assert!(
+        kgrep::budget::tokens(answer.to_string().as_bytes()) <= 300,
+        "{answer}"
+    );
+}
+
+#[test]
+fn the_learned_thesaurus_is_read_again_when_it_changes() {
+    let d = Dir::new();
+    d.write("src/parts.rs", "fn build_widget() {}\n");
+    std::fs::create_dir_all(d.path().join(".git")).unwrap();
+    let mut mcp = Mcp::ready(&d);
+    let before = mcp.call("search", json!({"query": "where is the gizmo"}));
+    assert_eq!(text(&before), "No lines matched.", "{before}");
+    let learned = d.learned_path();
+    std::fs::create_dir_all(learned.parent().unwrap()).unwrap();
+    std::fs::write(
+        &learned,
+        r#"{"data": {"gizmo": {"id": 1, "nterm": "widget"}}}"#,
+    )
+    .unwrap();
+    let after = mcp.call("search", json!({"query": "where is the gizmo"}));
+    assert!(text(&after).contains("1:\tfn build_widget() {}"), "{after}");
+}
+
+#[test]
+fn server_flags_are_defaults_and_a_pattern_is_refused() {
+    let d = corpus();
+    let run = d.run(&["--mcp", "retry"]);
+    run.code(2)
+        .stdout_is("")
+        .stderr_has("--mcp takes no pattern");
+    let mut mcp = Mcp::start(&d, &["--max-lines", "1"]);
+    mcp.request("initialize", initialize("2025-11-25"));
+    let one = mcp.call("search", json!({"query": "parse jwt"}));
+    assert_eq!(
+        text(&one).lines().filter(|l| l.contains(":\t")).count(),
+        1,
+        "{one}"
+    );
+    let more = mcp.call("search", json!({"query": "parse jwt", "max_lines": 5}));
+    assert!(
+        text(&more).lines().filter(|l| l.contains(":\t")).count() > 1,
+        "{more}"
+    );
+}
