@@ -261,7 +261,8 @@ impl SecondPass<'_> {
             );
         let starts = doc.line_starts();
         let text_of = |n: usize| line_text(&doc, &starts, n);
-        let kinds = score::classify_lines(&doc.text);
+        let mut kinds = score::classify_lines(&doc.text);
+        score::name_definitions(&mut kinds, lines.iter().map(|l| l.line), text_of);
         let wants_tests = score::query_wants_secondary(&self.q.terms);
         let scored = score::score_lines(&lines, self.weights, &kinds, wants_tests, text_of);
         Some(RankedFile {

@@ -21,7 +21,9 @@ pub struct LineKind {
     /// Defines a function, type or constant.
     pub definition: bool,
     /// The byte range (in the line, indentation included) of the name this
-    /// line defines (`symbol::definition_name`), if it defines one.
+    /// line defines (`symbol::definition_name`), if it defines one. Set by
+    /// [`name_definitions`] for the lines that matter (reading a name costs
+    /// more than the rest of a line's labels).
     pub name: Option<(u32, u32)>,
     /// Imports names from elsewhere (`use`, `import`, `#include`, a line of a
     /// multi-line import list): it names things defined in another file.
@@ -49,6 +51,32 @@ pub fn classify_lines(text: &[u8]) -> Vec<LineKind> {
     }
     attach_decorations(&mut out, &decorations);
     out
+}
+
+/// Reads the names defined on the given lines (the lines a query matched):
+/// sets `name`, and marks such a line a definition (`fn`-less definitions such
+/// as `static int parse(…) {` or a JavaScript method are found this way).
+/// Comments and imports define nothing.
+pub fn name_definitions<'a>(
+    kinds: &mut [LineKind],
+    lines: impl IntoIterator<Item = usize>,
+    text_of: impl Fn(usize) -> Option<&'a [u8]>,
+) {
+    for n in lines {
+        let Some(kind) = kinds.get_mut(n.wrapping_sub(1)) else {
+            continue;
+        };
+        if kind.comment || kind.import {
+            continue;
+        }
+        let Some(text) = text_of(n) else { continue };
+        let name = definition_name(text)
+            .and_then(|(s, e)| Some((u32::try_from(s).ok()?, u32::try_from(e).ok()?)));
+        if name.is_some() {
+            kind.name = name;
+            kind.definition = true;
+        }
+    }
 }
 
 /// Doc comments, attributes and decorators directly above a definition belong
@@ -97,20 +125,14 @@ impl State {
         let comment = self.comment(line);
         let test = self.test(line, indent, comment);
         let import = !comment && self.import(line);
-        let name = if comment || import {
-            None
-        } else {
-            definition_name(raw)
-                .and_then(|(s, e)| Some((u32::try_from(s).ok()?, u32::try_from(e).ok()?)))
-        };
-        let definition = !comment && !import && (name.is_some() || is_definition(line));
+        let definition = !comment && !import && is_definition(line);
         self.line = self.line.saturating_add(1);
         let block = self.block(line, indent, definition);
         LineKind {
             comment,
             test,
             definition,
-            name,
+            name: None,
             import,
             block,
         }
@@ -269,15 +291,21 @@ fn starts_import(line: &[u8]) -> bool {
         b"require_relative ",
         b"using ",
     ];
+    // Cheap checks first: this runs on every line of every candidate file.
+    if !matches!(
+        line.first(),
+        Some(b'u' | b'p' | b'e' | b'i' | b'#' | b'@' | b'r' | b'f' | b'c' | b'v' | b'l')
+    ) {
+        return false;
+    }
     if STARTS.iter().any(|s| line.starts_with(s)) {
         return true;
     }
     if line.starts_with(b"from ") && contains(line, b" import") {
         return true;
     }
-    let requires = contains(line, b"= require(");
     (line.starts_with(b"const ") || line.starts_with(b"var ") || line.starts_with(b"let "))
-        && requires
+        && contains(line, b"= require(")
 }
 
 fn starts_python_test(line: &[u8]) -> bool {
@@ -365,7 +393,30 @@ const DEFINITION_STARTS: &[&str] = &[
 pub fn is_definition(line: &[u8]) -> bool {
     let start = line.iter().take_while(|b| b.is_ascii_whitespace()).count();
     let line = &line[start..];
+    // Most lines start with a byte no definition keyword starts with; this
+    // runs on every line of every candidate file.
+    if !line.first().is_some_and(|&b| starts_a_definition(b)) {
+        return false;
+    }
     DEFINITION_STARTS
         .iter()
         .any(|s| line.starts_with(s.as_bytes()))
+}
+
+/// The first bytes of `DEFINITION_STARTS`.
+fn starts_a_definition(b: u8) -> bool {
+    matches!(
+        b,
+        b'#' | b'a' | b'c' | b'd' | b'e' | b'f' | b'i' | b'm' | b'p' | b's' | b't' | b'u'
+    )
+}
+
+#[cfg(test)]
+mod quick_tests {
+    #[test]
+    fn every_definition_start_passes_the_first_byte_check() {
+        for start in super::DEFINITION_STARTS {
+            assert!(super::starts_a_definition(start.as_bytes()[0]), "{start}");
+        }
+    }
 }

@@ -25,7 +25,7 @@ pub use file_kind::{
     file_kind, file_prior, is_secondary_path, looks_minified, query_wants_secondary, text_prior,
     FileKind, GENERATED_FILE_PRIOR,
 };
-pub use kind::{classify_lines, is_definition, LineKind};
+pub use kind::{classify_lines, is_definition, name_definitions, LineKind};
 pub use lines::{near_share, score_lines, slot_bit, LineScore, RankedLine, PASSAGE_LINES};
 pub use select::{select, select_per_file, select_unsure};
 pub use symbol::definition_name;

@@ -12,74 +12,75 @@
 //! (`lines`); no parser: one line at a time, wrong only on unusual layouts.
 
 /// Words that may precede a definition keyword without naming anything.
+/// Sorted (binary search: this runs on every line of every candidate file).
 const MODIFIERS: &[&str] = &[
-    "pub",
-    "export",
-    "default",
+    "abstract",
     "async",
-    "public",
+    "constexpr",
+    "data",
+    "declare",
+    "default",
+    "explicit",
+    "export",
+    "extern",
+    "final",
+    "friend",
+    "inline",
+    "internal",
+    "local",
+    "native",
+    "open",
+    "override",
+    "partial",
     "private",
     "protected",
-    "internal",
-    "final",
-    "abstract",
-    "override",
-    "virtual",
-    "inline",
-    "extern",
-    "unsafe",
-    "synchronized",
-    "native",
-    "sealed",
-    "open",
-    "data",
-    "suspend",
+    "pub",
+    "public",
     "readonly",
-    "declare",
-    "partial",
-    "constexpr",
-    "friend",
-    "explicit",
-    "local",
+    "sealed",
+    "suspend",
+    "synchronized",
+    "unsafe",
+    "virtual",
 ];
 
-/// Keywords followed by the name they define.
+/// Keywords followed by the name they define. Sorted.
 const NAMING_KEYWORDS: &[&str] = &[
-    "def",
+    "#define",
     "class",
-    "fn",
-    "struct",
+    "const",
+    "def",
     "enum",
-    "trait",
-    "type",
-    "union",
-    "mod",
-    "module",
-    "interface",
+    "fn",
+    "fun",
+    "func",
     "function",
     "function*",
-    "func",
-    "fun",
-    "record",
+    "interface",
+    "let",
+    "macro_rules!",
+    "mod",
+    "module",
     "namespace",
     "object",
-    "sub",
-    "macro_rules!",
-    "#define",
-    "typedef",
-    "let",
-    "const",
-    "var",
+    "record",
     "static",
+    "struct",
+    "sub",
+    "trait",
+    "type",
+    "typedef",
+    "union",
+    "var",
 ];
 
-/// Words that start a statement, never a definition, in C-family code.
+/// Words that start a statement, never a definition, in C-family code. Sorted.
 const STATEMENT_WORDS: &[&str] = &[
-    "if", "else", "for", "while", "do", "switch", "case", "return", "throw", "new", "delete",
-    "await", "yield", "catch", "try", "sizeof", "typeof", "goto", "assert", "print", "echo",
-    "defer", "go", "select", "with", "not", "and", "or", "in", "is", "lambda", "elif", "except",
-    "raise", "del", "pass", "super", "this", "self", "using", "import", "package", "from", "match",
-    "loop", "when", "until", "unless", "foreach", "repeat", "elseif", "then", "unsafe",
+    "and", "assert", "await", "case", "catch", "defer", "del", "delete", "do", "echo", "elif",
+    "else", "elseif", "except", "for", "foreach", "from", "go", "goto", "if", "import", "in", "is",
+    "lambda", "loop", "match", "new", "not", "or", "package", "pass", "print", "raise", "repeat",
+    "return", "select", "self", "sizeof", "super", "switch", "then", "this", "throw", "try",
+    "typeof", "unless", "unsafe", "until", "using", "when", "while", "with", "yield",
 ];
 
 /// The byte range of the name a line defines, in the line as given
@@ -95,14 +96,14 @@ pub fn definition_name(line: &[u8]) -> Option<(usize, usize)> {
         let Ok(word) = std::str::from_utf8(word) else {
             return None;
         };
-        if MODIFIERS.contains(&word) {
+        if is_in(MODIFIERS, word) {
             at = skip_space(line, skip_modifier_argument(line, end));
             continue;
         }
         // A keyword is followed by a space (`fn take`, `func (c *C) Find`);
         // `module.exports`, `type(x)` or `function(` are not definitions by it.
         let spaced = line.get(end).is_some_and(u8::is_ascii_whitespace);
-        if spaced && NAMING_KEYWORDS.contains(&word) {
+        if spaced && is_in(NAMING_KEYWORDS, word) {
             return keyword_name(line, word, skip_space(line, end));
         }
         if word == "impl" {
@@ -239,6 +240,7 @@ fn typedef_name(line: &[u8], at: usize) -> Option<(usize, usize)> {
 /// `exports.name = …`, `Foo.prototype.name = function`. The name is the last
 /// identifier of the left-hand side.
 fn property_function(line: &[u8], at: usize) -> Option<(usize, usize)> {
+    memchr::memchr2(b':', b'=', &line[at..])?;
     let (_, lhs_end) = dotted_at(line, at);
     if lhs_end == at {
         return None;
@@ -316,8 +318,7 @@ fn call_shaped(line: &[u8], at: usize) -> Option<(usize, usize)> {
         return None;
     }
     let (first, _) = word_at(line, at);
-    let is_statement =
-        |w: &[u8]| std::str::from_utf8(w).is_ok_and(|w| STATEMENT_WORDS.contains(&w));
+    let is_statement = |w: &[u8]| std::str::from_utf8(w).is_ok_and(|w| is_in(STATEMENT_WORDS, w));
     let control = |w: &[u8]| {
         matches!(
             w,
@@ -355,6 +356,10 @@ fn call_shaped(line: &[u8], at: usize) -> Option<(usize, usize)> {
         return None;
     }
     Some((name_start, name_end))
+}
+
+fn is_in(sorted: &[&str], word: &str) -> bool {
+    sorted.binary_search(&word).is_ok()
 }
 
 fn skip_space(line: &[u8], mut at: usize) -> usize {
@@ -596,6 +601,13 @@ mod tests {
         );
         assert_eq!(name("pub static COUNT: usize = 0;"), Some("COUNT"));
         assert_eq!(name("static void helper(void);"), None);
+    }
+
+    #[test]
+    fn word_lists_are_sorted_for_binary_search() {
+        for list in [MODIFIERS, NAMING_KEYWORDS, STATEMENT_WORDS] {
+            assert!(list.windows(2).all(|w| w[0] < w[1]), "{list:?}");
+        }
     }
 
     #[test]

@@ -297,7 +297,9 @@ fn ranking_is_deterministic_on_ties() {
 fn query_words_in_a_defined_name_outweigh_the_same_words_at_a_call_site() {
     let w = weights(2);
     let text = b"def find_app(module):\n    x = find_app(module)\n";
-    let kinds = classify_lines(text);
+    let mut kinds = classify_lines(text);
+    let all: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+    name_definitions(&mut kinds, [1, 2], |n| all.get(n - 1).copied());
     assert_eq!(kinds[0].name, Some((4, 12)));
     assert_eq!(kinds[1].name, None);
     let lines = vec![
