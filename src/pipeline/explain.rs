@@ -28,18 +28,41 @@ pub(super) fn explain(found: &Found, report: &Report) -> Vec<String> {
 
 fn file_line(key: &str, ranked: Option<&RankedFile>, q: &Query, by_model: bool) -> String {
     match (ranked, &q.kind) {
-        (Some(f), _) => format!(
-            "explain: {key}: rank {:.2} = file {:.2} (BM25 over the query's terms, path matches, file prior) + its best line",
-            f.score, f.file_score
-        ),
+        (Some(f), _) => {
+            let best = f.lines.iter().map(|l| l.score.total).fold(0.0, f64::max);
+            let evidence = if f.prior > 0.0 {
+                f.file_score / f.prior
+            } else {
+                0.0
+            };
+            format!(
+                "explain: {key}: rank {:.2} = (file {evidence:.2}: BM25 over the query's terms and the words of its path, + best line {best:.2}) x {:.2} for a {} file",
+                f.score,
+                f.prior,
+                kind_name(key, f.prior)
+            )
+        }
         (None, _) if by_model => format!("explain: {key}: chosen by the model"),
         (None, QueryKind::Literal(lit)) => {
             format!("explain: {key}: every line holding the literal {lit:?} (an exact query, not ranked)")
         }
         (None, QueryKind::Regex(re)) => {
-            format!("explain: {key}: every line matching the regex {re:?} (an exact query, not ranked)")
+            format!(
+                "explain: {key}: every line matching the regex {re:?} (an exact query, not ranked)"
+            )
         }
         (None, QueryKind::Natural) => format!("explain: {key}: not in the offline ranking"),
+    }
+}
+
+/// What kind of file the prior is for, in words.
+fn kind_name(key: &str, prior: f64) -> &'static str {
+    match crate::score::file_kind(key) {
+        crate::score::FileKind::Generated => "generated, vendored or minified",
+        _ if prior <= crate::score::GENERATED_FILE_PRIOR => "minified (very long lines)",
+        crate::score::FileKind::Secondary if prior < 1.0 => "test, example or documentation",
+        crate::score::FileKind::Config if prior < 1.0 => "build or configuration",
+        _ => "source",
     }
 }
 
@@ -135,6 +158,34 @@ mod tests {
             "explain:   7: 2.81 = (words 1.50 + near 0.25 + identifier 0.50 + defined name 0.00) x kind 1.25; \
              on the line: retry, backoff; near it: delay"
         );
+    }
+
+    #[test]
+    fn a_file_line_shows_its_evidence_best_line_and_prior() {
+        let line = RankedLine {
+            line: 3,
+            block: 0,
+            slots: 1,
+            near_slots: 0,
+            score: LineScore {
+                total: 2.0,
+                ..LineScore::default()
+            },
+        };
+        let f = RankedFile {
+            haystack: 0,
+            file_score: 0.4,
+            prior: 0.1,
+            score: 0.6,
+            lines: vec![line],
+        };
+        assert_eq!(
+            file_line("dist/app.min.js", Some(&f), &query(), false),
+            "explain: dist/app.min.js: rank 0.60 = (file 4.00: BM25 over the query's terms and the words of its path, + best line 2.00) x 0.10 for a generated, vendored or minified file"
+        );
+        let source = RankedFile { prior: 1.0, ..f };
+        assert!(file_line("src/app.js", Some(&source), &query(), false)
+            .ends_with("x 1.00 for a source file"));
     }
 
     #[test]

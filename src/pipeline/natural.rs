@@ -268,6 +268,7 @@ impl SecondPass<'_> {
         Some(RankedFile {
             haystack: h,
             file_score,
+            prior,
             score: score::final_score(file_score, &scored, prior),
             lines: scored,
         })

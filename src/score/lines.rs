@@ -230,7 +230,8 @@ fn name_bonus(tl: &TermLine, weights: &TermWeights, name: Option<(u32, u32)>) ->
         .iter()
         .filter(|m| m.start >= start as usize && m.end <= end as usize)
         .map(|m| m.term);
-    weights.slot_values(inside).values().sum::<f64>() * NAME_WEIGHT
+    // `+ 0.0`: an empty float sum is -0.0, which prints as "-0.00".
+    weights.slot_values(inside).values().sum::<f64>() * NAME_WEIGHT + 0.0
 }
 
 /// Two different slots in one identifier (`max_redirects`, `proxyFromEnv`): the

@@ -89,6 +89,9 @@ pub struct RankedFile {
     pub haystack: usize,
     /// BM25 plus path matches, times the file prior.
     pub file_score: f64,
+    /// The prior of the file's kind (`file_kind`: 1 for source, less for
+    /// tests, docs, build files, generated or minified files).
+    pub prior: f64,
     /// `file_score` plus the best line: the order files are printed in.
     pub score: f64,
     pub lines: Vec<RankedLine>,

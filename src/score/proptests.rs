@@ -81,6 +81,7 @@ fn rank(
             RankedFile {
                 haystack: h,
                 file_score,
+                prior: 1.0,
                 score,
                 lines,
             }

@@ -349,7 +349,11 @@ fn call_shaped(line: &[u8], at: usize) -> Option<(usize, usize)> {
         // `name(params) {` or `name(params): Type {`: the parameters close on
         // the line and a body opens; `name(args)` alone is a call.
         let close = close_paren(line, paren)?;
-        if !trim_end(&line[close..]).ends_with(b"{") {
+        let rest = trim_end(trim_start(&line[close..]));
+        let body_opens = rest == b"{"
+            || ((rest.starts_with(b":") || rest.starts_with(b"->") || rest.starts_with(b"throws"))
+                && rest.ends_with(b"{"));
+        if !body_opens {
             return None;
         }
     } else if tail.ends_with(b",") && !contains(head, b" ") {
@@ -593,6 +597,11 @@ mod tests {
         assert_eq!(name("int parse_args(int argc, char **argv);"), None);
         assert_eq!(name("  } else if (x) {"), None);
         assert_eq!(name("    match parse(x) {"), None);
+        assert_eq!(
+            name("            Err(err) if attempt < MAX_RETRIES => {"),
+            None
+        );
+        assert_eq!(name("            Some(x) => {"), None);
         assert_eq!(name("describe('x', () => {"), None);
         assert_eq!(name("  foo(a: string): Promise<void> {"), Some("foo"));
         assert_eq!(

@@ -210,6 +210,7 @@ fn ranked(haystack: usize, score: f64, lines: &[(usize, u32, f64)]) -> RankedFil
     RankedFile {
         haystack,
         file_score: 1.0,
+        prior: 1.0,
         score,
         lines: lines
             .iter()
@@ -282,6 +283,7 @@ fn ranking_is_deterministic_on_ties() {
     let mk = |h| RankedFile {
         haystack: h,
         file_score: 1.0,
+        prior: 1.0,
         score: 1.0,
         lines: vec![],
     };
