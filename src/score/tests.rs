@@ -312,3 +312,13 @@ fn query_words_in_a_defined_name_outweigh_the_same_words_at_a_call_site() {
     assert!(s[0].score.name > 0.0 && s[1].score.name == 0.0);
     assert!(s[0].score.total > 1.5 * s[1].score.total, "{s:?}");
 }
+
+#[test]
+fn a_query_word_in_the_file_name_counts_more_than_in_a_folder() {
+    let terms = crate::query::analyze("hyperlink paths").terms;
+    let w = weights(terms.len());
+    let named = file_score(&[0; 2], 100, 100.0, "src/hyperlink.rs", &terms, &w);
+    let folder = file_score(&[0; 2], 100, 100.0, "src/hyperlink/mod.rs", &terms, &w);
+    let neither = file_score(&[0; 2], 100, 100.0, "src/output.rs", &terms, &w);
+    assert!(named > folder && folder > neither, "{named} {folder} {neither}");
+}
