@@ -667,6 +667,18 @@ pub fn irregular_base(word: &str) -> Option<&'static str> {
         .filter(|base| *base != word)
 }
 
+/// Whether a synonym is an identifier of several words (`register_blueprint`,
+/// `registerBlueprint`, `register-blueprint`, `std::fs::read`, `os.path`):
+/// one token of letters, digits and `_ - : .` that splits into two or more
+/// words at those separators or at a case change.
+pub fn is_identifier_synonym(syn: &str, parts: &[String]) -> bool {
+    parts.len() >= 2
+        && syn
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | ':' | '.'))
+        && syn.chars().any(char::is_alphabetic)
+}
+
 /// Adds the other members of each query word's verb families
 /// (`Thesaurus::related`), in the word's slot at `RELATED_WEIGHT` of its
 /// weight.
@@ -741,10 +753,29 @@ fn expand(mut terms: Vec<Term>, raw: &str, thesaurus: &Thesaurus) -> Vec<Term> {
             if added >= MAX_SYNONYMS_PER_WORD || terms.len() >= MAX_TERMS * 4 {
                 break;
             }
-            if syn.contains(' ') || syn.len() < 2 || is_stop_word(syn) {
+            if syn.contains(' ') || syn.len() < 2 || is_stop_word(&syn.to_lowercase()) {
                 continue;
             }
             let parts = words(syn);
+            if is_identifier_synonym(syn, &parts) {
+                // `register_blueprint`, `registerBlueprint`, `std::fs::read`:
+                // matched whole, in every spelling, like an identifier typed
+                // in the query.
+                let key = parts.join("_");
+                if !terms.iter().any(|t| t.stem == key) {
+                    terms.push(Term {
+                        text: key.clone(),
+                        stem: key,
+                        weight,
+                        slot,
+                        origin: Origin::Synonym,
+                        concept: name.clone(),
+                        parts,
+                    });
+                    added += 1;
+                }
+                continue;
+            }
             let [word] = parts.as_slice() else { continue };
             let stem = synonym_stem(word);
             let plain_stem = self::stem(word);

@@ -129,6 +129,14 @@ pub fn clean(term: &str) -> Option<String> {
     Some(term)
 }
 
+/// [`clean`] for a synonym: the same checks, but a one-token synonym keeps
+/// its spelling (`registerBlueprint`: its case says where its words begin,
+/// so it can match `register_blueprint` and `RegisterBlueprint` in code).
+pub fn clean_synonym(term: &str) -> Option<String> {
+    clean(term)?;
+    thesaurus::spelling(term)
+}
+
 /// Whether `term` may be a synonym of concept `name`: nothing in the loaded
 /// layers or in the file maps it (or, for one word, its stem) to a concept
 /// with another name.
@@ -146,11 +154,16 @@ pub fn free_for(term: &str, name: &str, known: &Thesaurus, doc: &Doc) -> bool {
 pub fn keepable(name: &str, terms: &[String], known: &Thesaurus, doc: &Doc) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for term in terms {
-        let Some(term) = clean(term) else { continue };
-        if term == name || out.contains(&term) || !free_for(&term, name, known, doc) {
+        let (Some(key), Some(spelled)) = (clean(term), clean_synonym(term)) else {
+            continue;
+        };
+        let seen = out
+            .iter()
+            .any(|o| thesaurus::normalize(o).as_deref() == Some(key.as_str()));
+        if key == name || seen || !free_for(&key, name, known, doc) {
             continue;
         }
-        out.push(term);
+        out.push(spelled);
     }
     out
 }

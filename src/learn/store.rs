@@ -153,9 +153,15 @@ impl Doc {
         concepts.as_object_mut().expect("made an object above")
     }
 
-    /// The concept a synonym maps to in this file.
+    /// The concept a synonym maps to in this file (an identifier kept as
+    /// spelled, `registerBlueprint`, is found by any case of it).
     pub fn mapped(&self, synonym: &str) -> Option<String> {
-        let entry = self.data()?.get(synonym)?;
+        let data = self.data()?;
+        let entry = data.get(synonym).or_else(|| {
+            data.iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(synonym))
+                .map(|(_, v)| v)
+        })?;
         entry
             .get("nterm")
             .and_then(Value::as_str)

@@ -320,5 +320,8 @@ fn a_query_word_in_the_file_name_counts_more_than_in_a_folder() {
     let named = file_score(&[0; 2], 100, 100.0, "src/hyperlink.rs", &terms, &w);
     let folder = file_score(&[0; 2], 100, 100.0, "src/hyperlink/mod.rs", &terms, &w);
     let neither = file_score(&[0; 2], 100, 100.0, "src/output.rs", &terms, &w);
-    assert!(named > folder && folder > neither, "{named} {folder} {neither}");
+    assert!(
+        named > folder && folder > neither,
+        "{named} {folder} {neither}"
+    );
 }

@@ -118,7 +118,8 @@ impl Thesaurus {
         self.concepts.get(index)
     }
 
-    /// All synonyms of a concept (its name included).
+    /// All synonyms of a concept (its name included), as spelled: phrases
+    /// lowercase, a one-token synonym as written (`registerBlueprint`).
     pub fn synonyms(&self, index: usize) -> &[String] {
         self.synonyms.get(index).map_or(&[], Vec::as_slice)
     }
@@ -137,8 +138,10 @@ impl Thesaurus {
         };
         let name = concept.name.clone();
         for syn in std::iter::once(&name).chain(synonyms) {
-            let Some(syn) = normalize(syn) else { continue };
-            self.map(syn, index, override_existing);
+            let (Some(key), Some(spelled)) = (normalize(syn), spelling(syn)) else {
+                continue;
+            };
+            self.map(key, spelled, index, override_existing);
         }
         index
     }
@@ -150,21 +153,24 @@ impl Thesaurus {
             .position(|c| c.name == concept.name && c.layer == concept.layer)
     }
 
-    fn map(&mut self, syn: String, index: usize, override_existing: bool) {
-        if let Some(&old) = self.by_phrase.get(&syn) {
+    /// Maps a synonym (`key`, normalised) to a concept, keeping it as
+    /// `spelled` in the concept's list (an identifier keeps its case, so
+    /// `registerBlueprint` can still be split into its words).
+    fn map(&mut self, key: String, spelled: String, index: usize, override_existing: bool) {
+        if let Some(&old) = self.by_phrase.get(&key) {
             if old == index || !override_existing {
                 return;
             }
-            self.synonyms[old].retain(|s| *s != syn);
+            self.synonyms[old].retain(|s| normalize(s).as_deref() != Some(key.as_str()));
         }
-        if !syn.contains(' ') {
-            let stem = query::stem(&syn);
+        if !key.contains(' ') {
+            let stem = query::stem(&key);
             if override_existing || !self.by_stem.contains_key(&stem) {
                 self.by_stem.insert(stem, index);
             }
         }
-        self.synonyms[index].push(syn.clone());
-        self.by_phrase.insert(syn, index);
+        self.synonyms[index].push(spelled);
+        self.by_phrase.insert(key, index);
     }
 
     /// Adds a verb family: each member's stem relates it to the others.
@@ -364,6 +370,17 @@ pub fn warn_unusable(path: &Path, err: &anyhow::Error, learnable: bool) {
 
 /// Lowercases, trims and collapses inner whitespace; `None` for empty or
 /// overlong phrases.
+/// How a synonym is kept in a concept's list: a one-token synonym as written
+/// (an identifier's case says where its words begin), a phrase as
+/// [`normalize`] makes it.
+pub fn spelling(phrase: &str) -> Option<String> {
+    let trimmed = phrase.trim();
+    if !trimmed.is_empty() && !trimmed.contains(char::is_whitespace) {
+        return Some(trimmed.to_string());
+    }
+    normalize(phrase)
+}
+
 pub fn normalize(phrase: &str) -> Option<String> {
     let words: Vec<String> = phrase.split_whitespace().map(str::to_lowercase).collect();
     if words.is_empty() || words.len() > MAX_SYNONYM_WORDS {

@@ -15,6 +15,7 @@ mod documents;
 mod explain;
 mod flags;
 mod generated;
+mod identifier_synonyms;
 mod input;
 mod json;
 mod learning;
