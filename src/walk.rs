@@ -348,7 +348,7 @@ fn classify(arg: &Path, full: &Path, opts: &WalkOptions) -> Kind {
 }
 
 /// A path argument: where it is on disk, and the key prefix of what lies under it.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Root {
     /// `cwd` joined with the argument, `.` components dropped.
     full: PathBuf,

@@ -243,13 +243,26 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         return Ok(Finding::Done(ExitStatus::Error));
     };
     let walk_opts = walk_options(plan);
-    let corpus = match &input {
-        Gathered::Stdin(list) => Corpus::List(list),
-        Gathered::Paths(paths) => Corpus::Walk {
-            paths,
-            opts: &walk_opts,
-            cwd: &cwd,
-        },
+    fn walking<'a>(
+        paths: &'a [PathBuf],
+        opts: &'a WalkOptions,
+        cwd: &'a std::path::Path,
+    ) -> Corpus<'a> {
+        Corpus::Walk { paths, opts, cwd }
+    }
+    // A natural-language search lists the tree before it counts; that one
+    // listing serves the whole run (the model stage searches it again rather
+    // than walking). An exact search walks as it searches.
+    let listing = match (&input, query::classify(&plan.query)) {
+        (Gathered::Paths(paths), QueryKind::Natural) => {
+            Some(crate::search::list(walking(paths, &walk_opts, &cwd)).into_owned())
+        }
+        _ => None,
+    };
+    let corpus = match (&input, &listing) {
+        (_, Some(listing)) => Corpus::Listed(listing),
+        (Gathered::Stdin(list), None) => Corpus::List(list.as_slice()),
+        (Gathered::Paths(paths), None) => walking(paths, &walk_opts, &cwd),
     };
     let read = ReadOptions::for_run(plan.text);
     let thesaurus = match query::classify(&plan.query) {

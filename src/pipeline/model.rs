@@ -132,6 +132,7 @@ pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<
         cx,
         selection: Client::with_options(selection.clone(), meter.clone(), options),
         max_iterations,
+        walked: std::cell::OnceCell::new(),
     };
     if expand {
         if let Ok(endpoint) = config.expansion() {
@@ -165,6 +166,8 @@ struct Stage<'a> {
     cx: &'a Context<'a>,
     selection: Client,
     max_iterations: u32,
+    /// The files of the corpus, listed at most once per run.
+    walked: std::cell::OnceCell<Vec<Haystack>>,
 }
 
 impl Stage<'_> {
@@ -466,14 +469,21 @@ impl Stage<'_> {
         found.scores.clear();
     }
 
-    /// Every file the run could have searched (what claims are checked against).
+    /// Every file the run could have searched (what claims are checked
+    /// against): the run's own listing, or walked once for the whole stage
+    /// when the search walked as it went (exact queries).
     fn walked(&self) -> Vec<Haystack> {
-        match self.cx.corpus {
-            Corpus::List(list) => list.to_vec(),
-            Corpus::Walk { paths, opts, cwd } => {
-                messages::quietly(|| walk::walk(paths, opts, cwd)).haystacks
-            }
-        }
+        self.walked
+            .get_or_init(|| match self.cx.corpus {
+                Corpus::List(list) => list.to_vec(),
+                Corpus::Listed(listing) => {
+                    (0..listing.len()).filter_map(|i| listing.get(i)).collect()
+                }
+                Corpus::Walk { paths, opts, cwd } => {
+                    messages::quietly(|| walk::walk(paths, opts, cwd)).haystacks
+                }
+            })
+            .clone()
     }
 }
 

@@ -55,6 +55,10 @@ pub struct LoadStats {
 pub enum Corpus<'a> {
     /// Haystacks already in hand (piped stdin).
     List(&'a [Haystack]),
+    /// The files under path arguments, listed once for the whole run: every
+    /// later search of the run (the model stage's) reads this list instead of
+    /// walking the tree again.
+    Listed(&'a Listing),
     /// The files under path arguments, walked while searching.
     Walk {
         paths: &'a [PathBuf],
@@ -150,11 +154,14 @@ pub fn load(h: &Haystack, read: &ReadOptions, counters: &Counters) -> Option<Doc
     }
 }
 
-/// Every haystack of the corpus, in a fixed order.
-pub fn list(corpus: Corpus<'_>) -> Listing {
+/// Every haystack of the corpus, in a fixed order (walking the tree unless
+/// the corpus is already listed).
+pub fn list(corpus: Corpus<'_>) -> std::borrow::Cow<'_, Listing> {
+    use std::borrow::Cow;
     match corpus {
-        Corpus::List(list) => Listing::of(list),
-        Corpus::Walk { paths, opts, cwd } => Listing::walk(paths, opts, cwd),
+        Corpus::List(list) => Cow::Owned(Listing::of(list)),
+        Corpus::Listed(listing) => Cow::Borrowed(listing),
+        Corpus::Walk { paths, opts, cwd } => Cow::Owned(Listing::walk(paths, opts, cwd)),
     }
 }
 
@@ -199,6 +206,14 @@ where
                 .unwrap_or_else(PoisonError::into_inner)
                 .push(found);
             list.len()
+        }
+        Corpus::Listed(listing) => {
+            let found = each_listed(listing, |_| true, |h| search(h));
+            parts
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(found);
+            listing.len()
         }
         Corpus::Walk { paths, opts, cwd } => walk::walk_with(paths, opts, cwd, || Keep {
             search: &search,

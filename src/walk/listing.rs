@@ -14,7 +14,7 @@ use std::sync::{Mutex, PoisonError};
 use super::{walk_with, Haystack, Root, Source, Visitor, WalkOptions};
 
 /// Every haystack of a walk (or of a list in hand), by position.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Listing {
     roots: Vec<Root>,
     /// The path below its root of every `Entry::Below`, back to back.
