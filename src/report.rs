@@ -143,6 +143,16 @@ pub fn match_lines(
         .collect()
 }
 
+/// Marks the lines a language model chose (after fusion with the offline
+/// results): their `data.kgrep.source` is `model`.
+pub fn mark_chosen(matches: &mut [MatchLine], chosen: impl Fn(usize) -> bool) {
+    for m in matches.iter_mut().filter(|m| chosen(m.number)) {
+        if let Some(info) = m.kgrep.as_mut() {
+            info.source = LineSource::Model;
+        }
+    }
+}
+
 /// `data.kgrep` of one match line found by kgrep's own search.
 pub fn line_info(hits: &[Occurrence], terms: &[Term], score: Option<LineScore>) -> LineInfo {
     let mut seen: Vec<usize> = Vec::new();

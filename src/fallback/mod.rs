@@ -7,6 +7,7 @@
 
 pub mod excerpts;
 pub mod expand;
+pub mod fuse;
 pub mod rrf;
 
 use crate::cli::{LlmPolicy, Mode};

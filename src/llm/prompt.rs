@@ -28,8 +28,14 @@ pub const MAX_CONCEPTS: usize = 6;
 pub const MAX_WORDS_PER_CONCEPT: usize = 6;
 /// Most follow-up searches asked for in one reply.
 pub const MAX_SEARCHES: usize = 5;
-/// Most claims asked for in one selection reply.
+/// Most claims asked for in one selection reply (`--rlm`: every matching line,
+/// as rlmgrep asks).
 pub const MAX_CLAIMS: usize = 50;
+/// Most places asked for in kgrep's own fallback: a ranking of the best few
+/// places with a short reason each. Measured: asked for up to 50 claims, the
+/// 1.5B local model spent a whole 1,000-token reply listing them (and a
+/// signature reply came back with no room left for its fields).
+pub const MAX_PLACES: usize = 5;
 /// Output-token ceiling of an expansion reply. Measured: without it the 1.5B
 /// local model rambled past 1,200 tokens (over four minutes on one core) on a
 /// reply that needs under 300.
@@ -87,6 +93,11 @@ pub struct SelectionRequest {
     pub budget_tokens: usize,
     /// Send excerpts of secret files (`.env`, keys…): only when the user opts in.
     pub send_secret_files: bool,
+    /// Most `(path, line)` pairs asked for.
+    pub max_claims: usize,
+    /// Ask for a ranking of places, each with a short reason, rather than
+    /// every matching line (kgrep's own fallback).
+    pub ranked_places: bool,
 }
 
 impl SelectionRequest {
@@ -101,6 +112,8 @@ impl SelectionRequest {
             fields_schema: None,
             budget_tokens: DEFAULT_PROMPT_TOKENS,
             send_secret_files: false,
+            max_claims: MAX_CLAIMS,
+            ranked_places: false,
         }
     }
 }
@@ -199,7 +212,11 @@ pub fn selection(req: &SelectionRequest) -> Prompt {
         "Query: {}\n\nExcerpts (each line is its line number, '|', then the text):\n",
         req.query.trim()
     );
-    let tail = "\nReturn the (path, line) pairs that answer the query.";
+    let tail = if req.ranked_places {
+        "\nRank the places that answer the query."
+    } else {
+        "\nReturn the (path, line) pairs that answer the query."
+    };
     let mut stats = PromptStats::default();
     let fixed = estimate_tokens(&system) + estimate_tokens(&head) + estimate_tokens(tail);
     let mut left = req.budget_tokens.saturating_sub(fixed);
@@ -239,13 +256,32 @@ pub fn selection(req: &SelectionRequest) -> Prompt {
 }
 
 fn selection_system(req: &SelectionRequest) -> String {
-    let mut shape = String::from("{\"matches\": [{\"path\": \"src/app.py\", \"line\": 12}]");
-    let mut rules = vec![
+    let mut shape = if req.ranked_places {
+        String::from(
+            "{\"matches\": [{\"path\": \"src/app.py\", \"line\": 12, \"reason\": \"defines the retry delay\"}]",
+        )
+    } else {
+        String::from("{\"matches\": [{\"path\": \"src/app.py\", \"line\": 12}]")
+    };
+    let task = if req.ranked_places {
+        format!(
+            "You are the search engine behind kgrep, a grep-like code search tool. You get a \
+             query and numbered excerpts of files from the user's project; rank the places \
+             that answer it: at most {} (path, line) pairs, best first, one per place (the \
+             line that defines or does what the query asks, usually a function's first \
+             line), each with a reason of a few words, and an empty list when nothing is \
+             relevant.",
+            req.max_claims
+        )
+    } else {
         "You are the search engine behind kgrep, a grep-like code search tool. You get a \
          query and numbered excerpts of files from the user's project; return the lines \
          that answer the query as (path, line) pairs, best first, without duplicates, and \
          an empty list when nothing is relevant."
-            .to_string(),
+            .to_string()
+    };
+    let mut rules = vec![
+        task,
         DATA_RULE.to_string(),
         "Use only paths and line numbers shown in the excerpts; every pair is checked \
          against the real files and invented ones are discarded."
@@ -326,7 +362,10 @@ fn data_line(line: &str) -> String {
 fn selection_schema(req: &SelectionRequest) -> Value {
     let mut properties = Map::new();
     let mut required = vec!["matches".to_string()];
-    properties.insert("matches".into(), claims_schema());
+    properties.insert(
+        "matches".into(),
+        claims_schema(req.max_claims, req.ranked_places),
+    );
     if req.answer {
         properties.insert("answer".into(), json!({"type": "string"}));
         required.push("answer".into());
@@ -350,13 +389,17 @@ fn object_schema(properties: Map<String, Value>, required: &[&str]) -> Value {
     json!({"type": "object", "properties": properties, "required": required})
 }
 
-fn claims_schema() -> Value {
+fn claims_schema(max_items: usize, reasons: bool) -> Value {
+    let mut properties = json!({"path": {"type": "string"}, "line": {"type": "integer"}});
+    if reasons {
+        properties["reason"] = json!({"type": "string"});
+    }
     json!({
         "type": "array",
-        "maxItems": MAX_CLAIMS,
+        "maxItems": max_items,
         "items": {
             "type": "object",
-            "properties": {"path": {"type": "string"}, "line": {"type": "integer"}},
+            "properties": properties,
             "required": ["path", "line"]
         }
     })

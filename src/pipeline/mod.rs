@@ -310,6 +310,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         given: given_paths(plan, &input),
         cwd: cwd.clone(),
         left_out: None,
+        chosen: Vec::new(),
     };
     if !matches!(input, Gathered::Stdin(_)) {
         summary(found.scanned, &found.stats);
@@ -448,12 +449,7 @@ fn signature_output(
     let Some(fields) = &report.fields else {
         let msg = if let Some(err) = &report.signature_error {
             format!("{flag}: the model's reply does not match the signature: {err}")
-        } else if report.calls > 0
-            || report
-                .note
-                .as_deref()
-                .is_some_and(|n| n.starts_with("model call failed"))
-        {
+        } else if report.calls > 0 || report.failed {
             format!("{flag}: the language model gave no usable reply")
         } else if plan.llm == LlmPolicy::Off {
             answer::model_required(flag, NoModel::Disabled)
@@ -503,11 +499,7 @@ fn answer_of(plan: &Plan, found: &Found, report: &model::Report, read: &ReadOpti
         } else {
             NoModel::NotConfigured
         };
-        if report
-            .note
-            .as_deref()
-            .is_none_or(|n| !n.starts_with("model call failed"))
-        {
+        if !report.failed {
             messages::line(&answer::offline_answer_note(why));
         }
         answer::extractive_answer(&found.q.raw, &best_lines(found, read))
@@ -629,6 +621,9 @@ struct Found {
     cwd: PathBuf,
     /// What `--token-budget` left out, once the output was fitted to it.
     left_out: Option<LeftOut>,
+    /// The printed lines the model chose, `(haystack, line)`, after fusion:
+    /// `--json` gives them `source: model`.
+    chosen: Vec<(usize, usize)>,
 }
 
 /// The paths the user named, for `--json` names; none when the current
@@ -707,11 +702,7 @@ struct LearnRun<'a> {
 /// concepts of a query the offline results answered (judged sufficient). Nothing happens when a model call
 /// failed or nothing is printed.
 fn learn_from(run: &LearnRun<'_>, found: &Found, report: &mut model::Report) {
-    let failed = report
-        .note
-        .as_deref()
-        .is_some_and(|n| n.starts_with("model call failed"));
-    if found.selected.is_empty() || failed {
+    if found.selected.is_empty() || report.failed {
         return;
     }
     let Some(path) = learn::target_path(run.plan.learn_to, run.cwd) else {

@@ -71,6 +71,11 @@ pub(super) struct Report {
     pub learned: Vec<String>,
     /// Why no model was consulted, or why it failed (for `-v` and `--json`).
     pub note: Option<String>,
+    /// A model call failed (the note says how): the offline results stand.
+    pub failed: bool,
+    /// The model's verified lines were fused into the offline ranking
+    /// (kgrep's own fallback) rather than replacing it (`--rlm`).
+    pub fused: bool,
 }
 
 /// Runs the stage. `Ok(None)`: `--dry-run` printed the requests (nothing else
@@ -453,20 +458,41 @@ impl Stage<'_> {
             selected.iter().map(|(_, l)| l.len()).sum::<usize>(),
             verified.dropped
         ));
-        if selected.is_empty() && verified.dropped + blank > 0 {
+        let rlm = self.cx.plan.llm == crate::cli::LlmPolicy::Always;
+        if selected.is_empty() && (verified.dropped + blank > 0 || !rlm) {
             // Nothing the model claimed is a non-blank line of a searched
-            // file: it is not to be trusted over the offline ranking.
+            // file: it is not to be trusted over the offline ranking. In
+            // kgrep's own fallback, a reply that claims nothing leaves the
+            // offline results too (`--rlm` keeps rlmgrep's rule: print what
+            // the model said, even nothing).
             report.kept_offline = true;
             report.note = Some(if verified.dropped > 0 {
                 "no claim of the model was verified".to_string()
-            } else {
+            } else if blank > 0 {
                 "the model claimed only blank lines".to_string()
+            } else {
+                "the model claimed no line".to_string()
             });
             return;
         }
-        found.haystacks = walked;
-        found.selected = selected;
-        found.scores.clear();
+        if rlm {
+            found.haystacks = walked;
+            found.selected = selected;
+            found.scores.clear();
+            return;
+        }
+        // kgrep's own fallback: the model's places join the offline ranking
+        // as one more ranked list; an offline result is never dropped for a
+        // weak model's disagreement.
+        let model_order = claimed_order(&reply.matches, &selected, &walked);
+        fuse_claims(
+            found,
+            &walked,
+            &model_order,
+            &selected,
+            self.cx.plan.max_lines,
+        );
+        report.fused = true;
     }
 
     /// Every file the run could have searched (what claims are checked
@@ -487,6 +513,85 @@ impl Stage<'_> {
     }
 }
 
+/// Fuses the model's verified places (`model_order`: indexes into `walked`,
+/// best first; `verified`: their lines) into `found`'s printed lines
+/// (`fallback::fuse`). Files new to `found` are appended to its haystacks,
+/// so its ranking keeps indexing them.
+fn fuse_claims(
+    found: &mut Found,
+    walked: &[Haystack],
+    model_order: &[usize],
+    verified: &Selection,
+    max_lines: usize,
+) {
+    let key_of = |h: usize| found.haystacks.get(h).map(|x| x.key.clone());
+    let ranked: Vec<String> = found
+        .ranked
+        .iter()
+        .filter_map(|f| key_of(f.haystack))
+        .collect();
+    let printed: Vec<(String, Vec<usize>)> = found
+        .selected
+        .iter()
+        .filter_map(|(h, lines)| Some((key_of(*h)?, lines.clone())))
+        .collect();
+    let model: Vec<(String, Vec<usize>)> = model_order
+        .iter()
+        .filter_map(|h| {
+            let lines = verified.iter().find(|(v, _)| v == h)?.1.clone();
+            Some((walked.get(*h)?.key.clone(), lines))
+        })
+        .collect();
+    let placed = fallback::fuse::fuse(fallback::fuse::FUSION, &ranked, &printed, &model, max_lines);
+    let mut index: HashMap<String, usize> = found
+        .haystacks
+        .iter()
+        .enumerate()
+        .map(|(i, h)| (h.key.clone(), i))
+        .collect();
+    let mut selected: Selection = Vec::new();
+    let mut chosen: Vec<(usize, usize)> = Vec::new();
+    for p in placed {
+        let h = match index.get(&p.key) {
+            Some(&h) => h,
+            None => {
+                let Some(haystack) = walked.iter().find(|w| w.key == p.key) else {
+                    continue;
+                };
+                found.haystacks.push(haystack.clone());
+                index.insert(p.key.clone(), found.haystacks.len() - 1);
+                found.haystacks.len() - 1
+            }
+        };
+        chosen.extend(p.chosen.iter().map(|&n| (h, n)));
+        selected.push((h, p.lines));
+    }
+    found.selected = selected;
+    found.chosen = chosen;
+}
+
+/// The files of the verified claims, in the order the model ranked them (its
+/// first verified claim in each file).
+fn claimed_order(
+    claims: &[verify::Claim],
+    selected: &Selection,
+    walked: &[Haystack],
+) -> Vec<usize> {
+    let mut order: Vec<usize> = Vec::new();
+    for claim in claims {
+        let Some((h, _)) = selected.iter().find(|(h, lines)| {
+            walked.get(*h).is_some_and(|w| w.key == claim.path)
+                && usize::try_from(claim.line).is_ok_and(|n| lines.contains(&n))
+        }) else {
+            continue;
+        };
+        if !order.contains(h) {
+            order.push(*h);
+        }
+    }
+    order
+}
+
 /// The first selection request of a run: excerpts of the best files, the
 /// answer and the signature fields when asked for. `--dry-run` shows this
 /// very request.
@@ -496,6 +601,15 @@ fn selection_request(cx: &Context<'_>, found: &Found, max_iterations: u32) -> Se
     request.budget_tokens = cx.plan.prompt_tokens;
     request.answer = matches!(cx.plan.mode, Mode::Answer | Mode::AnswerOnly);
     request.follow_ups = max_iterations > 0;
+    // kgrep's own fallback asks for a ranking of a few places (fused with
+    // the offline ranking); `--rlm` asks for every matching line, as
+    // rlmgrep does. The answer and signature modes ask for few lines, so the
+    // reply has room for the answer and the typed fields.
+    let rlm_grep = cx.plan.llm == crate::cli::LlmPolicy::Always && cx.plan.mode == Mode::Grep;
+    if !rlm_grep {
+        request.ranked_places = cx.plan.llm != crate::cli::LlmPolicy::Always;
+        request.max_claims = llm::prompt::MAX_PLACES;
+    }
     if found.selected.is_empty() {
         request.instructions = Some(
             "The offline search found nothing relevant; if the excerpts do not answer \
@@ -561,6 +675,7 @@ fn warn_failed(err: &LlmError, report: &mut Report) {
     let note = format!("model call failed: {err}; showing the offline results");
     messages::warn(&note);
     report.note = Some(note);
+    report.failed = true;
 }
 
 /// The reply as one JSON object (signature fields are its keys; a field named

@@ -110,7 +110,8 @@ pub(super) fn write_json_to(
         }
         let given = walk::as_given(&found.haystacks[*h], &found.given, &found.cwd);
         let score_of = |line: usize| found.scores.get(&(*h, line)).cloned();
-        let matches = report::match_lines(&doc, lines, &spotter, &found.q.terms, score_of);
+        let mut matches = report::match_lines(&doc, lines, &spotter, &found.q.terms, score_of);
+        report::mark_chosen(&mut matches, |n| found.chosen.contains(&(*h, n)));
         let file = JsonFile {
             doc: &doc,
             path: report::json_path(&found.haystacks[*h], given.as_deref()),

@@ -226,7 +226,12 @@ impl Results {
     /// A file's rank score, while the ranking still indexes the printed files
     /// (a model's verified lines replace them).
     fn file_score(&self, h: usize) -> Option<f64> {
-        if self.found.model.as_ref().is_some_and(|m| m.answered) {
+        if self
+            .found
+            .model
+            .as_ref()
+            .is_some_and(|m| m.answered && !m.fused)
+        {
             return None;
         }
         self.found
@@ -252,9 +257,10 @@ impl Results {
                 continue;
             }
             let score_of = |line: usize| found.scores.get(&(*h, line)).cloned();
-            let mut infos = report::match_lines(&doc, &matches, &spotter, &found.q.terms, score_of)
-                .into_iter()
-                .map(|m| (m.number, m.kgrep));
+            let mut matched =
+                report::match_lines(&doc, &matches, &spotter, &found.q.terms, score_of);
+            report::mark_chosen(&mut matched, |n| found.chosen.contains(&(*h, n)));
+            let mut infos = matched.into_iter().map(|m| (m.number, m.kgrep));
             let mut info_of = |n: usize| infos.find(|(m, _)| *m == n).and_then(|(_, i)| i);
             let mut file_lines = Vec::new();
             for (start, end) in context_groups(&matches, plan.before, plan.after, texts.len()) {

@@ -26,6 +26,7 @@ mod mcp;
 mod mock_llm;
 mod model_faults;
 mod model_stage;
+mod oracle;
 mod output;
 mod readme;
 mod schema;

@@ -146,14 +146,27 @@ pub struct MockLlm {
     thread: Option<JoinHandle<()>>,
 }
 
+/// Decides each reply from the request (an oracle, a replay).
+pub type Responder = Box<dyn FnMut(&Received) -> Step + Send>;
+
 impl MockLlm {
     pub fn start(steps: Vec<Step>) -> MockLlm {
+        let mut steps = steps.into_iter();
+        MockLlm::respond(Box::new(move |_| {
+            steps
+                .next()
+                .unwrap_or_else(|| Step::error(500, "mock script exhausted"))
+        }))
+    }
+
+    /// A server whose every reply `responder` makes from the request.
+    pub fn respond(responder: Responder) -> MockLlm {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
         let received = Arc::new(Mutex::new(Vec::new()));
         let stop = Arc::new(AtomicBool::new(false));
         let (log, flag) = (received.clone(), stop.clone());
-        let thread = std::thread::spawn(move || serve(listener, steps, log, flag));
+        let thread = std::thread::spawn(move || serve(listener, responder, log, flag));
         MockLlm {
             addr,
             received,
@@ -197,11 +210,10 @@ pub fn closed_port_url() -> String {
 
 fn serve(
     listener: TcpListener,
-    steps: Vec<Step>,
+    mut responder: Responder,
     log: Arc<Mutex<Vec<Received>>>,
     stop: Arc<AtomicBool>,
 ) {
-    let mut steps = steps.into_iter();
     for stream in listener.incoming() {
         if stop.load(Ordering::SeqCst) {
             return;
@@ -211,10 +223,8 @@ fn serve(
         let Some(request) = read_request(&mut stream) else {
             continue;
         };
+        let step = responder(&request);
         log.lock().unwrap().push(request);
-        let step = steps
-            .next()
-            .unwrap_or_else(|| Step::error(500, "mock script exhausted"));
         respond(&mut stream, &step, &stop);
     }
 }

@@ -105,7 +105,7 @@ fn sufficient_offline_results_make_no_call() {
 }
 
 #[test]
-fn an_expansion_then_a_selection_prints_only_verified_lines() {
+fn an_expansion_then_a_selection_fuses_only_verified_lines() {
     let dir = project();
     let mock = MockLlm::start(vec![
         chat(json!({"concepts": [{"name": "cache eviction",
@@ -120,12 +120,22 @@ fn an_expansion_then_a_selection_prints_only_verified_lines() {
     ]);
     let key = dir.use_model(&mock.base_url(), "");
     let out = run(&dir, &["-v", NEEDS_MODEL, "."], "auto");
+    // The model's two verified lines join the offline results (fused, not
+    // replacing them); its four others are dropped.
     out.code(0)
-        .stdout_is("./src/cache.py\n6:\t    def evict(self):\n8:\t        del self.items[oldest]\n")
+        .stdout_has("./src/cache.py\n")
+        .stdout_has("6:\t    def evict(self):\n")
+        .stdout_has("8:\t        del self.items[oldest]\n")
+        .stdout_lacks("nowhere")
+        .stdout_lacks("passwd")
         .stderr_has("dropped 4 unverified matches")
         .stderr_has("model: searching its words too: cache, eviction, oldest, expunge")
         .stderr_lacks(key);
     assert_every_line_is_real(&dir, &out);
+    assert_eq!(
+        out.headings().first().map(String::as_str),
+        Some("./src/cache.py")
+    );
     let received = mock.received();
     assert_eq!(received.len(), 2, "{}", out.describe);
     // The expansion is told the query; the selection gets excerpts of the
@@ -182,7 +192,9 @@ fn claimed_blank_lines_are_not_printed_by_the_fallback() {
     dir.use_model(&mock.base_url(), "");
     let out = run(&dir, &["-v", "--no-learn", NEEDS_MODEL, "."], "auto");
     out.code(0)
-        .stdout_is("./src/cache.py\n6:\t    def evict(self):\n")
+        .stdout_has("./src/cache.py\n")
+        .stdout_has("6:\t    def evict(self):\n")
+        .stdout_lacks("5:\t\n")
         .stderr_has("model: 1 claimed line(s) blank, not printed")
         .stderr_lacks("unverified");
     // Only a blank line claimed: the fallback's own results stay.

@@ -1,0 +1,179 @@
+//! Fusing the model's verified places with the offline results: the model's
+//! ranking is one more ranked list, never a replacement, so a weak model's
+//! disagreement cannot lose an offline result (issue 18).
+//!
+//! Owns the order of the fused files and which lines each prints. Pure: keys
+//! and line numbers in, keys and line numbers out; the caller maps keys to
+//! haystacks. Verification happened before (`verify`): every line here is a
+//! real line of its file.
+
+use super::rrf;
+
+/// How the model's ranking and the offline one are combined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fusion {
+    /// Reciprocal rank fusion of the two file rankings: agreement wins, and a
+    /// file only one of them ranks keeps its place in that ranking.
+    ReciprocalRank,
+    /// The model re-ranks: its files first, in its order, then the offline
+    /// files it did not name.
+    Listwise,
+}
+
+/// The fusion kgrep's fallback uses. Measured against the real local model
+/// (tests/bench/llm_fusion.sh): see the README's "Language model" section.
+pub const FUSION: Fusion = Fusion::ReciprocalRank;
+
+/// One printed file after fusion.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placed {
+    pub key: String,
+    /// The lines to print, sorted.
+    pub lines: Vec<usize>,
+    /// Those the model chose.
+    pub chosen: Vec<usize>,
+}
+
+/// Fuses. `ranked`: the offline ranking's files, best first; `printed`: the
+/// offline selection (files in print order with their lines); `model`: the
+/// model's verified places (files in its order with their lines).
+/// `max_lines` caps the lines printed in all (0: no cap); the model's lines
+/// of a file come before its offline ones under the cap.
+pub fn fuse(
+    how: Fusion,
+    ranked: &[String],
+    printed: &[(String, Vec<usize>)],
+    model: &[(String, Vec<usize>)],
+    max_lines: usize,
+) -> Vec<Placed> {
+    let model_keys: Vec<String> = model.iter().map(|(k, _)| k.clone()).collect();
+    let mut offline_keys: Vec<String> = ranked.to_vec();
+    for (k, _) in printed {
+        if !offline_keys.contains(k) {
+            offline_keys.push(k.clone());
+        }
+    }
+    let order: Vec<String> = match how {
+        // The model's list first: a tie (a file only the model names, first
+        // in its ranking, against the offline first) goes to the model, so a
+        // right model can win even where the offline ranking missed the file.
+        Fusion::ReciprocalRank => rrf::fuse(&[model_keys, offline_keys], rrf::RRF_K),
+        Fusion::Listwise => {
+            let mut order = model_keys;
+            order.extend(
+                offline_keys
+                    .into_iter()
+                    .filter(|k| !model.iter().any(|(m, _)| m == k)),
+            );
+            order
+        }
+    };
+    let lines_of = |list: &[(String, Vec<usize>)], key: &str| -> Vec<usize> {
+        list.iter()
+            .filter(|(k, _)| k == key)
+            .flat_map(|(_, l)| l.iter().copied())
+            .collect()
+    };
+    let cap = if max_lines == 0 {
+        usize::MAX
+    } else {
+        max_lines
+    };
+    let mut total = 0;
+    let mut out = Vec::new();
+    for key in order {
+        let chosen = lines_of(model, &key);
+        let offline = lines_of(printed, &key);
+        if chosen.is_empty() && offline.is_empty() {
+            continue;
+        }
+        let mut lines: Vec<usize> = Vec::new();
+        for n in chosen.iter().chain(&offline) {
+            if total >= cap {
+                break;
+            }
+            if !lines.contains(n) {
+                lines.push(*n);
+                total += 1;
+            }
+        }
+        if lines.is_empty() {
+            break;
+        }
+        let chosen: Vec<usize> = chosen.into_iter().filter(|n| lines.contains(n)).collect();
+        lines.sort_unstable();
+        out.push(Placed { key, lines, chosen });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn files(v: &[(&str, &[usize])]) -> Vec<(String, Vec<usize>)> {
+        v.iter().map(|(k, l)| (k.to_string(), l.to_vec())).collect()
+    }
+
+    #[test]
+    fn agreement_wins_and_no_offline_file_is_lost() {
+        let ranked = keys(&["a", "b", "c", "d"]);
+        let printed = files(&[("a", &[3, 9]), ("b", &[5])]);
+        let model = files(&[("b", &[7]), ("c", &[40])]);
+        let fused = fuse(Fusion::ReciprocalRank, &ranked, &printed, &model, 15);
+        let order: Vec<&str> = fused.iter().map(|p| p.key.as_str()).collect();
+        assert_eq!(order, ["b", "c", "a"], "both rankings name b and c");
+        assert_eq!(fused[0].lines, vec![5, 7]);
+        assert_eq!(fused[0].chosen, vec![7]);
+        assert_eq!(fused[2].lines, vec![3, 9], "the offline first file stays");
+    }
+
+    #[test]
+    fn a_file_only_the_model_names_is_printed() {
+        let fused = fuse(
+            Fusion::ReciprocalRank,
+            &keys(&["a"]),
+            &files(&[("a", &[1])]),
+            &files(&[("z", &[8])]),
+            15,
+        );
+        let order: Vec<&str> = fused.iter().map(|p| p.key.as_str()).collect();
+        assert_eq!(
+            order,
+            ["z", "a"],
+            "a tie goes to the model; the offline file stays"
+        );
+    }
+
+    #[test]
+    fn listwise_puts_the_models_files_first() {
+        let fused = fuse(
+            Fusion::Listwise,
+            &keys(&["a", "b"]),
+            &files(&[("a", &[1]), ("b", &[2])]),
+            &files(&[("b", &[4])]),
+            15,
+        );
+        let order: Vec<&str> = fused.iter().map(|p| p.key.as_str()).collect();
+        assert_eq!(order, ["b", "a"]);
+    }
+
+    #[test]
+    fn the_cap_keeps_the_models_lines_first() {
+        let fused = fuse(
+            Fusion::ReciprocalRank,
+            &keys(&["a"]),
+            &files(&[("a", &[1, 2, 3])]),
+            &files(&[("a", &[9])]),
+            2,
+        );
+        assert_eq!(fused.len(), 1);
+        assert_eq!(fused[0].lines, vec![1, 9]);
+        assert_eq!(fused[0].chosen, vec![9]);
+        assert!(fuse(Fusion::ReciprocalRank, &[], &[], &[], 5).is_empty());
+    }
+}
