@@ -92,6 +92,11 @@ pub struct Evidence {
     /// Distinct files and lines printed.
     pub files: usize,
     pub results: usize,
+    /// Slots on the best file's best line (bit per slot).
+    pub best_slots: u64,
+    /// Slots of learned answers (`query::answer_slots`): identifiers a model
+    /// once chose for this query and kgrep verified in the file.
+    pub answers: u64,
 }
 
 /// The verdict.
@@ -182,6 +187,8 @@ pub fn evidence(
         name_share,
         files: selected.len(),
         results: selected.iter().map(|(_, lines)| lines.len()).sum(),
+        best_slots: best.map_or(0, |l| l.slots),
+        answers: 0,
     }
 }
 
@@ -263,6 +270,17 @@ fn verdict(
     if e.results == 0 {
         return (Verdict::Insufficient, "no line matches the query".into());
     }
+    if e.best_slots & e.answers != 0 {
+        // What the model taught, verified in the file then and matched in
+        // it now: asking again would pay for the same answer.
+        return (
+            Verdict::Sufficient,
+            format!(
+                "the first file's best line is a learned answer (coverage {coverage:.2}, {} files)",
+                e.files
+            ),
+        );
+    }
     let unknown = (0..e.slots)
         .filter(|&s| e.unknown & slot_bit(s) != 0)
         .count();
@@ -331,7 +349,39 @@ mod tests {
             name_share: 0.5,
             files: 2,
             results: 5,
+            best_slots: 0b111,
+            answers: 0,
         }
+    }
+
+    #[test]
+    fn a_learned_answer_on_the_best_line_is_sufficient() {
+        // Weak and close: a model would be asked...
+        let weak = Evidence {
+            top: 2.0,
+            runner_up: 1.9,
+            third: 1.8,
+            name_share: 0.0,
+            ..strong()
+        };
+        let t = Thresholds::default();
+        assert_ne!(judge(&weak, &t).verdict, Verdict::Sufficient);
+        // ...unless the best line holds what a model taught and kgrep verified.
+        let learned = Evidence {
+            best_slots: 0b1001,
+            answers: 0b1000,
+            ..weak.clone()
+        };
+        let j = judge(&learned, &t);
+        assert_eq!(j.verdict, Verdict::Sufficient, "{}", j.reason);
+        assert!(j.reason.contains("learned answer"), "{}", j.reason);
+        // A learned answer elsewhere than on the best line is no evidence.
+        let elsewhere = Evidence {
+            best_slots: 0b0001,
+            answers: 0b1000,
+            ..weak
+        };
+        assert_ne!(judge(&elsewhere, &t).verdict, Verdict::Sufficient);
     }
 
     #[test]

@@ -795,7 +795,94 @@ fn expand(mut terms: Vec<Term>, raw: &str, thesaurus: &Thesaurus) -> Vec<Term> {
         }
     }
     expand_families(&mut terms, thesaurus);
+    expand_answers(&mut terms, thesaurus);
     terms
+}
+
+/// Weight of a learned answer's identifier (`thesaurus::Answer`): a whole
+/// query word's, since the model chose the line and kgrep verified it; less
+/// while the answer is `proposed`, as for any learned synonym.
+pub const ANSWER_WEIGHT: f32 = 1.0;
+/// Slots are bits of a `u64` (`score::slot_bit`).
+const MAX_SLOTS: usize = 64;
+pub const PROPOSED_ANSWER_WEIGHT: f32 = 0.75;
+
+/// The stems of the query's content words (its own words at full weight, not
+/// scaffolding), which learned answers are triggered by.
+pub fn content_stems(terms: &[Term]) -> Vec<String> {
+    terms
+        .iter()
+        .filter(|t| t.origin == Origin::Query && t.weight >= 1.0)
+        .map(|t| t.stem.clone())
+        .collect()
+}
+
+/// Adds the identifiers of each learned answer the query asks for, each
+/// answer in a slot of its own after the query's (so it adds to a line's
+/// score instead of standing in for a query word, and the judge's coverage
+/// counts only the query's words: `answer_slots`).
+fn expand_answers(terms: &mut Vec<Term>, thesaurus: &Thesaurus) {
+    let stems = content_stems(terms);
+    let answers = thesaurus.answers_for(&stems);
+    for answer in answers {
+        let slot = terms.iter().map(|t| t.slot + 1).max().unwrap_or(0);
+        if slot >= MAX_SLOTS {
+            break;
+        }
+        let weight = match answer.standing {
+            Standing::Proposed => PROPOSED_ANSWER_WEIGHT,
+            Standing::Accepted => ANSWER_WEIGHT,
+        };
+        for id in answer.identifiers.iter().take(MAX_SYNONYMS_PER_WORD) {
+            let Some(mut term) = identifier_term(id, weight, slot) else {
+                continue;
+            };
+            if terms.iter().any(|t| t.stem == term.stem && t.slot == slot) {
+                continue;
+            }
+            term.concept = Some(answer.name.clone());
+            terms.push(term);
+        }
+    }
+}
+
+/// The term that finds an identifier in code: a compound one
+/// (`register_blueprint`, `registerBlueprint`) whole in every spelling, a
+/// one-word one as a word. A synonym of no concept yet.
+pub fn identifier_term(id: &str, weight: f32, slot: usize) -> Option<Term> {
+    let parts = words(id);
+    let (text, stem, parts) = if is_identifier_synonym(id, &parts) {
+        let key = parts.join("_");
+        (key.clone(), key, parts)
+    } else if let [word] = parts.as_slice() {
+        (word.clone(), synonym_stem(word), Vec::new())
+    } else {
+        return None;
+    };
+    Some(Term {
+        text,
+        stem,
+        weight,
+        slot,
+        origin: Origin::Synonym,
+        concept: None,
+        parts,
+    })
+}
+
+/// The slots of learned answers' identifiers (bit per slot): synonyms in a
+/// slot no query word has (`expand_answers`).
+pub fn answer_slots(terms: &[Term]) -> u64 {
+    let own: u64 = terms
+        .iter()
+        .filter(|t| t.origin == Origin::Query)
+        .fold(0, |acc, t| acc | crate::score::slot_bit(t.slot));
+    terms
+        .iter()
+        .filter(|t| t.origin == Origin::Synonym)
+        .map(|t| crate::score::slot_bit(t.slot))
+        .fold(0, |acc, b| acc | b)
+        & !own
 }
 
 #[cfg(test)]

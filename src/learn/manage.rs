@@ -84,7 +84,7 @@ fn list(path: &Path) -> anyhow::Result<ExitStatus> {
             e.hits.to_string(),
             field(&e.date),
             field(&e.model),
-            field(&e.synonyms.join(",")),
+            field(&terms_column(&e)),
             field(&e.query),
         ]
         .join("\t");
@@ -97,6 +97,20 @@ fn list(path: &Path) -> anyhow::Result<ExitStatus> {
         .context("writing the list")?;
     stdout.flush().context("writing the list")?;
     Ok(ExitStatus::Matched)
+}
+
+/// A concept's synonyms, and a learned answer's identifiers after `answer:`
+/// (they are searched only for the questions that learned them).
+fn terms_column(e: &store::Entry) -> String {
+    let mut column = e.synonyms.join(",");
+    if !e.answer.is_empty() {
+        if !column.is_empty() {
+            column.push(' ');
+        }
+        column.push_str("answer:");
+        column.push_str(&e.answer.join(","));
+    }
+    column
 }
 
 /// The normalised name, or a usage error.

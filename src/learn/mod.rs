@@ -13,6 +13,7 @@
 //! Does not decide whether a model is called (`fallback`), nor read the
 //! thesaurus layers for a search (`thesaurus`).
 
+pub mod answer;
 pub mod filter;
 pub mod manage;
 pub mod store;

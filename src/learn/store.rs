@@ -51,6 +51,8 @@ pub struct Entry {
     /// Its display name, as an imported Markdown file's `# Heading` wrote it
     /// (empty when none was given).
     pub display: String,
+    /// A learned answer's identifiers (`learn::answer`), else empty.
+    pub answer: Vec<String>,
 }
 
 /// The whole document, as parsed (unknown keys included).
@@ -304,6 +306,16 @@ impl Doc {
                     query: text("query"),
                     synonyms: self.synonyms_of(&name),
                     display: text("display"),
+                    answer: meta
+                        .and_then(|m| m.get(crate::thesaurus::file::ANSWER_KEY))
+                        .and_then(Value::as_array)
+                        .map(|a| {
+                            a.iter()
+                                .filter_map(Value::as_str)
+                                .map(str::to_string)
+                                .collect()
+                        })
+                        .unwrap_or_default(),
                     name,
                 }
             })

@@ -708,6 +708,9 @@ fn learn_from(run: &LearnRun<'_>, found: &Found, report: &mut model::Report) {
     let Some(path) = learn::target_path(run.plan.learn_to, run.cwd) else {
         return;
     };
+    if let Some(lesson) = report.answer_lesson.take() {
+        learn_answer(run, &path, &lesson, report);
+    }
     if report.calls > 0 && !report.taught.is_empty() {
         let shown = best_lines(found, run.read);
         let printed: Vec<&[u8]> = shown.iter().map(|l| l.text.as_bytes()).collect();
@@ -735,7 +738,9 @@ fn learn_from(run: &LearnRun<'_>, found: &Found, report: &mut model::Report) {
                 if written.is_empty() {
                     messages::verbose("learned: nothing new (every term was junk or known)");
                 }
-                report.learned = written.into_iter().map(|(name, _)| name).collect();
+                report
+                    .learned
+                    .extend(written.into_iter().map(|(name, _)| name));
             }
             Err(err) => learn::warn(&path, err),
         }
@@ -757,6 +762,40 @@ fn learn_from(run: &LearnRun<'_>, found: &Found, report: &mut model::Report) {
             Ok(_) => {}
             Err(err) => learn::warn(&path, err),
         }
+    }
+}
+
+/// Keeps what the model's verified choice answered (`learn::answer`).
+fn learn_answer(
+    run: &LearnRun<'_>,
+    path: &std::path::Path,
+    lesson: &learn::answer::AnswerLesson,
+    report: &mut model::Report,
+) {
+    let from = learn::Provenance {
+        // Kept on disk: secrets pasted into a query are not.
+        query: crate::llm::redact::redact(&run.plan.query).text,
+        model: run.plan.model.model.clone(),
+    };
+    let known = load_thesaurus(run.session, run.plan, run.cwd, false);
+    match learn::answer::record_answer(path, lesson, &known, &from) {
+        Ok(Some((name, gained))) => {
+            messages::verbose(&format!(
+                "learned: {name} -> {} (the model's verified answer) into {}",
+                if gained.is_empty() {
+                    "nothing new".to_string()
+                } else {
+                    gained.join(", ")
+                },
+                path.display()
+            ));
+            report.learned.push(name);
+        }
+        Ok(None) => messages::verbose(&format!(
+            "learned: not keeping the answer: '{}' already names another concept",
+            lesson.name
+        )),
+        Err(err) => learn::warn(path, err),
     }
 }
 

@@ -69,6 +69,9 @@ pub(super) struct Report {
     pub taught: Vec<(llm::Concept, Vec<String>)>,
     /// Names of the concepts written to the learned thesaurus.
     pub learned: Vec<String>,
+    /// What the model's verified choice answered that the offline ranking
+    /// did not: the learning loop keeps it (`learn::answer`).
+    pub answer_lesson: Option<crate::learn::answer::AnswerLesson>,
     /// Why no model was consulted, or why it failed (for `-v` and `--json`).
     pub note: Option<String>,
     /// A model call failed (the note says how): the offline results stand.
@@ -77,6 +80,10 @@ pub(super) struct Report {
     /// (kgrep's own fallback) rather than replacing it (`--rlm`).
     pub fused: bool,
 }
+
+/// How many of the model's first verified lines the learning loop reads
+/// identifiers from (`learn::answer`).
+const ANSWER_LINES: usize = 3;
 
 /// Runs the stage. `Ok(None)`: `--dry-run` printed the requests (nothing else
 /// is printed). The endpoint resolution and its warnings happen here, once.
@@ -475,24 +482,78 @@ impl Stage<'_> {
             });
             return;
         }
+        let model_order = claimed_order(&reply.matches, &selected, &walked);
+        let offline_agrees = offline_agrees(found, &walked, &model_order);
+        let claimed: Vec<(String, usize)> = reply
+            .matches
+            .iter()
+            .filter(|c| {
+                selected.iter().any(|(h, lines)| {
+                    walked[*h].key == c.path
+                        && usize::try_from(c.line).is_ok_and(|n| lines.contains(&n))
+                })
+            })
+            .filter_map(|c| Some((c.path.clone(), usize::try_from(c.line).ok()?)))
+            .collect();
         if rlm {
             found.haystacks = walked;
             found.selected = selected;
             found.scores.clear();
-            return;
+        } else {
+            // kgrep's own fallback: the model's places join the offline
+            // ranking as one more ranked list; an offline result is never
+            // dropped for a weak model's disagreement.
+            fuse_claims(
+                found,
+                &walked,
+                &model_order,
+                &selected,
+                self.cx.plan.max_lines,
+            );
+            report.fused = true;
         }
-        // kgrep's own fallback: the model's places join the offline ranking
-        // as one more ranked list; an offline result is never dropped for a
-        // weak model's disagreement.
-        let model_order = claimed_order(&reply.matches, &selected, &walked);
-        fuse_claims(
-            found,
-            &walked,
-            &model_order,
-            &selected,
-            self.cx.plan.max_lines,
-        );
-        report.fused = true;
+        if !offline_agrees {
+            report.answer_lesson = self.answer_lesson(found, &claimed, &docs);
+        }
+    }
+
+    /// What to learn from the model's verified claims (`(path, line)`, in
+    /// the model's order) that are printed: the identifiers on the first
+    /// [`ANSWER_LINES`] of them, less those too common in the corpus.
+    fn answer_lesson(
+        &self,
+        found: &Found,
+        claimed: &[(String, usize)],
+        docs: &BTreeMap<String, Document>,
+    ) -> Option<crate::learn::answer::AnswerLesson> {
+        use crate::learn::answer;
+        let printed = |key: &str, n: usize| {
+            found.selected.iter().any(|(h, lines)| {
+                found.haystacks.get(*h).is_some_and(|x| x.key == key) && lines.contains(&n)
+            })
+        };
+        let lines: Vec<&[u8]> = claimed
+            .iter()
+            .filter(|(key, n)| printed(key, *n))
+            .filter_map(|(key, n)| docs.get(key)?.lines().nth(n.checked_sub(1)?))
+            .take(ANSWER_LINES)
+            .collect();
+        let ids = answer::identifiers_on(&lines);
+        if ids.is_empty() {
+            return None;
+        }
+        let terms: Vec<query::Term> = ids
+            .iter()
+            .filter_map(|id| query::identifier_term(id, 1.0, 0))
+            .collect();
+        if terms.len() != ids.len() {
+            return None;
+        }
+        let scan =
+            messages::quietly(|| crate::search::scan_terms(self.cx.corpus, &terms, self.cx.read))
+                .ok()?;
+        let kept = answer::drop_general(ids, &scan.df, scan.stats.loaded);
+        answer::lesson(&found.q, kept)
     }
 
     /// Every file the run could have searched (what claims are checked
@@ -568,6 +629,25 @@ fn fuse_claims(
     }
     found.selected = selected;
     found.chosen = chosen;
+}
+
+/// The model's verified lines teach nothing when the offline results were
+/// judged sufficient and the model's first file is the offline first file.
+fn offline_agrees(found: &Found, walked: &[Haystack], model_order: &[usize]) -> bool {
+    let sufficient = found
+        .judgement
+        .as_ref()
+        .is_some_and(|j| j.verdict == crate::judge::Verdict::Sufficient);
+    let offline_top = found
+        .ranked
+        .first()
+        .and_then(|f| found.haystacks.get(f.haystack))
+        .map(|h| h.key.as_str());
+    let model_top = model_order
+        .first()
+        .and_then(|&h| walked.get(h))
+        .map(|h| h.key.as_str());
+    sufficient && offline_top.is_some() && offline_top == model_top
 }
 
 /// The files of the verified claims, in the order the model ranked them (its

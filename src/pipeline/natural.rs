@@ -55,6 +55,7 @@ pub(super) fn rank(
     };
     let mut ranked = second.score(&candidates);
     score::sort_files(&mut ranked, |h| scan.haystacks[h].key.clone());
+    score::answers_first(&mut ranked, query::answer_slots(&q.terms));
     verbose_ranking(&ranked, &scan.haystacks);
     let scores: LineScores = ranked
         .iter()
@@ -68,6 +69,7 @@ pub(super) fn rank(
     let slots = query_slots(q);
     let mut evidence = judge::evidence(&ranked, &selected, slots, weights.total());
     evidence.unknown = unknown_slots(q, &scan.df);
+    evidence.answers = query::answer_slots(&q.terms);
     let judgement = judge::judge(&evidence, thresholds);
     // Unsure of the first file: show more of the files that come close.
     let selected = if judgement.verdict == judge::Verdict::Sufficient {

@@ -14,7 +14,7 @@ mod lines;
 #[cfg(test)]
 mod proptests;
 mod select;
-mod symbol;
+pub mod symbol;
 #[cfg(test)]
 mod tests;
 
@@ -101,6 +101,17 @@ pub struct RankedFile {
 pub fn final_score(file_score: f64, lines: &[RankedLine], prior: f64) -> f64 {
     let best = lines.iter().map(|l| l.score.total).fold(0.0, f64::max);
     file_score + LINE_IN_FILE_WEIGHT * best * prior
+}
+
+/// Puts the files holding a learned answer (a line with a slot of
+/// `answers`, `query::answer_slots`) first, each group keeping its order: a
+/// place a model chose for this question and kgrep verified outranks words
+/// that merely match. Nothing else moves.
+pub fn answers_first(files: &mut [RankedFile], answers: u64) {
+    if answers == 0 {
+        return;
+    }
+    files.sort_by_key(|f| !f.lines.iter().any(|l| l.slots & answers != 0));
 }
 
 /// Sorts files best first; ties go to the earlier path, so output is deterministic.

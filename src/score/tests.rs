@@ -325,3 +325,23 @@ fn a_query_word_in_the_file_name_counts_more_than_in_a_folder() {
         "{named} {folder} {neither}"
     );
 }
+
+#[test]
+fn files_holding_a_learned_answer_come_first_in_their_order() {
+    let with_slots = |h: usize, slots: u64| {
+        let mut f = ranked(h, 10.0 - h as f64, &[(1, 0, 1.0)]);
+        f.lines[0].slots = slots;
+        f
+    };
+    let mut files = vec![
+        with_slots(0, 0b011),
+        with_slots(1, 0b100),
+        with_slots(2, 0b001),
+        with_slots(3, 0b101),
+    ];
+    answers_first(&mut files, 0b100);
+    let order: Vec<usize> = files.iter().map(|f| f.haystack).collect();
+    assert_eq!(order, vec![1, 3, 0, 2]);
+    answers_first(&mut files, 0);
+    assert_eq!(files[0].haystack, 1, "no answer: nothing moves");
+}

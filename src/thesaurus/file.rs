@@ -14,7 +14,7 @@ use anyhow::{bail, Context};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{Concept, Layer, Standing, Thesaurus};
+use super::{Answer, Concept, Layer, Standing, Thesaurus};
 
 /// Files larger than this are not thesauri (a mistyped path to a data dump):
 /// refuse them instead of parsing hundreds of megabytes.
@@ -68,6 +68,9 @@ pub fn parse_json(text: &str, layer: Layer) -> anyhow::Result<Thesaurus> {
     }
     let standings = learned_standings(&top);
     let mut t = Thesaurus::new();
+    for answer in learned_answers(&top, &standings) {
+        t.add_answer(answer);
+    }
     for ((id, name), synonyms) in by_concept {
         let learned = standings.get(&name).copied();
         t.add(
@@ -107,6 +110,48 @@ fn learned_standings(top: &serde_json::Map<String, Value>) -> BTreeMap<String, S
         })
         .collect()
 }
+
+/// The learned answers of a file: concepts whose provenance has a
+/// `"trigger"` (stems) and an `"answer"` (identifiers), both lists of strings.
+/// Anything else in those keys is ignored (a hand-edited file loses the
+/// answer, not the concept).
+fn learned_answers(
+    top: &serde_json::Map<String, Value>,
+    standings: &BTreeMap<String, Standing>,
+) -> Vec<Answer> {
+    let Some(Value::Object(concepts)) = top.get(PROVENANCE_KEY).and_then(|k| k.get(CONCEPTS_KEY))
+    else {
+        return Vec::new();
+    };
+    let strings = |v: Option<&Value>| -> Vec<String> {
+        v.and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    concepts
+        .iter()
+        .filter_map(|(name, meta)| {
+            let name = name.to_lowercase();
+            let trigger = strings(meta.get(TRIGGER_KEY));
+            let identifiers = strings(meta.get(ANSWER_KEY));
+            (!trigger.is_empty() && !identifiers.is_empty()).then(|| Answer {
+                standing: standings.get(&name).copied().unwrap_or(Standing::Proposed),
+                name,
+                trigger,
+                identifiers,
+            })
+        })
+        .collect()
+}
+
+/// Provenance keys of a learned answer (`learned_answers`).
+pub const TRIGGER_KEY: &str = "trigger";
+pub const ANSWER_KEY: &str = "answer";
 
 /// The legacy form: every top-level key except kgrep's metadata is a synonym.
 fn legacy_entries(top: &serde_json::Map<String, Value>) -> serde_json::Map<String, Value> {

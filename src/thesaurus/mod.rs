@@ -85,6 +85,41 @@ pub struct Thesaurus {
     by_stem: HashMap<String, usize>,
     /// Stem of a verb family member → the other members (`builtin::families`).
     related: HashMap<String, Vec<String>>,
+    /// Learned answers: which identifiers answered a query, by its words.
+    answers: Vec<Answer>,
+}
+
+/// A learned answer (`learn::record_answer`): the model once chose, and
+/// kgrep verified, lines holding `identifiers` for a query whose content
+/// words had the stems `trigger`. A later query sharing those words, in any
+/// order, searches the identifiers too.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    /// The learned concept's name (its provenance is under it).
+    pub name: String,
+    pub standing: Standing,
+    /// Stems of the content words of the query that taught it.
+    pub trigger: Vec<String>,
+    /// Identifiers on the chosen lines, definitions first, as spelled.
+    pub identifiers: Vec<String>,
+}
+
+impl Answer {
+    /// Whether a query with these content-word stems asks what this answer
+    /// answered: every trigger stem is in the query (all but one when the
+    /// trigger has three or more), and they make up at least half of the
+    /// query's own, so a long query sharing one word does not fire it.
+    pub fn fires_for(&self, stems: &[String]) -> bool {
+        if self.trigger.is_empty() || stems.is_empty() {
+            return false;
+        }
+        let shared = self.trigger.iter().filter(|t| stems.contains(t)).count();
+        let slack = usize::from(self.trigger.len() >= 3);
+        let mut distinct: Vec<&String> = stems.iter().collect();
+        distinct.sort();
+        distinct.dedup();
+        shared + slack >= self.trigger.len() && 2 * shared >= distinct.len()
+    }
 }
 
 /// A concept found in a query: which words it covered.
@@ -190,8 +225,22 @@ impl Thesaurus {
         self.related.get(stem).map_or(&[], Vec::as_slice)
     }
 
+    /// Adds a learned answer; one of the same name is replaced.
+    pub fn add_answer(&mut self, answer: Answer) {
+        self.answers.retain(|a| a.name != answer.name);
+        self.answers.push(answer);
+    }
+
+    /// The learned answers a query with these content-word stems asks for.
+    pub fn answers_for(&self, stems: &[String]) -> Vec<&Answer> {
+        self.answers.iter().filter(|a| a.fires_for(stems)).collect()
+    }
+
     /// Adds every concept of `other` as a later layer: its synonyms win.
     pub fn overlay(&mut self, other: &Thesaurus) {
+        for answer in &other.answers {
+            self.add_answer(answer.clone());
+        }
         for (i, concept) in other.concepts.iter().enumerate() {
             self.add(concept.clone(), &other.synonyms[i], true);
         }

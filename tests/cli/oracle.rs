@@ -227,3 +227,98 @@ fn model_chosen_lines_say_so_in_json() {
         .unwrap()
         .ends_with(gold));
 }
+
+/// Runs a query with learning on (the default), `-v` for the judge's reason.
+fn learn_run(d: &Dir, query: &str) -> Run {
+    let mut cmd = d.cmd();
+    cmd.env("KGREP_LLM", "auto").args(["-v", query, "."]);
+    crate::harness::finish(&mut cmd, &["-v", query, "."], d.path())
+}
+
+#[test]
+fn what_the_model_found_is_answered_offline_next_time_and_for_a_paraphrase() {
+    let d = project();
+    let (query, gold, _) = CASES[0];
+    let offline = d.run(&["--offline", query, "."]);
+    assert_ne!(
+        offline.headings().first().map(String::as_str),
+        Some(format!("./{gold}").as_str()),
+        "the offline ranking should miss it at first\n{}",
+        offline.describe
+    );
+    // The model is asked (the judge trusts nothing offline) and names the
+    // gold line, `def evict(self):`.
+    let mock = MockLlm::respond(Box::new(oracle));
+    d.use_model(&mock.base_url(), ASK_ALWAYS);
+    let taught = learn_run(&d, query);
+    taught.code(0);
+    assert!(!mock.received().is_empty());
+    taught.stderr_has("(the model's verified answer)");
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.learned_path()).unwrap()).unwrap();
+    let concept = &file["kgrep"]["concepts"]["stale entries thrown away"];
+    assert_eq!(concept["answer"], json!(["evict"]), "{file:#}");
+    assert_eq!(concept["status"], "proposed");
+    let listed = d.run(&["--thesaurus-list"]);
+    listed.code(0);
+    assert!(
+        listed.stdout.lines().any(
+            |l| l.starts_with("stale entries thrown away\tproposed\t1\t")
+                && l.contains("\tanswer:evict\t")
+        ),
+        "{}",
+        listed.stdout
+    );
+
+    // The same query and a paraphrase: the gold file first, no call, the
+    // judge says why. The config still asks for the model on anything else.
+    for again in [query, "how are stale entries thrown out"] {
+        let mock = MockLlm::respond(Box::new(oracle));
+        d.use_model(&mock.base_url(), ASK_ALWAYS);
+        let out = learn_run(&d, again);
+        out.code(0);
+        assert!(mock.received().is_empty(), "{again}: {}", out.describe);
+        assert_eq!(
+            out.headings().first().map(String::as_str),
+            Some(format!("./{gold}").as_str()),
+            "{again}: {}",
+            out.describe
+        );
+        out.stderr_has("learned answer");
+        out.stdout_has("6:\t    def evict(self):\n");
+    }
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.learned_path()).unwrap()).unwrap();
+    assert_eq!(
+        file["kgrep"]["concepts"]["stale entries thrown away"]["status"], "accepted",
+        "it helped again: {file:#}"
+    );
+
+    // Another question is not answered by it: the model is asked.
+    let mock = MockLlm::respond(Box::new(oracle));
+    d.use_model(&mock.base_url(), ASK_ALWAYS);
+    let (other, _, _) = CASES[2];
+    learn_run(&d, other).code(0);
+    assert!(!mock.received().is_empty());
+}
+
+#[test]
+fn nothing_is_learned_from_a_choice_the_offline_ranking_had_made() {
+    let d = project();
+    // Sufficient offline and the model agrees on the first file (`--rlm`
+    // asks anyway): nothing new to keep.
+    let query = "where is the LruCache capacity";
+    let offline = d.run(&["--offline", "-v", query, "."]);
+    offline.stderr_has("-> sufficient");
+    assert_eq!(offline.headings()[0], "./src/cache.py");
+    let mock = MockLlm::respond(Box::new(|r: &Received| {
+        if r.body.contains("widen a search") {
+            return Step::chat(&json!({"concepts": []}).to_string());
+        }
+        Step::chat(&json!({"matches": [{"path": "src/cache.py", "line": 3}]}).to_string())
+    }));
+    d.use_model(&mock.base_url(), "");
+    d.run(&["--rlm", "-v", query, "."]).code(0);
+    assert!(!mock.received().is_empty());
+    assert!(!d.learned_path().exists());
+}
