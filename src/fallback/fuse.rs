@@ -21,7 +21,7 @@ pub enum Fusion {
 }
 
 /// The fusion kgrep's fallback uses. Measured against the real local model
-/// (tests/bench/llm_fusion.sh): see the README's "Language model" section.
+/// (tests/bench/llm_fusion.py): see the README's "Language model" section.
 pub const FUSION: Fusion = Fusion::ReciprocalRank;
 
 /// One printed file after fusion.

@@ -483,6 +483,11 @@ impl Stage<'_> {
             return;
         }
         let model_order = claimed_order(&reply.matches, &selected, &walked);
+        let places: Vec<&str> = model_order
+            .iter()
+            .filter_map(|&h| walked.get(h).map(|w| w.key.as_str()))
+            .collect();
+        messages::verbose(&format!("model: its files, best first: {}", places.join(", ")));
         let offline_agrees = offline_agrees(found, &walked, &model_order);
         let claimed: Vec<(String, usize)> = reply
             .matches
