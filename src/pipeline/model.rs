@@ -524,7 +524,8 @@ impl Stage<'_> {
 
     /// What to learn from the model's verified claims (`(path, line)`, in
     /// the model's order) that are printed: the identifiers on the first
-    /// [`ANSWER_LINES`] of them, less those too common in the corpus.
+    /// [`ANSWER_LINES`] of them that are code (not comments or imports), less
+    /// those too common in the corpus.
     fn answer_lesson(
         &self,
         found: &Found,
@@ -537,12 +538,29 @@ impl Stage<'_> {
                 found.haystacks.get(*h).is_some_and(|x| x.key == key) && lines.contains(&n)
             })
         };
-        let lines: Vec<&[u8]> = claimed
-            .iter()
-            .filter(|(key, n)| printed(key, *n))
-            .filter_map(|(key, n)| docs.get(key)?.lines().nth(n.checked_sub(1)?))
-            .take(ANSWER_LINES)
-            .collect();
+        // Comments and imports name what is elsewhere or talk about it: the
+        // place is where code does the thing.
+        let mut kinds: HashMap<&str, Vec<crate::score::kind::LineKind>> = HashMap::new();
+        let mut lines: Vec<&[u8]> = Vec::new();
+        for (key, n) in claimed.iter().filter(|(key, n)| printed(key, *n)) {
+            let Some(doc) = docs.get(key) else { continue };
+            let Some(i) = n.checked_sub(1) else { continue };
+            let kind = kinds
+                .entry(key.as_str())
+                .or_insert_with(|| crate::score::kind::classify_lines(&doc.text))
+                .get(i)
+                .copied()
+                .unwrap_or_default();
+            if kind.comment || kind.import {
+                continue;
+            }
+            if let Some(line) = doc.lines().nth(i) {
+                lines.push(line);
+            }
+            if lines.len() >= ANSWER_LINES {
+                break;
+            }
+        }
         let ids = answer::identifiers_on(&lines);
         if ids.is_empty() {
             return None;

@@ -9,7 +9,7 @@
 
 mod bm25;
 mod file_kind;
-mod kind;
+pub mod kind;
 mod lines;
 #[cfg(test)]
 mod proptests;
