@@ -487,7 +487,10 @@ impl Stage<'_> {
             .iter()
             .filter_map(|&h| walked.get(h).map(|w| w.key.as_str()))
             .collect();
-        messages::verbose(&format!("model: its files, best first: {}", places.join(", ")));
+        messages::verbose(&format!(
+            "model: its files, best first: {}",
+            places.join(", ")
+        ));
         let offline_agrees = offline_agrees(found, &walked, &model_order);
         let claimed: Vec<(String, usize)> = reply
             .matches
