@@ -527,8 +527,8 @@ impl Stage<'_> {
 
     /// What to learn from the model's verified claims (`(path, line)`, in
     /// the model's order) that are printed: the identifiers on the first
-    /// [`ANSWER_LINES`] of them that are code (not comments or imports), less
-    /// those too common in the corpus.
+    /// [`ANSWER_LINES`] of them in the model's first file that are code (not
+    /// comments or imports), less those too common in the corpus.
     fn answer_lesson(
         &self,
         found: &Found,
@@ -543,9 +543,17 @@ impl Stage<'_> {
         };
         // Comments and imports name what is elsewhere or talk about it: the
         // place is where code does the thing.
+        // Only the model's first file: the place it ranked best, not
+        // whatever else it listed.
         let mut kinds: HashMap<&str, Vec<crate::score::kind::LineKind>> = HashMap::new();
         let mut lines: Vec<&[u8]> = Vec::new();
-        for (key, n) in claimed.iter().filter(|(key, n)| printed(key, *n)) {
+        let mine: Vec<&(String, usize)> =
+            claimed.iter().filter(|(key, n)| printed(key, *n)).collect();
+        let first = mine.first().map(|(key, _)| key.clone());
+        for (key, n) in mine
+            .into_iter()
+            .filter(|(key, _)| Some(key) == first.as_ref())
+        {
             let Some(doc) = docs.get(key) else { continue };
             let Some(i) = n.checked_sub(1) else { continue };
             let kind = kinds

@@ -58,6 +58,8 @@ def args_parser():
     ap.add_argument("--per-set", type=int, default=8)
     ap.add_argument("--timeout", type=int, default=1800)
     ap.add_argument("--report", action="store_true", help="only print the tables")
+    ap.add_argument("--set", choices=["dev", "commits"], help="run only this set's queries")
+    ap.add_argument("--passes", default="first,second,para,sig", help="which passes to run")
     return ap
 
 
@@ -226,14 +228,19 @@ def main() -> int:
     STOP = set(re.findall(r'"([a-z]+)"', (ROOT / "src" / "query.rs").read_text().split("const STOP_WORDS")[1].split("];")[0]))
     rows = choose(env)
     if not a.report:
+        passes = a.passes.split(",")
+        todo = [r for r in rows if a.set in (None, r["set"])]
         for p in ("first", "second"):
-            for r in rows:
-                env.run(r, p)
-        for r in rows:
-            if r.get("paraphrase"):
-                env.run(dict(r), "para", query=r["paraphrase"])
-        for r in [r for r in rows if r["set"] == "dev"][:3]:
-            env.run(r, "sig", extra=["--signature-json", SIGNATURE])
+            if p in passes:
+                for r in todo:
+                    env.run(r, p)
+        if "para" in passes:
+            for r in todo:
+                if r.get("paraphrase"):
+                    env.run(dict(r), "para", query=r["paraphrase"])
+        if "sig" in passes:
+            for r in [r for r in todo if r["set"] == "dev"][:3]:
+                env.run(r, "sig", extra=["--signature-json", SIGNATURE])
     print(table(env, rows))
     return 0
 

@@ -322,3 +322,32 @@ fn nothing_is_learned_from_a_choice_the_offline_ranking_had_made() {
     assert!(!mock.received().is_empty());
     assert!(!d.learned_path().exists());
 }
+
+#[test]
+fn only_the_models_first_file_and_its_code_lines_are_learned() {
+    let d = project();
+    let (query, _, _) = CASES[0];
+    // Its first place is cache.py's `def evict`; the second file it lists
+    // (`def lookup_account`) teaches nothing.
+    let mock = MockLlm::respond(Box::new(|r: &Received| {
+        if r.body.contains("widen a search") {
+            return Step::chat(&json!({"concepts": []}).to_string());
+        }
+        Step::chat(
+            &json!({"matches": [
+                {"path": "src/cache.py", "line": 6},
+                {"path": "src/users.py", "line": 1},
+            ]})
+            .to_string(),
+        )
+    }));
+    d.use_model(&mock.base_url(), ASK_ALWAYS);
+    learn_run(&d, query).code(0);
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.learned_path()).unwrap()).unwrap();
+    assert_eq!(
+        file["kgrep"]["concepts"]["stale entries thrown away"]["answer"],
+        json!(["evict"]),
+        "{file:#}"
+    );
+}
