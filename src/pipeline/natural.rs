@@ -71,8 +71,11 @@ pub(super) fn rank(
     evidence.unknown = unknown_slots(q, &scan.df);
     evidence.answers = query::answer_slots(&q.terms);
     let judgement = judge::judge(&evidence, thresholds);
-    // Unsure of the first file: show more of the files that come close.
-    let selected = if judgement.verdict == judge::Verdict::Sufficient {
+    // Unsure of the first file: show more of the files that come close. A
+    // learned answer spares the model call but not the wider selection the
+    // run that learned it printed: a weak model's place is never all there is.
+    let learned = evidence.best_slots & evidence.answers != 0;
+    let selected = if judgement.verdict == judge::Verdict::Sufficient && !learned {
         selected
     } else {
         score::select_unsure(&ranked, limits.max_lines, limits.max_count)

@@ -286,6 +286,13 @@ fn what_the_model_found_is_answered_offline_next_time_and_for_a_paraphrase() {
         );
         out.stderr_has("learned answer");
         out.stdout_has("6:\t    def evict(self):\n");
+        // The offline first file is still shown: a learned place is never
+        // all there is.
+        assert!(
+            out.headings().contains(&offline.headings()[0].to_string()),
+            "{}",
+            out.describe
+        );
     }
     let file: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(d.learned_path()).unwrap()).unwrap();
