@@ -11,7 +11,7 @@
 //! in the corpus (the model stage scans for that, then calls
 //! [`drop_general`]).
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Map};
 
 use super::{filter, helped, store, Provenance, StoreError};
 use crate::query::{self, Origin, Query};
@@ -170,17 +170,7 @@ pub fn record_answer(
         if !is_answer && !filter::free_for(name, name, known, doc) {
             return Ok((None, false));
         }
-        let mut ids: Vec<String> = old
-            .as_ref()
-            .and_then(|m| m.get(file::ANSWER_KEY))
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_string)
-                    .collect()
-            })
-            .unwrap_or_default();
+        let mut ids = file::string_list(old.as_ref().and_then(|m| m.get(file::ANSWER_KEY)));
         let mut gained = Vec::new();
         for id in &lesson.identifiers {
             if ids.len() >= MAX_STORED_IDENTIFIERS {

@@ -306,16 +306,9 @@ impl Doc {
                     query: text("query"),
                     synonyms: self.synonyms_of(&name),
                     display: text("display"),
-                    answer: meta
-                        .and_then(|m| m.get(crate::thesaurus::file::ANSWER_KEY))
-                        .and_then(Value::as_array)
-                        .map(|a| {
-                            a.iter()
-                                .filter_map(Value::as_str)
-                                .map(str::to_string)
-                                .collect()
-                        })
-                        .unwrap_or_default(),
+                    answer: crate::thesaurus::file::string_list(
+                        meta.and_then(|m| m.get(crate::thesaurus::file::ANSWER_KEY)),
+                    ),
                     name,
                 }
             })

@@ -123,22 +123,12 @@ fn learned_answers(
     else {
         return Vec::new();
     };
-    let strings = |v: Option<&Value>| -> Vec<String> {
-        v.and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_string)
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
     concepts
         .iter()
         .filter_map(|(name, meta)| {
             let name = name.to_lowercase();
-            let trigger = strings(meta.get(TRIGGER_KEY));
-            let identifiers = strings(meta.get(ANSWER_KEY));
+            let trigger = string_list(meta.get(TRIGGER_KEY));
+            let identifiers = string_list(meta.get(ANSWER_KEY));
             (!trigger.is_empty() && !identifiers.is_empty()).then(|| Answer {
                 standing: standings.get(&name).copied().unwrap_or(Standing::Proposed),
                 name,
@@ -147,6 +137,18 @@ fn learned_answers(
             })
         })
         .collect()
+}
+
+/// The strings of a JSON array (anything else in it, or no array: none).
+pub fn string_list(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Provenance keys of a learned answer (`learned_answers`).
