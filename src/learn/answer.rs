@@ -11,12 +11,12 @@
 //! in the corpus (the model stage scans for that, then calls
 //! [`drop_general`]).
 
-use serde_json::{json, Map};
+use serde_json::json;
 
-use super::{filter, helped, store, Provenance, StoreError};
+use super::{filter, helped, store, taught, Provenance, StoreError};
 use crate::query::{self, Origin, Query};
 use crate::score::symbol;
-use crate::thesaurus::{self, file, Standing, Thesaurus};
+use crate::thesaurus::{self, file, Thesaurus};
 
 /// Identifiers kept from one model choice: the defined names and the most
 /// specific identifiers of the first chosen lines.
@@ -186,19 +186,7 @@ pub fn record_answer(
         doc.map(name, id, name);
         let mut meta = match old {
             Some(old) => helped(old, &date),
-            None => {
-                let mut meta = Map::new();
-                meta.insert("id".into(), json!(id));
-                meta.insert("query".into(), json!(from.query));
-                meta.insert(
-                    "model".into(),
-                    json!(from.model.clone().unwrap_or_default()),
-                );
-                meta.insert("date".into(), json!(date));
-                meta.insert("hits".into(), json!(1));
-                meta.insert("status".into(), json!(Standing::Proposed.name()));
-                meta
-            }
+            None => taught(id, &date, from),
         };
         meta.insert(file::TRIGGER_KEY.into(), json!(lesson.trigger));
         meta.insert(file::ANSWER_KEY.into(), json!(ids));
@@ -295,7 +283,11 @@ mod tests {
             answers[0].identifiers,
             vec!["register_blueprint", "mount_app"]
         );
-        assert_eq!(answers[0].standing, Standing::Accepted, "two hits");
+        assert_eq!(
+            answers[0].standing,
+            thesaurus::Standing::Accepted,
+            "two hits"
+        );
         let other = query::content_stems(&query::analyze("how are blueprints named").terms);
         assert!(
             t.answers_for(&other).is_empty(),

@@ -135,20 +135,23 @@ pub fn record(
 ) -> Result<Vec<(String, Vec<String>)>, StoreError> {
     write_lessons(path, lessons, known, |_, id, date, old| match old {
         Some(old) => helped(old, date),
-        None => {
-            let mut meta = Map::new();
-            meta.insert("id".into(), json!(id));
-            meta.insert("query".into(), json!(from.query));
-            meta.insert(
-                "model".into(),
-                json!(from.model.clone().unwrap_or_default()),
-            );
-            meta.insert("date".into(), json!(date));
-            meta.insert("hits".into(), json!(1));
-            meta.insert("status".into(), json!(Standing::Proposed.name()));
-            meta
-        }
+        None => taught(id, date, from),
     })
+}
+
+/// The provenance of a concept a model just taught: `proposed`, one hit.
+fn taught(id: u64, date: &str, from: &Provenance) -> Map<String, Value> {
+    let mut meta = Map::new();
+    meta.insert("id".into(), json!(id));
+    meta.insert("query".into(), json!(from.query));
+    meta.insert(
+        "model".into(),
+        json!(from.model.clone().unwrap_or_default()),
+    );
+    meta.insert("date".into(), json!(date));
+    meta.insert("hits".into(), json!(1));
+    meta.insert("status".into(), json!(Standing::Proposed.name()));
+    meta
 }
 
 /// The shared part of learning and importing: filter, map, then set the

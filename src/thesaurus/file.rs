@@ -92,14 +92,21 @@ pub fn parse_json(text: &str, layer: Layer) -> anyhow::Result<Thesaurus> {
 pub const PROVENANCE_KEY: &str = "kgrep";
 pub const CONCEPTS_KEY: &str = "concepts";
 
+/// The provenance entries (`name`, its object) of the concepts kgrep learned
+/// into this file; none when the file has no provenance.
+fn learned_concepts(
+    top: &serde_json::Map<String, Value>,
+) -> impl Iterator<Item = (&String, &Value)> {
+    top.get(PROVENANCE_KEY)
+        .and_then(|k| k.get(CONCEPTS_KEY))
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+}
+
 /// The standing of each concept kgrep learned into this file (by name).
 fn learned_standings(top: &serde_json::Map<String, Value>) -> BTreeMap<String, Standing> {
-    let Some(Value::Object(concepts)) = top.get(PROVENANCE_KEY).and_then(|k| k.get(CONCEPTS_KEY))
-    else {
-        return BTreeMap::new();
-    };
-    concepts
-        .iter()
+    learned_concepts(top)
         .map(|(name, meta)| {
             let standing = meta
                 .get("status")
@@ -119,12 +126,7 @@ fn learned_answers(
     top: &serde_json::Map<String, Value>,
     standings: &BTreeMap<String, Standing>,
 ) -> Vec<Answer> {
-    let Some(Value::Object(concepts)) = top.get(PROVENANCE_KEY).and_then(|k| k.get(CONCEPTS_KEY))
-    else {
-        return Vec::new();
-    };
-    concepts
-        .iter()
+    learned_concepts(top)
         .filter_map(|(name, meta)| {
             let name = name.to_lowercase();
             let trigger = string_list(meta.get(TRIGGER_KEY));

@@ -79,6 +79,16 @@ fn oracle(received: &Received) -> Step {
     Step::chat(&json!({"matches": matches}).to_string())
 }
 
+/// A model that teaches no concept and always claims `matches` (a JSON array).
+fn claiming(matches: serde_json::Value) -> MockLlm {
+    MockLlm::respond(Box::new(move |r: &Received| {
+        if r.body.contains("widen a search") {
+            return Step::chat(&json!({"concepts": []}).to_string());
+        }
+        Step::chat(&json!({"matches": matches}).to_string())
+    }))
+}
+
 fn run(d: &Dir, query: &str) -> Run {
     let mut cmd = d.cmd();
     cmd.env("KGREP_LLM", "auto")
@@ -129,12 +139,7 @@ fn a_wrong_model_never_loses_the_offline_results() {
     let offline = d.run(&["--offline", query, "."]);
     offline.code(0);
     // The model names a real line of an unrelated file.
-    let mock = MockLlm::respond(Box::new(|r: &Received| {
-        if r.body.contains("widen a search") {
-            return Step::chat(&json!({"concepts": []}).to_string());
-        }
-        Step::chat(&json!({"matches": [{"path": "src/login.py", "line": 2}]}).to_string())
-    }));
+    let mock = claiming(json!([{"path": "src/login.py", "line": 2}]));
     d.use_model(&mock.base_url(), ASK_ALWAYS);
     let out = run(&d, query);
     out.code(0);
@@ -157,14 +162,7 @@ fn an_empty_reply_leaves_the_offline_results_but_rlm_prints_what_the_model_said(
     let (query, _, _) = CASES[0];
     let offline = d.run(&["--offline", query, "."]);
     offline.code(0);
-    let empty = || {
-        MockLlm::respond(Box::new(|r: &Received| {
-            if r.body.contains("widen a search") {
-                return Step::chat(&json!({"concepts": []}).to_string());
-            }
-            Step::chat(&json!({"matches": []}).to_string())
-        }))
-    };
+    let empty = || claiming(json!([]));
     let mock = empty();
     d.use_model(&mock.base_url(), ASK_ALWAYS);
     let out = run(&d, query);
@@ -318,12 +316,7 @@ fn nothing_is_learned_from_a_choice_the_offline_ranking_had_made() {
     let offline = d.run(&["--offline", "-v", query, "."]);
     offline.stderr_has("-> sufficient");
     assert_eq!(offline.headings()[0], "./src/cache.py");
-    let mock = MockLlm::respond(Box::new(|r: &Received| {
-        if r.body.contains("widen a search") {
-            return Step::chat(&json!({"concepts": []}).to_string());
-        }
-        Step::chat(&json!({"matches": [{"path": "src/cache.py", "line": 3}]}).to_string())
-    }));
+    let mock = claiming(json!([{"path": "src/cache.py", "line": 3}]));
     d.use_model(&mock.base_url(), "");
     d.run(&["--rlm", "-v", query, "."]).code(0);
     assert!(!mock.received().is_empty());
@@ -336,18 +329,10 @@ fn only_the_models_first_file_and_its_code_lines_are_learned() {
     let (query, _, _) = CASES[0];
     // Its first place is cache.py's `def evict`; the second file it lists
     // (`def lookup_account`) teaches nothing.
-    let mock = MockLlm::respond(Box::new(|r: &Received| {
-        if r.body.contains("widen a search") {
-            return Step::chat(&json!({"concepts": []}).to_string());
-        }
-        Step::chat(
-            &json!({"matches": [
-                {"path": "src/cache.py", "line": 6},
-                {"path": "src/users.py", "line": 1},
-            ]})
-            .to_string(),
-        )
-    }));
+    let mock = claiming(json!([
+        {"path": "src/cache.py", "line": 6},
+        {"path": "src/users.py", "line": 1},
+    ]));
     d.use_model(&mock.base_url(), ASK_ALWAYS);
     learn_run(&d, query).code(0);
     let file: serde_json::Value =
