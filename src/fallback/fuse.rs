@@ -79,27 +79,42 @@ pub fn fuse(
     } else {
         max_lines
     };
+    // Each file's candidates, the model's lines first, without repeats.
+    let candidates: Vec<(String, Vec<usize>, Vec<usize>)> = order
+        .into_iter()
+        .filter_map(|key| {
+            let chosen = lines_of(model, &key);
+            let mut all: Vec<usize> = Vec::new();
+            for n in chosen.iter().chain(&lines_of(printed, &key)) {
+                if !all.contains(n) {
+                    all.push(*n);
+                }
+            }
+            (!all.is_empty()).then_some((key, chosen, all))
+        })
+        .collect();
+    // The budget goes round the files: first every file's first line, in
+    // fused order, then the rest in order. A model that claims many lines
+    // of one file cannot take the budget of the offline files after it.
+    let mut taken = vec![0usize; candidates.len()];
     let mut total = 0;
+    for (t, (_, _, all)) in taken.iter_mut().zip(&candidates) {
+        if total < cap && !all.is_empty() {
+            *t = 1;
+            total += 1;
+        }
+    }
+    for (t, (_, _, all)) in taken.iter_mut().zip(&candidates) {
+        let more = (all.len() - *t).min(cap - total);
+        *t += more;
+        total += more;
+    }
     let mut out = Vec::new();
-    for key in order {
-        let chosen = lines_of(model, &key);
-        let offline = lines_of(printed, &key);
-        if chosen.is_empty() && offline.is_empty() {
-            continue;
-        }
-        let mut lines: Vec<usize> = Vec::new();
-        for n in chosen.iter().chain(&offline) {
-            if total >= cap {
-                break;
-            }
-            if !lines.contains(n) {
-                lines.push(*n);
-                total += 1;
-            }
-        }
-        if lines.is_empty() {
+    for ((key, chosen, all), t) in candidates.into_iter().zip(taken) {
+        if t == 0 {
             break;
         }
+        let mut lines: Vec<usize> = all.into_iter().take(t).collect();
         let chosen: Vec<usize> = chosen.into_iter().filter(|n| lines.contains(n)).collect();
         lines.sort_unstable();
         out.push(Placed { key, lines, chosen });
@@ -175,5 +190,23 @@ mod tests {
         assert_eq!(fused[0].lines, vec![1, 9]);
         assert_eq!(fused[0].chosen, vec![9]);
         assert!(fuse(Fusion::ReciprocalRank, &[], &[], &[], 5).is_empty());
+    }
+
+    #[test]
+    fn many_model_lines_do_not_push_an_offline_file_out() {
+        // The model claims four lines of its file; the offline ranking's
+        // two files must still print their first line under a cap of 4.
+        let fused = fuse(
+            Fusion::ReciprocalRank,
+            &keys(&["a", "b"]),
+            &files(&[("a", &[1, 2]), ("b", &[5, 6])]),
+            &files(&[("m", &[10, 11, 12, 13])]),
+            4,
+        );
+        let order: Vec<&str> = fused.iter().map(|p| p.key.as_str()).collect();
+        assert_eq!(order, ["m", "a", "b"]);
+        assert_eq!(fused[0].lines, vec![10, 11]);
+        assert_eq!(fused[1].lines, vec![1]);
+        assert_eq!(fused[2].lines, vec![5]);
     }
 }
