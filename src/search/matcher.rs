@@ -275,15 +275,51 @@ impl TermMatcher {
     }
 
     /// Calls `f` for each verified occurrence at or after `at`, in order, until
-    /// it returns false. The long patterns' next occurrence is found first; the
-    /// short ones are searched only up to it, so each byte is scanned once by
-    /// each automaton however the two interleave.
+    /// it returns false. Each automaton's next verified occurrence is kept
+    /// until it is passed; a short one that a long one covers (or ends right
+    /// before) is searched again from the long one's end, as if the short
+    /// patterns were searched only in the gaps the long ones leave. Searching
+    /// them gap by gap instead cost one short search per long occurrence: as
+    /// much as the long automaton itself where a 2-letter synonym (`sz`)
+    /// rides along with a common word (`config`).
     pub fn for_each(&self, haystack: &[u8], at: usize, mut f: impl FnMut(TermMatch) -> bool) {
         if at > haystack.len() {
             return;
         }
-        let mut next_long = self.next_in(self.long.as_ref(), haystack, at, haystack.len());
-        let mut short_from = at;
+        let len = haystack.len();
+        let mut next_long = self.next_in(self.long.as_ref(), haystack, at, len);
+        let mut next_short = self.next_in(self.short.as_ref(), haystack, at, len);
+        loop {
+            let found = match (next_short, next_long) {
+                (Some(s), Some(l)) if s.start < l.start => {
+                    next_short = self.next_in(self.short.as_ref(), haystack, s.end, len);
+                    s
+                }
+                (Some(s), None) => {
+                    next_short = self.next_in(self.short.as_ref(), haystack, s.end, len);
+                    s
+                }
+                (short, Some(l)) => {
+                    next_long = self.next_in(self.long.as_ref(), haystack, l.end, len);
+                    if short.is_some_and(|s| s.start < l.end + SHORT_PATTERN_MAX) {
+                        next_short = self.next_in(self.short.as_ref(), haystack, l.end, len);
+                    }
+                    l
+                }
+                (None, None) => return,
+            };
+            if !f(found) {
+                return;
+            }
+        }
+    }
+
+    /// The interleaving `for_each` replaced, kept to test it against: the
+    /// short patterns searched gap by gap between long occurrences.
+    #[cfg(test)]
+    fn for_each_gap_by_gap(&self, haystack: &[u8], mut f: impl FnMut(TermMatch)) {
+        let mut next_long = self.next_in(self.long.as_ref(), haystack, 0, haystack.len());
+        let mut short_from = 0;
         loop {
             let bound = next_long.map_or(haystack.len(), |m| m.start);
             let found = match self.next_in(self.short.as_ref(), haystack, short_from, bound) {
@@ -295,9 +331,7 @@ impl TermMatcher {
                 }
             };
             short_from = found.end;
-            if !f(found) {
-                return;
-            }
+            f(found);
         }
     }
 
@@ -684,5 +718,32 @@ mod tests {
         assert_eq!(sub_word_end(b"maxRetryCount", 3), 8);
         assert_eq!(sub_word_end(b"HTTPServer", 0), 4);
         assert_eq!(sub_word_end(b"v2api", 1), 2);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// Keeping each automaton's next occurrence finds what searching the
+        /// short patterns gap by gap found, on texts made of short and long
+        /// terms that overlap, touch and change case.
+        #[test]
+        fn kept_occurrences_match_the_gap_by_gap_search(
+            pieces in proptest::collection::vec(0..23usize, 0..60),
+        ) {
+            const PIECES: &[&str] = &[
+                "io", "IO", "os", "OS", "ios", "iOS", "sz", "Sz", "size", "config", "Config",
+                "conf", "s", "z", "o", "i", "_", " ", "\n", "x", "ides", "Ides", "id",
+            ];
+            let text: String = pieces.iter().map(|&p| PIECES[p]).collect();
+            let m = matcher("io os sz size config id ide");
+            let mut kept = Vec::new();
+            m.for_each(text.as_bytes(), 0, |t| {
+                kept.push(t);
+                true
+            });
+            let mut gaps = Vec::new();
+            m.for_each_gap_by_gap(text.as_bytes(), |t| gaps.push(t));
+            proptest::prop_assert_eq!(kept, gaps);
+        }
     }
 }

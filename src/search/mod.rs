@@ -37,7 +37,7 @@ use matcher::TermMatcher;
 pub use scan::{
     scan_terms, search_exact, ExactFile, FileTerms, TermScan, COMMON_TERM_SHARE, SAMPLE_FILES,
 };
-use sink::{TermLine, TermLineSink};
+use sink::TermLine;
 
 /// How many haystacks were read and how many were skipped (binary, unreadable
 /// or unconvertible), with the warnings for documents that could not be
@@ -255,12 +255,85 @@ impl<T, S> Drop for Keep<'_, T, S> {
     }
 }
 
-/// Second pass over one loaded document: every line with a term occurrence.
-pub fn term_lines(doc: &Document, matcher: &TermMatcher) -> anyhow::Result<Vec<TermLine>> {
-    let mut sink = TermLineSink {
-        matcher,
-        lines: Vec::new(),
-    };
-    scan::with_slice_searcher(true, |s| s.search_slice(matcher, &doc.text, &mut sink))?;
-    Ok(sink.lines)
+/// Second pass over one loaded document: every line with a term occurrence,
+/// its matches relative to the line's start. The matcher runs once over the
+/// whole text and the matches are sorted into lines: asking grep-searcher for
+/// matching lines ran the identifier automaton from each matching line to the
+/// next identifier, or to the end of the file when there was none, which
+/// made a long file with many matching lines quadratic.
+pub fn term_lines(doc: &Document, matcher: &TermMatcher) -> Vec<TermLine> {
+    let text = &doc.text;
+    let mut lines: Vec<TermLine> = Vec::new();
+    // The line holding `pos`: its number and where it starts.
+    let (mut line, mut start, mut pos) = (1usize, 0usize, 0usize);
+    for m in matcher.find_all(text) {
+        if m.start < pos {
+            // Matches come sorted by start; never move back (a match never
+            // holds a line break, so this does not happen).
+            continue;
+        }
+        for nl in memchr::memchr_iter(b'\n', &text[pos..m.start]) {
+            line += 1;
+            start = pos + nl + 1;
+        }
+        pos = m.start;
+        let relative = sink::TermMatch {
+            term: m.term,
+            start: m.start - start,
+            end: m.end - start,
+        };
+        match lines.last_mut() {
+            Some(last) if last.line == line => last.matches.push(relative),
+            _ => lines.push(TermLine {
+                line,
+                matches: vec![relative],
+            }),
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod term_lines_tests {
+    use super::*;
+    use crate::query::analyze;
+
+    /// The lines as `find_all` sees each of them alone.
+    fn line_by_line(text: &[u8], matcher: &TermMatcher) -> Vec<TermLine> {
+        text.split_inclusive(|&b| b == b'\n')
+            .enumerate()
+            .filter_map(|(i, piece)| {
+                let matches = matcher.find_all(piece);
+                (!matches.is_empty()).then_some(TermLine {
+                    line: i + 1,
+                    matches,
+                })
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// Matching the whole text finds, line by line, what matching each
+        /// line alone finds.
+        #[test]
+        fn the_whole_text_matches_as_its_lines_do(
+            pieces in proptest::collection::vec(0..12usize, 0..80),
+        ) {
+            const PIECES: &[&str] = &[
+                "retry", "maxRetry", "max_retry", "MAX_RETRY", "timeout", " ", "\n", "_",
+                "(", "sz", "\u{e9}", "x",
+            ];
+            let text: String = pieces.iter().map(|&p| PIECES[p]).collect();
+            let matcher = TermMatcher::new(&analyze("retry timeout max_retry sz").terms).unwrap();
+            let doc = Document {
+                key: "t".into(),
+                text: text.clone().into_bytes(),
+                pages: None,
+            };
+            proptest::prop_assert_eq!(term_lines(&doc, &matcher), line_by_line(text.as_bytes(), &matcher));
+        }
+    }
 }

@@ -1,13 +1,13 @@
 //! `grep_searcher::Sink`s that collect what the searcher finds; they never print.
 //!
-//! `TermLineSink` keeps each matching line with its term occurrences (the
-//! second pass over the best files); `FirstMatchSink` says whether a file
-//! matches at all and `LineSink` keeps only line numbers (exact literal and
-//! regex queries). The first pass counts without a sink (`count`).
+//! `FirstMatchSink` says whether a file matches at all and `LineSink` keeps
+//! only line numbers (exact literal and regex queries). Also `TermLine`, what
+//! the second pass keeps of a matching line (`term_lines`, which needs no
+//! searcher). The first pass counts without a sink (`count`).
 
 use grep_searcher::{Searcher, Sink, SinkError, SinkFinish, SinkMatch};
 
-use super::matcher::{TermMatch, TermMatcher};
+pub use super::matcher::TermMatch;
 
 /// Errors while sinking are I/O errors from the searcher itself.
 pub type SinkIoError = std::io::Error;
@@ -48,32 +48,6 @@ pub struct TermLine {
     pub line: usize,
     /// Term occurrences, byte offsets relative to the line start.
     pub matches: Vec<TermMatch>,
-}
-
-/// Collects every line with a term occurrence.
-pub struct TermLineSink<'m> {
-    pub matcher: &'m TermMatcher,
-    pub lines: Vec<TermLine>,
-}
-
-impl Sink for TermLineSink<'_> {
-    type Error = SinkIoError;
-
-    fn matched(&mut self, _: &Searcher, mat: &SinkMatch<'_>) -> Result<bool, SinkIoError> {
-        let first = line_number(mat)?;
-        // A match may span several lines only in multi-line mode, which is off; still,
-        // attribute each occurrence to its own line.
-        for (offset, piece) in mat.bytes().split_inclusive(|&b| b == b'\n').enumerate() {
-            let matches = self.matcher.find_all(piece);
-            if !matches.is_empty() {
-                self.lines.push(TermLine {
-                    line: first + offset,
-                    matches,
-                });
-            }
-        }
-        Ok(true)
-    }
 }
 
 /// Collects the line numbers of matching lines.
