@@ -94,9 +94,20 @@ pub struct Evidence {
     pub results: usize,
     /// Slots on the best file's best line (bit per slot).
     pub best_slots: u64,
+    /// Slots on the best file's printed lines (bit per slot).
+    pub top_printed: u64,
     /// Slots of learned answers (`query::answer_slots`): identifiers a model
     /// once chose for this query and kgrep verified in the file.
     pub answers: u64,
+}
+
+impl Evidence {
+    /// A learned answer (what a model once chose for this query and kgrep
+    /// verified) is on a printed line of the first file: the place it taught
+    /// is shown first.
+    pub fn learned_answer_first(&self) -> bool {
+        (self.best_slots | self.top_printed) & self.answers != 0
+    }
 }
 
 /// The verdict.
@@ -150,12 +161,16 @@ pub fn evidence(
     max_line_score: f64,
 ) -> Evidence {
     let mut covered = 0;
+    let mut top_printed = 0;
     for (h, lines) in selected {
-        let Some(file) = ranked.iter().find(|f| f.haystack == *h) else {
+        let Some((rank, file)) = ranked.iter().enumerate().find(|(_, f)| f.haystack == *h) else {
             continue;
         };
         for l in file.lines.iter().filter(|l| lines.contains(&l.line)) {
             covered |= l.slots | l.near_slots;
+            if rank == 0 {
+                top_printed |= l.slots;
+            }
         }
     }
     let best = ranked.first().and_then(|f| {
@@ -188,6 +203,7 @@ pub fn evidence(
         files: selected.len(),
         results: selected.iter().map(|(_, lines)| lines.len()).sum(),
         best_slots: best.map_or(0, |l| l.slots),
+        top_printed,
         answers: 0,
     }
 }
@@ -270,13 +286,13 @@ fn verdict(
     if e.results == 0 {
         return (Verdict::Insufficient, "no line matches the query".into());
     }
-    if e.best_slots & e.answers != 0 {
+    if e.learned_answer_first() {
         // What the model taught, verified in the file then and matched in
         // it now: asking again would pay for the same answer.
         return (
             Verdict::Sufficient,
             format!(
-                "the first file's best line is a learned answer (coverage {coverage:.2}, {} files)",
+                "a printed line of the first file is a learned answer (coverage {coverage:.2}, {} files)",
                 e.files
             ),
         );
@@ -350,12 +366,13 @@ mod tests {
             files: 2,
             results: 5,
             best_slots: 0b111,
+            top_printed: 0b111,
             answers: 0,
         }
     }
 
     #[test]
-    fn a_learned_answer_on_the_best_line_is_sufficient() {
+    fn a_learned_answer_printed_in_the_first_file_is_sufficient() {
         // Weak and close: a model would be asked...
         let weak = Evidence {
             top: 2.0,
@@ -375,9 +392,18 @@ mod tests {
         let j = judge(&learned, &t);
         assert_eq!(j.verdict, Verdict::Sufficient, "{}", j.reason);
         assert!(j.reason.contains("learned answer"), "{}", j.reason);
-        // A learned answer elsewhere than on the best line is no evidence.
+        // Or another printed line of the first file.
+        let printed = Evidence {
+            best_slots: 0b0001,
+            top_printed: 0b1001,
+            answers: 0b1000,
+            ..weak.clone()
+        };
+        assert_eq!(judge(&printed, &t).verdict, Verdict::Sufficient);
+        // A learned answer not printed in the first file is no evidence.
         let elsewhere = Evidence {
             best_slots: 0b0001,
+            top_printed: 0b0011,
             answers: 0b1000,
             ..weak
         };

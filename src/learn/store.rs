@@ -108,7 +108,8 @@ impl Doc {
     /// The file's text: keys sorted at every level, two-space indentation,
     /// a final newline.
     pub fn to_text(&self) -> String {
-        let sorted = sorted(&Value::Object(self.top.clone()));
+        let mut sorted = Value::Object(self.top.clone());
+        sorted.sort_all_objects();
         let mut text = serde_json::to_string_pretty(&sorted).unwrap_or_else(|_| "{}".into());
         text.push('\n');
         text
@@ -316,23 +317,6 @@ impl Doc {
     }
 }
 
-/// A copy of a JSON value with every object's keys in sorted order.
-fn sorted(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            Value::Object(
-                keys.into_iter()
-                    .map(|k| (k.clone(), sorted(&map[k])))
-                    .collect(),
-            )
-        }
-        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
-        other => other.clone(),
-    }
-}
-
 /// Reads the file without locking (a rename makes every version whole).
 /// `Ok(None)` when there is no file yet.
 pub fn load(path: &Path) -> Result<Option<Doc>, StoreError> {
@@ -427,17 +411,27 @@ pub fn write_atomic(path: &Path, text: &str) -> anyhow::Result<()> {
 }
 
 fn replace(path: &Path, text: &str) -> anyhow::Result<()> {
-    let tmp = path.with_file_name(format!("{}{}", temp_prefix(path), std::process::id()));
-    let written = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()
-    })();
-    if let Err(err) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(err).with_context(|| format!("cannot write {}", tmp.display()));
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    // A fresh name opened exclusively (`O_EXCL`): a planted file or symlink
+    // at a guessable name is never followed or written through.
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&temp_prefix(path))
+        .tempfile_in(dir)
+        .with_context(|| format!("cannot create a temp file in {}", dir.display()))?;
+    tmp.write_all(text.as_bytes())
+        .and_then(|()| tmp.as_file().sync_all())
+        .with_context(|| format!("cannot write {}", tmp.path().display()))?;
+    tmp.persist(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("cannot replace {}", path.display()))?;
+    // The rename itself is durable once the directory is synced.
+    #[cfg(unix)]
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
     }
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))?;
     Ok(())
 }
 
@@ -554,5 +548,26 @@ mod tests {
             .filter(|e| e.file_name().to_string_lossy().contains(".tmp."))
             .collect();
         assert!(leftovers.is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn writes_never_follow_a_planted_temp_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().join("outside.txt");
+        std::fs::write(&outside, "keep").unwrap();
+        let repo = dir.path().join("repo/.kgrep");
+        std::fs::create_dir_all(&repo).unwrap();
+        let path = repo.join("thesaurus.json");
+        // The name the writer once used, planted as a symlink out of the folder.
+        let planted = path.with_file_name(format!(".thesaurus.json.tmp.{}", std::process::id()));
+        std::os::unix::fs::symlink(&outside, &planted).unwrap();
+        write_atomic(&path, "{}\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&outside).unwrap(), "keep");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{}\n");
+        assert!(!std::fs::symlink_metadata(&path)
+            .unwrap()
+            .file_type()
+            .is_symlink());
     }
 }

@@ -527,8 +527,10 @@ impl Stage<'_> {
 
     /// What to learn from the model's verified claims (`(path, line)`, in
     /// the model's order) that are printed: the identifiers on the first
-    /// [`ANSWER_LINES`] of them in the model's first file that are code (not
-    /// comments or imports), less those too common in the corpus.
+    /// [`ANSWER_LINES`] of them in the model's first file, less those too
+    /// common in the corpus. A chosen line that offers none (a comment, an
+    /// import, `try:`, a line of local names) stands for the definition
+    /// whose body holds it: the model pointed inside that function.
     fn answer_lesson(
         &self,
         found: &Found,
@@ -541,53 +543,75 @@ impl Stage<'_> {
                 found.haystacks.get(*h).is_some_and(|x| x.key == key) && lines.contains(&n)
             })
         };
-        // Comments and imports name what is elsewhere or talk about it: the
-        // place is where code does the thing.
         // Only the model's first file: the place it ranked best, not
         // whatever else it listed.
-        let mut kinds: HashMap<&str, Vec<crate::score::kind::LineKind>> = HashMap::new();
-        let mut lines: Vec<&[u8]> = Vec::new();
         let mine: Vec<&(String, usize)> =
             claimed.iter().filter(|(key, n)| printed(key, *n)).collect();
-        let first = mine.first().map(|(key, _)| key.clone());
-        for (key, n) in mine
-            .into_iter()
-            .filter(|(key, _)| Some(key) == first.as_ref())
-        {
-            let Some(doc) = docs.get(key) else { continue };
+        let Some(first) = mine.first().map(|(key, _)| key.clone()) else {
+            messages::verbose(
+                "learned: not keeping the model's answer: none of its lines is printed",
+            );
+            return None;
+        };
+        let doc = docs.get(&first)?;
+        let text: Vec<&[u8]> = doc.lines().collect();
+        let kinds = crate::score::kind::classify_lines(&doc.text);
+        // (line number, text), each line once.
+        let mut lines: Vec<(usize, &[u8])> = Vec::new();
+        for (_, n) in mine.iter().copied().filter(|(key, _)| *key == first) {
+            let n = *n;
             let Some(i) = n.checked_sub(1) else { continue };
-            let kind = kinds
-                .entry(key.as_str())
-                .or_insert_with(|| crate::score::kind::classify_lines(&doc.text))
-                .get(i)
-                .copied()
-                .unwrap_or_default();
-            if kind.comment || kind.import {
+            let (Some(line), Some(kind)) = (text.get(i), kinds.get(i)) else {
                 continue;
-            }
-            if let Some(line) = doc.lines().nth(i) {
-                lines.push(line);
+            };
+            // Comments and imports name what is elsewhere or talk about it:
+            // the place is where code does the thing.
+            let says = !kind.comment && !kind.import && !answer::identifiers_on(&[line]).is_empty();
+            let place = if says {
+                Some((n, *line))
+            } else {
+                let block = kind.block as usize;
+                block
+                    .checked_sub(1)
+                    .and_then(|b| text.get(b))
+                    .map(|l| (block, *l))
+            };
+            if let Some(place) = place.filter(|p| !lines.iter().any(|l| l.0 == p.0)) {
+                lines.push(place);
             }
             if lines.len() >= ANSWER_LINES {
                 break;
             }
         }
+        let lines: Vec<&[u8]> = lines.into_iter().map(|(_, l)| l).collect();
+        let not_kept = |why: &str| {
+            messages::verbose(&format!("learned: not keeping the model's answer: {why}"));
+            None
+        };
+        if lines.is_empty() {
+            return not_kept("its lines in its first file are neither code nor in a definition");
+        }
         let ids = answer::identifiers_on(&lines);
         if ids.is_empty() {
-            return None;
+            return not_kept("its lines define nothing and hold no compound identifier");
         }
         let terms: Vec<query::Term> = ids
             .iter()
             .filter_map(|id| query::identifier_term(id, 1.0, 0))
             .collect();
         if terms.len() != ids.len() {
-            return None;
+            return not_kept("an identifier on its lines cannot be searched for");
         }
-        let scan =
+        let Ok(scan) =
             messages::quietly(|| crate::search::scan_terms(self.cx.corpus, &terms, self.cx.read))
-                .ok()?;
-        let kept = answer::drop_general(ids, &scan.df, scan.stats.loaded);
-        answer::lesson(&found.q, kept)
+        else {
+            return not_kept("the corpus could not be searched again");
+        };
+        let kept = answer::drop_general(ids.clone(), &scan.df, scan.stats.loaded);
+        if kept.is_empty() {
+            return not_kept(&format!("{} are too common in the corpus", ids.join(", ")));
+        }
+        answer::lesson(&found.q, kept).or_else(|| not_kept("the query has no content word"))
     }
 
     /// Every file the run could have searched (what claims are checked

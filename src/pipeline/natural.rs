@@ -77,7 +77,7 @@ pub(super) fn rank(
     // Unsure of the first file: show more of the files that come close. A
     // learned answer spares the model call but not the wider selection the
     // run that learned it printed: a weak model's place is never all there is.
-    let learned = evidence.best_slots & evidence.answers != 0;
+    let learned = evidence.learned_answer_first();
     let selected = if judgement.verdict == judge::Verdict::Sufficient && !learned {
         selected
     } else {

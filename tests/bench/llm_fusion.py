@@ -230,6 +230,8 @@ def main() -> int:
     if not a.report:
         passes = a.passes.split(",")
         todo = [r for r in rows if a.set in (None, r["set"])]
+        for r in todo:
+            env.run(r, "offline", model=False)
         for p in ("first", "second"):
             if p in passes:
                 for r in todo:

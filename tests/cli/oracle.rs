@@ -343,3 +343,41 @@ fn only_the_models_first_file_and_its_code_lines_are_learned() {
         "{file:#}"
     );
 }
+
+#[test]
+fn a_chosen_line_that_names_nothing_teaches_the_definition_holding_it() {
+    let d = project();
+    let (query, _, _) = CASES[0];
+    // `del self.items[oldest]`: no definition, no compound identifier; it is
+    // in `def evict(self):`'s body.
+    let mock = claiming(json!([{"path": "src/cache.py", "line": 8}]));
+    d.use_model(&mock.base_url(), ASK_ALWAYS);
+    let out = learn_run(&d, query);
+    out.code(0);
+    out.stderr_has("(the model's verified answer)");
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.learned_path()).unwrap()).unwrap();
+    assert_eq!(
+        file["kgrep"]["concepts"]["stale entries thrown away"]["answer"],
+        json!(["evict"]),
+        "{file:#}"
+    );
+}
+
+#[test]
+fn a_chosen_top_level_import_teaches_nothing() {
+    let d = project();
+    // `import zlib` names what is elsewhere, and no definition holds it. (A
+    // comment right above a definition would stand for that definition.)
+    let query = "where is a compressed response body unpacked";
+    let mock = claiming(json!([{"path": "src/wire.py", "line": 1}]));
+    d.use_model(&mock.base_url(), ASK_ALWAYS);
+    let out = learn_run(&d, query);
+    out.code(0);
+    out.stderr_has("learned: not keeping the model's answer");
+    assert!(
+        !out.stderr.contains("(the model's verified answer)"),
+        "{}",
+        out.describe
+    );
+}
