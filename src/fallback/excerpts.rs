@@ -7,6 +7,40 @@
 
 use crate::document::Document;
 use crate::llm::Excerpt;
+use crate::score::RankedFile;
+
+/// Excerpts of a run's results: the printed files first (`selected`, each
+/// haystack with its printed lines), then the other ranked files, at most
+/// `files` of them, each around its printed lines and its `best` best lines.
+/// `load` reads a haystack (by index); files it cannot read are skipped.
+pub fn of_results(
+    selected: &[(usize, Vec<usize>)],
+    ranked: &[RankedFile],
+    mut load: impl FnMut(usize) -> Option<Document>,
+    files: usize,
+    best: usize,
+) -> Vec<Excerpt> {
+    let mut order: Vec<usize> = selected.iter().map(|(h, _)| *h).collect();
+    for f in ranked {
+        if !order.contains(&f.haystack) {
+            order.push(f.haystack);
+        }
+    }
+    let mut out = Vec::new();
+    for h in order.into_iter().take(files) {
+        let Some(doc) = load(h) else { continue };
+        let mut focus: Vec<usize> = selected
+            .iter()
+            .filter(|(s, _)| *s == h)
+            .flat_map(|(_, lines)| lines.iter().copied())
+            .collect();
+        if let Some(file) = ranked.iter().find(|f| f.haystack == h) {
+            focus.extend(file.best_lines(best));
+        }
+        out.extend(excerpts_for(&doc, &focus));
+    }
+    out
+}
 
 /// Lines shown before and after each focus line.
 pub const CONTEXT_LINES: usize = 4;

@@ -4,8 +4,10 @@
 
 use std::collections::HashMap;
 
+use crate::document::Document;
 use crate::llm::Concept;
-use crate::query::{self, Origin, Term};
+use crate::query::{self, Origin, Query, Term};
+use crate::score::RankedFile;
 
 /// Words sent as the corpus's vocabulary.
 pub const MAX_VOCABULARY_WORDS: usize = 150;
@@ -18,6 +20,63 @@ pub const MAX_MODEL_TERMS: usize = 24;
 pub const MODEL_WEIGHT: f32 = query::PROPOSED_SYNONYM_WEIGHT;
 /// Words shorter than this are not taken from the model.
 const MIN_MODEL_WORD: usize = 3;
+
+/// The vocabulary (`vocabulary`) of the lines around the `best` best lines of
+/// the first `files` ranked files. `load` reads a haystack (by index).
+pub fn vocabulary_near(
+    ranked: &[RankedFile],
+    mut load: impl FnMut(usize) -> Option<Document>,
+    terms: &[Term],
+    files: usize,
+    best: usize,
+) -> Vec<String> {
+    let mut texts: Vec<String> = Vec::new();
+    for file in ranked.iter().take(files) {
+        let Some(doc) = load(file.haystack) else {
+            continue;
+        };
+        let lines: Vec<&[u8]> = doc.lines().collect();
+        for n in file.best_lines(best) {
+            let lo = n.saturating_sub(VOCABULARY_WINDOW).max(1);
+            let hi = (n + VOCABULARY_WINDOW).min(lines.len());
+            for line in lines.iter().take(hi).skip(lo - 1) {
+                texts.push(String::from_utf8_lossy(line).into_owned());
+            }
+        }
+    }
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    vocabulary(&refs, terms)
+}
+
+/// The concepts whose proposed words matched at least one loaded file (of
+/// `files`; `df` per term of `q`), but not so many that they identify
+/// nothing, with those words: what the learning loop may keep.
+pub fn taught(
+    concepts: &[Concept],
+    q: &Query,
+    df: &[usize],
+    files: usize,
+) -> Vec<(Concept, Vec<String>)> {
+    concepts
+        .iter()
+        .filter_map(|c| {
+            let name = c.name.to_lowercase();
+            let matched: Vec<String> = q
+                .terms
+                .iter()
+                .zip(df)
+                .filter(|(t, &d)| {
+                    d > 0
+                        && !crate::learn::filter::too_general(d, files)
+                        && t.origin == Origin::Model
+                        && t.concept.as_deref() == Some(name.as_str())
+                })
+                .map(|(t, _)| t.text.clone())
+                .collect();
+            (!matched.is_empty()).then(|| (c.clone(), matched))
+        })
+        .collect()
+}
 
 /// The most frequent words of `texts` (lines near the partial hits), minus
 /// stop words and the query's own terms, most frequent first.

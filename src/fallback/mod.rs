@@ -1,7 +1,10 @@
 //! The LLM fallback's decisions and pure parts: whether to call a model for a
 //! run (`decide`), and the helpers the pipeline's model stage uses — excerpts
-//! for the prompt (`excerpts`), the corpus vocabulary and model concepts as
-//! terms (`expand`), reciprocal rank fusion of rankings (`rrf`).
+//! of the results for the prompt (`excerpts`), the corpus vocabulary, model
+//! concepts as terms and which of them the corpus confirms (`expand`),
+//! reciprocal rank fusion of rankings (`rrf`) and of the model's places with
+//! the offline ones (`fuse`). Documents come in through a loader the caller
+//! passes, so each helper is testable without a tree.
 //!
 //! It does not talk HTTP (`llm`), verify claims (`verify`) or print.
 

@@ -14,9 +14,9 @@ use crate::score::{RankedFile, RankedLine};
 /// per line (the caller prints them, or returns them to an MCP client).
 pub(super) fn explain(found: &Found, report: &Report) -> Vec<String> {
     let mut out = Vec::new();
-    for (h, lines) in &found.selected {
-        let key = &found.haystacks[*h].key;
-        let ranked = found.ranked.iter().find(|f| f.haystack == *h);
+    for (h, lines) in &found.search.selected {
+        let key = &found.search.haystacks[*h].key;
+        let ranked = found.search.ranked.iter().find(|f| f.haystack == *h);
         out.push(file_line(key, ranked, &found.q, report.answered));
         for &n in lines {
             let scored = ranked.and_then(|f| f.lines.iter().find(|l| l.line == n));

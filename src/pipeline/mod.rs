@@ -297,14 +297,8 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     };
     let mut found = Found {
         q,
-        haystacks: searched.haystacks,
-        selected: searched.selected,
-        stats: searched.stats,
-        scores: searched.scores,
-        scanned: searched.scanned,
+        search: searched,
         started,
-        ranked: searched.ranked,
-        judgement: searched.judgement,
         model: None,
         answer: None,
         given: given_paths(plan, &input),
@@ -313,8 +307,8 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         chosen: Vec::new(),
     };
     if !matches!(input, Gathered::Stdin(_)) {
-        summary(found.scanned, &found.stats);
-        if found.stats.loaded == 0 {
+        summary(found.search.scanned, &found.search.stats);
+        if found.search.stats.loaded == 0 {
             messages::line("no readable files");
             return Ok(Finding::NothingReadable(Box::new(Results {
                 found,
@@ -326,7 +320,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     if let Some(total) = wordless {
         messages::line(&wordless_note(&found.q.raw, total, plan.max_lines));
     }
-    if let Some(j) = &found.judgement {
+    if let Some(j) = &found.search.judgement {
         verbose_judgement(j);
     }
     let spec = match signature_spec(plan) {
@@ -342,7 +336,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     let Some(mut report) = model::run(&cx, &mut found)? else {
         return Ok(Finding::Done(ExitStatus::Matched));
     };
-    cap_per_file(&mut found.selected, plan.max_count);
+    cap_per_file(&mut found.search.selected, plan.max_count);
     if plan.learn {
         let run = LearnRun {
             plan,
@@ -502,7 +496,7 @@ fn answer_of(plan: &Plan, found: &Found, report: &model::Report, read: &ReadOpti
         if !report.failed {
             messages::line(&answer::offline_answer_note(why));
         }
-        answer::extractive_answer(&found.q.raw, &best_lines(found, read))
+        answer::extractive_answer(&found.q.raw, &printed_lines(found, read))
     };
     JsonAnswer {
         text,
@@ -512,10 +506,11 @@ fn answer_of(plan: &Plan, found: &Found, report: &model::Report, read: &ReadOpti
 }
 
 /// The printed lines with their text, best first, for an extractive answer.
-fn best_lines(found: &Found, read: &ReadOptions) -> Vec<BestLine> {
+fn printed_lines(found: &Found, read: &ReadOptions) -> Vec<BestLine> {
     let mut out = Vec::new();
-    for (h, lines) in &found.selected {
+    for (h, lines) in &found.search.selected {
         let Some(doc) = found
+            .search
             .haystacks
             .get(*h)
             .and_then(|hs| natural::load_quiet(hs, read))
@@ -602,15 +597,9 @@ struct Searched {
 /// What a search found, as the printers need it.
 struct Found {
     q: query::Query,
-    haystacks: Vec<Haystack>,
-    selected: Selection,
-    stats: LoadStats,
-    scores: LineScores,
-    scanned: usize,
+    /// The search's own results (the model stage fuses its places into them).
+    search: Searched,
     started: Instant,
-    /// The ranked candidate files (natural language), best first.
-    ranked: Vec<RankedFile>,
-    judgement: Option<Judgement>,
     /// What the model stage did, once it ran.
     model: Option<model::Report>,
     /// The answer (`--answer`): in `--json` a message, on stderr otherwise.
@@ -702,7 +691,7 @@ struct LearnRun<'a> {
 /// concepts of a query the offline results answered (judged sufficient). Nothing happens when a model call
 /// failed or nothing is printed.
 fn learn_from(run: &LearnRun<'_>, found: &Found, report: &mut model::Report) {
-    if found.selected.is_empty() || report.failed {
+    if found.search.selected.is_empty() || report.failed {
         return;
     }
     let Some(path) = learn::target_path(run.plan.learn_to, run.cwd) else {
@@ -712,7 +701,7 @@ fn learn_from(run: &LearnRun<'_>, found: &Found, report: &mut model::Report) {
         learn_answer(run, &path, &lesson, report);
     }
     if report.calls > 0 && !report.taught.is_empty() {
-        let shown = best_lines(found, run.read);
+        let shown = printed_lines(found, run.read);
         let printed: Vec<&[u8]> = shown.iter().map(|l| l.text.as_bytes()).collect();
         let taught = learn::attested(&report.taught, &found.q.terms, &printed);
         if taught.len() < report.taught.len() {
@@ -803,6 +792,7 @@ fn learn_answer(
 /// learned concept in a run without a model).
 fn judged_sufficient(found: &Found) -> bool {
     found
+        .search
         .judgement
         .as_ref()
         .is_some_and(|j| j.verdict == crate::judge::Verdict::Sufficient)

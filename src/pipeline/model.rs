@@ -21,7 +21,7 @@ use crate::llm::{
 use crate::messages;
 use crate::progress::Spinner;
 use crate::query::{self, Origin, QueryKind};
-use crate::score::{self, RankedFile};
+use crate::score;
 use crate::search::Corpus;
 use crate::signature::{self, Spec};
 use crate::verify;
@@ -88,7 +88,7 @@ const ANSWER_LINES: usize = 3;
 /// Runs the stage. `Ok(None)`: `--dry-run` printed the requests (nothing else
 /// is printed). The endpoint resolution and its warnings happen here, once.
 pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<Report>> {
-    let verdict = found.judgement.as_ref().map(|j| j.verdict);
+    let verdict = found.search.judgement.as_ref().map(|j| j.verdict);
     let expand = match fallback::decide(cx.plan.llm, &cx.plan.mode, verdict) {
         Decision::Skip(why) => {
             messages::verbose(&format!("model: not consulted: {why}"));
@@ -245,7 +245,7 @@ impl Stage<'_> {
                 &plan.judge,
             )
         })?;
-        report.taught = taught(&reply.concepts, &q, &second.df, second.stats.loaded);
+        report.taught = expand::taught(&reply.concepts, &q, &second.df, second.stats.loaded);
         let sufficient = second
             .judgement
             .as_ref()
@@ -504,9 +504,9 @@ impl Stage<'_> {
             .filter_map(|c| Some((c.path.clone(), usize::try_from(c.line).ok()?)))
             .collect();
         if rlm {
-            found.haystacks = walked;
-            found.selected = selected;
-            found.scores.clear();
+            found.search.haystacks = walked;
+            found.search.selected = selected;
+            found.search.scores.clear();
         } else {
             // kgrep's own fallback: the model's places join the offline
             // ranking as one more ranked list; an offline result is never
@@ -539,8 +539,8 @@ impl Stage<'_> {
     ) -> Option<crate::learn::answer::AnswerLesson> {
         use crate::learn::answer;
         let printed = |key: &str, n: usize| {
-            found.selected.iter().any(|(h, lines)| {
-                found.haystacks.get(*h).is_some_and(|x| x.key == key) && lines.contains(&n)
+            found.search.selected.iter().any(|(h, lines)| {
+                found.search.haystacks.get(*h).is_some_and(|x| x.key == key) && lines.contains(&n)
             })
         };
         // Only the model's first file: the place it ranked best, not
@@ -643,13 +643,15 @@ fn fuse_claims(
     verified: &Selection,
     max_lines: usize,
 ) {
-    let key_of = |h: usize| found.haystacks.get(h).map(|x| x.key.clone());
+    let key_of = |h: usize| found.search.haystacks.get(h).map(|x| x.key.clone());
     let ranked: Vec<String> = found
+        .search
         .ranked
         .iter()
         .filter_map(|f| key_of(f.haystack))
         .collect();
     let printed: Vec<(String, Vec<usize>)> = found
+        .search
         .selected
         .iter()
         .filter_map(|(h, lines)| Some((key_of(*h)?, lines.clone())))
@@ -663,6 +665,7 @@ fn fuse_claims(
         .collect();
     let placed = fallback::fuse::fuse(fallback::fuse::FUSION, &ranked, &printed, &model, max_lines);
     let mut index: HashMap<String, usize> = found
+        .search
         .haystacks
         .iter()
         .enumerate()
@@ -677,15 +680,15 @@ fn fuse_claims(
                 let Some(haystack) = walked.iter().find(|w| w.key == p.key) else {
                     continue;
                 };
-                found.haystacks.push(haystack.clone());
-                index.insert(p.key.clone(), found.haystacks.len() - 1);
-                found.haystacks.len() - 1
+                found.search.haystacks.push(haystack.clone());
+                index.insert(p.key.clone(), found.search.haystacks.len() - 1);
+                found.search.haystacks.len() - 1
             }
         };
         chosen.extend(p.chosen.iter().map(|&n| (h, n)));
         selected.push((h, p.lines));
     }
-    found.selected = selected;
+    found.search.selected = selected;
     found.chosen = chosen;
 }
 
@@ -693,13 +696,15 @@ fn fuse_claims(
 /// judged sufficient and the model's first file is the offline first file.
 fn offline_agrees(found: &Found, walked: &[Haystack], model_order: &[usize]) -> bool {
     let sufficient = found
+        .search
         .judgement
         .as_ref()
         .is_some_and(|j| j.verdict == crate::judge::Verdict::Sufficient);
     let offline_top = found
+        .search
         .ranked
         .first()
-        .and_then(|f| found.haystacks.get(f.haystack))
+        .and_then(|f| found.search.haystacks.get(f.haystack))
         .map(|h| h.key.as_str());
     let model_top = model_order
         .first()
@@ -734,7 +739,19 @@ fn claimed_order(
 /// answer and the signature fields when asked for. `--dry-run` shows this
 /// very request.
 fn selection_request(cx: &Context<'_>, found: &Found, max_iterations: u32) -> SelectionRequest {
-    let excerpts = found_excerpts(found, cx.read);
+    let excerpts = excerpts::of_results(
+        &found.search.selected,
+        &found.search.ranked,
+        |h| {
+            found
+                .search
+                .haystacks
+                .get(h)
+                .and_then(|x| natural::load_quiet(x, cx.read))
+        },
+        EXCERPT_FILES,
+        FOCUS_LINES,
+    );
     let mut request = SelectionRequest::new(&found.q.raw, excerpts);
     request.budget_tokens = cx.plan.prompt_tokens;
     request.answer = matches!(cx.plan.mode, Mode::Answer | Mode::AnswerOnly);
@@ -748,7 +765,7 @@ fn selection_request(cx: &Context<'_>, found: &Found, max_iterations: u32) -> Se
         request.ranked_places = cx.plan.llm != crate::cli::LlmPolicy::Always;
         request.max_claims = llm::prompt::MAX_PLACES;
     }
-    if found.selected.is_empty() {
+    if found.search.selected.is_empty() {
         request.instructions = Some(
             "The offline search found nothing relevant; if the excerpts do not answer \
              the query, return no matches rather than guessing."
@@ -840,150 +857,32 @@ fn mark_citations(answer: &str, docs: &BTreeMap<String, Document>) -> String {
     .text
 }
 
-/// Excerpts of the current results: the printed files first, then the other
-/// ranked files, each around its printed and best lines.
-fn found_excerpts(found: &Found, read: &ReadOptions) -> Vec<Excerpt> {
-    let mut order: Vec<usize> = found.selected.iter().map(|(h, _)| *h).collect();
-    for f in &found.ranked {
-        if !order.contains(&f.haystack) {
-            order.push(f.haystack);
-        }
-    }
-    let mut out = Vec::new();
-    for h in order.into_iter().take(EXCERPT_FILES) {
-        let Some(haystack) = found.haystacks.get(h) else {
-            continue;
-        };
-        let Some(doc) = natural::load_quiet(haystack, read) else {
-            continue;
-        };
-        let mut focus: Vec<usize> = found
-            .selected
-            .iter()
-            .filter(|(s, _)| *s == h)
-            .flat_map(|(_, lines)| lines.iter().copied())
-            .collect();
-        if let Some(file) = found.ranked.iter().find(|f| f.haystack == h) {
-            focus.extend(best_lines(file, FOCUS_LINES));
-        }
-        out.extend(excerpts::excerpts_for(&doc, &focus));
-    }
-    out
-}
-
-fn best_lines(file: &RankedFile, n: usize) -> Vec<usize> {
-    let mut lines: Vec<&score::RankedLine> = file.lines.iter().collect();
-    lines.sort_by(|a, b| {
-        b.score
-            .total
-            .total_cmp(&a.score.total)
-            .then(a.line.cmp(&b.line))
-    });
-    lines.into_iter().take(n).map(|l| l.line).collect()
-}
-
 /// Words of the lines around the best places of the top files.
 fn vocabulary(found: &Found, read: &ReadOptions) -> Vec<String> {
-    let mut texts: Vec<String> = Vec::new();
-    for file in found.ranked.iter().take(VOCABULARY_FILES) {
-        let Some(doc) = found
-            .haystacks
-            .get(file.haystack)
-            .and_then(|h| natural::load_quiet(h, read))
-        else {
-            continue;
-        };
-        let lines: Vec<&[u8]> = doc.lines().collect();
-        for n in best_lines(file, FOCUS_LINES) {
-            let lo = n.saturating_sub(expand::VOCABULARY_WINDOW).max(1);
-            let hi = (n + expand::VOCABULARY_WINDOW).min(lines.len());
-            for line in lines.iter().take(hi).skip(lo - 1) {
-                texts.push(String::from_utf8_lossy(line).into_owned());
-            }
-        }
-    }
-    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-    expand::vocabulary(&refs, &found.q.terms)
-}
-
-/// The concepts whose proposed words matched at least one loaded file (of
-/// `files`), but not so many that they identify nothing, with those words:
-/// what the learning loop may keep.
-fn taught(
-    concepts: &[llm::Concept],
-    q: &query::Query,
-    df: &[usize],
-    files: usize,
-) -> Vec<(llm::Concept, Vec<String>)> {
-    concepts
-        .iter()
-        .filter_map(|c| {
-            let name = c.name.to_lowercase();
-            let matched: Vec<String> = q
-                .terms
-                .iter()
-                .zip(df)
-                .filter(|(t, &d)| {
-                    d > 0
-                        && !crate::learn::filter::too_general(d, files)
-                        && t.origin == Origin::Model
-                        && t.concept.as_deref() == Some(name.as_str())
-                })
-                .map(|(t, _)| t.text.clone())
-                .collect();
-            (!matched.is_empty()).then(|| (c.clone(), matched))
-        })
-        .collect()
+    expand::vocabulary_near(
+        &found.search.ranked,
+        |h| {
+            found
+                .search
+                .haystacks
+                .get(h)
+                .and_then(|x| natural::load_quiet(x, read))
+        },
+        &found.q.terms,
+        VOCABULARY_FILES,
+        FOCUS_LINES,
+    )
 }
 
 /// Replaces `found`'s ranking with the fusion (reciprocal rank) of it and the
-/// ranking with the model's words; lines come from the second ranking where it
-/// has the file (it scored every term), and are selected again.
+/// ranking with the model's words (`rrf::fuse_ranked`), and selects again.
 fn fuse_into(found: &mut Found, second: super::Searched, limits: natural::Limits) {
-    let keys = |haystacks: &[Haystack], ranked: &[RankedFile]| -> Vec<String> {
-        ranked
-            .iter()
-            .map(|f| haystacks[f.haystack].key.clone())
-            .collect()
-    };
-    let order = rrf::fuse(
-        &[
-            keys(&found.haystacks, &found.ranked),
-            keys(&second.haystacks, &second.ranked),
-        ],
-        rrf::RRF_K,
+    let (haystacks, ranked) = rrf::fuse_ranked(
+        (&found.search.haystacks, &found.search.ranked),
+        (&second.haystacks, &second.ranked),
     );
-    let mut haystacks: Vec<Haystack> = Vec::new();
-    let mut ranked: Vec<RankedFile> = Vec::new();
-    let mut ceiling = f64::INFINITY;
-    for key in &order {
-        let from_second = second
-            .ranked
-            .iter()
-            .find(|f| second.haystacks[f.haystack].key == *key);
-        let (file, h) = match from_second {
-            Some(f) => (f, &second.haystacks[f.haystack]),
-            None => match found
-                .ranked
-                .iter()
-                .find(|f| found.haystacks[f.haystack].key == *key)
-            {
-                Some(f) => (f, &found.haystacks[f.haystack]),
-                None => continue,
-            },
-        };
-        let mut file = file.clone();
-        file.haystack = haystacks.len();
-        // The fused order is the order; each file keeps its own score where
-        // that agrees, so the runner-up cut-offs of `select` still mean
-        // something.
-        file.score = file.score.min(ceiling);
-        ceiling = file.score;
-        haystacks.push(h.clone());
-        ranked.push(file);
-    }
-    found.selected = score::select_per_file(&ranked, limits.max_lines, limits.max_count);
-    found.scores = ranked
+    found.search.selected = score::select_per_file(&ranked, limits.max_lines, limits.max_count);
+    found.search.scores = ranked
         .iter()
         .flat_map(|f| {
             f.lines
@@ -991,7 +890,7 @@ fn fuse_into(found: &mut Found, second: super::Searched, limits: natural::Limits
                 .map(|l| ((f.haystack, l.line), l.score.clone()))
         })
         .collect();
-    found.haystacks = haystacks;
-    found.ranked = ranked;
-    found.judgement = second.judgement;
+    found.search.haystacks = haystacks;
+    found.search.ranked = ranked;
+    found.search.judgement = second.judgement;
 }

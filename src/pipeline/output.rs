@@ -39,9 +39,10 @@ pub(super) fn write_grep_to(
     read: &ReadOptions,
 ) -> anyhow::Result<usize> {
     let docs: Vec<(Document, &Vec<usize>)> = found
+        .search
         .selected
         .iter()
-        .filter_map(|(h, lines)| load_quiet(&found.haystacks[*h], read).map(|d| (d, lines)))
+        .filter_map(|(h, lines)| load_quiet(&found.search.haystacks[*h], read).map(|d| (d, lines)))
         .collect();
     // A natural-language result line is cut around its matched words when it
     // is long; -a, literal and regex queries print every byte, as grep does.
@@ -99,22 +100,22 @@ pub(super) fn write_json_to(
     };
     let mut printer = JsonPrinter::new(out).escape_controls(plan.stdout_is_tty);
     let mut printed = 0;
-    for (h, lines) in &found.selected {
+    for (h, lines) in &found.search.selected {
         let took = Instant::now();
-        let Some(doc) = load_quiet(&found.haystacks[*h], read) else {
+        let Some(doc) = load_quiet(&found.search.haystacks[*h], read) else {
             continue;
         };
         if plan.mode == Mode::AnswerOnly {
             printed += count_lines(&FileResult::new(&doc, lines.clone()), plan.max_count);
             continue;
         }
-        let given = walk::as_given(&found.haystacks[*h], &found.given, &found.cwd);
-        let score_of = |line: usize| found.scores.get(&(*h, line)).cloned();
+        let given = walk::as_given(&found.search.haystacks[*h], &found.given, &found.cwd);
+        let score_of = |line: usize| found.search.scores.get(&(*h, line)).cloned();
         let mut matches = report::match_lines(&doc, lines, &spotter, &found.q.terms, score_of);
         report::mark_chosen(&mut matches, |n| found.chosen.contains(&(*h, n)));
         let file = JsonFile {
             doc: &doc,
-            path: report::json_path(&found.haystacks[*h], given.as_deref()),
+            path: report::json_path(&found.search.haystacks[*h], given.as_deref()),
             matches,
             elapsed: took.elapsed(),
         };
@@ -168,8 +169,8 @@ pub(super) fn print_json_requests(
 
 /// The summary's `data.kgrep`: the query, file counts, the judge and the model.
 pub(super) fn run_info(found: &Found) -> RunInfo {
-    let mut run = report::run_info(&found.q, found.scanned, &found.stats);
-    run.judge = found.judgement.as_ref().map(|j| JudgeInfo {
+    let mut run = report::run_info(&found.q, found.search.scanned, &found.search.stats);
+    run.judge = found.search.judgement.as_ref().map(|j| JudgeInfo {
         sufficient: j.verdict == Verdict::Sufficient,
         coverage: j.coverage,
         confidence: j.confidence,

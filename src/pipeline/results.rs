@@ -87,7 +87,7 @@ impl Results {
 
     /// The judge's view of the offline results (natural-language queries).
     pub fn judgement(&self) -> Option<&Judgement> {
-        self.found.judgement.as_ref()
+        self.found.search.judgement.as_ref()
     }
 
     /// Whether the offline results were judged sufficient (`None`: no judge ran).
@@ -151,7 +151,7 @@ impl Results {
         budget: &Budget<'_>,
         mut render: impl FnMut(&Results) -> anyhow::Result<Vec<u8>>,
     ) -> anyhow::Result<Fitted> {
-        let full = std::mem::take(&mut self.found.selected);
+        let full = std::mem::take(&mut self.found.search.selected);
         let count = |sel: &Selection| -> (usize, usize) {
             sel.iter()
                 .map(|(_, l)| budget.max_count.map_or(l.len(), |m| l.len().min(m)))
@@ -164,8 +164,8 @@ impl Results {
             ..LeftOut::default()
         };
         let take = |results: &mut Results, k: usize, left: LeftOut| {
-            results.found.selected = prefix(&full, k);
-            let (lines, files) = count(&results.found.selected);
+            results.found.search.selected = prefix(&full, k);
+            let (lines, files) = count(&results.found.search.selected);
             results.found.left_out = Some(LeftOut {
                 lines: total_lines - lines,
                 files: total_files - files,
@@ -235,6 +235,7 @@ impl Results {
             return None;
         }
         self.found
+            .search
             .ranked
             .iter()
             .find(|f| f.haystack == h)
@@ -247,8 +248,8 @@ impl Results {
         let found = &self.found;
         let spotter = Spotter::new(&found.q)?;
         let mut out = Vec::new();
-        for (h, lines) in &found.selected {
-            let Some(doc) = load_quiet(&found.haystacks[*h], &self.read) else {
+        for (h, lines) in &found.search.selected {
+            let Some(doc) = load_quiet(&found.search.haystacks[*h], &self.read) else {
                 continue;
             };
             let texts: Vec<&[u8]> = doc.lines().collect();
@@ -256,7 +257,7 @@ impl Results {
             if matches.is_empty() {
                 continue;
             }
-            let score_of = |line: usize| found.scores.get(&(*h, line)).cloned();
+            let score_of = |line: usize| found.search.scores.get(&(*h, line)).cloned();
             let mut matched =
                 report::match_lines(&doc, &matches, &spotter, &found.q.terms, score_of);
             report::mark_chosen(&mut matched, |n| found.chosen.contains(&(*h, n)));

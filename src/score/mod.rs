@@ -97,6 +97,21 @@ pub struct RankedFile {
     pub lines: Vec<RankedLine>,
 }
 
+impl RankedFile {
+    /// The line numbers of its `n` best-scoring lines, best first (ties by
+    /// line number).
+    pub fn best_lines(&self, n: usize) -> Vec<usize> {
+        let mut lines: Vec<&RankedLine> = self.lines.iter().collect();
+        lines.sort_by(|a, b| {
+            b.score
+                .total
+                .total_cmp(&a.score.total)
+                .then(a.line.cmp(&b.line))
+        });
+        lines.into_iter().take(n).map(|l| l.line).collect()
+    }
+}
+
 /// Combines a file's first-pass score with its best line (times the file prior).
 pub fn final_score(file_score: f64, lines: &[RankedLine], prior: f64) -> f64 {
     let best = lines.iter().map(|l| l.score.total).fold(0.0, f64::max);
