@@ -1,24 +1,31 @@
 //! Printing what a search found: rlmgrep's grep layout, or `--json`, each
 //! written to any writer (stdout, or a buffer that `--token-budget` measures
-//! and an MCP tool result carries).
+//! and an MCP tool result carries); the answer (`--answer`, the model's or an
+//! extractive one) and the signature fields (`--signature[-json]`).
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
 use anyhow::Context;
 
-use super::natural::load_quiet;
-use super::Found;
-use crate::cli::{Mode, Plan};
+use super::natural::{self, load_quiet};
+use super::{model, Found};
+use crate::answer::{self, BestLine, NoModel};
+use crate::cli::{LlmPolicy, Mode, Plan};
 use crate::document::{Document, ReadOptions};
+use crate::exit::ExitStatus;
 use crate::judge::Verdict;
 use crate::llm::ShownRequest;
+use crate::messages;
 use crate::query::QueryKind;
 use crate::render::cut;
 use crate::render::grep::{self, FileResult, GrepOptions};
+use crate::render::json::kgrep::{Answer as JsonAnswer, AnswerSource};
 use crate::render::json::kgrep::{BudgetInfo, JudgeInfo, ModelUsage, Request, RunInfo};
 use crate::render::json::{JsonFile, JsonOptions, JsonPrinter};
+use crate::render::{self, answer::AnswerStyle, signature::SignatureFormat};
 use crate::report::{self, Spotter};
+use crate::signature::{self, Spec};
 use crate::walk;
 
 /// Prints the selected lines; returns how many match lines were printed.
@@ -196,4 +203,121 @@ pub(super) fn run_info(found: &Found) -> RunInfo {
 
 fn count_lines(f: &FileResult, max_count: Option<usize>) -> usize {
     max_count.map_or(f.lines.len(), |m| f.lines.len().min(m))
+}
+
+/// The signature modes' spec, parsed. A bad spec is rlmgrep's error, after its
+/// `Scanned` line (as rlmgrep reports it): exit 2.
+pub(super) fn signature_spec(plan: &Plan) -> Result<Option<Spec>, ExitStatus> {
+    let (Mode::Signature(spec) | Mode::SignatureJson(spec)) = &plan.mode else {
+        return Ok(None);
+    };
+    signature::parse(spec).map(Some).map_err(|err| {
+        messages::line(&err.to_string());
+        ExitStatus::Error
+    })
+}
+
+/// Prints the signature fields (exit 0), or says why there are none (exit 2).
+pub(super) fn signature_output(
+    plan: &Plan,
+    spec: &Spec,
+    report: &model::Report,
+) -> anyhow::Result<ExitStatus> {
+    let (flag, format) = match plan.mode {
+        Mode::SignatureJson(_) => ("--signature-json", SignatureFormat::Json),
+        _ => ("--signature", SignatureFormat::Text),
+    };
+    let Some(fields) = &report.fields else {
+        let msg = if let Some(err) = &report.signature_error {
+            format!("{flag}: the model's reply does not match the signature: {err}")
+        } else if report.calls > 0 || report.failed {
+            format!("{flag}: the language model gave no usable reply")
+        } else if plan.llm == LlmPolicy::Off {
+            answer::model_required(flag, NoModel::Disabled)
+        } else {
+            answer::model_required(flag, NoModel::NotConfigured)
+        };
+        messages::line(&msg);
+        return Ok(ExitStatus::Error);
+    };
+    if render::signature::stderr_separator(plan.stdout_is_tty, std::io::stderr().is_terminal()) {
+        let _ = writeln!(std::io::stderr());
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    render::signature::write_signature(&mut out, format, spec, fields, plan.stdout_is_tty)
+        .context("writing results")?;
+    out.flush().context("writing results")?;
+    Ok(ExitStatus::Matched)
+}
+
+/// The answer section on stderr, laid out as rlmgrep's rich console does.
+pub(super) fn write_answer(text: &str) -> anyhow::Result<()> {
+    let stderr_tty = std::io::stderr().is_terminal();
+    let style = AnswerStyle {
+        width: render::answer::console_width(std::env::var("COLUMNS").ok().as_deref(), None),
+        color: stderr_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        tty: stderr_tty,
+    };
+    let mut err = std::io::stderr().lock();
+    render::answer::write_answer(&mut err, text, &style).context("writing the answer")?;
+    Ok(())
+}
+
+/// `--answer`: the model's answer, or offline an extractive one (with a note
+/// on stderr saying why).
+pub(super) fn answer_of(
+    plan: &Plan,
+    found: &Found,
+    report: &model::Report,
+    read: &ReadOptions,
+) -> JsonAnswer {
+    if report.answered {
+        return JsonAnswer {
+            text: report.answer.clone().unwrap_or_default(),
+            source: AnswerSource::Model,
+            model: plan.model.model.clone(),
+        };
+    }
+    let text = {
+        let why = if plan.llm == LlmPolicy::Off {
+            NoModel::Disabled
+        } else {
+            NoModel::NotConfigured
+        };
+        if !report.failed {
+            messages::line(&answer::offline_answer_note(why));
+        }
+        answer::extractive_answer(&found.q.raw, &printed_lines(found, read))
+    };
+    JsonAnswer {
+        text,
+        source: AnswerSource::Extractive,
+        model: None,
+    }
+}
+
+/// The printed lines with their text, best first, for an extractive answer.
+pub(super) fn printed_lines(found: &Found, read: &ReadOptions) -> Vec<BestLine> {
+    let mut out = Vec::new();
+    for (h, lines) in &found.search.selected {
+        let Some(doc) = found
+            .search
+            .haystacks
+            .get(*h)
+            .and_then(|hs| natural::load_quiet(hs, read))
+        else {
+            continue;
+        };
+        let texts: Vec<&[u8]> = doc.lines().collect();
+        for &n in lines {
+            let text = texts.get(n.wrapping_sub(1)).copied().unwrap_or_default();
+            out.push(BestLine {
+                path: doc.key.clone(),
+                line: n,
+                text: String::from_utf8_lossy(text).into_owned(),
+            });
+        }
+    }
+    out
 }

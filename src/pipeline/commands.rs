@@ -1,0 +1,97 @@
+//! The commands that are not searches: help and usage errors, `--generate`,
+//! `--init-config` and the learned-thesaurus commands (`--thesaurus-list`
+//! and the others), each run to its exit status.
+//!
+//! Owns only the dispatch to each command's module (`cli::generate`,
+//! `config`, `learn::manage`) and what it prints on stdout.
+
+use std::io::Write;
+
+use anyhow::Context;
+
+use super::{cwd, user_learned_path};
+use crate::cli::{self, flags::GenerateKind, Flags};
+use crate::config::{self, ConfigPaths};
+use crate::exit::ExitStatus;
+use crate::learn;
+use crate::messages;
+use crate::thesaurus::{self, LayerPaths, Thesaurus};
+
+/// Help and version go to stdout with exit 0; usage errors to stderr with exit 2.
+pub(super) fn clap_exit(err: &clap::Error) -> ExitStatus {
+    let _ = err.print();
+    if err.use_stderr() {
+        ExitStatus::Error
+    } else {
+        ExitStatus::Matched
+    }
+}
+
+/// `--generate`: print the man page or a shell's completions.
+pub(super) fn generate(kind: GenerateKind) -> anyhow::Result<ExitStatus> {
+    use clap_complete::Shell;
+    let bytes = match kind {
+        GenerateKind::Man => cli::generate::man_page()?,
+        GenerateKind::CompleteBash => cli::generate::completion(Shell::Bash),
+        GenerateKind::CompleteZsh => cli::generate::completion(Shell::Zsh),
+        GenerateKind::CompleteFish => cli::generate::completion(Shell::Fish),
+        GenerateKind::CompletePowershell => cli::generate::completion(Shell::PowerShell),
+        GenerateKind::CompleteElvish => cli::generate::completion(Shell::Elvish),
+    };
+    let mut out = std::io::stdout().lock();
+    out.write_all(&bytes).context("writing generated output")?;
+    Ok(ExitStatus::Matched)
+}
+
+/// `--init-config`: write kgrep's default config unless one exists.
+pub(super) fn init_config(paths: &ConfigPaths) -> anyhow::Result<ExitStatus> {
+    let path = paths
+        .kgrep
+        .as_deref()
+        .context("cannot locate the config directory: HOME is not set")?;
+    if config::init(path)? {
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{}", path.display())?;
+    } else {
+        messages::line(&format!(
+            "config already exists: {} (left unchanged)",
+            path.display()
+        ));
+    }
+    Ok(ExitStatus::Matched)
+}
+
+/// `--thesaurus-list` and the other commands on the learned thesaurus.
+pub(super) fn thesaurus_command(
+    command: &learn::manage::Command,
+    flags: &Flags,
+    config: &config::Config,
+) -> anyhow::Result<ExitStatus> {
+    let to = match cli::plan::learn_target(flags, config) {
+        Ok(to) => to,
+        Err(err) => {
+            messages::line(&err.to_string());
+            return Ok(ExitStatus::Error);
+        }
+    };
+    let cwd = cwd()?;
+    let path = learn::target_path(to, &cwd)
+        .context("cannot locate the learned thesaurus: HOME is not set")?;
+    let known = if matches!(command, learn::manage::Command::Import(_)) {
+        thesaurus::load_layers(&LayerPaths {
+            builtin: !flags.no_builtin_thesaurus,
+            learned: user_learned_path(),
+            project_roots: vec![cwd.clone()],
+            extra: flags.thesaurus.clone(),
+            focus: None,
+        })
+    } else {
+        Thesaurus::new()
+    };
+    let status = learn::manage::run(command, &path, &known)?;
+    Ok(if messages::errored() {
+        ExitStatus::Error
+    } else {
+        status
+    })
+}

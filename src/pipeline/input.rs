@@ -1,0 +1,105 @@
+//! The run's input: what the process's stdin is (ripgrep's rule for when it
+//! is a corpus), reading it (content or a path list), the path arguments, and
+//! the walk options of a plan.
+//!
+//! Owns probing and reading stdin. Does not walk (`walk`) nor decide the
+//! precedence of stdin over paths (`cli::plan`).
+
+use std::io::{IsTerminal, Read};
+use std::path::PathBuf;
+
+use anyhow::Context;
+
+use crate::cli::{Env, Input, Plan};
+use crate::messages;
+use crate::walk::{self, Haystack, WalkOptions};
+
+/// What planning needs to know about the process.
+pub(super) fn process_env() -> Env {
+    let stdin = std::io::stdin();
+    Env {
+        stdin_readable: !stdin.is_terminal() && is_readable_stdin(),
+        stdin_is_tty: stdin.is_terminal(),
+        stdout_is_tty: std::io::stdout().is_terminal(),
+        no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+        kgrep_llm: std::env::var("KGREP_LLM").ok(),
+    }
+}
+
+/// ripgrep's rule: stdin is a corpus when it is a file, a pipe or a socket. A
+/// terminal or a character device such as /dev/null is not, so `kgrep query` run
+/// by an agent with stdin closed searches the current directory.
+#[cfg(unix)]
+fn is_readable_stdin() -> bool {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::FileTypeExt;
+    let Ok(fd) = std::io::stdin().as_fd().try_clone_to_owned() else {
+        return false;
+    };
+    let Ok(meta) = std::fs::File::from(fd).metadata() else {
+        return false;
+    };
+    let ft = meta.file_type();
+    ft.is_file() || ft.is_fifo() || ft.is_socket()
+}
+
+#[cfg(not(unix))]
+fn is_readable_stdin() -> bool {
+    true
+}
+
+/// The paths the user named, for `--json` names; none when the current
+/// directory is searched by default or stdin is the corpus.
+pub(super) fn given_paths(plan: &Plan, input: &Gathered) -> Vec<PathBuf> {
+    match (&plan.input, input) {
+        (Input::Paths(paths), _) => paths.clone(),
+        (Input::PathsFromStdin, Gathered::Paths(list)) => list.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// The input of a run: piped stdin content, or paths to walk.
+pub(super) enum Gathered {
+    Stdin(Vec<Haystack>),
+    Paths(Vec<PathBuf>),
+}
+
+/// Reads piped stdin or a path list on stdin, or takes the path arguments.
+/// `None` when the input itself is unusable (already reported).
+pub(super) fn gather(plan: &Plan) -> anyhow::Result<Option<Gathered>> {
+    match &plan.input {
+        Input::Stdin => Ok(Some(Gathered::Stdin(vec![walk::stdin_haystack(
+            read_stdin()?,
+        )]))),
+        Input::PathsFromStdin => {
+            let list = walk::parse_path_list(&read_stdin()?);
+            if list.is_empty() {
+                messages::line("stdin contained no file paths");
+                return Ok(None);
+            }
+            Ok(Some(Gathered::Paths(list)))
+        }
+        Input::Paths(paths) if paths.is_empty() => Ok(Some(Gathered::Paths(vec![".".into()]))),
+        Input::Paths(paths) => Ok(Some(Gathered::Paths(paths.clone()))),
+    }
+}
+
+fn read_stdin() -> anyhow::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .read_to_end(&mut bytes)
+        .context("cannot read stdin")?;
+    Ok(bytes)
+}
+
+pub(super) fn walk_options(plan: &Plan) -> WalkOptions {
+    WalkOptions {
+        recursive: plan.recursive,
+        hidden: plan.hidden,
+        no_ignore: plan.no_ignore,
+        globs: walk::split_list(&plan.globs),
+        types: walk::split_list(&plan.types),
+        threads: 0,
+    }
+}
