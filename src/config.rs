@@ -7,6 +7,7 @@
 //! exactly as it is; the run goes on with the other file and the defaults. Nothing
 //! here ever creates a file except `init`, which the user asked for.
 
+use crate::paths;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -110,24 +111,17 @@ pub struct ConfigPaths {
 }
 
 impl ConfigPaths {
-    /// Resolves both paths from `HOME` and `XDG_CONFIG_HOME` values.
-    pub fn from_env(home: Option<PathBuf>, xdg_config_home: Option<PathBuf>) -> ConfigPaths {
-        let home = home.filter(|h| !h.as_os_str().is_empty());
-        let xdg = xdg_config_home
-            .filter(|p| p.is_absolute())
-            .or_else(|| home.as_ref().map(|h| h.join(".config")));
+    /// Both paths, by `paths`' rules.
+    pub fn from_env(env: &paths::Env) -> ConfigPaths {
         ConfigPaths {
-            rlmgrep: home.map(|h| h.join(".rlmgrep").join("config.toml")),
-            kgrep: xdg.map(|x| x.join("kgrep").join("config.toml")),
+            rlmgrep: env.rlmgrep_config(),
+            kgrep: env.kgrep_config(),
         }
     }
 
-    /// Resolves both paths from the process environment.
+    /// Both paths from the process environment.
     pub fn from_process_env() -> ConfigPaths {
-        ConfigPaths::from_env(
-            std::env::var_os("HOME").map(PathBuf::from),
-            std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from),
-        )
+        ConfigPaths::from_env(&paths::Env::from_process())
     }
 }
 
@@ -341,23 +335,6 @@ markitdown_max_concurrency = 4
         assert!(read_config(&dir.path().join("nope.toml"))
             .unwrap()
             .is_none());
-    }
-
-    #[test]
-    fn paths_follow_home_and_xdg() {
-        let p = ConfigPaths::from_env(Some("/h".into()), None);
-        assert_eq!(p.rlmgrep.unwrap(), PathBuf::from("/h/.rlmgrep/config.toml"));
-        assert_eq!(
-            p.kgrep.unwrap(),
-            PathBuf::from("/h/.config/kgrep/config.toml")
-        );
-        let p = ConfigPaths::from_env(Some("/h".into()), Some("/x".into()));
-        assert_eq!(p.kgrep.unwrap(), PathBuf::from("/x/kgrep/config.toml"));
-        let p = ConfigPaths::from_env(Some("/h".into()), Some("relative".into()));
-        assert_eq!(
-            p.kgrep.unwrap(),
-            PathBuf::from("/h/.config/kgrep/config.toml")
-        );
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub mod filter;
 pub mod manage;
 pub mod store;
 
+use crate::paths;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -27,16 +28,13 @@ use crate::cli::flags::LearnTo;
 use crate::llm;
 use crate::query::{self, Origin, Term};
 use crate::search::matcher::TermMatcher;
-use crate::thesaurus::{self, LayerPaths, Standing, Thesaurus};
+use crate::thesaurus::{self, Standing, Thesaurus};
 
 pub use store::StoreError;
 
 /// A concept reaches `accepted` once it has helped this many times (the run
 /// that taught it counts as one).
 pub const ACCEPT_HITS: u64 = 2;
-
-/// The project's learned thesaurus, relative to the project root.
-pub const PROJECT_FILE: &str = ".kgrep/thesaurus.json";
 
 /// A concept to keep: its name and the terms that earned it.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,11 +55,8 @@ pub struct Provenance {
 /// XDG_DATA_HOME are both unset.
 pub fn target_path(to: LearnTo, cwd: &Path) -> Option<PathBuf> {
     match to {
-        LearnTo::Project => Some(cwd.join(PROJECT_FILE)),
-        LearnTo::User => LayerPaths::learned_path(
-            std::env::var_os("HOME").map(PathBuf::from),
-            std::env::var_os("XDG_DATA_HOME").map(PathBuf::from),
-        ),
+        LearnTo::Project => Some(paths::project_thesaurus(cwd)),
+        LearnTo::User => paths::Env::from_process().learned_thesaurus(),
     }
 }
 

@@ -198,33 +198,13 @@ pub fn is_secret_name(name: &str) -> bool {
         ("signing", "key"),
         ("encryption", "key"),
     ];
-    let words = words(name);
+    // The crate's one identifier splitter: `APIKey` → api, key; `password2`
+    // → password, 2.
+    let words = crate::query::words(name);
     words.iter().any(|w| WORDS.contains(&w.as_str()))
         || words
             .windows(2)
             .any(|p| PAIRS.contains(&(p[0].as_str(), p[1].as_str())))
-}
-
-/// Lower-cased words of an identifier.
-fn words(name: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut current = String::new();
-    let mut prev_lower = false;
-    for ch in name.chars() {
-        if !ch.is_alphanumeric() {
-            words.push(std::mem::take(&mut current));
-            prev_lower = false;
-            continue;
-        }
-        if ch.is_uppercase() && prev_lower {
-            words.push(std::mem::take(&mut current));
-        }
-        prev_lower = ch.is_lowercase() || ch.is_ascii_digit();
-        current.extend(ch.to_lowercase());
-    }
-    words.push(current);
-    words.retain(|w| !w.is_empty());
-    words
 }
 
 /// Files that are secrets by nature: their content is never sent to a model

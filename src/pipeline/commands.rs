@@ -9,7 +9,7 @@ use std::io::Write;
 
 use anyhow::Context;
 
-use super::{cwd, user_learned_path};
+use super::cwd;
 use crate::cli::{self, flags::GenerateKind, Flags};
 use crate::config::{self, ConfigPaths};
 use crate::exit::ExitStatus;
@@ -80,7 +80,7 @@ pub(super) fn thesaurus_command(
     let known = if matches!(command, learn::manage::Command::Import(_)) {
         thesaurus::load_layers(&LayerPaths {
             builtin: !flags.no_builtin_thesaurus,
-            learned: user_learned_path(),
+            learned: crate::paths::Env::from_process().learned_thesaurus(),
             project_roots: vec![cwd.clone()],
             extra: flags.thesaurus.clone(),
             focus: None,

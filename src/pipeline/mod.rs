@@ -23,6 +23,7 @@ pub use results::{Budget, FileView, Fitted, LineView, Results};
 
 pub use model::DEFAULT_ITERATIONS;
 
+use crate::paths;
 use commands::{clap_exit, generate, init_config, thesaurus_command};
 use input::{gather, given_paths, process_env, walk_options, Gathered};
 use learning::{learn_from, verbose_learned_used, LearnRun};
@@ -421,29 +422,17 @@ fn load_thesaurus(
     cwd: &std::path::Path,
     focused: bool,
 ) -> Thesaurus {
-    let mut roots = vec![cwd.to_path_buf()];
-    if let Input::Paths(paths) = &plan.input {
-        if let [only] = paths.as_slice() {
-            if only.is_dir() && only.canonicalize().ok() != cwd.canonicalize().ok() {
-                roots.push(only.clone());
-            }
-        }
-    }
+    let given = match &plan.input {
+        Input::Paths(paths) => paths.as_slice(),
+        _ => &[],
+    };
     session.thesaurus(&LayerPaths {
         builtin: plan.builtin_thesaurus,
-        learned: user_learned_path(),
-        project_roots: roots,
+        learned: paths::Env::from_process().learned_thesaurus(),
+        project_roots: thesaurus::project_roots(cwd, given),
         extra: plan.thesauri.clone(),
         focus: focused.then(|| query::words(&plan.query)),
     })
-}
-
-/// The user's learned thesaurus, from HOME / XDG_DATA_HOME.
-fn user_learned_path() -> Option<PathBuf> {
-    LayerPaths::learned_path(
-        std::env::var_os("HOME").map(PathBuf::from),
-        std::env::var_os("XDG_DATA_HOME").map(PathBuf::from),
-    )
 }
 
 /// rlmgrep's summary line, `Scanned N files. Loaded M.` (+ ` Skipped K.`),

@@ -10,6 +10,7 @@
 pub mod builtin;
 pub mod file;
 
+use crate::paths;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -315,15 +316,17 @@ pub struct LayerPaths {
     pub focus: Option<Vec<String>>,
 }
 
-impl LayerPaths {
-    /// The learned file's path from `XDG_DATA_HOME` / `HOME`.
-    pub fn learned_path(home: Option<PathBuf>, xdg_data_home: Option<PathBuf>) -> Option<PathBuf> {
-        let data = xdg_data_home.filter(|p| p.is_absolute()).or_else(|| {
-            home.filter(|h| !h.as_os_str().is_empty())
-                .map(|h| h.join(".local/share"))
-        })?;
-        Some(data.join("kgrep").join("thesaurus.json"))
+/// The folders whose `.kgrep/` is a project layer: the current directory,
+/// and a directory given as the only path (`kgrep "q" ../other-repo`) when it
+/// is another directory.
+pub fn project_roots(cwd: &Path, given: &[PathBuf]) -> Vec<PathBuf> {
+    let mut roots = vec![cwd.to_path_buf()];
+    if let [only] = given {
+        if only.is_dir() && only.canonicalize().ok() != cwd.canonicalize().ok() {
+            roots.push(only.clone());
+        }
     }
+    roots
 }
 
 /// Builds the layered thesaurus. A missing optional file is fine; a corrupt or
@@ -340,8 +343,7 @@ pub fn load_layers(paths: &LayerPaths) -> Thesaurus {
         overlay_file(&mut t, learned, Layer::Learned);
     }
     for root in &paths.project_roots {
-        let dir = root.join(".kgrep");
-        for candidate in [dir.join("thesaurus.json"), dir.join("kg")] {
+        for candidate in [paths::project_thesaurus(root), paths::project_kg(root)] {
             if candidate.exists() {
                 overlay_file(&mut t, &candidate, Layer::Project);
             }
@@ -567,9 +569,30 @@ mod tests {
         assert!(t.lookup("gizmo").is_some());
         assert!(t.lookup("doohickey").is_some());
         assert_eq!(std::fs::read_to_string(&learned).unwrap(), "{not json");
+    }
+
+    #[test]
+    fn a_single_other_directory_is_a_project_root() {
+        let cwd = tempfile::tempdir().unwrap();
+        let other = tempfile::tempdir().unwrap();
+        let file = other.path().join("f.txt");
+        std::fs::write(&file, "x").unwrap();
+        let here = cwd.path().to_path_buf();
+        let there = other.path().to_path_buf();
+        assert_eq!(project_roots(&here, &[]), vec![here.clone()]);
         assert_eq!(
-            LayerPaths::learned_path(Some("/h".into()), None),
-            Some(PathBuf::from("/h/.local/share/kgrep/thesaurus.json"))
+            project_roots(&here, std::slice::from_ref(&there)),
+            vec![here.clone(), there.clone()]
+        );
+        // The current directory again, a file, or several paths: cwd only.
+        assert_eq!(
+            project_roots(&here, std::slice::from_ref(&here)),
+            vec![here.clone()]
+        );
+        assert_eq!(project_roots(&here, &[file]), vec![here.clone()]);
+        assert_eq!(
+            project_roots(&here, &[there.clone(), there]),
+            vec![here.clone()]
         );
     }
 

@@ -1,14 +1,21 @@
-//! Query analysis: what kind of query this is, and for natural language, which
-//! terms to look for.
+//! Query analysis: for a natural-language query, which terms to look for.
 //!
-//! Owns: telling a literal or regex query (searched exactly, like ripgrep) from a
-//! natural-language one; tokenising, dropping stop words, splitting identifiers on
-//! camelCase/snake_case/kebab-case, stemming. Does not own: synonyms and concepts
-//! (the thesaurus), matching (`search`), or weighting hits (`score`).
+//! Owns: dropping stop words, undoing contractions, stemming, weighting
+//! change-describing words, and expanding words through the thesaurus into
+//! weighted terms. Does not own: telling a literal or regex query from a
+//! natural-language one (`classify`), splitting text and identifiers into
+//! words (`words`), synonyms and concepts (the thesaurus), matching
+//! (`search`), or weighting hits (`score`).
 
 use rust_stemmers::{Algorithm, Stemmer};
 
 use crate::thesaurus::{Standing, Thesaurus};
+
+mod classify;
+mod words;
+
+pub use classify::{classify, is_identifier_like, is_wordless, looks_like_regex};
+pub use words::{split_identifier, typed_words, words};
 
 /// How a query is searched.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -176,207 +183,6 @@ pub fn analyze_with(raw: &str, thesaurus: &Thesaurus) -> Query {
     }
 }
 
-/// Decides how a query is searched. Natural language unless the query is clearly
-/// code: a quoted string, an identifier, or regex syntax that compiles.
-pub fn classify(raw: &str) -> QueryKind {
-    let trimmed = raw.trim();
-    if let Some(inner) = quoted(trimmed) {
-        return QueryKind::Literal(inner.to_string());
-    }
-    if looks_like_regex(trimmed) && grep_regex::RegexMatcher::new(trimmed).is_ok() {
-        return QueryKind::Regex(trimmed.to_string());
-    }
-    if is_identifier_like(trimmed) {
-        return QueryKind::Literal(trimmed.to_string());
-    }
-    if terms_of(raw).is_empty() && !trimmed.is_empty() {
-        // Only stop words or punctuation: nothing to rank, so search it as written.
-        return QueryKind::Literal(trimmed.to_string());
-    }
-    QueryKind::Natural
-}
-
-/// Whether `classify` made the literal `literal` of a query that reads as
-/// natural language but has no word worth searching (only stop words,
-/// one-letter words or punctuation: "how do I", "the"), rather than of a
-/// quoted string or an identifier. Such a search is capped and explained.
-pub fn is_wordless(raw: &str, literal: &str) -> bool {
-    let trimmed = raw.trim();
-    literal == trimmed && quoted(trimmed).is_none() && !is_identifier_like(trimmed)
-}
-
-/// The text inside matching double or single quotes around the whole query.
-fn quoted(s: &str) -> Option<&str> {
-    let bytes = s.as_bytes();
-    if bytes.len() < 3 {
-        return None;
-    }
-    let (first, last) = (bytes[0], bytes[bytes.len() - 1]);
-    if (first == b'"' || first == b'\'') && first == last {
-        let inner = &s[1..s.len() - 1];
-        if !inner.contains(first as char) {
-            return Some(inner);
-        }
-    }
-    None
-}
-
-/// Regex syntax that natural language does not produce: escapes such as `\b` or
-/// `\d`, `.*`, character classes, anchors, alternation without spaces, repetition
-/// counts, inline flags. A bare `?` or `*` is not enough ("what sets the timeout?").
-pub fn looks_like_regex(s: &str) -> bool {
-    if s.is_empty() {
-        return false;
-    }
-    let escape = s.as_bytes().windows(2).any(|w| {
-        w[0] == b'\\'
-            && matches!(
-                w[1],
-                b'b' | b'B'
-                    | b'd'
-                    | b'D'
-                    | b'w'
-                    | b'W'
-                    | b's'
-                    | b'S'
-                    | b'.'
-                    | b'('
-                    | b')'
-                    | b'['
-                    | b'|'
-                    | b'+'
-                    | b'*'
-                    | b'?'
-                    | b'{'
-            )
-    });
-    let dot_repeat = s.contains(".*") || s.contains(".+") || s.contains(".?");
-    let class = has_char_class(s);
-    let anchors = s.starts_with('^') || (s.ends_with('$') && s.len() > 1 && !s.contains(' '));
-    let alternation = s.contains('|') && !s.contains(" | ") && !s.contains(' ');
-    let flags = s.starts_with("(?");
-    let counts = has_repetition_count(s);
-    escape || dot_repeat || class || anchors || alternation || flags || counts
-}
-
-/// `[a-z]`, `[^"]`, `[0-9_]`-style classes (not `[markdown links]` or `arr[0]`).
-fn has_char_class(s: &str) -> bool {
-    let mut rest = s;
-    while let Some(open) = rest.find('[') {
-        let after = &rest[open + 1..];
-        let Some(close) = after.find(']') else {
-            return false;
-        };
-        let body = &after[..close];
-        let is_class = body.starts_with('^')
-            || (body.len() >= 3
-                && body
-                    .as_bytes()
-                    .windows(3)
-                    .any(|w| w[1] == b'-' && w[0] != b' ' && w[2] != b' '))
-            || body.starts_with('\\')
-            || body.starts_with(':');
-        if is_class {
-            return true;
-        }
-        rest = &after[close + 1..];
-    }
-    false
-}
-
-/// `{2}`, `{1,3}`, `{2,}` after something.
-fn has_repetition_count(s: &str) -> bool {
-    let bytes = s.as_bytes();
-    bytes.iter().enumerate().any(|(i, &b)| {
-        if b != b'{' || i == 0 {
-            return false;
-        }
-        let rest = &bytes[i + 1..];
-        let Some(end) = rest.iter().position(|&c| c == b'}') else {
-            return false;
-        };
-        let body = &rest[..end];
-        !body.is_empty()
-            && body[0].is_ascii_digit()
-            && body.iter().all(|c| c.is_ascii_digit() || *c == b',')
-    })
-}
-
-/// One token that reads as code rather than a word: `parse_args`, `maxRetry`,
-/// `MAX_RETRIES`, `std::io`, `os.path.join`, `connect()`, `--no-ignore`, `Vec<u8>`.
-/// A plain word such as `retry` or `Retry` stays natural language (so it is stemmed).
-pub fn is_identifier_like(s: &str) -> bool {
-    if s.is_empty() || s.chars().any(char::is_whitespace) {
-        return false;
-    }
-    let has_alpha = s.chars().any(|c| c.is_alphabetic());
-    if !has_alpha {
-        return false;
-    }
-    let code_punct = s.contains('_')
-        || s.contains("::")
-        || s.contains("->")
-        || s.contains('(')
-        || s.contains('<')
-        || s.contains('#')
-        || s.starts_with('-')
-        || s.starts_with('@')
-        || s.starts_with('$')
-        || (s.contains('.') && !s.ends_with('.') && !s.starts_with('.'));
-    let camel = s
-        .as_bytes()
-        .windows(2)
-        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
-    let all_caps = s.len() >= 2
-        && s.chars()
-            .filter(|c| c.is_alphabetic())
-            .all(char::is_uppercase)
-        && s.chars().filter(|c| c.is_alphabetic()).count() >= 2;
-    let digits = s.chars().any(|c| c.is_ascii_digit());
-    code_punct || camel || all_caps || digits
-}
-
-/// Splits text into lowercase words: runs of letters and digits, with identifiers
-/// split into their parts (`parseJwt` → parse, jwt; `HTTPServer` → http, server;
-/// `max_redirects` → max, redirects).
-pub fn words(text: &str) -> Vec<String> {
-    typed_words(text).iter().map(|w| w.to_lowercase()).collect()
-}
-
-/// `words`, keeping the case the words were typed in.
-pub fn typed_words(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for token in text.split(|c: char| !c.is_alphanumeric()) {
-        if token.is_empty() {
-            continue;
-        }
-        out.extend(split_identifier(token).into_iter().map(str::to_string));
-    }
-    out
-}
-
-/// Splits one alphanumeric token on case changes and letter/digit changes.
-pub fn split_identifier(token: &str) -> Vec<&str> {
-    let chars: Vec<(usize, char)> = token.char_indices().collect();
-    let mut parts = Vec::new();
-    let mut start = 0;
-    for i in 1..chars.len() {
-        let (pos, c) = chars[i];
-        let prev = chars[i - 1].1;
-        let next = chars.get(i + 1).map(|&(_, n)| n);
-        let lower_to_upper = prev.is_lowercase() && c.is_uppercase();
-        let acronym_end =
-            prev.is_uppercase() && c.is_uppercase() && next.is_some_and(char::is_lowercase);
-        let digit_edge = prev.is_ascii_digit() != c.is_ascii_digit();
-        if lower_to_upper || acronym_end || digit_edge {
-            parts.push(&token[start..pos]);
-            start = pos;
-        }
-    }
-    parts.push(&token[start..]);
-    parts
-}
-
 /// Whether a lowercase word is a stop word.
 pub fn is_stop_word(word: &str) -> bool {
     STOP_WORDS.binary_search(&word).is_ok()
@@ -442,7 +248,7 @@ pub fn without_contractions(raw: &str) -> String {
 }
 
 /// The content terms of a natural-language query.
-fn terms_of(raw: &str) -> Vec<Term> {
+pub(super) fn terms_of(raw: &str) -> Vec<Term> {
     let mut terms: Vec<Term> = Vec::new();
     let mut slots = 0;
     for token in without_contractions(raw).split_whitespace() {
@@ -977,67 +783,6 @@ mod tests {
     }
 
     #[test]
-    fn identifiers_are_literal() {
-        for q in [
-            "parse_args",
-            "maxRetry",
-            "MAX_RETRIES",
-            "std::io",
-            "os.path.join",
-            "connect()",
-            "Vec<u8>",
-            "--no-ignore",
-            "sha256",
-        ] {
-            assert_eq!(classify(q), QueryKind::Literal(q.to_string()), "{q}");
-        }
-        for q in ["retry", "Retry", "database", "timeout?"] {
-            assert_eq!(classify(q), QueryKind::Natural, "{q}");
-        }
-    }
-
-    #[test]
-    fn quoted_strings_are_literal_without_quotes() {
-        assert_eq!(
-            classify("\"database unreachable\""),
-            QueryKind::Literal("database unreachable".into())
-        );
-        assert_eq!(
-            classify("'max retries'"),
-            QueryKind::Literal("max retries".into())
-        );
-    }
-
-    #[test]
-    fn regex_syntax_is_regex() {
-        for q in [
-            r"fn\s+main",
-            "retry|backoff",
-            "^import",
-            r"\bconnect\b",
-            "[a-z]+_id",
-            "colou?r.*",
-            "x{2,3}",
-            "(?i)retry",
-        ] {
-            assert_eq!(classify(q), QueryKind::Regex(q.to_string()), "{q}");
-        }
-        for q in [
-            "what sets the timeout?",
-            "where is retry | backoff used",
-            "see [the docs] here",
-            "cost in $",
-        ] {
-            assert_eq!(classify(q), QueryKind::Natural, "{q}");
-        }
-    }
-
-    #[test]
-    fn invalid_regex_falls_back() {
-        assert_ne!(classify("foo(|"), QueryKind::Regex("foo(|".into()));
-    }
-
-    #[test]
     fn identifiers_split_in_queries() {
         assert_eq!(
             words("parseJwt JwtParser parse_jwt parse-jwt HTTPServer v2Api"),
@@ -1088,14 +833,6 @@ mod tests {
             let q = analyze(raw);
             assert!(q.terms.is_empty(), "{raw:?}: {q:?}");
         }
-    }
-
-    #[test]
-    fn only_stop_words_is_searched_literally() {
-        assert_eq!(
-            classify("where is the"),
-            QueryKind::Literal("where is the".into())
-        );
     }
 
     #[test]

@@ -1,0 +1,243 @@
+//! How a query is searched: exactly (a quoted string, an identifier, regex
+//! syntax that compiles — like ripgrep) or as natural language.
+//!
+//! Owns the literal/regex/natural decision and the tests it is made of
+//! (`looks_like_regex`, `is_identifier_like`). Does not own what a natural
+//! query's terms are (`query`), nor how a literal or regex is matched
+//! (`search`).
+
+use super::{terms_of, QueryKind};
+
+/// Decides how a query is searched. Natural language unless the query is clearly
+/// code: a quoted string, an identifier, or regex syntax that compiles.
+pub fn classify(raw: &str) -> QueryKind {
+    let trimmed = raw.trim();
+    if let Some(inner) = quoted(trimmed) {
+        return QueryKind::Literal(inner.to_string());
+    }
+    if looks_like_regex(trimmed) && grep_regex::RegexMatcher::new(trimmed).is_ok() {
+        return QueryKind::Regex(trimmed.to_string());
+    }
+    if is_identifier_like(trimmed) {
+        return QueryKind::Literal(trimmed.to_string());
+    }
+    if terms_of(raw).is_empty() && !trimmed.is_empty() {
+        // Only stop words or punctuation: nothing to rank, so search it as written.
+        return QueryKind::Literal(trimmed.to_string());
+    }
+    QueryKind::Natural
+}
+
+/// Whether `classify` made the literal `literal` of a query that reads as
+/// natural language but has no word worth searching (only stop words,
+/// one-letter words or punctuation: "how do I", "the"), rather than of a
+/// quoted string or an identifier. Such a search is capped and explained.
+pub fn is_wordless(raw: &str, literal: &str) -> bool {
+    let trimmed = raw.trim();
+    literal == trimmed && quoted(trimmed).is_none() && !is_identifier_like(trimmed)
+}
+
+/// The text inside matching double or single quotes around the whole query.
+fn quoted(s: &str) -> Option<&str> {
+    let bytes = s.as_bytes();
+    if bytes.len() < 3 {
+        return None;
+    }
+    let (first, last) = (bytes[0], bytes[bytes.len() - 1]);
+    if (first == b'"' || first == b'\'') && first == last {
+        let inner = &s[1..s.len() - 1];
+        if !inner.contains(first as char) {
+            return Some(inner);
+        }
+    }
+    None
+}
+
+/// Regex syntax that natural language does not produce: escapes such as `\b` or
+/// `\d`, `.*`, character classes, anchors, alternation without spaces, repetition
+/// counts, inline flags. A bare `?` or `*` is not enough ("what sets the timeout?").
+pub fn looks_like_regex(s: &str) -> bool {
+    if s.is_empty() {
+        return false;
+    }
+    let escape = s.as_bytes().windows(2).any(|w| {
+        w[0] == b'\\'
+            && matches!(
+                w[1],
+                b'b' | b'B'
+                    | b'd'
+                    | b'D'
+                    | b'w'
+                    | b'W'
+                    | b's'
+                    | b'S'
+                    | b'.'
+                    | b'('
+                    | b')'
+                    | b'['
+                    | b'|'
+                    | b'+'
+                    | b'*'
+                    | b'?'
+                    | b'{'
+            )
+    });
+    let dot_repeat = s.contains(".*") || s.contains(".+") || s.contains(".?");
+    let class = has_char_class(s);
+    let anchors = s.starts_with('^') || (s.ends_with('$') && s.len() > 1 && !s.contains(' '));
+    let alternation = s.contains('|') && !s.contains(" | ") && !s.contains(' ');
+    let flags = s.starts_with("(?");
+    let counts = has_repetition_count(s);
+    escape || dot_repeat || class || anchors || alternation || flags || counts
+}
+
+/// `[a-z]`, `[^"]`, `[0-9_]`-style classes (not `[markdown links]` or `arr[0]`).
+fn has_char_class(s: &str) -> bool {
+    let mut rest = s;
+    while let Some(open) = rest.find('[') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find(']') else {
+            return false;
+        };
+        let body = &after[..close];
+        let is_class = body.starts_with('^')
+            || (body.len() >= 3
+                && body
+                    .as_bytes()
+                    .windows(3)
+                    .any(|w| w[1] == b'-' && w[0] != b' ' && w[2] != b' '))
+            || body.starts_with('\\')
+            || body.starts_with(':');
+        if is_class {
+            return true;
+        }
+        rest = &after[close + 1..];
+    }
+    false
+}
+
+/// `{2}`, `{1,3}`, `{2,}` after something.
+fn has_repetition_count(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    bytes.iter().enumerate().any(|(i, &b)| {
+        if b != b'{' || i == 0 {
+            return false;
+        }
+        let rest = &bytes[i + 1..];
+        let Some(end) = rest.iter().position(|&c| c == b'}') else {
+            return false;
+        };
+        let body = &rest[..end];
+        !body.is_empty()
+            && body[0].is_ascii_digit()
+            && body.iter().all(|c| c.is_ascii_digit() || *c == b',')
+    })
+}
+
+/// One token that reads as code rather than a word: `parse_args`, `maxRetry`,
+/// `MAX_RETRIES`, `std::io`, `os.path.join`, `connect()`, `--no-ignore`, `Vec<u8>`.
+/// A plain word such as `retry` or `Retry` stays natural language (so it is stemmed).
+pub fn is_identifier_like(s: &str) -> bool {
+    if s.is_empty() || s.chars().any(char::is_whitespace) {
+        return false;
+    }
+    let has_alpha = s.chars().any(|c| c.is_alphabetic());
+    if !has_alpha {
+        return false;
+    }
+    let code_punct = s.contains('_')
+        || s.contains("::")
+        || s.contains("->")
+        || s.contains('(')
+        || s.contains('<')
+        || s.contains('#')
+        || s.starts_with('-')
+        || s.starts_with('@')
+        || s.starts_with('$')
+        || (s.contains('.') && !s.ends_with('.') && !s.starts_with('.'));
+    let camel = s
+        .as_bytes()
+        .windows(2)
+        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+    let all_caps = s.len() >= 2
+        && s.chars()
+            .filter(|c| c.is_alphabetic())
+            .all(char::is_uppercase)
+        && s.chars().filter(|c| c.is_alphabetic()).count() >= 2;
+    let digits = s.chars().any(|c| c.is_ascii_digit());
+    code_punct || camel || all_caps || digits
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    #[test]
+    fn identifiers_are_literal() {
+        for q in [
+            "parse_args",
+            "maxRetry",
+            "MAX_RETRIES",
+            "std::io",
+            "os.path.join",
+            "connect()",
+            "Vec<u8>",
+            "--no-ignore",
+            "sha256",
+        ] {
+            assert_eq!(classify(q), QueryKind::Literal(q.to_string()), "{q}");
+        }
+        for q in ["retry", "Retry", "database", "timeout?"] {
+            assert_eq!(classify(q), QueryKind::Natural, "{q}");
+        }
+    }
+
+    #[test]
+    fn quoted_strings_are_literal_without_quotes() {
+        assert_eq!(
+            classify("\"database unreachable\""),
+            QueryKind::Literal("database unreachable".into())
+        );
+        assert_eq!(
+            classify("'max retries'"),
+            QueryKind::Literal("max retries".into())
+        );
+    }
+
+    #[test]
+    fn regex_syntax_is_regex() {
+        for q in [
+            r"fn\s+main",
+            "retry|backoff",
+            "^import",
+            r"\bconnect\b",
+            "[a-z]+_id",
+            "colou?r.*",
+            "x{2,3}",
+            "(?i)retry",
+        ] {
+            assert_eq!(classify(q), QueryKind::Regex(q.to_string()), "{q}");
+        }
+        for q in [
+            "what sets the timeout?",
+            "where is retry | backoff used",
+            "see [the docs] here",
+            "cost in $",
+        ] {
+            assert_eq!(classify(q), QueryKind::Natural, "{q}");
+        }
+    }
+
+    #[test]
+    fn invalid_regex_falls_back() {
+        assert_ne!(classify("foo(|"), QueryKind::Regex("foo(|".into()));
+    }
+
+    #[test]
+    fn only_stop_words_is_searched_literally() {
+        assert_eq!(
+            classify("where is the"),
+            QueryKind::Literal("where is the".into())
+        );
+    }
+}
