@@ -209,7 +209,8 @@ pub const DEFAULT_CONFIG: &str = r#"# kgrep configuration. kgrep also reads rlmg
 # judge_diversity = 1       # distinct files wanted unless one clearly leads
 # judge_min_results = 1     # printed lines
 
-# The most a selection request may send, in estimated tokens.
+# The most one query sends the model, all calls together, in estimated tokens
+# (with --rlm: each selection request).
 # prompt_tokens = 4000
 
 # The learning loop: concepts a model taught that led to verified results are

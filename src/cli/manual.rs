@@ -38,7 +38,7 @@ pub const CONFIG_KEYS: &[(&str, &str)] = &[
     ("judge_confidence", "The judge's minimum confidence, 0-1 (default 0.64): the estimated probability that the first file is right (how far it leads the next two, its strength for the query, how much of the query it holds, whether its best line defines what the query names). Below it, the model is consulted (llm = auto) and more runner-up files are printed."),
     ("judge_diversity", "Distinct files the judge wants printed unless the best file clearly leads (default 1); 1 asks for nothing more than the best file."),
     ("judge_min_results", "The judge's minimum number of printed lines (default 1)."),
-    ("prompt_tokens", "The most a selection request sends the model, in estimated tokens (default 4000)."),
+    ("prompt_tokens", "The most the model is sent for one query, all calls together, in estimated tokens (default 4000); with --rlm, the most each selection request sends."),
     ("learn", "Keep what the language model teaches in the learned thesaurus (default true); false is --no-learn for every run."),
     ("learn_to", "Where learned concepts are kept: \"user\" ($XDG_DATA_HOME/kgrep/thesaurus.json, the default) or \"project\" (.kgrep/thesaurus.json in the current directory). Default for --learn-to."),
     ("llm_timeout", "Seconds one model request may take before it is abandoned and retried (default 300); raise it for a slow local model."),

@@ -132,7 +132,8 @@ pub struct Plan {
     pub explain: bool,
     /// The sufficiency judge's thresholds (config keys `judge_*`).
     pub judge: Thresholds,
-    /// Prompt budget of a selection request (config `prompt_tokens`).
+    /// Prompt budget of a query's model calls together; of each selection
+    /// request with `--rlm` (config `prompt_tokens`).
     pub prompt_tokens: usize,
     pub verbose: bool,
     pub yes: bool,

@@ -1,9 +1,12 @@
 //! The model stage of a run. When the policy, the output mode or the judge
 //! asks for it, the language model is consulted: an expansion first when query
 //! words are missing from the results (its concepts are searched, and the two
-//! rankings fused), then a selection over the retrieved excerpts, whose claims
-//! replace the offline results once verified. Any failure keeps the offline
-//! results (improved by a successful expansion) with a one-line warning.
+//! rankings fused), then a selection over the retrieved excerpts, whose claims,
+//! once verified, are fused into the offline ranking (kgrep's own fallback) or
+//! replace it (`--rlm`). kgrep's fallback spends at most [`FALLBACK_CALLS`]
+//! calls and one prompt budget (`prompt_tokens`) on a query. Any failure keeps
+//! the offline results (improved by a successful expansion) with a one-line
+//! warning.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -36,6 +39,13 @@ pub const FOLLOW_UP_FILES: usize = 5;
 pub const FOLLOW_UP_LINES: usize = 10;
 /// Top files whose best places give the vocabulary sent with an expansion.
 pub const VOCABULARY_FILES: usize = 5;
+/// Calls kgrep's own fallback spends on a query: an expansion and a
+/// selection, or a selection and one follow-up round. Each call of a small
+/// local model takes minutes; a third rarely changes the ranking.
+pub const FALLBACK_CALLS: u32 = 2;
+/// Fewer estimated prompt tokens than this left for a selection: it is not
+/// sent (the instructions alone take several hundred).
+pub const MIN_SELECTION_TOKENS: usize = 1_000;
 
 /// Where the corpus is, for second searches and for verification.
 pub(super) struct Context<'a> {
@@ -143,6 +153,8 @@ pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<
     let mut stage = Stage {
         cx,
         selection: Client::with_options(selection.clone(), meter.clone(), options),
+        meter: meter.clone(),
+        sent_estimate: 0,
         max_iterations,
         walked: std::cell::OnceCell::new(),
     };
@@ -177,12 +189,43 @@ fn finish(meter: &Meter, report: &mut Report) {
 struct Stage<'a> {
     cx: &'a Context<'a>,
     selection: Client,
+    /// The run's calls and reported tokens.
+    meter: Meter,
+    /// Estimated tokens of the prompts sent so far (for servers that report
+    /// no usage, and because the estimate errs high).
+    sent_estimate: usize,
     max_iterations: u32,
     /// The files of the corpus, listed at most once per run.
     walked: std::cell::OnceCell<Vec<Haystack>>,
 }
 
 impl Stage<'_> {
+    /// kgrep's own fallback (not `--rlm`): the prompt budget and
+    /// [`FALLBACK_CALLS`] hold for the query's calls together. `--rlm` gives
+    /// each request the whole budget and follows up as often as allowed, as
+    /// rlmgrep does.
+    fn per_query(&self) -> bool {
+        self.cx.plan.llm != crate::cli::LlmPolicy::Always
+    }
+
+    /// Estimated prompt tokens the next call may send.
+    fn budget_left(&self) -> usize {
+        if !self.per_query() {
+            return self.cx.plan.prompt_tokens;
+        }
+        let reported = usize::try_from(self.meter.usage().prompt_tokens).unwrap_or(usize::MAX);
+        self.cx
+            .plan
+            .prompt_tokens
+            .saturating_sub(reported.max(self.sent_estimate))
+    }
+
+    /// Whether a follow-up round may be sent.
+    fn may_follow_up(&self) -> bool {
+        !self.per_query()
+            || (self.meter.calls() < FALLBACK_CALLS && self.budget_left() >= MIN_SELECTION_TOKENS)
+    }
+
     /// Whether a selection must follow even when an expansion made the results
     /// sufficient: the policy says always, or the mode needs the model's text.
     fn must_select(&self) -> bool {
@@ -206,6 +249,7 @@ impl Stage<'_> {
             query: found.q.raw.clone(),
             vocabulary: vocabulary(found, self.cx.read),
         };
+        self.sent_estimate += llm::prompt::expansion(&request).stats.tokens;
         let spinner = Spinner::start("asking the model for the query's concepts");
         let reply = client.expand(&request);
         spinner.finish();
@@ -263,12 +307,23 @@ impl Stage<'_> {
     /// printed lines. A failed call is a warning; the current results stay.
     fn select(&mut self, found: &mut Found, report: &mut Report) -> anyhow::Result<()> {
         let mut request = self.request(found);
+        request.budget_tokens = self.budget_left();
+        if request.budget_tokens < MIN_SELECTION_TOKENS {
+            messages::verbose(&format!(
+                "model: no selection: the query's prompt budget ({} estimated tokens) is spent",
+                self.cx.plan.prompt_tokens
+            ));
+            return Ok(());
+        }
         let mut reply = match self.ask(&request, report) {
             Some(reply) => reply,
             None => return Ok(()),
         };
         let mut rounds = 0;
-        while reply.matches.is_empty() && !reply.searches.is_empty() && rounds < self.max_iterations
+        while reply.matches.is_empty()
+            && !reply.searches.is_empty()
+            && rounds < self.max_iterations
+            && self.may_follow_up()
         {
             rounds += 1;
             let more = self.follow_ups(&reply.searches);
@@ -277,7 +332,14 @@ impl Stage<'_> {
                 reply.searches.len(),
                 more.len()
             ));
-            request.excerpts.extend(more);
+            if self.per_query() {
+                // The model saw the first excerpts and claimed nothing in
+                // them: what is left of the budget goes to the new ones.
+                request.excerpts = more;
+                request.budget_tokens = self.budget_left();
+            } else {
+                request.excerpts.extend(more);
+            }
             reply = match self.ask(&request, report) {
                 Some(next) => next,
                 None => return Ok(()),
@@ -295,6 +357,7 @@ impl Stage<'_> {
 
     /// One selection call; `None` after a failure (warned).
     fn ask(&mut self, request: &SelectionRequest, report: &mut Report) -> Option<Reply> {
+        self.sent_estimate += llm::prompt::selection(request).stats.tokens;
         let spinner = Spinner::start("asking the model");
         let reply = self.selection.select(request);
         spinner.finish();

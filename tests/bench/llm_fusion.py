@@ -225,7 +225,7 @@ def main() -> int:
     a = args_parser().parse_args()
     a.kgrep = os.path.abspath(a.kgrep)
     env = Env(a)
-    STOP = set(re.findall(r'"([a-z]+)"', (ROOT / "src" / "query.rs").read_text().split("const STOP_WORDS")[1].split("];")[0]))
+    STOP = set(re.findall(r'"([a-z]+)"', (ROOT / "src" / "query" / "mod.rs").read_text().split("const STOP_WORDS")[1].split("];")[0]))
     rows = choose(env)
     if not a.report:
         passes = a.passes.split(",")

@@ -555,3 +555,100 @@ fn asking_for_the_model_without_one_is_a_warning() {
     offline(&dir, &[SUFFICIENT, "."]).stderr_lacks("asks for a language model");
     run(&dir, &[SUFFICIENT, "."], "auto").stderr_lacks("asks for a language model");
 }
+
+/// `project()` and twelve files of eviction code: more excerpts than
+/// any prompt budget holds.
+fn big_project() -> Dir {
+    let dir = project();
+    for i in 0..12 {
+        let body: String = (0..40)
+            .map(|j| format!("    # evict the oldest item of shard {i}, slot {j}, when full\n"))
+            .collect();
+        dir.write(
+            &format!("src/shard{i}.py"),
+            format!("def sweep():\n{body}"),
+        );
+    }
+    dir
+}
+
+/// The estimated tokens of a request's messages (`llm::prompt`'s estimate:
+/// three bytes a token, erring high).
+fn estimated_tokens(request: &Value) -> usize {
+    request["messages"]
+        .as_array()
+        .map(|messages| {
+            messages
+                .iter()
+                .filter_map(|m| m["content"].as_str())
+                .map(|c| c.len().div_ceil(3))
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+fn eviction_concepts() -> Step {
+    chat(json!({"concepts": [{"name": "cache eviction",
+        "synonyms": ["evict", "oldest", "expunge"], "related": ["cache"]}]}))
+}
+
+#[test]
+fn a_query_spends_one_prompt_budget_across_its_calls() {
+    let dir = big_project();
+    let mock = MockLlm::start(vec![
+        eviction_concepts(),
+        chat(json!({"matches": [{"path": "src/cache.py", "line": 6}]})),
+    ]);
+    dir.use_model(&mock.base_url(), "prompt_tokens = 2000");
+    let out = run(&dir, &["-v", NEEDS_MODEL, "."], "auto");
+    out.code(0).stdout_has("6:\t    def evict(self):\n");
+    let received = mock.received();
+    assert_eq!(received.len(), 2, "{}", out.describe);
+    let spent: Vec<usize> = received
+        .iter()
+        .map(|r| estimated_tokens(&r.json()))
+        .collect();
+    // The selection filled what the expansion left, and no more.
+    assert!(spent.iter().sum::<usize>() <= 2000, "{spent:?}");
+    assert!(spent[1] > 1000, "{spent:?}");
+}
+
+#[test]
+fn a_spent_budget_sends_no_selection_and_keeps_the_results() {
+    let dir = project();
+    // The server reports the expansion took the whole budget.
+    let expansion = json!({"concepts": [{"name": "cache eviction",
+        "synonyms": ["evict", "oldest", "expunge"], "related": ["cache"]}]});
+    let mock = MockLlm::start(vec![Step::chat_full(
+        &expansion.to_string(),
+        "stop",
+        3_900,
+        50,
+    )]);
+    dir.use_model(&mock.base_url(), "");
+    let out = run(&dir, &["-v", NEEDS_MODEL, "."], "auto");
+    out.code(0)
+        .stdout_has("./src/cache.py\n")
+        .stderr_has("model: no selection: the query's prompt budget");
+    assert_every_line_is_real(&dir, &out);
+    assert_eq!(mock.received().len(), 1, "{}", out.describe);
+}
+
+#[test]
+fn the_fallback_makes_at_most_two_calls() {
+    let dir = project();
+    let mock = MockLlm::start(vec![
+        eviction_concepts(),
+        chat(json!({"searches": [{"pattern": "capacity"}]})),
+        chat(json!({"matches": [{"path": "src/cache.py", "line": 3}]})),
+    ]);
+    dir.use_model(&mock.base_url(), "");
+    let out = run(&dir, &["-v", NEEDS_MODEL, "."], "auto");
+    // The selection asked for a search instead of answering: with the
+    // expansion that makes two calls, so no follow-up round is sent and the
+    // fused results stand.
+    out.code(0)
+        .stdout_has("./src/cache.py\n")
+        .stderr_lacks("follow-up round");
+    assert_eq!(mock.received().len(), 2, "{}", out.describe);
+}
