@@ -62,24 +62,28 @@ pub fn target_path(to: LearnTo, cwd: &Path) -> Option<PathBuf> {
 
 /// The lessons of an expansion: each taught concept with the terms that
 /// matched the corpus and the query words the model listed as the concept's
-/// name or synonyms (so the same words find it again).
+/// name or synonyms (so the same words find it again). A concept that names
+/// none of the query's words is not a lesson of this query: kept, its name
+/// would expand unrelated queries (a model asked about a terminal teaching
+/// `file → system`).
 pub fn lessons(taught: &[(llm::Concept, Vec<String>)], terms: &[Term]) -> Vec<Lesson> {
     taught
         .iter()
-        .map(|(concept, matched)| {
+        .filter_map(|(concept, matched)| {
             let stems: Vec<String> = std::iter::once(&concept.name)
                 .chain(&concept.synonyms)
                 .flat_map(|p| query::words(p))
                 .map(|w| query::stem(&w))
                 .collect();
-            let linked = terms
+            let linked: Vec<String> = terms
                 .iter()
                 .filter(|t| t.origin == Origin::Query && stems.contains(&t.stem))
-                .map(|t| t.text.clone());
-            Lesson {
+                .map(|t| t.text.clone())
+                .collect();
+            (!linked.is_empty()).then(|| Lesson {
                 name: concept.name.clone(),
                 terms: matched.iter().cloned().chain(linked).collect(),
-            }
+            })
         })
         .collect()
 }
@@ -307,6 +311,18 @@ mod tests {
         let lessons = lessons(&taught, &q.terms);
         assert_eq!(lessons[0].name, "Gronk");
         assert_eq!(lessons[0].terms, vec!["zibble", "gronk"]);
+    }
+
+    #[test]
+    fn a_concept_naming_no_query_word_is_no_lesson() {
+        let q = query::analyze("make clear a noop if not connected to a terminal");
+        let taught = vec![
+            (concept("file", &["system"]), vec!["system".into()]),
+            (concept("terminal", &["tty"]), vec!["tty".into()]),
+        ];
+        let lessons = lessons(&taught, &q.terms);
+        let names: Vec<&str> = lessons.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(names, vec!["terminal"]);
     }
 
     #[test]
