@@ -22,13 +22,25 @@ use crate::render::json::kgrep::{
     TermOrigin,
 };
 use crate::render::json::MatchLine;
-use crate::score::LineScore;
+use crate::score::{LineScore, RankedFile};
 use crate::search::matcher::TermMatcher;
 use crate::search::LoadStats;
 use crate::walk::{Haystack, Source};
 
 /// Line scores of a natural-language run, by (haystack index, line number).
 pub type LineScores = HashMap<(usize, usize), LineScore>;
+
+/// The line scores of a ranking, keyed by (haystack, line).
+pub fn line_scores(ranked: &[RankedFile]) -> LineScores {
+    ranked
+        .iter()
+        .flat_map(|f| {
+            f.lines
+                .iter()
+                .map(|l| ((f.haystack, l.line), l.score.clone()))
+        })
+        .collect()
+}
 
 /// One matched span and, for natural language, the index of its query term.
 #[derive(Clone, Debug, PartialEq, Eq)]

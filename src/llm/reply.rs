@@ -715,21 +715,21 @@ mod tests {
         assert!(checked >= 90, "only {checked} fake replies checked");
     }
 
-    /// A small deterministic generator (xorshift), so the adversarial test needs no
-    /// dependency and fails the same way every time.
-    struct Rng(u64);
+    /// proptest's seeded generator: the test fails the same way every time.
+    fn rng(seed: u64) -> proptest::test_runner::TestRng {
+        let mut bytes = [0u8; 16];
+        bytes[..8].copy_from_slice(&seed.to_le_bytes());
+        bytes[8..].copy_from_slice(&seed.rotate_left(32).to_le_bytes());
+        proptest::test_runner::TestRng::from_seed(
+            proptest::test_runner::RngAlgorithm::XorShift,
+            &bytes,
+        )
+    }
 
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n.max(1) as u64) as usize
-        }
+    /// A number below `n` (0 when `n` is 0).
+    fn below(rng: &mut proptest::test_runner::TestRng, n: usize) -> usize {
+        use proptest::prelude::RngExt;
+        rng.random_range(0..n.max(1))
     }
 
     const SEEDS: [&str; 4] = [
@@ -743,7 +743,7 @@ mod tests {
     /// real-looking replies: the parser returns, never panics.
     #[test]
     fn adversarial_inputs_never_panic() {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut rng = rng(0x9e37_79b9_7f4a_7c15);
         let alphabet: Vec<char> = "{}[]\":,\\ `0123456789-.eE\nabcjsonlinepath\u{0}é😀"
             .chars()
             .collect();
@@ -763,10 +763,10 @@ mod tests {
             }
             for _ in 0..2_000 {
                 let mut text = chars.clone();
-                for _ in 0..=rng.below(4) {
-                    let at = rng.below(text.len() + 1);
-                    let ch = alphabet[rng.below(alphabet.len())];
-                    match rng.below(3) {
+                for _ in 0..=below(&mut rng, 4) {
+                    let at = below(&mut rng, text.len() + 1);
+                    let ch = alphabet[below(&mut rng, alphabet.len())];
+                    match below(&mut rng, 3) {
                         0 if at < text.len() => text[at] = ch,
                         1 if at < text.len() => {
                             text.remove(at);

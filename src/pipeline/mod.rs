@@ -375,6 +375,19 @@ struct Searched {
     df: Vec<usize>,
 }
 
+impl Searched {
+    /// Haystack `h`'s document, read again (`None`: gone or unreadable).
+    fn document(
+        &self,
+        h: usize,
+        read: &crate::document::ReadOptions,
+    ) -> Option<crate::document::Document> {
+        self.haystacks
+            .get(h)
+            .and_then(|x| natural::load_quiet(x, read))
+    }
+}
+
 /// What a search found, as the printers need it.
 struct Found {
     q: query::Query,

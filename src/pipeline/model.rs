@@ -805,13 +805,7 @@ fn selection_request(cx: &Context<'_>, found: &Found, max_iterations: u32) -> Se
     let excerpts = excerpts::of_results(
         &found.search.selected,
         &found.search.ranked,
-        |h| {
-            found
-                .search
-                .haystacks
-                .get(h)
-                .and_then(|x| natural::load_quiet(x, cx.read))
-        },
+        |h| found.search.document(h, cx.read),
         EXCERPT_FILES,
         FOCUS_LINES,
     );
@@ -924,13 +918,7 @@ fn mark_citations(answer: &str, docs: &BTreeMap<String, Document>) -> String {
 fn vocabulary(found: &Found, read: &ReadOptions) -> Vec<String> {
     expand::vocabulary_near(
         &found.search.ranked,
-        |h| {
-            found
-                .search
-                .haystacks
-                .get(h)
-                .and_then(|x| natural::load_quiet(x, read))
-        },
+        |h| found.search.document(h, read),
         &found.q.terms,
         VOCABULARY_FILES,
         FOCUS_LINES,
@@ -945,14 +933,7 @@ fn fuse_into(found: &mut Found, second: super::Searched, limits: natural::Limits
         (&second.haystacks, &second.ranked),
     );
     found.search.selected = score::select_per_file(&ranked, limits.max_lines, limits.max_count);
-    found.search.scores = ranked
-        .iter()
-        .flat_map(|f| {
-            f.lines
-                .iter()
-                .map(|l| ((f.haystack, l.line), l.score.clone()))
-        })
-        .collect();
+    found.search.scores = crate::report::line_scores(&ranked);
     found.search.haystacks = haystacks;
     found.search.ranked = ranked;
     found.search.judgement = second.judgement;

@@ -60,14 +60,7 @@ pub(super) fn rank(
     score::sort_files(&mut ranked, |h| scan.haystacks[h].key.clone());
     score::answers_first(&mut ranked, query::answer_slots(&q.terms));
     verbose_ranking(&ranked, &scan.haystacks);
-    let scores: LineScores = ranked
-        .iter()
-        .flat_map(|f| {
-            f.lines
-                .iter()
-                .map(|l| ((f.haystack, l.line), l.score.clone()))
-        })
-        .collect();
+    let scores: LineScores = crate::report::line_scores(&ranked);
     let selected: Selection = score::select_per_file(&ranked, limits.max_lines, limits.max_count);
     let slots = query_slots(q);
     let mut evidence = judge::evidence(&ranked, &selected, slots, weights.total());
