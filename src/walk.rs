@@ -4,8 +4,9 @@
 //! stdin) into a sorted, de-duplicated `Vec<Haystack>`: recursion, hidden files,
 //! ignore files, `-g` globs and `--type` filters, and the cwd-relative *key* that
 //! names each haystack everywhere downstream (headings, LLM prompts, verification).
-//! It does not read file contents (that is `document`), decide on binary files, or
-//! print anything but per-input errors through `messages`.
+//! It does not read file contents (that is `document`), decide on binary files,
+//! spell a key as a heading (that is `render::grep::heading`), or print anything
+//! but per-input errors through `messages`.
 //!
 //! Rules, following ripgrep where rlmgrep has a bug (see the contract README):
 //! - Keys are paths relative to cwd, normalised like Python's `pathlib` (`./src` →
@@ -106,11 +107,6 @@ pub struct Haystack {
 }
 
 impl Haystack {
-    /// The heading printed above this haystack's lines.
-    pub fn heading(&self) -> String {
-        heading(&self.key)
-    }
-
     /// Whether this haystack is piped stdin.
     pub fn is_stdin(&self) -> bool {
         matches!(self.source, Source::Stdin(_))
@@ -238,16 +234,6 @@ pub fn parse_path_list(bytes: &[u8]) -> Vec<PathBuf> {
         .filter(|line| !line.is_empty())
         .map(path_from_bytes)
         .collect()
-}
-
-/// The heading for a key: `./` prepended unless the key already starts with `.`
-/// or `/` (`./src/app.py`, but `.secret_notes.md`, `../README.md`, `/abs/x`).
-pub fn heading(key: &str) -> String {
-    if key.starts_with('.') || key.starts_with('/') {
-        key.to_string()
-    } else {
-        format!("./{key}")
-    }
 }
 
 /// A haystack's path as the user's arguments spell it, as ripgrep prints it:

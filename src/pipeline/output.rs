@@ -255,7 +255,10 @@ pub(super) fn signature_output(
 pub(super) fn write_answer(text: &str) -> anyhow::Result<()> {
     let stderr_tty = std::io::stderr().is_terminal();
     let style = AnswerStyle {
-        width: render::answer::console_width(std::env::var("COLUMNS").ok().as_deref(), None),
+        width: render::answer::console_width(
+            std::env::var("COLUMNS").ok().as_deref(),
+            render::answer::terminal_columns(),
+        ),
         color: stderr_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
         tty: stderr_tty,
     };

@@ -21,7 +21,8 @@
 //!
 //! On a terminal the text is first made safe by [`super::sanitize`]. The
 //! caller decides whether stderr is a terminal, colour and the width
-//! ([`console_width`] gives rich's rule).
+//! ([`console_width`] gives rich's rule, [`terminal_columns`] the terminal's
+//! width it falls back on).
 
 use std::borrow::Cow;
 use std::io::{self, Write};
@@ -108,6 +109,17 @@ pub fn console_width(columns: Option<&str>, terminal: Option<usize>) -> usize {
         .unwrap_or(DEFAULT_WIDTH)
 }
 
+/// The width in columns of the first terminal among stdin, stdout and stderr
+/// (rich's order), if any is one.
+pub fn terminal_columns() -> Option<usize> {
+    use terminal_size::{terminal_size_of, Width};
+    let width =
+        |size: Option<(Width, terminal_size::Height)>| size.map(|(Width(w), _)| usize::from(w));
+    width(terminal_size_of(std::io::stdin()))
+        .or_else(|| width(terminal_size_of(std::io::stdout())))
+        .or_else(|| width(terminal_size_of(std::io::stderr())))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,5 +165,28 @@ mod tests {
         assert_eq!(console_width(Some("0"), None), 80);
         assert_eq!(console_width(None, Some(0)), 80);
         assert_eq!(console_width(Some(""), Some(60)), 60);
+        // A wide terminal is used when COLUMNS is unset; COLUMNS=0 still wins
+        // over it and falls back to 80, as `int(columns) or 80` does in rich.
+        assert_eq!(console_width(None, Some(132)), 132);
+        assert_eq!(console_width(Some("0"), Some(132)), 80);
+        assert_eq!(console_width(Some("100"), Some(132)), 100);
+    }
+
+    #[test]
+    fn a_wide_terminal_wraps_wider() {
+        let words = "word ".repeat(20);
+        let at = |terminal| {
+            let style = AnswerStyle {
+                width: console_width(None, terminal),
+                ..AnswerStyle::default()
+            };
+            answer_section(&words, &style)
+        };
+        let body = words.trim_end();
+        assert_eq!(at(Some(132)), format!("===== Answer =====\n{body}\n\n"));
+        let narrow = at(None);
+        // Sixteen words and the space after the last (rich keeps a space that fits).
+        assert_eq!(narrow.lines().nth(1).map(str::len), Some(80));
+        assert_eq!(narrow.lines().count(), 4);
     }
 }

@@ -1,112 +1,89 @@
-//! Terminal cell widths and tab expansion the way rich does it.
+//! Terminal cell widths and tab expansion the way rich does it: the one home
+//! of both for every printer ([`super::grep`] and [`super::wrap`]).
 //!
 //! rlmgrep prints its terminal output through rich, which replaces every tab
 //! by spaces up to the next multiple of [`TAB_SIZE`] cells, counting from the
 //! start of the printed line (line number included). Wide characters (CJK,
 //! emoji) take two cells and combining marks none, so the column of a tab
-//! depends on them. The width table below covers the common wide and
-//! zero-width blocks; it is an approximation of rich's full table, and only
-//! ever moves a tab stop.
+//! depends on them. A character's cells come from the `unicode-width` crate
+//! (Unicode's East Asian Width and zero-width properties, ambiguous characters
+//! narrow); controls take none, as in rich. A zero-width joiner glues the next
+//! character into its cluster, which then adds no cell (rich's `cell_len`).
+
+use unicode_width::UnicodeWidthChar;
 
 /// rich's default tab size.
 pub const TAB_SIZE: usize = 8;
 
-/// Code point ranges that take no cell (combining marks, zero-width joiners,
-/// variation selectors).
-const ZERO_WIDTH: &[(u32, u32)] = &[
-    (0x0300, 0x036f),
-    (0x0483, 0x0489),
-    (0x0591, 0x05bd),
-    (0x0610, 0x061a),
-    (0x064b, 0x065f),
-    (0x200b, 0x200f),
-    (0x20d0, 0x20ff),
-    (0xfe00, 0xfe0f),
-    (0xfe20, 0xfe2f),
-    (0xe0100, 0xe01ef),
-];
+/// Zero-width joiner: the next character belongs to the same cluster.
+const ZWJ: char = '\u{200d}';
 
-/// Code point ranges that take two cells (East Asian wide and fullwidth, emoji).
-const DOUBLE_WIDTH: &[(u32, u32)] = &[
-    (0x1100, 0x115f),
-    (0x231a, 0x231b),
-    (0x2329, 0x232a),
-    (0x23e9, 0x23ec),
-    (0x25fd, 0x25fe),
-    (0x2614, 0x2615),
-    (0x26aa, 0x26ab),
-    (0x26bd, 0x26be),
-    (0x26f5, 0x26f5),
-    (0x26fd, 0x26fd),
-    (0x2705, 0x2705),
-    (0x270a, 0x270b),
-    (0x274c, 0x274c),
-    (0x2795, 0x2797),
-    (0x2b1b, 0x2b1c),
-    (0x2e80, 0x303e),
-    (0x3041, 0x33ff),
-    (0x3400, 0x4dbf),
-    (0x4e00, 0x9fff),
-    (0xa000, 0xa4cf),
-    (0xa960, 0xa97f),
-    (0xac00, 0xd7a3),
-    (0xf900, 0xfaff),
-    (0xfe10, 0xfe19),
-    (0xfe30, 0xfe6f),
-    (0xff00, 0xff60),
-    (0xffe0, 0xffe6),
-    (0x1f300, 0x1f64f),
-    (0x1f680, 0x1f6ff),
-    (0x1f900, 0x1f9ff),
-    (0x1fa70, 0x1faff),
-    (0x20000, 0x2fffd),
-    (0x30000, 0x3fffd),
-];
-
-/// The number of terminal cells `c` occupies (0, 1 or 2).
+/// The number of terminal cells `c` occupies on its own (0, 1 or 2); controls
+/// take none.
 pub fn char_width(c: char) -> usize {
-    let code = u32::from(c);
-    if in_ranges(ZERO_WIDTH, code) {
-        0
-    } else if in_ranges(DOUBLE_WIDTH, code) {
-        2
-    } else {
-        1
-    }
+    c.width().unwrap_or(0)
 }
 
-/// The number of terminal cells `text` occupies (it must hold no tab or newline).
+/// The number of terminal cells `text` occupies (it must hold no tab or
+/// newline): rich's `cell_len`, a character after a zero-width joiner adding
+/// none.
 pub fn str_width(text: &str) -> usize {
-    text.chars().map(char_width).sum()
+    let mut cells = 0;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        cells += char_width(c);
+        if c == ZWJ {
+            chars.next();
+        }
+    }
+    cells
 }
 
-fn in_ranges(ranges: &[(u32, u32)], code: u32) -> bool {
-    ranges
-        .binary_search_by(|&(lo, hi)| {
-            if hi < code {
-                std::cmp::Ordering::Less
-            } else if lo > code {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-        .is_ok()
+/// The cells of a run of characters (see [`str_width`]).
+pub fn cell_len(chars: &[char]) -> usize {
+    clusters(chars).iter().map(|&(_, _, cells)| cells).sum()
 }
 
-/// Replaces each tab in `text` by spaces up to the next tab stop, given that
-/// the text starts at cell `start_column` of the line.
+/// Clusters of `chars`: `(start, end, cells)`. A zero-width character joins the
+/// cluster before it; a zero-width joiner also takes the character after it.
+pub fn clusters(chars: &[char]) -> Vec<(usize, usize, usize)> {
+    let mut spans: Vec<(usize, usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let w = char_width(c);
+        let joins = c == ZWJ && i + 1 < chars.len();
+        let step = if joins { 2 } else { 1 };
+        match spans.last_mut() {
+            Some(last) if w == 0 => last.1 = i + step,
+            _ => spans.push((i, i + step, w)),
+        }
+        i += step;
+    }
+    spans
+}
+
+/// rich's `expand_tabs` for `text` starting at cell `start_column` of its
+/// line: each tab becomes a space, then spaces up to the next multiple of
+/// [`TAB_SIZE`] cells (cells counted per tab-separated part, as rich counts
+/// them).
 pub fn expand_tabs(text: &str, start_column: usize) -> String {
-    let mut out = String::with_capacity(text.len());
+    if !text.contains('\t') {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + TAB_SIZE);
     let mut column = start_column;
-    for c in text.chars() {
-        if c == '\t' {
-            let spaces = TAB_SIZE - column % TAB_SIZE;
-            out.extend(std::iter::repeat_n(' ', spaces));
-            column += spaces;
-        } else {
-            out.push(c);
-            column += char_width(c);
+    let mut parts = text.split('\t').peekable();
+    while let Some(part) = parts.next() {
+        let start = out.len();
+        out.push_str(part);
+        if parts.peek().is_some() {
+            out.push(' ');
+            column += str_width(&out[start..]);
+            while !column.is_multiple_of(TAB_SIZE) {
+                out.push(' ');
+                column += 1;
+            }
         }
     }
     out
@@ -146,10 +123,38 @@ mod tests {
     }
 
     #[test]
-    fn width_tables_are_sorted_for_binary_search() {
-        for table in [ZERO_WIDTH, DOUBLE_WIDTH] {
-            assert!(table.windows(2).all(|w| w[0].1 < w[1].0));
-            assert!(table.iter().all(|&(lo, hi)| lo <= hi));
-        }
+    fn wide_cjk_outside_the_old_table() {
+        // CJK Unified Ideographs Extension G (U+30000 block) and a Tangut
+        // ideograph: both wide, neither in the former hand table's ranges.
+        assert_eq!(char_width('\u{31350}'), 2);
+        assert_eq!(char_width('\u{17000}'), 2);
+        assert_eq!(expand_tabs("\u{17000}\tx", 0), "\u{17000}      x");
+    }
+
+    #[test]
+    fn combining_marks_take_no_cell() {
+        // Devanagari vowel sign and a Thai mark, outside the old table.
+        assert_eq!(char_width('\u{093f}'), 1, "spacing mark keeps its cell");
+        assert_eq!(char_width('\u{0941}'), 0);
+        assert_eq!(char_width('\u{0e31}'), 0);
+        assert_eq!(str_width("e\u{301}\u{1ab0}"), 1);
+        assert_eq!(expand_tabs("e\u{301}\tx", 0), "e\u{301}       x");
+    }
+
+    #[test]
+    fn emoji_take_two_cells() {
+        // U+1F7E0 (orange circle) and U+1FAE0 (melting face) were missing.
+        assert_eq!(char_width('😀'), 2);
+        assert_eq!(char_width('\u{1f7e0}'), 2);
+        assert_eq!(char_width('\u{1fae0}'), 2);
+        // A ZWJ sequence counts its first emoji only, as rich does.
+        assert_eq!(str_width("👩\u{200d}💻"), 2);
+        assert_eq!(expand_tabs("👩\u{200d}💻\tx", 0), "👩\u{200d}💻      x");
+    }
+
+    #[test]
+    fn controls_take_no_cell() {
+        assert_eq!(char_width('\u{1b}'), 0);
+        assert_eq!(char_width('\u{85}'), 0);
     }
 }

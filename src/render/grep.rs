@@ -141,7 +141,9 @@ pub fn write_grep(
     Ok(matches)
 }
 
-/// The heading rlmgrep prints for a document key.
+/// The heading rlmgrep prints for a document key: `./` prepended unless the
+/// key already starts with `.` or `/` (`./src/app.py`, but `.secret_notes.md`,
+/// `../README.md`, `/abs/x`). The one home of this rule.
 pub fn heading(key: &str) -> String {
     if key.starts_with('.') || key.starts_with('/') {
         key.to_string()

@@ -16,15 +16,12 @@
 //! - tabs expand to the next multiple of 8 cells first, and BEL, BS, VT, FF
 //!   and CR are deleted before anything else (rich's `strip_control_codes`).
 //!
-//! Cell widths are [`super::cells`]'s (an approximation of rich's table), with
-//! control characters taking no cell, as in rich. A zero-width joiner glues the
-//! next character into the same cluster when folding.
+//! Cell widths, clusters and tab expansion are [`super::cells`]'s (controls
+//! take no cell, as in rich; a zero-width joiner glues the next character into
+//! the same cluster when folding).
 
-use super::cells::{char_width, TAB_SIZE};
+use super::cells::{cell_len, clusters, expand_tabs};
 use crate::python::text::is_space;
-
-/// Zero-width joiner: the next character belongs to the same cluster.
-const ZWJ: char = '\u{200d}';
 
 /// Control codes rich deletes from any text it prints.
 const STRIPPED_CONTROLS: &[char] = &['\u{7}', '\u{8}', '\u{b}', '\u{c}', '\r'];
@@ -36,7 +33,7 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut out = Vec::new();
     for line in text.split('\n') {
         let chars: Vec<char> = if line.contains('\t') {
-            expand_tabs(line)
+            expand_tabs(line, 0).chars().collect()
         } else {
             line.chars().collect()
         };
@@ -50,45 +47,6 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
             rstrip_end(&mut piece, width);
             out.push(truncate(&piece, width));
         }
-    }
-    out
-}
-
-/// Cells one character takes: controls none (rich's rule), others per `cells`.
-fn cell(c: char) -> usize {
-    if c.is_control() {
-        0
-    } else {
-        char_width(c)
-    }
-}
-
-/// Cells of a run of characters; a character joined by a zero-width joiner adds
-/// none (as in rich's `cell_len`).
-fn cell_len(chars: &[char]) -> usize {
-    clusters(chars).iter().map(|&(_, _, cells)| cells).sum()
-}
-
-/// rich's `expand_tabs`: each tab becomes a space, then spaces up to the next
-/// multiple of [`TAB_SIZE`] cells (cells counted per tab-separated part, as
-/// rich counts them).
-fn expand_tabs(line: &str) -> Vec<char> {
-    let mut out = Vec::with_capacity(line.len() + 8);
-    let mut column = 0;
-    let mut parts = line.split('\t').peekable();
-    while let Some(part) = parts.next() {
-        let mut chars: Vec<char> = part.chars().collect();
-        if parts.peek().is_some() {
-            chars.push(' ');
-            column += cell_len(&chars);
-            while column % TAB_SIZE != 0 {
-                chars.push(' ');
-                column += 1;
-            }
-        } else {
-            column += cell_len(&chars);
-        }
-        out.extend(chars);
     }
     out
 }
@@ -153,25 +111,6 @@ fn divide_line(chars: &[char], width: usize) -> Vec<usize> {
         }
     }
     breaks
-}
-
-/// Clusters of `chars`: `(start, end, cells)`. A zero-width character joins the
-/// cluster before it; a zero-width joiner also takes the character after it.
-fn clusters(chars: &[char]) -> Vec<(usize, usize, usize)> {
-    let mut spans: Vec<(usize, usize, usize)> = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        let w = cell(c);
-        let joins = c == ZWJ && i + 1 < chars.len();
-        let step = if joins { 2 } else { 1 };
-        match spans.last_mut() {
-            Some(last) if w == 0 => last.1 = i + step,
-            _ => spans.push((i, i + step, w)),
-        }
-        i += step;
-    }
-    spans
 }
 
 /// rich's `chop_cells`: pieces of at most `width` cells, split between clusters.

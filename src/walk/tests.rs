@@ -128,7 +128,7 @@ fn absolute_path_outside_cwd_stays_absolute() {
     let docs = t.path().join("src/app.py");
     let got = keys(&cwd, &[docs.to_str().unwrap()]);
     assert_eq!(got, vec![docs.to_str().unwrap().to_string()]);
-    assert_eq!(heading(&got[0]), got[0]);
+    assert_eq!(crate::render::grep::heading(&got[0]), got[0]);
 }
 
 #[test]
@@ -142,16 +142,6 @@ fn source_path_is_the_real_file() {
         }
         assert!(!h.is_stdin());
     }
-}
-
-#[test]
-fn headings() {
-    assert_eq!(heading("src/app.py"), "./src/app.py");
-    assert_eq!(heading(".secret_notes.md"), ".secret_notes.md");
-    assert_eq!(heading("../README.md"), "../README.md");
-    assert_eq!(heading("/abs/docs/guide.md"), "/abs/docs/guide.md");
-    assert_eq!(heading("<stdin>"), "./<stdin>");
-    assert_eq!(stdin_haystack(b"x".to_vec()).heading(), "./<stdin>");
 }
 
 #[test]

@@ -132,27 +132,12 @@ pub fn resolve(base_folder: &str, target: &str) -> String {
     parts.join("/")
 }
 
-/// `%XX` escapes in a URI path (EPUB hrefs, OOXML targets).
+/// `%XX` escapes in a URI path (EPUB hrefs, OOXML targets); a `%` not
+/// followed by two hex digits stays, and bytes that are not UTF-8 become U+FFFD.
 fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes
-            .get(i + 1..i + 3)
-            .and_then(|h| std::str::from_utf8(h).ok());
-        match (bytes[i], hex.and_then(|h| u8::from_str_radix(h, 16).ok())) {
-            (b'%', Some(byte)) => {
-                out.push(byte);
-                i += 3;
-            }
-            (byte, _) => {
-                out.push(byte);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    percent_encoding::percent_decode_str(text)
+        .decode_utf8_lossy()
+        .into_owned()
 }
 
 #[cfg(test)]
@@ -186,5 +171,9 @@ mod tests {
     fn percent_decoding_leaves_stray_percents() {
         assert_eq!(percent_decode("100%25%20sure%"), "100% sure%");
         assert_eq!(percent_decode("%zz"), "%zz");
+        assert_eq!(percent_decode("%4"), "%4");
+        // Escaped UTF-8 decodes to its character; a lone byte that is not
+        // UTF-8 becomes U+FFFD.
+        assert_eq!(percent_decode("caf%C3%A9%FF"), "café\u{fffd}");
     }
 }

@@ -11,9 +11,14 @@
 //!   collapsed.
 //!
 //! The tokenizer is a forgiving scan, not a DOM: unclosed tags, stray `<` and
-//! unknown entities pass through as text, and it never recurses.
+//! unknown entities pass through as text, and it never recurses. Named
+//! entities are HTML5's whole list (html-escape's table), character
+//! references quick-xml's parser ([`super::xml::char_reference`]).
+
+use html_escape::NAMED_ENTITIES;
 
 use super::text::TextOut;
+use super::xml::char_reference;
 #[cfg(test)]
 use super::Format;
 use super::{ConvertError, Converted, Limits};
@@ -304,15 +309,12 @@ fn decode_entities(text: &str, out: &mut String) {
             .map(|j| j + 1);
         let decoded = match end {
             Some(end) if rest.as_bytes()[end] == b';' => {
-                entity(&rest[1..end]).map(|c| (c, end + 1))
+                push_reference(&rest[1..end], out).then_some(end + 1)
             }
             _ => None,
         };
         match decoded {
-            Some((c, len)) => {
-                out.push(c);
-                rest = &rest[len..];
-            }
+            Some(len) => rest = &rest[len..],
             None => {
                 out.push('&');
                 rest = &rest[1..];
@@ -322,80 +324,24 @@ fn decode_entities(text: &str, out: &mut String) {
     out.push_str(rest);
 }
 
-/// The character an entity name (without `&` and `;`) stands for.
-fn entity(name: &str) -> Option<char> {
-    if let Some(number) = name.strip_prefix('#') {
-        let code = match number.strip_prefix(['x', 'X']) {
-            Some(hex) => u32::from_str_radix(hex, 16).ok()?,
-            None => number.parse().ok()?,
-        };
-        return char::from_u32(code).filter(|c| *c != '\0');
+/// Appends what a reference (without `&` and `;`) stands for: a character
+/// reference, or one of HTML5's named entities (html-escape's table of
+/// WHATWG's list). False, with nothing appended, when it is unknown.
+fn push_reference(name: &str, out: &mut String) -> bool {
+    if name.starts_with('#') {
+        return char_reference(name).map(|c| out.push(c)).is_some();
     }
-    if name == "nbsp" {
-        // A space to search for, not U+00A0: `10&nbsp;MB` should match "10 MB".
-        return Some(' ');
+    if matches!(name, "nbsp" | "ensp" | "emsp" | "thinsp") {
+        // A space to search for, not U+00A0 or U+2002/3/9: `10&nbsp;MB`
+        // should match "10 MB".
+        out.push(' ');
+        return true;
     }
-    if let Some(i) = LATIN1.iter().position(|n| *n == name) {
-        return char::from_u32(0xA0 + i as u32);
-    }
-    Some(match name {
-        "amp" => '&',
-        "lt" => '<',
-        "gt" => '>',
-        "quot" => '"',
-        "apos" => '\'',
-        "ndash" => '–',
-        "mdash" => '—',
-        "lsquo" => '‘',
-        "rsquo" => '’',
-        "sbquo" => '‚',
-        "ldquo" => '“',
-        "rdquo" => '”',
-        "bdquo" => '„',
-        "hellip" => '…',
-        "bull" => '•',
-        "trade" => '™',
-        "euro" => '€',
-        "dagger" => '†',
-        "Dagger" => '‡',
-        "permil" => '‰',
-        "lsaquo" => '‹',
-        "rsaquo" => '›',
-        "OElig" => 'Œ',
-        "oelig" => 'œ',
-        "Scaron" => 'Š',
-        "scaron" => 'š',
-        "Yuml" => 'Ÿ',
-        "fnof" => 'ƒ',
-        "larr" => '←',
-        "rarr" => '→',
-        "uarr" => '↑',
-        "darr" => '↓',
-        "harr" => '↔',
-        "minus" => '−',
-        "le" => '≤',
-        "ge" => '≥',
-        "ne" => '≠',
-        "thinsp" | "ensp" | "emsp" => ' ',
-        "zwj" => '\u{200D}',
-        "zwnj" => '\u{200C}',
-        _ => return None,
-    })
+    NAMED_ENTITIES
+        .binary_search_by(|&(known, _)| known.cmp(name.as_bytes()))
+        .map(|i| out.push_str(NAMED_ENTITIES[i].1))
+        .is_ok()
 }
-
-/// HTML's named entities for U+00A0..=U+00FF, in code point order.
-const LATIN1: [&str; 96] = [
-    "nbsp", "iexcl", "cent", "pound", "curren", "yen", "brvbar", "sect", "uml", "copy", "ordf",
-    "laquo", "not", "shy", "reg", "macr", "deg", "plusmn", "sup2", "sup3", "acute", "micro",
-    "para", "middot", "cedil", "sup1", "ordm", "raquo", "frac14", "frac12", "frac34", "iquest",
-    "Agrave", "Aacute", "Acirc", "Atilde", "Auml", "Aring", "AElig", "Ccedil", "Egrave", "Eacute",
-    "Ecirc", "Euml", "Igrave", "Iacute", "Icirc", "Iuml", "ETH", "Ntilde", "Ograve", "Oacute",
-    "Ocirc", "Otilde", "Ouml", "times", "Oslash", "Ugrave", "Uacute", "Ucirc", "Uuml", "Yacute",
-    "THORN", "szlig", "agrave", "aacute", "acirc", "atilde", "auml", "aring", "aelig", "ccedil",
-    "egrave", "eacute", "ecirc", "euml", "igrave", "iacute", "icirc", "iuml", "eth", "ntilde",
-    "ograve", "oacute", "ocirc", "otilde", "ouml", "divide", "oslash", "ugrave", "uacute", "ucirc",
-    "uuml", "yacute", "thorn", "yuml",
-];
 
 #[cfg(test)]
 mod tests;

@@ -7,7 +7,8 @@
 
 use std::borrow::Cow;
 
-use quick_xml::events::{BytesStart, Event};
+use quick_xml::escape::resolve_xml_entity;
+use quick_xml::events::{BytesRef, BytesStart, Event};
 use quick_xml::{Reader, XmlVersion};
 
 use super::{ConvertError, Format};
@@ -58,28 +59,30 @@ where
     }
 }
 
-/// `&amp;` and friends, and `&#…;` character references; other entities are
-/// kept as written.
-fn resolve_reference(reference: &str) -> Option<String> {
-    let named = match reference {
-        "amp" => "&",
-        "lt" => "<",
-        "gt" => ">",
-        "quot" => "\"",
-        "apos" => "'",
-        _ => "",
+/// `&amp;` and friends, and `&#…;` character references (quick-xml's
+/// resolvers); other entities are kept as written, a malformed character
+/// reference is dropped.
+fn resolve_reference(reference: &BytesRef<'_>) -> Option<String> {
+    if let Some(text) = resolve_xml_entity(reference) {
+        return Some(text.to_string());
+    }
+    if reference.starts_with('#') {
+        return char_reference(reference).map(String::from);
+    }
+    Some(format!("&{};", &**reference))
+}
+
+/// The character a `#…` reference (`#233`, `#xE9`; without `&` and `;`)
+/// stands for, by quick-xml's parser; `None` for U+0000, a surrogate or a
+/// malformed number. The one home of character references for XML and HTML.
+pub fn char_reference(reference: &str) -> Option<char> {
+    // HTML allows `&#X…;`, quick-xml (XML) only `&#x…;`: spelled the XML way
+    // by hand, as the converters always accepted both.
+    let reference = match reference.strip_prefix("#X") {
+        Some(hex) => BytesRef::new(format!("#x{hex}")),
+        None => BytesRef::new(reference),
     };
-    if !named.is_empty() {
-        return Some(named.to_string());
-    }
-    if let Some(number) = reference.strip_prefix('#') {
-        let code = match number.strip_prefix(['x', 'X']) {
-            Some(hex) => u32::from_str_radix(hex, 16).ok(),
-            None => number.parse().ok(),
-        };
-        return code.and_then(char::from_u32).map(String::from);
-    }
-    Some(format!("&{reference};"))
+    reference.resolve_char_ref().ok().flatten()
 }
 
 /// An element's local name (`w:p` → `p`).

@@ -39,6 +39,18 @@ fn entities_decode_and_unknown_ones_stay() {
 }
 
 #[test]
+fn html5_entities_beyond_the_old_table() {
+    // Greek letters, arrows, maths and a two-code-point entity: none was in
+    // the former 138-name table, so they printed as written.
+    assert_eq!(
+        lines("&alpha;&beta; &check; &rArr; &NotEqualTilde; &Yuml; &amp;&AMP; &#X41;&#0; &#xD800;"),
+        "αβ ✓ ⇒ \u{2242}\u{338} Ÿ && A&#0; &#xD800;"
+    );
+    // The spaces kept as plain spaces to search for.
+    assert_eq!(lines("a&ensp;b&emsp;c&thinsp;d"), "a b c d");
+}
+
+#[test]
 fn stray_angle_brackets_and_unclosed_tags_do_not_lose_text() {
     assert_eq!(lines("if a < b then c"), "if a < b then c");
     assert_eq!(lines("text <unclosed"), "text");

@@ -15,6 +15,7 @@
 use std::collections::HashMap;
 
 use lopdf::{Dictionary, Document, Encoding, Object, ObjectId};
+use memchr::memmem;
 
 use super::resources::{dict, resolve};
 
@@ -121,10 +122,10 @@ fn read_program_encoding(doc: &Document, program: ObjectId) -> Option<EncodingEn
 /// The `dup <code> /<glyph> put` entries of a Type 1 program's `/Encoding`,
 /// or `None` for `/Encoding StandardEncoding def` or no encoding at all.
 pub fn parse_encoding(program: &[u8]) -> Option<EncodingEntries> {
-    let start = find(program, b"/Encoding")?;
+    let start = memmem::find(program, b"/Encoding")?;
     let rest = &program[start + b"/Encoding".len()..];
     // The encrypted part follows `eexec`; the encoding is always before it.
-    let end = find(rest, b"eexec").unwrap_or(rest.len());
+    let end = memmem::find(rest, b"eexec").unwrap_or(rest.len());
     let rest = &rest[..end];
     let tokens: Vec<&[u8]> = rest
         .split(|b| b.is_ascii_whitespace())
@@ -144,10 +145,6 @@ pub fn parse_encoding(program: &[u8]) -> Option<EncodingEntries> {
         })
         .collect();
     (!pairs.is_empty()).then_some(pairs)
-}
-
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|w| w == needle)
 }
 
 #[cfg(test)]
