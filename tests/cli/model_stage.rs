@@ -564,10 +564,7 @@ fn big_project() -> Dir {
         let body: String = (0..40)
             .map(|j| format!("    # evict the oldest item of shard {i}, slot {j}, when full\n"))
             .collect();
-        dir.write(
-            &format!("src/shard{i}.py"),
-            format!("def sweep():\n{body}"),
-        );
+        dir.write(&format!("src/shard{i}.py"), format!("def sweep():\n{body}"));
     }
     dir
 }
