@@ -30,6 +30,8 @@ pub struct Env {
     pub stdin_is_tty: bool,
     /// stdout is a terminal.
     pub stdout_is_tty: bool,
+    /// stderr is a terminal.
+    pub stderr_is_tty: bool,
     /// `NO_COLOR` is set to a non-empty value.
     pub no_color: bool,
     /// `KGREP_LLM`, if set.
@@ -140,6 +142,9 @@ pub struct Plan {
     pub stdout_is_tty: bool,
     /// Write ANSI colours (`--color`, resolved against the terminal and NO_COLOR).
     pub color: bool,
+    /// Colour the answer header on stderr (`--color`, resolved against stderr
+    /// and NO_COLOR).
+    pub answer_color: bool,
     /// `--json`: JSON Lines instead of the grep-style layout.
     pub json: bool,
     /// `--token-budget`: the most tokens of results to print (estimated).
@@ -218,7 +223,8 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
         verbose: flags.verbose,
         yes: flags.yes,
         stdout_is_tty: env.stdout_is_tty,
-        color: color(flags.color, env),
+        color: color(flags.color, env.stdout_is_tty, env),
+        answer_color: color(flags.color, env.stderr_is_tty, env),
         json: flags.json,
         token_budget: flags.token_budget,
         learn,
@@ -239,13 +245,13 @@ pub fn learn_target(flags: &Flags, config: &Config) -> Result<LearnTo, PlanError
     }
 }
 
-/// `--color`: an explicit choice wins over NO_COLOR; `auto` (the default)
-/// colours only a terminal, and only without NO_COLOR.
-fn color(choice: Option<ColorChoice>, env: &Env) -> bool {
+/// `--color` for one stream: an explicit choice wins over NO_COLOR; `auto`
+/// (the default) colours only a terminal, and only without NO_COLOR.
+fn color(choice: Option<ColorChoice>, is_tty: bool, env: &Env) -> bool {
     match choice.unwrap_or(ColorChoice::Auto) {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => env.stdout_is_tty && !env.no_color,
+        ColorChoice::Auto => is_tty && !env.no_color,
     }
 }
 
@@ -543,6 +549,24 @@ mod tests {
     fn dry_run_reaches_the_plan() {
         assert!(plan_of(&["--dry-run", "q"]).unwrap().dry_run);
         assert!(!plan_of(&["q"]).unwrap().dry_run);
+    }
+
+    #[test]
+    fn answer_colour_follows_stderr() {
+        let with = |args: &[&str], env: &Env| plan(flags(args), &Config::default(), env).unwrap();
+        let stderr_tty = Env {
+            stderr_is_tty: true,
+            ..Env::default()
+        };
+        let p = with(&["q"], &stderr_tty);
+        assert!(p.answer_color && !p.color);
+        assert!(!with(&["--color", "never", "q"], &stderr_tty).answer_color);
+        assert!(with(&["--color", "always", "q"], &Env::default()).answer_color);
+        let no_color = Env {
+            no_color: true,
+            ..stderr_tty
+        };
+        assert!(!with(&["q"], &no_color).answer_color);
     }
 
     #[test]

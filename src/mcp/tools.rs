@@ -179,6 +179,7 @@ impl Tools {
             stdin_readable: false,
             stdin_is_tty: false,
             stdout_is_tty: false,
+            stderr_is_tty: false,
             no_color: true,
             kgrep_llm: std::env::var("KGREP_LLM").ok(),
         };

@@ -287,7 +287,7 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
     let Results { found, read, .. } = &results;
     if !plan.json {
         if let Some(answer) = &found.answer {
-            write_answer(&answer.text)?;
+            write_answer(&answer.text, plan)?;
         }
     }
     if plan.explain {

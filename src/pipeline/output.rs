@@ -251,16 +251,16 @@ pub(super) fn signature_output(
     Ok(ExitStatus::Matched)
 }
 
-/// The answer section on stderr, laid out as rlmgrep's rich console does.
-pub(super) fn write_answer(text: &str) -> anyhow::Result<()> {
-    let stderr_tty = std::io::stderr().is_terminal();
+/// The answer section on stderr, laid out as rlmgrep's rich console does; its
+/// header coloured as `--color` says for stderr ([`Plan::answer_color`]).
+pub(super) fn write_answer(text: &str, plan: &Plan) -> anyhow::Result<()> {
     let style = AnswerStyle {
         width: render::answer::console_width(
             std::env::var("COLUMNS").ok().as_deref(),
             render::answer::terminal_columns(),
         ),
-        color: stderr_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
-        tty: stderr_tty,
+        color: plan.answer_color,
+        tty: std::io::stderr().is_terminal(),
     };
     let mut err = std::io::stderr().lock();
     render::answer::write_answer(&mut err, text, &style).context("writing the answer")?;

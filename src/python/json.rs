@@ -15,6 +15,7 @@
 //! floats, object keys in the map's order (kgrep enables serde_json's
 //! `preserve_order`, so that is the order the model wrote them in).
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use serde_json::{Number, Value};
@@ -202,11 +203,35 @@ pub fn write_string(out: &mut String, text: &str, opts: &Dumps) {
             '\u{c}' => out.push_str("\\f"),
             c if u32::from(c) < 0x20 => push_u_escape(out, c),
             c if opts.ensure_ascii && !(' '..='~').contains(&c) => push_u_escape(out, c),
-            c if opts.escape_controls && c.is_control() => push_u_escape(out, c),
+            c if opts.escape_controls && is_del_or_c1(c) => push_u_escape(out, c),
             c => out.push(c),
         }
     }
     out.push('"');
+}
+
+/// DEL and the C1 controls (U+007F..=U+009F): what `escape_controls` adds to
+/// the C0 escapes, since a terminal may act on them. The one home of this
+/// rule, for `render::json`'s serde_json formatter too.
+pub fn is_del_or_c1(c: char) -> bool {
+    ('\u{7f}'..='\u{9f}').contains(&c)
+}
+
+/// `text` with DEL and each C1 control as a `\u00XX` escape, everything else
+/// as it is (borrowed when there is none).
+pub fn escape_del_and_c1(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_del_or_c1) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_del_or_c1(c) {
+            push_u_escape(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// `\uXXXX` per UTF-16 unit, lowercase hex, as Python writes them.

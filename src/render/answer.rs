@@ -28,6 +28,7 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 use super::sanitize::sanitize_text;
+use super::style::{paint, CYAN};
 use super::wrap::wrap;
 use crate::python::text::strip;
 
@@ -37,16 +38,13 @@ pub const HEADER: &str = "===== Answer =====";
 pub const NO_ANSWER: &str = "No answer";
 /// rich's width when the console is not a terminal and `COLUMNS` is unset.
 pub const DEFAULT_WIDTH: usize = 80;
-/// rich's style for the header: cyan.
-const CYAN: &str = "\x1b[36m";
-const RESET: &str = "\x1b[0m";
 
 /// How the section is laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AnswerStyle {
     /// Wrap width in terminal cells.
     pub width: usize,
-    /// Colour the header (stderr is a terminal and `NO_COLOR` is unset).
+    /// Colour the header (`--color` resolved against stderr and `NO_COLOR`).
     pub color: bool,
     /// stderr is a terminal: control characters are made visible.
     pub tty: bool,
@@ -77,13 +75,8 @@ pub fn answer_section(answer: &str, style: &AnswerStyle) -> String {
         Cow::Borrowed(body)
     };
     let mut out = String::with_capacity(body.len() + 64);
-    if style.color {
-        out.push_str(CYAN);
-        out.push_str(HEADER);
-        out.push_str(RESET);
-    } else {
-        out.push_str(HEADER);
-    }
+    // rich's style for the header: cyan.
+    out.push_str(&paint(HEADER, CYAN, style.color));
     out.push('\n');
     for line in wrap(&body, style.width) {
         out.push_str(&line);

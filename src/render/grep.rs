@@ -37,6 +37,7 @@ use std::ops::Range;
 use super::cells::{expand_tabs, str_width};
 use super::context::{context_groups, selected_lines};
 use super::sanitize::sanitize;
+use super::style::{paint, write_painted, CYAN, GREEN, MAGENTA, MATCH};
 use crate::document::Document;
 
 /// Separator between disjoint context groups of one file.
@@ -51,13 +52,6 @@ const CONTEXT_MARK: char = '-';
 const TTY_HEADER: &str = "===== Matches =====";
 /// Terminal body when nothing was found.
 const TTY_NO_MATCHES: &str = "No matches";
-/// SGR sequences rich emits for the styles rlmgrep uses.
-const CYAN: &str = "\x1b[36m";
-const MAGENTA: &str = "\x1b[35m";
-const GREEN: &str = "\x1b[32m";
-const RESET: &str = "\x1b[0m";
-/// ripgrep's default style for matched text: bold red.
-const MATCH: &str = "\x1b[1m\x1b[31m";
 
 /// The frozen options of one grep-style rendering.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -275,17 +269,6 @@ fn shifted(spans: &[Range<usize>], offset: usize, len: usize) -> Vec<Range<usize
         .collect()
 }
 
-/// Raw bytes, wrapped in an SGR colour and a reset when `color`.
-fn write_painted(out: &mut dyn Write, bytes: &[u8], sgr: &str, color: bool) -> io::Result<()> {
-    if color {
-        out.write_all(sgr.as_bytes())?;
-        out.write_all(bytes)?;
-        out.write_all(RESET.as_bytes())
-    } else {
-        out.write_all(bytes)
-    }
-}
-
 /// A line cut at its match spans: `(piece, is_matched_text)` in order. Spans
 /// out of order, overlapping or out of range are ignored, so bad input can
 /// only lose colour, never text.
@@ -360,15 +343,6 @@ fn tty_row(row: &Row<'_>, color: bool) -> String {
         }
         Row::GroupBreak => GROUP_SEPARATOR.to_string(),
         Row::FileBreak => String::new(),
-    }
-}
-
-/// `text` wrapped in an SGR colour and a reset, or unchanged without colour.
-fn paint(text: &str, sgr: &str, color: bool) -> String {
-    if color {
-        format!("{sgr}{text}{RESET}")
-    } else {
-        text.to_string()
     }
 }
 

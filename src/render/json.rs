@@ -53,6 +53,7 @@ use serde::{Serialize, Serializer};
 
 use super::context::{context_groups, selected_lines};
 use crate::document::Document;
+use crate::python::json::escape_del_and_c1;
 use kgrep::{Answer, LineInfo, Request, RunInfo, SignatureOutput};
 
 /// Options of one `--json` rendering (the same as the grep printer's).
@@ -226,7 +227,8 @@ fn write_line(
     Ok(buf.len() as u64)
 }
 
-/// serde_json's compact format, with DEL and C1 controls escaped too.
+/// serde_json's compact format, with DEL and C1 controls escaped too (as
+/// [`crate::python::json::escape_del_and_c1`] escapes them).
 struct TerminalSafe;
 
 impl serde_json::ser::Formatter for TerminalSafe {
@@ -235,15 +237,7 @@ impl serde_json::ser::Formatter for TerminalSafe {
         w: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
-        let mut start = 0;
-        for (i, c) in fragment.char_indices() {
-            if c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c) {
-                w.write_all(&fragment.as_bytes()[start..i])?;
-                write!(w, "\\u{:04x}", u32::from(c))?;
-                start = i + c.len_utf8();
-            }
-        }
-        w.write_all(&fragment.as_bytes()[start..])
+        w.write_all(escape_del_and_c1(fragment).as_bytes())
     }
 }
 

@@ -13,6 +13,7 @@
 //! - [`sanitize`]: makes file and model text safe to write to a terminal.
 //! - [`cells`]: terminal cell widths and rich-style tab expansion.
 //! - [`wrap`]: rich's word wrap (for the answer).
+//! - [`style`]: the ANSI colours and painting text with them.
 
 pub mod answer;
 pub mod cells;
@@ -22,6 +23,7 @@ pub mod grep;
 pub mod json;
 pub mod sanitize;
 pub mod signature;
+pub mod style;
 pub mod wrap;
 
 pub use grep::{write_grep, FileResult, GrepOptions};

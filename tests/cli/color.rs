@@ -90,3 +90,23 @@ fn a_bad_color_value_is_a_usage_error() {
         .code(2)
         .stdout_is("");
 }
+
+#[test]
+fn the_answer_header_on_stderr_follows_color() {
+    const CYAN: &str = "\x1b[36m";
+    let d = corpus();
+    let question = "where is the retry delay computed";
+    let always = d.run_devnull(&["--color", "always", "--answer", question, "."]);
+    always
+        .code(0)
+        .stderr_has(&format!("{CYAN}===== Answer ====={RESET}\n"));
+    let never = d.run_devnull(&["--color", "never", "--answer", question, "."]);
+    never
+        .code(0)
+        .stderr_has("===== Answer =====\n")
+        .stderr_lacks("\x1b");
+    // `auto` (the default) on a pipe: no colour.
+    d.run_devnull(&["--answer", question, "."])
+        .code(0)
+        .stderr_lacks("\x1b");
+}

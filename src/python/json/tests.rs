@@ -121,3 +121,13 @@ fn numbers_keep_their_kind() {
         "[1,1.0,-3,18446744073709551615,2.5e-07]"
     );
 }
+
+#[test]
+fn del_and_c1_escape_alone_for_serde_json() {
+    assert_eq!(escape_del_and_c1("plain é"), Cow::Borrowed("plain é"));
+    assert_eq!(
+        escape_del_and_c1("a\u{7f}\u{80}\u{9b}\u{9f}\u{a0}\u{1}"),
+        "a\\u007f\\u0080\\u009b\\u009f\u{a0}\u{1}"
+    );
+    assert!(!is_del_or_c1('~') && !is_del_or_c1('\u{a0}') && !is_del_or_c1('\u{1b}'));
+}
