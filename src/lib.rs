@@ -35,6 +35,8 @@ pub mod score;
 pub mod search;
 pub mod session;
 pub mod signature;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod thesaurus;
 pub mod typo;
 pub mod verify;

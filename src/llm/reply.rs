@@ -715,22 +715,7 @@ mod tests {
         assert!(checked >= 90, "only {checked} fake replies checked");
     }
 
-    /// proptest's seeded generator: the test fails the same way every time.
-    fn rng(seed: u64) -> proptest::test_runner::TestRng {
-        let mut bytes = [0u8; 16];
-        bytes[..8].copy_from_slice(&seed.to_le_bytes());
-        bytes[8..].copy_from_slice(&seed.rotate_left(32).to_le_bytes());
-        proptest::test_runner::TestRng::from_seed(
-            proptest::test_runner::RngAlgorithm::XorShift,
-            &bytes,
-        )
-    }
-
-    /// A number below `n` (0 when `n` is 0).
-    fn below(rng: &mut proptest::test_runner::TestRng, n: usize) -> usize {
-        use proptest::prelude::RngExt;
-        rng.random_range(0..n.max(1))
-    }
+    use crate::testing::{below, rng};
 
     const SEEDS: [&str; 4] = [
     r#"{"matches": [{"path": "src/app.py", "line": 9}, {"path": "b", "line": "2"}], "answer": "ok \"quoted\" \\ done"}"#,

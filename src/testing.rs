@@ -1,0 +1,18 @@
+//! Helpers shared by unit tests: a seeded random generator (proptest's), so a
+//! randomised test fails the same way every time. Test builds only.
+
+use proptest::prelude::RngExt;
+use proptest::test_runner::{RngAlgorithm, TestRng};
+
+/// proptest's XorShift generator seeded from `seed`.
+pub fn rng(seed: u64) -> TestRng {
+    let mut bytes = [0u8; 16];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    bytes[8..].copy_from_slice(&seed.rotate_left(32).to_le_bytes());
+    TestRng::from_seed(RngAlgorithm::XorShift, &bytes)
+}
+
+/// A number below `n` (0 when `n` is 0).
+pub fn below(rng: &mut TestRng, n: usize) -> usize {
+    rng.random_range(0..n.max(1))
+}
