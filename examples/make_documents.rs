@@ -21,20 +21,6 @@ use std::process::ExitCode;
 
 use testdoc::{w_para, w_table};
 
-/// `make_fixture.py`'s MANUAL_PDF_PAGES, so `manual.pdf` matches the contract's.
-const MANUAL: &[&[&str]] = &[
-    &[
-        "Demo Manual",
-        "Chapter 1: Installation",
-        "Install the package with pip.",
-    ],
-    &[
-        "Chapter 2: Database",
-        "The database pool size defaults to five.",
-        "Retries back off exponentially.",
-    ],
-];
-
 /// What the zip-bomb fixture inflates to: one byte past kgrep's per-entry cap
 /// (`MAX_ZIP_ENTRY_BYTES`), from about 130 KB on disk.
 const BOMB_BYTES: usize = (128 << 20) + 1;
@@ -64,7 +50,7 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) {
 }
 
 fn fixtures(dir: &Path) {
-    let manual = testdoc::pdf(MANUAL);
+    let manual = testdoc::pdf(testdoc::MANUAL);
     write(dir, "manual.pdf", &manual);
     write(dir, "report.docx", &report());
     write(

@@ -13,6 +13,21 @@ use std::io::Write;
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};
 
+/// `make_fixture.py`'s MANUAL_PDF_PAGES: the pages of the contract's
+/// `manual.pdf` (the fixture generator and the PDF tests build it from these).
+pub const MANUAL: &[&[&str]] = &[
+    &[
+        "Demo Manual",
+        "Chapter 1: Installation",
+        "Install the package with pip.",
+    ],
+    &[
+        "Chapter 2: Database",
+        "The database pool size defaults to five.",
+        "Retries back off exponentially.",
+    ],
+];
+
 /// A zip archive of `(name, bytes)` entries, deflated (the first entry stored,
 /// as ODF and EPUB want their `mimetype`).
 pub fn zip(entries: &[(&str, &[u8])]) -> Vec<u8> {

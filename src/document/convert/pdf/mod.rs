@@ -148,27 +148,13 @@ mod tests {
     use super::*;
     use crate::document::convert::testdoc;
 
-    /// `make_fixture.py`'s MANUAL_PDF_PAGES.
-    const MANUAL: &[&[&str]] = &[
-        &[
-            "Demo Manual",
-            "Chapter 1: Installation",
-            "Install the package with pip.",
-        ],
-        &[
-            "Chapter 2: Database",
-            "The database pool size defaults to five.",
-            "Retries back off exponentially.",
-        ],
-    ];
-
     fn text(pdf: &[u8]) -> Converted {
         convert(pdf, &Limits::DEFAULT).unwrap()
     }
 
     #[test]
     fn two_pages_laid_out_as_rlmgrep() {
-        let got = text(&testdoc::pdf(MANUAL));
+        let got = text(&testdoc::pdf(testdoc::MANUAL));
         let want = "===== Page 1 =====\nDemo Manual\nChapter 1: Installation\nInstall the package with pip.\n\
                 \n===== Page 2 =====\nChapter 2: Database\nThe database pool size defaults to five.\n\
                 Retries back off exponentially.\n";
@@ -292,7 +278,7 @@ mod tests {
 
     #[test]
     fn encrypted_pdf_is_reported() {
-        let pdf = testdoc::encrypted_pdf(&testdoc::pdf(MANUAL), "secret");
+        let pdf = testdoc::encrypted_pdf(&testdoc::pdf(testdoc::MANUAL), "secret");
         assert_eq!(
             convert(&pdf, &Limits::DEFAULT),
             Err(ConvertError::Encrypted("PDF"))
@@ -301,7 +287,7 @@ mod tests {
 
     #[test]
     fn owner_password_only_pdf_is_read() {
-        let pdf = testdoc::encrypted_pdf(&testdoc::pdf(MANUAL), "");
+        let pdf = testdoc::encrypted_pdf(&testdoc::pdf(testdoc::MANUAL), "");
         let got = text(&pdf);
         assert!(
             got.text
@@ -313,7 +299,7 @@ mod tests {
 
     #[test]
     fn truncated_and_garbage_pdfs_are_errors() {
-        let pdf = testdoc::pdf(MANUAL);
+        let pdf = testdoc::pdf(testdoc::MANUAL);
         for cut in [10, pdf.len() / 3] {
             match convert(&pdf[..cut], &Limits::DEFAULT) {
                 Err(ConvertError::Corrupt { format: "PDF", .. }) => {}
@@ -341,7 +327,7 @@ mod tests {
             max_pdf_pages: 1,
             ..Limits::DEFAULT
         };
-        let err = convert(&testdoc::pdf(MANUAL), &limits).unwrap_err();
+        let err = convert(&testdoc::pdf(testdoc::MANUAL), &limits).unwrap_err();
         assert_eq!(err.to_string(), "PDF of 2 pages, over the 1-page limit");
     }
 
@@ -362,7 +348,7 @@ mod tests {
             max_text_bytes: 40,
             ..Limits::DEFAULT
         };
-        let err = convert(&testdoc::pdf(MANUAL), &limits).unwrap_err();
+        let err = convert(&testdoc::pdf(testdoc::MANUAL), &limits).unwrap_err();
         assert!(matches!(err, ConvertError::TooLarge(_)), "{err}");
     }
 
