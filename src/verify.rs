@@ -61,25 +61,74 @@ pub fn verify(claims: &[Claim], docs: &BTreeMap<String, Document>) -> Verified {
     Verified { files, dropped }
 }
 
-/// Removes verified lines that are empty or only whitespace: they exist, but
-/// they answer nothing (small models cite the blank line after a function).
-/// Not counted in `dropped` (that count is rlmgrep's, for claims that do not
-/// exist); returns how many were removed.
-pub fn drop_blank(verified: &mut Verified, docs: &BTreeMap<String, Document>) -> usize {
-    let mut removed = 0;
+/// Why a verified line is not printed as the model's answer: it exists, but
+/// it says nothing about the query. Not counted in `dropped` (that count is
+/// rlmgrep's, for claims that do not exist).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Mute {
+    /// Empty or only whitespace (small models cite the blank line after a
+    /// function).
+    pub blank: usize,
+    /// Punctuation and keywords only (`});`, `else:`, `}`), or a comment or
+    /// import that holds none of the query's words: a small model that
+    /// miscounts lines lands on these, and they locate nothing.
+    pub empty: usize,
+}
+
+impl Mute {
+    /// All the lines removed.
+    pub fn total(self) -> usize {
+        self.blank + self.empty
+    }
+}
+
+/// Removes the verified lines that say nothing ([`Mute`]). `holds_query_word`
+/// tells, for a document key and a line number, whether the line holds one of
+/// the query's words (the offline ranking scored it): such a comment or import
+/// is kept, since the query may be about it.
+pub fn drop_mute(
+    verified: &mut Verified,
+    docs: &BTreeMap<String, Document>,
+    holds_query_word: &dyn Fn(&str, usize) -> bool,
+) -> Mute {
+    let mut mute = Mute::default();
     for (key, lines) in verified.files.iter_mut() {
         let Some(doc) = docs.get(key) else { continue };
         let texts: Vec<&[u8]> = doc.lines().collect();
-        let before = lines.len();
+        let kinds = crate::score::kind::classify_lines(&doc.text);
         lines.retain(|&n| {
-            texts
-                .get(n.wrapping_sub(1))
-                .is_some_and(|t| !t.iter().all(u8::is_ascii_whitespace))
+            let i = n.wrapping_sub(1);
+            let Some(text) = texts.get(i) else {
+                return false;
+            };
+            if text.iter().all(u8::is_ascii_whitespace) {
+                mute.blank += 1;
+                return false;
+            }
+            let kind = kinds.get(i).copied().unwrap_or_default();
+            let aside = kind.comment || kind.import;
+            let says = kind.definition || has_word(text);
+            if !says || (aside && !holds_query_word(key, n)) {
+                mute.empty += 1;
+                return false;
+            }
+            true
         });
-        removed += before - lines.len();
     }
     verified.files.retain(|_, lines| !lines.is_empty());
-    removed
+    mute
+}
+
+/// Whether a line holds a word: two or more characters with a letter, not a
+/// programming-language keyword.
+fn has_word(text: &[u8]) -> bool {
+    String::from_utf8_lossy(text)
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .any(|w| {
+            w.chars().count() >= 2
+                && w.chars().any(char::is_alphabetic)
+                && !crate::learn::filter::is_code_keyword(&w.to_lowercase())
+        })
 }
 
 /// The claim's line as an index into its document, or `None` if it does not exist.
@@ -129,10 +178,54 @@ mod tests {
             &claims(&[("a.txt", 1), ("a.txt", 2), ("a.txt", 3), ("b.txt", 1)]),
             &d,
         );
-        assert_eq!(drop_blank(&mut v, &d), 3);
+        let mute = drop_mute(&mut v, &d, &|_, _| false);
+        assert_eq!(mute, Mute { blank: 3, empty: 0 });
         assert_eq!(lines(&v, "a.txt"), vec![1]);
         assert!(!v.files.contains_key("b.txt"));
         assert_eq!(v.dropped, 0);
+    }
+
+    #[test]
+    fn punctuation_and_keyword_lines_say_nothing() {
+        let text = "def run(x):\n    if x:\n        go(x)\n    else:\n        stop()\n    });\n}\n";
+        let d = docs(&[("a.py", text)]);
+        let mut v = verify(
+            &claims(&[
+                ("a.py", 1),
+                ("a.py", 3),
+                ("a.py", 4),
+                ("a.py", 6),
+                ("a.py", 7),
+            ]),
+            &d,
+        );
+        let mute = drop_mute(&mut v, &d, &|_, _| true);
+        assert_eq!(lines(&v, "a.py"), vec![1, 3], "{mute:?}");
+        assert_eq!(mute, Mute { blank: 0, empty: 3 });
+        assert_eq!(lines(&v, "a.py"), vec![1, 3]);
+    }
+
+    #[test]
+    fn comments_and_imports_count_only_with_a_query_word() {
+        let text = "from .exceptions import SSLError\n# Read the contents.\n# redirects are limited here\nlimit = 30\n";
+        let d = docs(&[("m.py", text)]);
+        let mut v = verify(
+            &claims(&[("m.py", 1), ("m.py", 2), ("m.py", 3), ("m.py", 4)]),
+            &d,
+        );
+        // The offline ranking scored line 3 (it holds a query word).
+        let mute = drop_mute(&mut v, &d, &|key, n| key == "m.py" && n == 3);
+        assert_eq!(mute, Mute { blank: 0, empty: 2 });
+        assert_eq!(lines(&v, "m.py"), vec![3, 4]);
+    }
+
+    #[test]
+    fn a_file_left_with_nothing_is_removed() {
+        let d = docs(&[("a.rs", "/// Docs only.\n}\n"), ("b.rs", "pub fn b() {}\n")]);
+        let mut v = verify(&claims(&[("a.rs", 1), ("a.rs", 2), ("b.rs", 1)]), &d);
+        assert_eq!(drop_mute(&mut v, &d, &|_, _| false).total(), 2);
+        assert!(!v.files.contains_key("a.rs"));
+        assert_eq!(lines(&v, "b.rs"), vec![1]);
     }
 
     #[test]

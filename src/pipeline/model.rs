@@ -503,15 +503,34 @@ impl Stage<'_> {
         }
         let mut verified = verify::verify(&reply.matches, &docs);
         // `--rlm` (llm = always) prints what the model said, as rlmgrep does;
-        // kgrep's own fallback does not print a blank line as an answer.
-        let blank = if self.cx.plan.llm == crate::cli::LlmPolicy::Always {
-            0
+        // kgrep's own fallback does not print a line that says nothing
+        // (blank, `});`, a comment or import without the query's words) as
+        // an answer, nor lets it vote in the fusion.
+        let mute = if self.cx.plan.llm == crate::cli::LlmPolicy::Always {
+            verify::Mute::default()
         } else {
-            verify::drop_blank(&mut verified, &docs)
+            let holds_query_word = |key: &str, n: usize| {
+                found.search.ranked.iter().any(|f| {
+                    found
+                        .search
+                        .haystacks
+                        .get(f.haystack)
+                        .is_some_and(|h| h.key == key)
+                        && f.lines.iter().any(|l| l.line == n && l.slots != 0)
+                })
+            };
+            verify::drop_mute(&mut verified, &docs, &holds_query_word)
         };
-        if blank > 0 {
+        if mute.blank > 0 {
             messages::verbose(&format!(
-                "model: {blank} claimed line(s) blank, not printed"
+                "model: {} claimed line(s) blank, not printed",
+                mute.blank
+            ));
+        }
+        if mute.empty > 0 {
+            messages::verbose(&format!(
+                "model: {} claimed line(s) say nothing (punctuation, keywords, or a comment or import without the query's words), not printed",
+                mute.empty
             ));
         }
         report.dropped = verified.dropped;
@@ -529,7 +548,7 @@ impl Stage<'_> {
             verified.dropped
         ));
         let rlm = self.cx.plan.llm == crate::cli::LlmPolicy::Always;
-        if selected.is_empty() && (verified.dropped + blank > 0 || !rlm) {
+        if selected.is_empty() && (verified.dropped + mute.total() > 0 || !rlm) {
             // Nothing the model claimed is a non-blank line of a searched
             // file: it is not to be trusted over the offline ranking. In
             // kgrep's own fallback, a reply that claims nothing leaves the
@@ -538,8 +557,8 @@ impl Stage<'_> {
             report.kept_offline = true;
             report.note = Some(if verified.dropped > 0 {
                 "no claim of the model was verified".to_string()
-            } else if blank > 0 {
-                "the model claimed only blank lines".to_string()
+            } else if mute.total() > 0 {
+                "the model claimed only lines that say nothing".to_string()
             } else {
                 "the model claimed no line".to_string()
             });

@@ -22,16 +22,28 @@ learning into OUT/data), `second` (the same, with what `first` learned), `para`
 (the paraphrases, after `second`), and `sig` (`--signature-json` on three dev
 queries). The server is ../shared/llm/llm-server.sh at temperature 0 (config
 `temperature = 0.0`); start it first (`bash ../shared/llm/llm-server.sh start`).
+
+Every model reply is recorded (OUT/replies/<sha256 of the request>.json, by a
+proxy on 127.0.0.1 between kgrep and the server), so a change that does not
+alter what kgrep sends (fusion, verification, learning) can be measured again
+in seconds: `--replies OLD/replies --replay-only --out NEW` answers from the
+record and never calls the model (a request not recorded gets a 503, which
+kgrep treats as a model fault: the offline results stay).
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
+import http.server
 import json
 import os
 import re
 import subprocess
 import sys
+import threading
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -40,8 +52,12 @@ sys.path.insert(0, str(HERE))
 import rank_eval  # noqa: E402  (the same parsing and metrics)
 
 PORT = os.environ.get("KGREP_LLM_PORT", "8088")
-MODEL = ["--model", "openai/qwen2.5-coder-1.5b-instruct",
-         "--api-base", f"http://127.0.0.1:{PORT}/v1", "--api-key", "local"]
+UPSTREAM = f"http://127.0.0.1:{PORT}"
+
+
+def model_args(base: str) -> list[str]:
+    return ["--model", "openai/qwen2.5-coder-1.5b-instruct",
+            "--api-base", f"{base}/v1", "--api-key", "local"]
 PLACES_RE = re.compile(r"^kgrep: model: its files, best first: (.*)$", re.M)
 CALLS_RE = re.compile(r"model: (\d+) call\(s\), (\d+) prompt \+ (\d+) completion")
 SIGNATURE = "summary: str, files: list[str], count: int"
@@ -60,12 +76,62 @@ def args_parser():
     ap.add_argument("--report", action="store_true", help="only print the tables")
     ap.add_argument("--set", choices=["dev", "commits"], help="run only this set's queries")
     ap.add_argument("--passes", default="first,second,para,sig", help="which passes to run")
+    ap.add_argument("--replies", type=Path, help="where model replies are recorded (default OUT/replies)")
+    ap.add_argument("--replay-only", action="store_true",
+                    help="answer only from the recorded replies; never call the model")
     return ap
+
+
+class Recorder(http.server.ThreadingHTTPServer):
+    """A proxy on 127.0.0.1 that records each reply by the request's hash."""
+
+    def __init__(self, replies: Path, replay_only: bool, timeout: int):
+        self.replies, self.replay_only, self.timeout = replies, replay_only, timeout
+        replies.mkdir(parents=True, exist_ok=True)
+        super().__init__(("127.0.0.1", 0), RecorderHandler)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+
+class RecorderHandler(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def do_POST(self):
+        srv = self.server
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        key = hashlib.sha256(self.path.encode() + b"\0" + body).hexdigest()
+        path = srv.replies / f"{key}.json"
+        if path.exists():
+            status, reply = 200, path.read_bytes()
+        elif srv.replay_only:
+            status, reply = 503, b'{"error": "not recorded"}'
+        else:
+            req = urllib.request.Request(UPSTREAM + self.path, data=body, method="POST",
+                                         headers={"Content-Type": "application/json"})
+            try:
+                with urllib.request.urlopen(req, timeout=srv.timeout) as r:
+                    status, reply = r.status, r.read()
+            except urllib.error.HTTPError as e:
+                status, reply = e.code, e.read()
+            except OSError as e:
+                status, reply = 502, json.dumps({"error": str(e)}).encode()
+            if status == 200:
+                path.write_bytes(reply)
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(reply)))
+        self.end_headers()
+        self.wfile.write(reply)
 
 
 class Env:
     def __init__(self, a):
         self.a = a
+        self.recorder = Recorder(a.replies or a.out / "replies", a.replay_only, a.timeout)
+        threading.Thread(target=self.recorder.serve_forever, daemon=True).start()
         self.score = rank_eval.load_scorer(a.shared)
         sys.path.insert(0, str(a.shared / "eval" / "commits"))
         self.mirrors = ""
@@ -87,7 +153,7 @@ class Env:
         env = dict(os.environ, XDG_CONFIG_HOME=str(self.a.out / "config"),
                    XDG_DATA_HOME=str(self.a.out / "data"),
                    KGREP_LLM="auto" if model else "off")
-        cmd = [self.a.kgrep, "-v", *(MODEL if model else []), *extra, "--", query or row["query"], "."]
+        cmd = [self.a.kgrep, "-v", *(model_args(self.recorder.base) if model else []), *extra, "--", query or row["query"], "."]
         t0 = time.time()
         p = subprocess.run(cmd, cwd=self.corpus(row), capture_output=True, stdin=subprocess.DEVNULL,
                            env=env, timeout=self.a.timeout * 3)

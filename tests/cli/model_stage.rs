@@ -175,6 +175,50 @@ fn a_selection_with_no_verified_claim_keeps_the_offline_results() {
 }
 
 #[test]
+fn claimed_lines_that_say_nothing_are_not_printed_by_the_fallback() {
+    let dir = project();
+    let expansion = || {
+        chat(json!({"concepts": [{"name": "cache eviction",
+            "synonyms": ["evict", "oldest"], "related": []}]}))
+    };
+    // An import and a `try:` hold none of the query's words: a model that
+    // miscounts lines lands on such lines, and they locate nothing.
+    let mock = MockLlm::start(vec![
+        expansion(),
+        chat(json!({"matches": [{"path": "src/client.py", "line": 1},
+                                {"path": "src/retry.py", "line": 11}]})),
+    ]);
+    dir.use_model(&mock.base_url(), "");
+    let out = run(&dir, &["-v", "--no-learn", NEEDS_MODEL, "."], "auto");
+    out.code(0)
+        .stdout_has("def evict(self):")
+        .stdout_lacks("1:\tfrom .retry import")
+        .stdout_lacks("11:\t        try:")
+        .stderr_has("model: 2 claimed line(s) say nothing")
+        .stderr_has("model: 2 claim(s), 0 verified");
+    // A comment that holds the query's words is kept; one that does not is
+    // not printed.
+    let mock = MockLlm::start(vec![chat(
+        json!({"matches": [{"path": "src/client.py", "line": 8},
+                           {"path": "src/settings.py", "line": 1}]}),
+    )]);
+    dir.use_model(&mock.base_url(), "judge_confidence = 0.999");
+    let out = run(&dir, &["-v", "--no-learn", SUFFICIENT, "."], "auto");
+    out.code(0)
+        .stdout_has("8:\t        # every request goes through the retry backoff loop\n")
+        .stdout_lacks("1:\t# Settings for the HTTP client.")
+        .stderr_has("model: 1 claimed line(s) say nothing");
+    // `--rlm` is rlmgrep: what the model claimed is printed.
+    let mock = MockLlm::start(vec![chat(
+        json!({"matches": [{"path": "src/settings.py", "line": 1}]}),
+    )]);
+    dir.use_model(&mock.base_url(), "");
+    run(&dir, &["--rlm", SUFFICIENT, "."], "auto")
+        .code(0)
+        .stdout_is("./src/settings.py\n1:\t# Settings for the HTTP client.\n");
+}
+
+#[test]
 fn claimed_blank_lines_are_not_printed_by_the_fallback() {
     let dir = project();
     let expansion = || {

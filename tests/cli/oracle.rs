@@ -366,16 +366,17 @@ fn a_chosen_line_that_names_nothing_teaches_the_definition_holding_it() {
 }
 
 #[test]
-fn a_chosen_top_level_import_teaches_nothing() {
+fn a_chosen_import_without_the_querys_words_is_not_printed_and_teaches_nothing() {
     let d = project();
-    // `import zlib` names what is elsewhere, and no definition holds it. (A
-    // comment right above a definition would stand for that definition.)
+    // `import zlib` names what is elsewhere and holds none of the query's
+    // words: it says nothing about the query.
     let query = "where is a compressed response body unpacked";
     let mock = claiming(json!([{"path": "src/wire.py", "line": 1}]));
     d.use_model(&mock.base_url(), ASK_ALWAYS);
     let out = learn_run(&d, query);
-    out.code(0);
-    out.stderr_has("learned: not keeping the model's answer");
+    out.code(0)
+        .stderr_has("model: 1 claimed line(s) say nothing")
+        .stdout_lacks("1:\timport zlib");
     assert!(
         !out.stderr.contains("(the model's verified answer)"),
         "{}",
