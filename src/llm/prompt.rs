@@ -91,8 +91,6 @@ pub struct SelectionRequest {
     pub fields_schema: Option<Value>,
     /// Prompt budget in estimated tokens.
     pub budget_tokens: usize,
-    /// Send excerpts of secret files (`.env`, keys…): only when the user opts in.
-    pub send_secret_files: bool,
     /// Most `(path, line)` pairs asked for.
     pub max_claims: usize,
     /// Ask for a ranking of places, each with a short reason, rather than
@@ -111,7 +109,6 @@ impl SelectionRequest {
             instructions: None,
             fields_schema: None,
             budget_tokens: DEFAULT_PROMPT_TOKENS,
-            send_secret_files: false,
             max_claims: MAX_CLAIMS,
             ranked_places: false,
         }
@@ -222,7 +219,9 @@ pub fn selection(req: &SelectionRequest) -> Prompt {
     let mut left = req.budget_tokens.saturating_sub(fixed);
     let mut body = String::new();
     for excerpt in &req.excerpts {
-        if !req.send_secret_files && is_secret_file(&excerpt.path) {
+        // Secret files (`.env`, keys…) are never sent; rlmgrep has no option
+        // to send them either.
+        if is_secret_file(&excerpt.path) {
             stats.secret_files += 1;
             continue;
         }

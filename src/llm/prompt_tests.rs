@@ -88,15 +88,6 @@ fn excerpts_are_redacted_and_secret_files_skipped() {
         (p.stats.secret_files, p.stats.redactions, p.stats.excerpts),
         (2, 1, 1)
     );
-    // Opting in sends secret files, still redacted.
-    let opted = SelectionRequest {
-        send_secret_files: true,
-        ..req
-    };
-    let p = selection(&opted);
-    assert!(p.user.contains("path=\".env\""));
-    assert!(!p.user.contains("whatever-value"));
-    assert_eq!(p.stats.secret_files, 0);
 }
 
 #[test]
