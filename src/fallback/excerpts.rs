@@ -2,11 +2,13 @@
 //! whole corpus.
 //!
 //! Owns turning a file's focus lines (its best lines) into windows of lines
-//! with some context, merged when they touch, capped per file. The prompt
-//! builder (`llm::prompt`) then spends the token budget on them in order.
+//! with some context, merged when they touch (`render::context`'s rule, the
+//! one home of window merging), capped per file. The prompt builder
+//! (`llm::prompt`) then spends the token budget on them in order.
 
 use crate::document::Document;
 use crate::llm::Excerpt;
+use crate::render::context::{context_groups, selected_lines};
 use crate::score::RankedFile;
 
 /// Excerpts of a run's results: the printed files first (`selected`, each
@@ -54,22 +56,9 @@ pub const MAX_LINE_BYTES: usize = 400;
 /// order, `MAX_LINES_PER_FILE` at most (the earliest windows first).
 pub fn excerpts_for(doc: &Document, focus: &[usize]) -> Vec<Excerpt> {
     let count = doc.line_count();
-    let mut focus: Vec<usize> = focus
-        .iter()
-        .copied()
-        .filter(|&n| n >= 1 && n <= count)
-        .collect();
-    focus.sort_unstable();
-    focus.dedup();
-    let mut ranges: Vec<(usize, usize)> = Vec::new();
-    for n in focus {
-        let start = n.saturating_sub(CONTEXT_LINES).max(1);
-        let end = (n + CONTEXT_LINES).min(count);
-        match ranges.last_mut() {
-            Some(last) if start <= last.1 + 1 => last.1 = last.1.max(end),
-            _ => ranges.push((start, end)),
-        }
-    }
+    // The same windows as grep context around printed lines.
+    let focus = selected_lines(focus, count, None);
+    let ranges = context_groups(&focus, CONTEXT_LINES, CONTEXT_LINES, count);
     let lines: Vec<&[u8]> = doc.lines().collect();
     let mut budget = MAX_LINES_PER_FILE;
     let mut out = Vec::new();

@@ -2,8 +2,9 @@
 //! lines around them, grouped the way grep (and rlmgrep) groups them.
 //!
 //! Shared by every printer so the grep-style output and `--json` always show the
-//! same lines. Owns no formatting and no I/O: it maps line numbers to line
-//! numbers.
+//! same lines, and by the excerpts sent to a model (`fallback::excerpts`), the
+//! one home of merging line windows. Owns no formatting and no I/O: it maps
+//! line numbers to line numbers.
 
 /// The match lines that will be printed: in `1..=line_count`, sorted, unique,
 /// and only the `max_count` lowest when a cap is given (`-m N`).
