@@ -19,7 +19,6 @@ use std::sync::Mutex;
 
 static ERRORED: AtomicBool = AtomicBool::new(false);
 static VERBOSE: AtomicBool = AtomicBool::new(false);
-static QUIET: AtomicBool = AtomicBool::new(false);
 /// Warnings and errors of the run being captured (`capture`), if one is.
 static CAPTURED: Mutex<Option<Vec<String>>> = Mutex::new(None);
 
@@ -58,13 +57,16 @@ fn record(msg: &str) {
     }
 }
 
-/// Runs `f` with per-input errors and warnings unprinted (they still count for
-/// the exit status): for a second pass over inputs already reported once.
-pub fn quietly<T>(f: impl FnOnce() -> T) -> T {
-    let was = QUIET.swap(true, Ordering::SeqCst);
-    let out = f();
-    QUIET.store(was, Ordering::SeqCst);
-    out
+/// Whether a per-input error or warning is printed; it is recorded and counts
+/// for the exit status either way. Carried by the options of a walk or a read
+/// (`WalkOptions::voice`, `ReadOptions::voice`), so each pass says it itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Voice {
+    /// Printed: the first pass over the inputs.
+    #[default]
+    Loud,
+    /// Not printed: a second pass over inputs already reported once.
+    Quiet,
 }
 
 /// Writes one `kgrep: `-prefixed line to stderr. Failures to write are ignored:
@@ -81,17 +83,28 @@ pub fn line(msg: &str) {
 
 /// A warning: printed, but the exit status is untouched.
 pub fn warn(msg: &str) {
+    warn_in(Voice::Loud, msg);
+}
+
+/// A warning about one input, printed unless `voice` is quiet.
+pub fn warn_in(voice: Voice, msg: &str) {
     record(msg);
-    if !QUIET.load(Ordering::SeqCst) {
+    if voice == Voice::Loud {
         line(msg);
     }
 }
 
 /// An error about one input: printed, and the run will exit 2.
 pub fn error(msg: &str) {
+    error_in(Voice::Loud, msg);
+}
+
+/// An error about one input, printed unless `voice` is quiet; the run will
+/// exit 2 either way.
+pub fn error_in(voice: Voice, msg: &str) {
     set_errored();
     record(msg);
-    if !QUIET.load(Ordering::SeqCst) {
+    if voice == Voice::Loud {
         line(msg);
     }
 }

@@ -71,12 +71,7 @@ pub fn extractive_answer(query: &str, best: &[BestLine]) -> String {
 
 /// `text` cut to [`EXTRACTIVE_MAX_CHARS`] characters, with `…` when cut.
 fn shorten(text: &str) -> String {
-    if text.chars().count() <= EXTRACTIVE_MAX_CHARS {
-        return text.to_string();
-    }
-    let mut cut: String = text.chars().take(EXTRACTIVE_MAX_CHARS - 1).collect();
-    cut.push('…');
-    cut
+    crate::render::cut::ellipsize(text, EXTRACTIVE_MAX_CHARS)
 }
 
 /// The stderr note printed with an extractive answer (one line, without the

@@ -122,6 +122,10 @@ pub struct ReadOptions {
     pub limits: Limits,
     /// Conversions kept for the run; `None` converts on every read.
     pub cache: Option<Arc<ConversionCache>>,
+    /// Whether an unreadable file is reported on stderr (a second pass over
+    /// files already read once is quiet); it counts for the exit status
+    /// either way.
+    pub voice: crate::messages::Voice,
 }
 
 impl ReadOptions {
@@ -131,6 +135,15 @@ impl ReadOptions {
             text,
             limits: Limits::DEFAULT,
             cache: Some(Arc::new(ConversionCache::default())),
+            voice: crate::messages::Voice::Loud,
+        }
+    }
+
+    /// The same options for a second pass: errors counted, not printed again.
+    pub fn quiet(&self) -> ReadOptions {
+        ReadOptions {
+            voice: crate::messages::Voice::Quiet,
+            ..self.clone()
         }
     }
 }
@@ -308,11 +321,13 @@ mod tests {
         text: false,
         limits: Limits::DEFAULT,
         cache: None,
+        voice: crate::messages::Voice::Loud,
     };
     const AS_TEXT: ReadOptions = ReadOptions {
         text: true,
         limits: Limits::DEFAULT,
         cache: None,
+        voice: crate::messages::Voice::Loud,
     };
 
     fn doc(bytes: &[u8]) -> Document {

@@ -16,10 +16,10 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{anyhow, Context};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use thiserror::Error;
 
-use crate::thesaurus::file::{self, CONCEPTS_KEY, PROVENANCE_KEY};
+use crate::thesaurus::file::{self, Normalized, CONCEPTS_KEY, PROVENANCE_KEY};
 use crate::thesaurus::{Layer, Standing};
 
 /// The `"name"` of a learned thesaurus kgrep creates.
@@ -73,11 +73,13 @@ impl Doc {
     /// Parses a file's text. It must be a thesaurus the reader accepts; the
     /// legacy flat form is moved under `"data"`.
     pub fn parse(text: &str) -> anyhow::Result<Doc> {
-        file::parse_json(text, Layer::Learned)?;
         let value: Value = serde_json::from_str(text).map_err(|e| anyhow!("{e}"))?;
         let Value::Object(mut top) = value else {
             return Err(anyhow!("expected a JSON object"));
         };
+        // The thesaurus reader's checks, on the same parsed text: every
+        // synonym's entry reads as a `Normalized` from here on.
+        file::parse_object(&top, Layer::Learned)?;
         if let Some(kgrep) = top.get(PROVENANCE_KEY) {
             let concepts = kgrep.get(CONCEPTS_KEY);
             if !kgrep.is_object() || concepts.is_some_and(|c| !c.is_object()) {
@@ -117,6 +119,15 @@ impl Doc {
 
     fn data(&self) -> Option<&Map<String, Value>> {
         self.top.get("data").and_then(Value::as_object)
+    }
+
+    /// Every synonym with its entry (entries that do not read, which only a
+    /// caller's own mistake could put there, are skipped).
+    fn mappings(&self) -> impl Iterator<Item = (&String, Normalized)> {
+        self.data()
+            .into_iter()
+            .flatten()
+            .filter_map(|(k, v)| Some((k, Normalized::read(v).ok()?)))
     }
 
     fn data_mut(&mut self) -> &mut Map<String, Value> {
@@ -165,25 +176,15 @@ impl Doc {
                 .find(|(k, _)| k.eq_ignore_ascii_case(synonym))
                 .map(|(_, v)| v)
         })?;
-        entry
-            .get("nterm")
-            .and_then(Value::as_str)
-            .map(str::to_lowercase)
+        Normalized::read(entry).ok().map(|n| n.concept())
     }
 
     /// The id of a concept, from its synonyms or its provenance.
     pub fn id_of(&self, name: &str) -> Option<u64> {
-        let from_data = self.data().and_then(|d| {
-            d.values()
-                .find(|v| {
-                    v.get("nterm")
-                        .and_then(Value::as_str)
-                        .map(str::to_lowercase)
-                        .as_deref()
-                        == Some(name)
-                })
-                .and_then(|v| v.get("id").and_then(Value::as_u64))
-        });
+        let from_data = self
+            .mappings()
+            .find(|(_, n)| n.concept() == name)
+            .map(|(_, n)| n.id);
         from_data.or_else(|| {
             self.concepts()
                 .and_then(|c| c.get(name))
@@ -194,11 +195,7 @@ impl Doc {
 
     /// The largest id in use (0 for an empty file).
     pub fn max_id(&self) -> u64 {
-        let data = self
-            .data()
-            .into_iter()
-            .flat_map(|d| d.values())
-            .filter_map(|v| v.get("id").and_then(Value::as_u64));
+        let data = self.mappings().map(|(_, n)| n.id);
         let meta = self
             .concepts()
             .into_iter()
@@ -210,17 +207,8 @@ impl Doc {
     /// The synonyms of a concept in this file, its own name excluded, sorted.
     pub fn synonyms_of(&self, name: &str) -> Vec<String> {
         let mut out: Vec<String> = self
-            .data()
-            .into_iter()
-            .flat_map(|d| d.iter())
-            .filter(|(k, v)| {
-                k.as_str() != name
-                    && v.get("nterm")
-                        .and_then(Value::as_str)
-                        .map(str::to_lowercase)
-                        .as_deref()
-                        == Some(name)
-            })
+            .mappings()
+            .filter(|(k, n)| k.as_str() != name && n.concept() == name)
             .map(|(k, _)| k.clone())
             .collect();
         out.sort();
@@ -230,11 +218,8 @@ impl Doc {
     /// Every concept name in the file (from `data` and the provenance), sorted.
     pub fn concept_names(&self) -> Vec<String> {
         let mut names: Vec<String> = self
-            .data()
-            .into_iter()
-            .flat_map(|d| d.values())
-            .filter_map(|v| v.get("nterm").and_then(Value::as_str))
-            .map(str::to_lowercase)
+            .mappings()
+            .map(|(_, n)| n.concept())
             .chain(self.concepts().into_iter().flat_map(|c| c.keys().cloned()))
             .collect();
         names.sort();
@@ -244,8 +229,14 @@ impl Doc {
 
     /// Maps a synonym to a concept (with its id).
     pub fn map(&mut self, synonym: &str, id: u64, name: &str) {
-        self.data_mut()
-            .insert(synonym.to_string(), json!({"id": id, "nterm": name}));
+        self.data_mut().insert(
+            synonym.to_string(),
+            Normalized {
+                id,
+                nterm: name.to_string(),
+            }
+            .to_value(),
+        );
     }
 
     /// The provenance of a concept kgrep learned, if the file has it.
@@ -264,13 +255,7 @@ impl Doc {
         let had_meta = self.concepts_mut().remove(name).is_some();
         let data = self.data_mut();
         let before = data.len();
-        data.retain(|_, v| {
-            v.get("nterm")
-                .and_then(Value::as_str)
-                .map(str::to_lowercase)
-                .as_deref()
-                != Some(name)
-        });
+        data.retain(|_, v| Normalized::read(v).map_or(true, |n| n.concept() != name));
         had_meta || data.len() != before
     }
 
@@ -475,6 +460,7 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn dates_are_iso_utc() {

@@ -390,13 +390,8 @@ pub(crate) fn one_line(text: &str, key: Option<&ApiKey>) -> String {
         .join(" ")
         .chars()
         .filter(|c| !c.is_control())
-        .take(MAX_MESSAGE_CHARS)
         .collect();
-    if line.chars().count() == MAX_MESSAGE_CHARS {
-        format!("{line}…")
-    } else {
-        line
-    }
+    crate::render::cut::ellipsize(&line, MAX_MESSAGE_CHARS + 1)
 }
 
 #[cfg(test)]

@@ -347,10 +347,7 @@ fn render_excerpt(
 /// closing `</excerpt` in the text defused so a file cannot end its own block.
 fn data_line(line: &str) -> String {
     let line = line.trim_end_matches(['\r', '\n']);
-    let mut text: String = line.chars().take(MAX_EXCERPT_LINE_CHARS).collect();
-    if text.len() < line.len() {
-        text.push('…');
-    }
+    let mut text = crate::render::cut::ellipsize(line, MAX_EXCERPT_LINE_CHARS + 1);
     let lower = text.to_ascii_lowercase();
     if lower.contains("</excerpt") || lower.contains("<excerpt") {
         text = text.replace('<', "‹");

@@ -286,12 +286,7 @@ fn whole(
 
 /// A value as an agent wrote it, shortened.
 fn shown(value: &Value) -> String {
-    let text = value.to_string();
-    if text.chars().count() > 60 {
-        format!("{}…", text.chars().take(59).collect::<String>())
-    } else {
-        text
-    }
+    crate::render::cut::ellipsize(&value.to_string(), 60)
 }
 
 /// Every path must exist: a missing one is the agent's mistake to correct.

@@ -101,6 +101,6 @@ pub(super) fn walk_options(plan: &Plan) -> WalkOptions {
         no_ignore: plan.no_ignore,
         globs: walk::split_list(&plan.globs),
         types: walk::split_list(&plan.types),
-        threads: 0,
+        ..WalkOptions::default()
     }
 }

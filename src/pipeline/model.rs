@@ -280,15 +280,13 @@ impl Stage<'_> {
                 .join(", ")
         ));
         let plan = self.cx.plan;
-        let second = messages::quietly(|| {
-            natural::rank(
-                &mut q,
-                self.cx.corpus,
-                self.cx.read,
-                natural::Limits::of(plan),
-                &plan.judge,
-            )
-        })?;
+        let second = natural::rank(
+            &mut q,
+            self.cx.corpus,
+            &self.cx.read.quiet(),
+            natural::Limits::of(plan),
+            &plan.judge,
+        )?;
         report.taught = expand::taught(&reply.concepts, &q, &second.df, second.stats.loaded);
         let sufficient = second
             .judgement
@@ -396,13 +394,12 @@ impl Stage<'_> {
     }
 
     fn pattern_excerpts(&self, pattern: &str) -> Vec<Excerpt> {
-        let searched = messages::quietly(|| {
-            if query::looks_like_regex(pattern) {
-                super::exact::regex(pattern, self.cx.corpus, self.cx.read)
-            } else {
-                super::exact::literal(pattern, self.cx.corpus, self.cx.read)
-            }
-        });
+        let read = self.cx.read.quiet();
+        let searched = if query::looks_like_regex(pattern) {
+            super::exact::regex(pattern, self.cx.corpus, &read)
+        } else {
+            super::exact::literal(pattern, self.cx.corpus, &read)
+        };
         let Ok(searched) = searched else {
             return Vec::new();
         };
@@ -684,8 +681,7 @@ impl Stage<'_> {
         if terms.len() != ids.len() {
             return not_kept("an identifier on its lines cannot be searched for");
         }
-        let Ok(scan) =
-            messages::quietly(|| crate::search::scan_terms(self.cx.corpus, &terms, self.cx.read))
+        let Ok(scan) = crate::search::scan_terms(self.cx.corpus, &terms, &self.cx.read.quiet())
         else {
             return not_kept("the corpus could not be searched again");
         };
@@ -707,7 +703,11 @@ impl Stage<'_> {
                     (0..listing.len()).filter_map(|i| listing.get(i)).collect()
                 }
                 Corpus::Walk { paths, opts, cwd } => {
-                    messages::quietly(|| walk::walk(paths, opts, cwd)).haystacks
+                    let opts = walk::WalkOptions {
+                        voice: messages::Voice::Quiet,
+                        ..opts.clone()
+                    };
+                    walk::walk(paths, &opts, cwd).haystacks
                 }
             })
             .clone()

@@ -28,7 +28,7 @@ pub(super) fn rank(
     if let Some(terms) = with_corrections(q, &scan, read) {
         q.terms = terms;
         let first = scan.stats;
-        scan = messages::quietly(|| search::scan_terms(corpus, &q.terms, read))?;
+        scan = search::scan_terms(corpus, &q.terms, &read.quiet())?;
         scan.stats = first;
     }
     verbose_common(q, &scan.common);

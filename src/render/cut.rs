@@ -6,6 +6,10 @@
 //! Owns choosing the window; the printer writes it. The caller decides when
 //! lines are cut: never for `-a`, literal and regex queries (every byte of a
 //! matching line, as grep prints it) or `--json` (full text and offsets).
+//!
+//! Also the one home of cutting a short text (a message, a quoted value, an
+//! excerpt line sent to the model) to a number of characters with `…`:
+//! [`ellipsize`].
 
 use std::ops::Range;
 
@@ -55,6 +59,17 @@ pub fn window(text: &[u8], spans: &[Range<usize>], max: usize) -> Option<Range<u
     Some(start..end)
 }
 
+/// `text` whole when it has at most `max` characters, else its first
+/// `max - 1` characters and `…` (so the result never has more than `max`).
+pub fn ellipsize(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(max.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
 /// The marker for `n` bytes left out, as printed before or after a window.
 pub fn omitted(n: usize) -> String {
     format!("[... {n} bytes omitted]")
@@ -67,6 +82,15 @@ fn is_continuation(b: u8) -> bool {
 #[cfg(test)]
 mod tests {
     #![allow(clippy::single_range_in_vec_init, clippy::unwrap_used)]
+
+    #[test]
+    fn ellipsize_counts_characters_and_the_mark() {
+        assert_eq!(super::ellipsize("abc", 3), "abc");
+        assert_eq!(super::ellipsize("abcd", 3), "ab…");
+        assert_eq!(super::ellipsize("ééééé", 4), "ééé…");
+        assert_eq!(super::ellipsize("", 0), "");
+        assert_eq!(super::ellipsize("a", 0), "…");
+    }
 
     use super::*;
 

@@ -148,7 +148,7 @@ pub fn load(h: &Haystack, read: &ReadOptions, counters: &Counters) -> Option<Doc
         }
         Err(err) => {
             counters.skipped();
-            messages::error(&format!("{}: {err}", h.key));
+            messages::error_in(read.voice, &format!("{}: {err}", h.key));
             None
         }
     }

@@ -245,7 +245,7 @@ fn count_file(
         Ok(c) => (Ok(()), c),
         Err(err) => (Err(err), count::Counted::default()),
     };
-    finish_stream(h, result, c.binary, c.bytes, counters)?;
+    finish_stream(h, result, c.binary, c.bytes, counters, read)?;
     Some((c.counts, c.bytes))
 }
 
@@ -256,11 +256,12 @@ fn finish_stream(
     binary: bool,
     bytes: usize,
     counters: &Counters,
+    read: &ReadOptions,
 ) -> Option<()> {
     match result {
         Err(err) => {
             counters.skipped();
-            messages::error(&format!("{}: {err}", h.key));
+            messages::error_in(read.voice, &format!("{}: {err}", h.key));
             None
         }
         Ok(()) if binary => {
@@ -300,7 +301,7 @@ where
                 // file, which a kept one would hold on to.
                 let result = searcher(false, !read.text).search_path(matcher, path, &mut first);
                 if !first.matched {
-                    finish_stream(h, result, first.binary, first.bytes, &counters);
+                    finish_stream(h, result, first.binary, first.bytes, &counters, read);
                     return None;
                 }
             }
@@ -310,7 +311,7 @@ where
         if let Err(err) =
             with_slice_searcher(true, |s| s.search_slice(matcher, &doc.text, &mut sink))
         {
-            messages::error(&format!("{}: {err}", h.key));
+            messages::error_in(read.voice, &format!("{}: {err}", h.key));
             return None;
         }
         (!sink.lines.is_empty()).then_some(sink.lines)

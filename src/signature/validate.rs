@@ -326,10 +326,5 @@ fn as_literal(values: &[LiteralValue], value: &Value) -> Option<Value> {
 /// A wrong value as compact JSON, cut to [`MAX_QUOTED_CHARS`].
 fn quote(value: &Value) -> String {
     let text = pyjson::dumps(value, &Dumps::COMPACT);
-    if text.chars().count() <= MAX_QUOTED_CHARS {
-        return text;
-    }
-    let mut cut: String = text.chars().take(MAX_QUOTED_CHARS).collect();
-    cut.push('…');
-    cut
+    crate::render::cut::ellipsize(&text, MAX_QUOTED_CHARS + 1)
 }

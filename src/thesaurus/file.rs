@@ -20,11 +20,31 @@ use super::{Answer, Concept, Layer, Standing, Thesaurus};
 /// refuse them instead of parsing hundreds of megabytes.
 pub const MAX_THESAURUS_BYTES: u64 = 64 * 1024 * 1024;
 
-/// One synonym's entry in Terraphim's format; other keys are ignored.
-#[derive(Clone, Debug, Deserialize)]
-struct Normalized {
-    id: u64,
-    nterm: String,
+/// One synonym's entry in Terraphim's format (`{"id", "nterm"}`); other keys
+/// are ignored. The one reader of an entry, for the thesaurus and for the
+/// learned file's store (`learn::store`).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct Normalized {
+    pub id: u64,
+    /// The concept's name, as written (compared lowercased).
+    pub nterm: String,
+}
+
+impl Normalized {
+    /// Reads one entry.
+    pub fn read(entry: &Value) -> Result<Normalized, serde_json::Error> {
+        Normalized::deserialize(entry)
+    }
+
+    /// Writes one entry.
+    pub fn to_value(&self) -> Value {
+        serde_json::json!({"id": self.id, "nterm": self.nterm})
+    }
+
+    /// The concept's name, lowercased (how concepts are compared).
+    pub fn concept(&self) -> String {
+        self.nterm.to_lowercase()
+    }
 }
 
 /// Reads a thesaurus from a JSON file or a Markdown folder.
@@ -52,23 +72,35 @@ pub fn parse_json(text: &str, layer: Layer) -> anyhow::Result<Thesaurus> {
     let Value::Object(top) = value else {
         bail!("expected a JSON object");
     };
+    parse_object(&top, layer)
+}
+
+/// Reads a parsed document (its top-level object): what [`parse_json`] does
+/// after parsing the text, for a caller that keeps the JSON (`learn::store`).
+pub fn parse_object(
+    top: &serde_json::Map<String, Value>,
+    layer: Layer,
+) -> anyhow::Result<Thesaurus> {
+    let legacy;
     let data = match top.get("data") {
-        Some(Value::Object(data)) => data.clone(),
+        Some(Value::Object(data)) => data,
         Some(_) => bail!("\"data\" must be an object of synonyms"),
-        None => legacy_entries(&top),
+        None => {
+            legacy = legacy_entries(top);
+            &legacy
+        }
     };
     let mut by_concept: BTreeMap<(u64, String), Vec<String>> = BTreeMap::new();
     for (synonym, entry) in data {
-        let n: Normalized = serde_json::from_value(entry.clone())
-            .map_err(|e| anyhow::anyhow!("synonym {synonym:?}: {e}"))?;
+        let n = Normalized::read(entry).map_err(|e| anyhow::anyhow!("synonym {synonym:?}: {e}"))?;
         by_concept
-            .entry((n.id, n.nterm.to_lowercase()))
+            .entry((n.id, n.concept()))
             .or_default()
-            .push(synonym);
+            .push(synonym.clone());
     }
-    let standings = learned_standings(&top);
+    let standings = learned_standings(top);
     let mut t = Thesaurus::new();
-    for answer in learned_answers(&top, &standings) {
+    for answer in learned_answers(top, &standings) {
         t.add_answer(answer);
     }
     for ((id, name), synonyms) in by_concept {

@@ -73,6 +73,9 @@ pub struct WalkOptions {
     pub types: Vec<String>,
     /// Walker threads; 0 lets the walker pick from the available parallelism.
     pub threads: usize,
+    /// Whether errors and warnings about the inputs are printed (a second
+    /// walk of the same inputs is quiet).
+    pub voice: messages::Voice,
 }
 
 impl Default for WalkOptions {
@@ -84,6 +87,7 @@ impl Default for WalkOptions {
             globs: Vec::new(),
             types: Vec::new(),
             threads: 0,
+            voice: messages::Voice::Loud,
         }
     }
 }
@@ -312,7 +316,7 @@ fn classify(arg: &Path, full: &Path, opts: &WalkOptions) -> Kind {
     let md = match std::fs::metadata(full) {
         Ok(md) => md,
         Err(err) => {
-            messages::error(&format!("{}: {err}", arg.display()));
+            messages::error_in(opts.voice, &format!("{}: {err}", arg.display()));
             return Kind::Skip;
         }
     };
@@ -320,15 +324,18 @@ fn classify(arg: &Path, full: &Path, opts: &WalkOptions) -> Kind {
         Kind::File
     } else if !md.is_dir() {
         // A FIFO would block the read forever; sockets and devices are not text.
-        messages::warn(&format!("{}: not a regular file, skipped", arg.display()));
+        messages::warn_in(
+            opts.voice,
+            &format!("{}: not a regular file, skipped", arg.display()),
+        );
         Kind::Skip
     } else if opts.recursive {
         Kind::Dir
     } else {
-        messages::error(&format!(
-            "{}: is a directory (--no-recursive)",
-            arg.display()
-        ));
+        messages::error_in(
+            opts.voice,
+            &format!("{}: is a directory (--no-recursive)", arg.display()),
+        );
         Kind::Skip
     }
 }
@@ -419,10 +426,10 @@ impl Filter {
     /// nothing".
     fn build(opts: &WalkOptions, cwd: &Path) -> Option<Filter> {
         let overrides = build_overrides(&opts.globs, cwd)
-            .map_err(|err| messages::error(&err.to_string()))
+            .map_err(|err| messages::error_in(opts.voice, &err.to_string()))
             .ok()?;
-        let types = build_types(&opts.types)
-            .map_err(|err| messages::error(&err.to_string()))
+        let types = build_types(&opts.types, opts.voice)
+            .map_err(|err| messages::error_in(opts.voice, &err.to_string()))
             .ok()?;
         Some(Filter {
             overrides: Arc::new(overrides),
@@ -449,7 +456,7 @@ fn build_overrides(globs: &[String], cwd: &Path) -> Result<Override, ignore::Err
 /// ripgrep's type table. A name starting with `.` is an extension (`.py`: only
 /// `*.py`, as rlmgrep reads it), and an unknown name is taken as an extension
 /// with a warning, as rlmgrep does.
-fn build_types(names: &[String]) -> Result<Types, ignore::Error> {
+fn build_types(names: &[String], voice: messages::Voice) -> Result<Types, ignore::Error> {
     let mut builder = TypesBuilder::new();
     builder.add_defaults();
     let known: Vec<String> = builder
@@ -465,9 +472,10 @@ fn build_types(names: &[String]) -> Result<Types, ignore::Error> {
                 continue;
             }
             None => {
-                messages::warn(&format!(
-                    "unknown type '{name}', treating as extension '.{name}'"
-                ));
+                messages::warn_in(
+                    voice,
+                    &format!("unknown type '{name}', treating as extension '.{name}'"),
+                );
                 name.as_str()
             }
         };
@@ -502,6 +510,7 @@ where
     let scanned = AtomicUsize::new(0);
     let mut builder = CollectorBuilder {
         root,
+        voice: opts.voice,
         cwd,
         filter,
         once,
@@ -550,6 +559,7 @@ fn should_enter(dent: &DirEntry, overrides: &Override) -> bool {
 
 struct CollectorBuilder<'s, 'o, F> {
     root: &'s Root,
+    voice: messages::Voice,
     cwd: &'s Path,
     filter: &'s Filter,
     once: &'s Once<'o>,
@@ -565,6 +575,7 @@ where
     fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
         Box::new(Collector {
             root: self.root,
+            voice: self.voice,
             cwd: self.cwd,
             filter: self.filter,
             once: self.once,
@@ -577,6 +588,7 @@ where
 /// One walker thread: filters entries and hands haystacks to its visitor.
 struct Collector<'s, 'o, V> {
     root: &'s Root,
+    voice: messages::Voice,
     cwd: &'s Path,
     filter: &'s Filter,
     once: &'s Once<'o>,
@@ -588,7 +600,7 @@ impl<V: Visitor> ParallelVisitor for Collector<'_, '_, V> {
     fn visit(&mut self, entry: Result<DirEntry, ignore::Error>) -> WalkState {
         match entry {
             Ok(dent) => self.consider(dent),
-            Err(err) => messages::error(&describe(&err, self.cwd)),
+            Err(err) => messages::error_in(self.voice, &describe(&err, self.cwd)),
         }
         WalkState::Continue
     }

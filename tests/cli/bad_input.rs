@@ -52,16 +52,11 @@ fn a_50_mb_single_line_file() {
     run.code(0);
 }
 
-#[test]
-fn unreadable_file_is_reported_and_the_rest_searched() {
+/// Runs kgrep with `args` in `d` as an unprivileged user (root reads every
+/// file); `None` when running as root without `setpriv`.
+fn run_unprivileged(d: &Dir, args: &[&str]) -> Option<crate::harness::Run> {
     use std::os::unix::fs::PermissionsExt;
-    let d = Dir::new();
-    let secret = d.write("secret.txt", "needle secret\n");
-    d.write("open.txt", "needle open\n");
-    std::fs::set_permissions(&secret, std::fs::Permissions::from_mode(0o000)).unwrap();
-    std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let mut cmd = d.cmd();
-    // root reads everything: drop to nobody when we can, as a real user would be.
     let as_root = std::process::Command::new("id")
         .arg("-u")
         .output()
@@ -70,7 +65,7 @@ fn unreadable_file_is_reported_and_the_rest_searched() {
     let setpriv = std::path::Path::new("/usr/bin/setpriv").exists();
     if as_root && !setpriv {
         eprintln!("skipping: running as root without setpriv");
-        return;
+        return None;
     }
     if as_root {
         let bin = assert_cmd::cargo::cargo_bin("kgrep");
@@ -82,8 +77,21 @@ fn unreadable_file_is_reported_and_the_rest_searched() {
             .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
             .arg(bin);
     }
-    cmd.args(["needle", "."]);
-    let run = crate::harness::finish(&mut cmd, &["needle", "."], d.path());
+    cmd.args(args);
+    Some(crate::harness::finish(&mut cmd, args, d.path()))
+}
+
+#[test]
+fn unreadable_file_is_reported_and_the_rest_searched() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = Dir::new();
+    let secret = d.write("secret.txt", "needle secret\n");
+    d.write("open.txt", "needle open\nthe haystack holds the needle\n");
+    std::fs::set_permissions(&secret, std::fs::Permissions::from_mode(0o000)).unwrap();
+    std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let Some(run) = run_unprivileged(&d, &["needle", "."]) else {
+        return;
+    };
     if run.stderr.contains("Permission denied") || run.code == 2 {
         run.code(2)
             .stdout_has("./open.txt\n1:\tneedle open\n")
@@ -91,6 +99,18 @@ fn unreadable_file_is_reported_and_the_rest_searched() {
     } else {
         panic!("expected a permission error\n{}", run.describe);
     }
+    // A misspelt word makes a second scan with the correction: the file is
+    // reported once, and the run still exits 2.
+    let Some(run) = run_unprivileged(&d, &["-v", "where does the haystak hold it", "."]) else {
+        return;
+    };
+    run.code(2).stderr_has("also searching haystack");
+    assert_eq!(
+        run.stderr.matches("secret.txt").count(),
+        1,
+        "{}",
+        run.describe
+    );
 }
 
 #[cfg(unix)]
