@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 pub const PROJECT_DIR: &str = ".kgrep";
 
 /// The variables the paths depend on, read once.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Env {
     pub home: Option<PathBuf>,
     pub xdg_config_home: Option<PathBuf>,

@@ -36,6 +36,8 @@ pub struct Env {
     pub no_color: bool,
     /// `KGREP_LLM`, if set.
     pub kgrep_llm: Option<String>,
+    /// `HOME` and the XDG folders: where kgrep's files live (`paths`).
+    pub dirs: crate::paths::Env,
 }
 
 /// Where the text to search comes from.
@@ -154,6 +156,8 @@ pub struct Plan {
     pub learn: bool,
     /// Which thesaurus learned concepts go to (`--learn-to`, `learn_to`).
     pub learn_to: LearnTo,
+    /// `HOME` and the XDG folders, as the process had them (read once).
+    pub dirs: crate::paths::Env,
 }
 
 /// A plan that cannot be made; each is a usage error (exit 2).
@@ -193,6 +197,7 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
     let learn_to = learn_target(&flags, config)?;
     let learn = !flags.no_learn && config.learn != Some(false) && llm != LlmPolicy::Off;
     Ok(Plan {
+        dirs: env.dirs.clone(),
         query,
         input,
         recursive: !flags.no_recursive,

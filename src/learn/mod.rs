@@ -50,13 +50,13 @@ pub struct Provenance {
     pub model: Option<String>,
 }
 
-/// The file learned concepts go to: the user's (`$XDG_DATA_HOME/kgrep/…`) or
-/// the project's `.kgrep/thesaurus.json` under `cwd`. `None` when HOME and
-/// XDG_DATA_HOME are both unset.
-pub fn target_path(to: LearnTo, cwd: &Path) -> Option<PathBuf> {
+/// The file learned concepts go to: the user's (`$XDG_DATA_HOME/kgrep/…`,
+/// from `dirs`) or the project's `.kgrep/thesaurus.json` under `cwd`. `None`
+/// when HOME and XDG_DATA_HOME are both unset.
+pub fn target_path(to: LearnTo, cwd: &Path, dirs: &paths::Env) -> Option<PathBuf> {
     match to {
         LearnTo::Project => Some(paths::project_thesaurus(cwd)),
-        LearnTo::User => paths::Env::from_process().learned_thesaurus(),
+        LearnTo::User => dirs.learned_thesaurus(),
     }
 }
 

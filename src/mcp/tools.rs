@@ -182,6 +182,7 @@ impl Tools {
             stderr_is_tty: false,
             no_color: true,
             kgrep_llm: std::env::var("KGREP_LLM").ok(),
+            dirs: crate::paths::Env::from_process(),
         };
         cli::plan(f, &self.config, &env).map_err(|err| sentence(&err.to_string()))
     }

@@ -66,6 +66,7 @@ pub(super) fn thesaurus_command(
     command: &learn::manage::Command,
     flags: &Flags,
     config: &config::Config,
+    dirs: &crate::paths::Env,
 ) -> anyhow::Result<ExitStatus> {
     let to = match cli::plan::learn_target(flags, config) {
         Ok(to) => to,
@@ -75,12 +76,12 @@ pub(super) fn thesaurus_command(
         }
     };
     let cwd = cwd()?;
-    let path = learn::target_path(to, &cwd)
+    let path = learn::target_path(to, &cwd, dirs)
         .context("cannot locate the learned thesaurus: HOME is not set")?;
     let known = if matches!(command, learn::manage::Command::Import(_)) {
         thesaurus::load_layers(&LayerPaths {
             builtin: !flags.no_builtin_thesaurus,
-            learned: crate::paths::Env::from_process().learned_thesaurus(),
+            learned: dirs.learned_thesaurus(),
             project_roots: vec![cwd.clone()],
             extra: flags.thesaurus.clone(),
             focus: None,

@@ -14,10 +14,12 @@ use crate::cli::{Env, Input, Plan};
 use crate::messages;
 use crate::walk::{self, Haystack, WalkOptions};
 
-/// What planning needs to know about the process.
-pub(super) fn process_env() -> Env {
+/// What planning needs to know about the process (`dirs`: its HOME and XDG
+/// folders, read once by the caller).
+pub(super) fn process_env(dirs: crate::paths::Env) -> Env {
     let stdin = std::io::stdin();
     Env {
+        dirs,
         stdin_readable: !stdin.is_terminal() && is_readable_stdin(),
         stdin_is_tty: stdin.is_terminal(),
         stdout_is_tty: std::io::stdout().is_terminal(),

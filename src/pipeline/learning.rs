@@ -31,7 +31,7 @@ pub(super) fn learn_from(run: &LearnRun<'_>, found: &Found, report: &mut model::
     if found.search.selected.is_empty() || report.failed {
         return;
     }
-    let Some(path) = learn::target_path(run.plan.learn_to, run.cwd) else {
+    let Some(path) = learn::target_path(run.plan.learn_to, run.cwd, &run.plan.dirs) else {
         return;
     };
     if let Some(lesson) = report.answer_lesson.take() {

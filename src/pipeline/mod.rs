@@ -72,15 +72,16 @@ where
     if flags.mcp {
         return Ok(crate::mcp::serve_stdio(flags));
     }
-    let paths = ConfigPaths::from_process_env();
+    let dirs = paths::Env::from_process();
+    let config_paths = ConfigPaths::from_env(&dirs);
     if flags.init_config {
-        return init_config(&paths);
+        return init_config(&config_paths);
     }
-    let config = config::load(&paths);
+    let config = config::load(&config_paths);
     if let Some(command) = learn::manage::Command::from_flags(&flags) {
-        return thesaurus_command(&command, &flags, &config);
+        return thesaurus_command(&command, &flags, &config, &dirs);
     }
-    let env = process_env();
+    let env = process_env(dirs);
     let asked_rlm = flags.rlm;
     let plan = match cli::plan(flags, &config, &env) {
         Ok(plan) => plan,
@@ -441,7 +442,7 @@ fn load_thesaurus(
     };
     session.thesaurus(&LayerPaths {
         builtin: plan.builtin_thesaurus,
-        learned: paths::Env::from_process().learned_thesaurus(),
+        learned: plan.dirs.learned_thesaurus(),
         project_roots: thesaurus::project_roots(cwd, given),
         extra: plan.thesauri.clone(),
         focus: focused.then(|| query::words(&plan.query)),

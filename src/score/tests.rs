@@ -1,3 +1,4 @@
+//! Unit tests for `score`: how lines and files are scored and selected, one rule at a time.
 #![allow(clippy::unwrap_used)]
 
 use super::*;

@@ -18,6 +18,7 @@ mod generated;
 mod identifier_synonyms;
 mod input;
 mod json;
+mod layout;
 mod learning;
 mod llm_client;
 mod long_lines;

@@ -1,3 +1,4 @@
+//! Unit tests for `render::json`: the ripgrep-compatible JSON Lines messages, byte for byte.
 #![allow(clippy::unwrap_used, clippy::single_range_in_vec_init)]
 
 use std::borrow::Cow;
