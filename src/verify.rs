@@ -119,6 +119,33 @@ pub fn drop_mute(
     mute
 }
 
+/// The files of `verified` none of whose lines *locates*: holds one of the
+/// query's words (`holds_query_word`, as for [`drop_mute`]) or defines a name.
+/// A model's claim on such a line is weak evidence (small models miscount
+/// lines); the fusion gives these files no vote (`fallback::fuse`).
+pub fn not_locating(
+    verified: &[(String, Vec<usize>)],
+    docs: &BTreeMap<String, Document>,
+    holds_query_word: &dyn Fn(&str, usize) -> bool,
+) -> Vec<String> {
+    verified
+        .iter()
+        .filter(|(key, lines)| {
+            let Some(doc) = docs.get(key) else {
+                return true;
+            };
+            let kinds = crate::score::kind::classify_lines(&doc.text);
+            !lines.iter().any(|&n| {
+                holds_query_word(key, n)
+                    || kinds
+                        .get(n.wrapping_sub(1))
+                        .is_some_and(|k| k.definition && !k.comment)
+            })
+        })
+        .map(|(key, _)| key.clone())
+        .collect()
+}
+
 /// Whether a line holds a word: two or more characters with a letter, not a
 /// programming-language keyword.
 fn has_word(text: &[u8]) -> bool {
@@ -307,5 +334,23 @@ mod tests {
     fn claims_deserialise_from_the_model_json() {
         let c: Vec<Claim> = serde_json::from_str(r#"[{"path": "src/app.py", "line": 3}]"#).unwrap();
         assert_eq!(c, claims(&[("src/app.py", 3)]));
+    }
+
+    #[test]
+    fn a_file_locates_by_a_query_word_or_a_definition() {
+        let d = docs(&[
+            ("a.py", "x = 1\ndef evict(self):\n"),
+            ("b.py", "self.scope = scope\n"),
+            ("c.py", "limit = 30\n"),
+        ]);
+        let claimed = vec![
+            ("a.py".to_string(), vec![2]),
+            ("b.py".to_string(), vec![1]),
+            ("c.py".to_string(), vec![1]),
+        ];
+        let words = |key: &str, n: usize| key == "c.py" && n == 1;
+        assert_eq!(not_locating(&claimed, &d, &words), vec!["b.py".to_string()]);
+        let first = vec![("a.py".to_string(), vec![1])];
+        assert_eq!(not_locating(&first, &d, &words), vec!["a.py".to_string()]);
     }
 }

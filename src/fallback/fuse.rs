@@ -2,6 +2,11 @@
 //! ranking is one more ranked list, never a replacement, so a weak model's
 //! disagreement cannot lose an offline result (issue 18).
 //!
+//! A model file whose claimed lines do not *locate* (none holds the query's
+//! words or the words the model taught, and none defines a name: what a small
+//! model that miscounts lines lands on) joins the results without a vote: it
+//! is printed after the offline ranking's files, never ahead of them.
+//!
 //! Owns the order of the fused files and which lines each prints. Pure: keys
 //! and line numbers in, keys and line numbers out; the caller maps keys to
 //! haystacks. Verification happened before (`verify`): every line here is a
@@ -36,7 +41,8 @@ pub struct Placed {
 
 /// Fuses. `ranked`: the offline ranking's files, best first; `printed`: the
 /// offline selection (files in print order with their lines); `model`: the
-/// model's verified places (files in its order with their lines).
+/// model's verified places (files in its order with their lines);
+/// `not_locating`: those of its files whose lines do not locate (no vote).
 /// `max_lines` caps the lines printed in all (0: no cap); the model's lines
 /// of a file come before its offline ones under the cap.
 pub fn fuse(
@@ -44,9 +50,14 @@ pub fn fuse(
     ranked: &[String],
     printed: &[(String, Vec<usize>)],
     model: &[(String, Vec<usize>)],
+    not_locating: &[String],
     max_lines: usize,
 ) -> Vec<Placed> {
-    let model_keys: Vec<String> = model.iter().map(|(k, _)| k.clone()).collect();
+    let model_keys: Vec<String> = model
+        .iter()
+        .map(|(k, _)| k.clone())
+        .filter(|k| !not_locating.contains(k))
+        .collect();
     let mut offline_keys: Vec<String> = ranked.to_vec();
     for (k, _) in printed {
         if !offline_keys.contains(k) {
@@ -59,15 +70,22 @@ pub fn fuse(
         // right model can win even where the offline ranking missed the file.
         Fusion::ReciprocalRank => rrf::fuse(&[model_keys, offline_keys], rrf::RRF_K),
         Fusion::Listwise => {
+            let rest: Vec<String> = offline_keys
+                .into_iter()
+                .filter(|k| !model_keys.contains(k))
+                .collect();
             let mut order = model_keys;
-            order.extend(
-                offline_keys
-                    .into_iter()
-                    .filter(|k| !model.iter().any(|(m, _)| m == k)),
-            );
+            order.extend(rest);
             order
         }
     };
+    // The model's files without a vote, after everything ranked.
+    let mut order = order;
+    for (k, _) in model {
+        if !order.contains(k) {
+            order.push(k.clone());
+        }
+    }
     let lines_of = |list: &[(String, Vec<usize>)], key: &str| -> Vec<usize> {
         list.iter()
             .filter(|(k, _)| k == key)
@@ -139,7 +157,7 @@ mod tests {
         let ranked = keys(&["a", "b", "c", "d"]);
         let printed = files(&[("a", &[3, 9]), ("b", &[5])]);
         let model = files(&[("b", &[7]), ("c", &[40])]);
-        let fused = fuse(Fusion::ReciprocalRank, &ranked, &printed, &model, 15);
+        let fused = fuse(Fusion::ReciprocalRank, &ranked, &printed, &model, &[], 15);
         let order: Vec<&str> = fused.iter().map(|p| p.key.as_str()).collect();
         assert_eq!(order, ["b", "c", "a"], "both rankings name b and c");
         assert_eq!(fused[0].lines, vec![5, 7]);
@@ -154,6 +172,7 @@ mod tests {
             &keys(&["a"]),
             &files(&[("a", &[1])]),
             &files(&[("z", &[8])]),
+            &[],
             15,
         );
         let order: Vec<&str> = fused.iter().map(|p| p.key.as_str()).collect();
@@ -171,6 +190,7 @@ mod tests {
             &keys(&["a", "b"]),
             &files(&[("a", &[1]), ("b", &[2])]),
             &files(&[("b", &[4])]),
+            &[],
             15,
         );
         let order: Vec<&str> = fused.iter().map(|p| p.key.as_str()).collect();
@@ -184,12 +204,13 @@ mod tests {
             &keys(&["a"]),
             &files(&[("a", &[1, 2, 3])]),
             &files(&[("a", &[9])]),
+            &[],
             2,
         );
         assert_eq!(fused.len(), 1);
         assert_eq!(fused[0].lines, vec![1, 9]);
         assert_eq!(fused[0].chosen, vec![9]);
-        assert!(fuse(Fusion::ReciprocalRank, &[], &[], &[], 5).is_empty());
+        assert!(fuse(Fusion::ReciprocalRank, &[], &[], &[], &[], 5).is_empty());
     }
 
     #[test]
@@ -201,6 +222,7 @@ mod tests {
             &keys(&["a", "b"]),
             &files(&[("a", &[1, 2]), ("b", &[5, 6])]),
             &files(&[("m", &[10, 11, 12, 13])]),
+            &[],
             4,
         );
         let order: Vec<&str> = fused.iter().map(|p| p.key.as_str()).collect();
@@ -208,5 +230,28 @@ mod tests {
         assert_eq!(fused[0].lines, vec![10, 11]);
         assert_eq!(fused[1].lines, vec![1]);
         assert_eq!(fused[2].lines, vec![5]);
+    }
+
+    #[test]
+    fn a_model_file_whose_lines_do_not_locate_has_no_vote() {
+        let ranked = keys(&["a", "b"]);
+        let printed = files(&[("a", &[1]), ("b", &[2])]);
+        // The model puts b first (with a line that does not locate) and
+        // names z, which the offline ranking lacks, the same way.
+        let model = files(&[("b", &[7]), ("z", &[3])]);
+        let fused = fuse(
+            Fusion::ReciprocalRank,
+            &ranked,
+            &printed,
+            &model,
+            &keys(&["b", "z"]),
+            15,
+        );
+        let order: Vec<&str> = fused.iter().map(|p| p.key.as_str()).collect();
+        assert_eq!(order, ["a", "b", "z"], "the offline order stands");
+        assert_eq!(fused[1].lines, vec![2, 7], "its lines are still printed");
+        // With a vote, the same model wins (agreement on b).
+        let fused = fuse(Fusion::ReciprocalRank, &ranked, &printed, &model, &[], 15);
+        assert_eq!(fused[0].key, "b");
     }
 }

@@ -270,6 +270,38 @@ impl Stage<'_> {
         }
         let mut q = found.q.clone();
         q.terms = terms;
+        // A model word in a quarter of the files (`error`, `self`, `data`) or
+        // a keyword names no concept, as for learning (`learn::filter`): it
+        // would only reshuffle the ranking. Counted once, then left out.
+        if let Ok(counted) =
+            crate::search::scan_terms(self.cx.corpus, &q.terms, &self.cx.read.quiet())
+        {
+            let loaded = counted.stats.loaded;
+            let mut general = Vec::new();
+            let mut kept = Vec::new();
+            for (i, t) in q.terms.iter().enumerate() {
+                let df = counted.df.get(i).copied().unwrap_or(0);
+                if t.origin == Origin::Model
+                    && (crate::learn::filter::too_general(df, loaded)
+                        || crate::learn::filter::is_code_keyword(&t.text.to_lowercase()))
+                {
+                    general.push(t.text.clone());
+                } else {
+                    kept.push(t.clone());
+                }
+            }
+            if !general.is_empty() {
+                messages::verbose(&format!(
+                    "model: not searching its words too common to name a concept: {}",
+                    general.join(", ")
+                ));
+            }
+            q.terms = kept;
+        }
+        if q.terms.len() == found.q.terms.len() {
+            messages::verbose("model: the expansion proposed no new words");
+            return Ok(false);
+        }
         messages::verbose(&format!(
             "model: searching its words too: {}",
             q.terms
@@ -503,21 +535,33 @@ impl Stage<'_> {
         // kgrep's own fallback does not print a line that says nothing
         // (blank, `});`, a comment or import without the query's words) as
         // an answer, nor lets it vote in the fusion.
+        let holds_query_word = |key: &str, n: usize| {
+            found.search.ranked.iter().any(|f| {
+                found
+                    .search
+                    .haystacks
+                    .get(f.haystack)
+                    .is_some_and(|h| h.key == key)
+                    && f.lines.iter().any(|l| l.line == n && l.slots != 0)
+            })
+        };
         let mute = if self.cx.plan.llm == crate::cli::LlmPolicy::Always {
             verify::Mute::default()
         } else {
-            let holds_query_word = |key: &str, n: usize| {
-                found.search.ranked.iter().any(|f| {
-                    found
-                        .search
-                        .haystacks
-                        .get(f.haystack)
-                        .is_some_and(|h| h.key == key)
-                        && f.lines.iter().any(|l| l.line == n && l.slots != 0)
-                })
-            };
             verify::drop_mute(&mut verified, &docs, &holds_query_word)
         };
+        let claimed_files: Vec<(String, Vec<usize>)> = verified
+            .files
+            .iter()
+            .map(|(k, l)| (k.clone(), l.clone()))
+            .collect();
+        let not_locating = verify::not_locating(&claimed_files, &docs, &holds_query_word);
+        if !not_locating.is_empty() {
+            messages::verbose(&format!(
+                "model: no vote in the ranking for {} (its lines hold none of the query's words and define nothing)",
+                not_locating.join(", ")
+            ));
+        }
         if mute.blank > 0 {
             messages::verbose(&format!(
                 "model: {} claimed line(s) blank, not printed",
@@ -593,14 +637,20 @@ impl Stage<'_> {
             fuse_claims(
                 found,
                 &walked,
-                &model_order,
+                (&model_order, &not_locating),
                 &selected,
                 self.cx.plan.max_lines,
             );
             report.fused = true;
         }
         if !offline_agrees {
-            report.answer_lesson = self.answer_lesson(found, &claimed, &docs);
+            // Only places that locate teach: a line without the query's
+            // words that defines nothing is likely a miscounted one.
+            let locating: Vec<(String, usize)> = claimed
+                .into_iter()
+                .filter(|(key, _)| !not_locating.contains(key))
+                .collect();
+            report.answer_lesson = self.answer_lesson(found, &locating, &docs);
         }
     }
 
@@ -721,7 +771,7 @@ impl Stage<'_> {
 fn fuse_claims(
     found: &mut Found,
     walked: &[Haystack],
-    model_order: &[usize],
+    (model_order, not_locating): (&[usize], &[String]),
     verified: &Selection,
     max_lines: usize,
 ) {
@@ -745,7 +795,14 @@ fn fuse_claims(
             Some((walked.get(*h)?.key.clone(), lines))
         })
         .collect();
-    let placed = fallback::fuse::fuse(fallback::fuse::FUSION, &ranked, &printed, &model, max_lines);
+    let placed = fallback::fuse::fuse(
+        fallback::fuse::FUSION,
+        &ranked,
+        &printed,
+        &model,
+        not_locating,
+        max_lines,
+    );
     let mut index: HashMap<String, usize> = found
         .search
         .haystacks

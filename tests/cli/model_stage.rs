@@ -601,7 +601,8 @@ fn asking_for_the_model_without_one_is_a_warning() {
 }
 
 /// `project()` and twelve files of eviction code: more excerpts than
-/// any prompt budget holds.
+/// any prompt budget holds. Forty other files keep the model's words to
+/// under a quarter of the files (more would be too common to search).
 fn big_project() -> Dir {
     let dir = project();
     for i in 0..12 {
@@ -609,6 +610,12 @@ fn big_project() -> Dir {
             .map(|j| format!("    # evict the oldest item of shard {i}, slot {j}, when full\n"))
             .collect();
         dir.write(&format!("src/shard{i}.py"), format!("def sweep():\n{body}"));
+    }
+    for i in 0..40 {
+        dir.write(
+            &format!("src/other{i}.py"),
+            format!("def helper{i}():\n    return {i}\n"),
+        );
     }
     dir
 }
@@ -692,4 +699,28 @@ fn the_fallback_makes_at_most_two_calls() {
         .stdout_has("./src/cache.py\n")
         .stderr_lacks("follow-up round");
     assert_eq!(mock.received().len(), 2, "{}", out.describe);
+}
+
+#[test]
+fn expansion_words_too_common_to_name_a_concept_are_not_searched() {
+    // Twelve of the sixteen files say "evict": in more than a quarter of the
+    // files, `eviction` (the concept's word, found as "evict") names no
+    // concept; `self` is a keyword. `cache` and `oldest` are searched.
+    let dir = project();
+    for i in 0..12 {
+        dir.write(
+            &format!("src/shard{i}.py"),
+            format!("def sweep{i}():\n    evict(shard_{i})\n"),
+        );
+    }
+    let mock = MockLlm::start(vec![
+        chat(json!({"concepts": [{"name": "cache eviction",
+            "synonyms": ["evict", "self", "oldest"], "related": []}]})),
+        chat(json!({"matches": [{"path": "src/cache.py", "line": 6}]})),
+    ]);
+    dir.use_model(&mock.base_url(), "");
+    let out = run(&dir, &["-v", "--no-learn", NEEDS_MODEL, "."], "auto");
+    out.code(0)
+        .stderr_has("model: not searching its words too common to name a concept: eviction, self\n")
+        .stderr_has("model: searching its words too: cache, oldest\n");
 }
