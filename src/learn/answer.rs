@@ -32,6 +32,10 @@ pub struct AnswerLesson {
     pub name: String,
     pub trigger: Vec<String>,
     pub identifiers: Vec<String>,
+    /// Settled rather than found: the printed answer the model was consulted
+    /// on and did not change (at temperature 0 the same request gets the
+    /// same reply: asking again would pay for nothing).
+    pub settled: bool,
 }
 
 /// The identifiers a model's chosen lines offer, best first: each line's
@@ -147,6 +151,7 @@ pub fn lesson(q: &Query, identifiers: Vec<String>) -> Option<AnswerLesson> {
         name,
         trigger,
         identifiers,
+        settled: false,
     })
 }
 
@@ -304,6 +309,7 @@ mod tests {
             name: "config".into(),
             trigger: vec!["config".into()],
             identifiers: vec!["load_settings".into()],
+            settled: false,
         };
         let from = Provenance {
             query: "config".into(),

@@ -107,11 +107,16 @@ fn learn_answer(
     match learn::answer::record_answer(path, lesson, &known, &from) {
         Ok(Some((name, gained))) => {
             messages::verbose(&format!(
-                "learned: {name} -> {} (the model's verified answer) into {}",
+                "learned: {name} -> {} ({}) into {}",
                 if gained.is_empty() {
                     "nothing new".to_string()
                 } else {
                     gained.join(", ")
+                },
+                if lesson.settled {
+                    "the answer the model was asked about and did not change"
+                } else {
+                    "the model's verified answer"
                 },
                 path.display()
             ));

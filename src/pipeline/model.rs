@@ -603,6 +603,9 @@ impl Stage<'_> {
             } else {
                 "the model claimed no line".to_string()
             });
+            if !rlm {
+                report.answer_lesson = self.settled_lesson(found);
+            }
             return;
         }
         let model_order = claimed_order(&reply.matches, &selected, &walked);
@@ -652,6 +655,47 @@ impl Stage<'_> {
                 .collect();
             report.answer_lesson = self.answer_lesson(found, &locating, &docs);
         }
+        if report.answer_lesson.is_none() && !rlm {
+            report.answer_lesson = self.settled_lesson(found);
+        }
+    }
+
+    /// The lesson of a consultation that found nothing better: the printed
+    /// first file's best printed lines (by score), kept as the query's
+    /// settled answer, so the next run of the query (or of one sharing its
+    /// words) is answered offline instead of asking the same model the same
+    /// thing. The same junk rules as a found answer apply.
+    fn settled_lesson(&self, found: &Found) -> Option<crate::learn::answer::AnswerLesson> {
+        let (h, printed) = found.search.selected.first()?;
+        let haystack = found.search.haystacks.get(*h)?;
+        let mut lines: Vec<usize> = found
+            .search
+            .ranked
+            .iter()
+            .find(|f| f.haystack == *h)
+            .map(|f| {
+                let mut scored: Vec<(f64, usize)> = f
+                    .lines
+                    .iter()
+                    .filter(|l| printed.contains(&l.line))
+                    .map(|l| (l.score.total, l.line))
+                    .collect();
+                scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+                scored.into_iter().map(|(_, n)| n).collect()
+            })
+            .unwrap_or_default();
+        for n in printed {
+            if !lines.contains(n) {
+                lines.push(*n);
+            }
+        }
+        let doc = natural::load_quiet(haystack, self.cx.read)?;
+        let key = haystack.key.clone();
+        let claimed: Vec<(String, usize)> = lines.into_iter().map(|n| (key.clone(), n)).collect();
+        let docs = BTreeMap::from([(key, doc)]);
+        let mut lesson = self.answer_lesson(found, &claimed, &docs)?;
+        lesson.settled = true;
+        Some(lesson)
     }
 
     /// What to learn from the model's verified claims (`(path, line)`, in

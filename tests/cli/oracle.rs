@@ -397,3 +397,36 @@ fn a_chosen_import_without_the_querys_words_is_not_printed_and_teaches_nothing()
         out.describe
     );
 }
+
+#[test]
+fn a_consultation_that_changed_nothing_is_not_paid_for_twice() {
+    let d = project();
+    let (query, _, _) = CASES[1];
+    // The model claims only an import without the query's words: nothing
+    // verifiable to add, so the offline answer stands, and is remembered.
+    let mock = claiming(json!([{"path": "src/wire.py", "line": 1}]));
+    d.use_model(&mock.base_url(), ASK_ALWAYS);
+    let first = learn_run(&d, query);
+    first
+        .code(0)
+        .stderr_has("(the answer the model was asked about and did not change)");
+    assert_eq!(mock.received().len(), 1, "{}", first.describe);
+    // The same query, and one sharing its words, make no call next time and
+    // print the same first file.
+    for again in [
+        query,
+        "where does the code unpack a compressed response body",
+    ] {
+        let mock = claiming(json!([]));
+        d.use_model(&mock.base_url(), ASK_ALWAYS);
+        let next = learn_run(&d, again);
+        next.code(0);
+        assert!(mock.received().is_empty(), "{}", next.describe);
+        assert_eq!(
+            next.headings().first(),
+            first.headings().first(),
+            "{}",
+            next.describe
+        );
+    }
+}
