@@ -174,17 +174,19 @@ fn a_selection_with_no_verified_claim_keeps_the_offline_results() {
         .stderr_has("dropped 1 unverified matches; showing the offline results");
 }
 
+/// An expansion that teaches `cache eviction → evict, oldest`.
+fn evict_oldest() -> Step {
+    chat(json!({"concepts": [{"name": "cache eviction",
+        "synonyms": ["evict", "oldest"], "related": []}]}))
+}
+
 #[test]
 fn claimed_lines_that_say_nothing_are_not_printed_by_the_fallback() {
     let dir = project();
-    let expansion = || {
-        chat(json!({"concepts": [{"name": "cache eviction",
-            "synonyms": ["evict", "oldest"], "related": []}]}))
-    };
     // An import and a `try:` hold none of the query's words: a model that
     // miscounts lines lands on such lines, and they locate nothing.
     let mock = MockLlm::start(vec![
-        expansion(),
+        evict_oldest(),
         chat(json!({"matches": [{"path": "src/client.py", "line": 1},
                                 {"path": "src/retry.py", "line": 11}]})),
     ]);
@@ -221,16 +223,12 @@ fn claimed_lines_that_say_nothing_are_not_printed_by_the_fallback() {
 #[test]
 fn claimed_blank_lines_are_not_printed_by_the_fallback() {
     let dir = project();
-    let expansion = || {
-        chat(json!({"concepts": [{"name": "cache eviction",
-            "synonyms": ["evict", "oldest"], "related": []}]}))
-    };
     // src/cache.py line 5 is empty: it exists, but answers nothing.
     let mock = MockLlm::start(vec![
-        expansion(),
+        evict_oldest(),
         chat(json!({"matches": [{"path": "src/cache.py", "line": 5},
                                 {"path": "src/cache.py", "line": 6}]})),
-        expansion(),
+        evict_oldest(),
         chat(json!({"matches": [{"path": "src/cache.py", "line": 5}]})),
     ]);
     dir.use_model(&mock.base_url(), "");

@@ -230,25 +230,32 @@ mod tests {
         assert_eq!(got.pages, Some(vec![1, 1]));
     }
 
+    /// A one-page PDF (Helvetica as /F1) whose page draws `content` and whose
+    /// object 6 is a form XObject (`form_dict` between `/Form` and `/Length`)
+    /// drawing `form`.
+    fn form_pdf(page: &[u8], content: &str, form_dict: &str, form: &str) -> Vec<u8> {
+        testdoc::assemble_pdf(&[
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+            b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>".to_vec(),
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_vec(),
+            page.to_vec(),
+            format!("<< /Length {} >>\nstream\n{content}\nendstream", content.len() + 1)
+                .into_bytes(),
+            format!(
+                "<< /Type /XObject /Subtype /Form {form_dict} /Length {} >>\nstream\n{form}\nendstream",
+                form.len() + 1
+            )
+            .into_bytes(),
+        ])
+    }
+
     #[test]
     fn text_inside_a_form_xobject_is_found() {
         let page = b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] \
                  /Resources << /Font << /F1 3 0 R >> /XObject << /X1 6 0 R >> >> /Contents 5 0 R >>";
         let content = "BT /F1 12 Tf 72 700 Td (before) Tj ET /X1 Do /X1 Do";
         let form = "BT /F1 12 Tf 10 10 Td (in the form) Tj ET";
-        let objects = vec![
-        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
-        b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>".to_vec(),
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_vec(),
-        page.to_vec(),
-        format!("<< /Length {} >>\nstream\n{content}\nendstream", content.len() + 1).into_bytes(),
-        format!(
-            "<< /Type /XObject /Subtype /Form /BBox [0 0 100 100] /Length {} >>\nstream\n{form}\nendstream",
-            form.len() + 1
-        )
-        .into_bytes(),
-    ];
-        let got = text(&testdoc::assemble_pdf(&objects));
+        let got = text(&form_pdf(page, content, "/BBox [0 0 100 100]", form));
         assert_eq!(
             got.text,
             "===== Page 1 =====\nbefore\nin the form\nin the form"
@@ -260,19 +267,12 @@ mod tests {
         let page = b"<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 3 0 R >> /XObject << /X1 6 0 R >> >> /Contents 5 0 R >>";
         let content = "/X1 Do";
         let form = "BT /F1 12 Tf (loop) Tj ET /X1 Do";
-        let objects = vec![
-        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
-        b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>".to_vec(),
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_vec(),
-        page.to_vec(),
-        format!("<< /Length {} >>\nstream\n{content}\nendstream", content.len() + 1).into_bytes(),
-        format!(
-            "<< /Type /XObject /Subtype /Form /Resources << /Font << /F1 3 0 R >> /XObject << /X1 6 0 R >> >> /Length {} >>\nstream\n{form}\nendstream",
-            form.len() + 1
-        )
-        .into_bytes(),
-    ];
-        let got = text(&testdoc::assemble_pdf(&objects));
+        let got = text(&form_pdf(
+            page,
+            content,
+            "/Resources << /Font << /F1 3 0 R >> /XObject << /X1 6 0 R >> >>",
+            form,
+        ));
         assert_eq!(got.text, "===== Page 1 =====\nloop\n");
     }
 
