@@ -124,13 +124,14 @@ pub fn drop_mute(
 /// A model's claim on such a line is weak evidence (small models miscount
 /// lines); the fusion gives these files no vote (`fallback::fuse`).
 pub fn not_locating(
-    verified: &[(String, Vec<usize>)],
+    verified: &Verified,
     docs: &BTreeMap<String, Document>,
     holds_query_word: &dyn Fn(&str, usize) -> bool,
 ) -> Vec<String> {
     verified
+        .files
         .iter()
-        .filter(|(key, lines)| {
+        .filter(|&(key, lines)| {
             let Some(doc) = docs.get(key) else {
                 return true;
             };
@@ -343,14 +344,10 @@ mod tests {
             ("b.py", "self.scope = scope\n"),
             ("c.py", "limit = 30\n"),
         ]);
-        let claimed = vec![
-            ("a.py".to_string(), vec![2]),
-            ("b.py".to_string(), vec![1]),
-            ("c.py".to_string(), vec![1]),
-        ];
+        let claimed = verify(&claims(&[("a.py", 2), ("b.py", 1), ("c.py", 1)]), &d);
         let words = |key: &str, n: usize| key == "c.py" && n == 1;
         assert_eq!(not_locating(&claimed, &d, &words), vec!["b.py".to_string()]);
-        let first = vec![("a.py".to_string(), vec![1])];
+        let first = verify(&claims(&[("a.py", 1)]), &d);
         assert_eq!(not_locating(&first, &d, &words), vec!["a.py".to_string()]);
     }
 }

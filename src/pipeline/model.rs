@@ -272,7 +272,8 @@ impl Stage<'_> {
         q.terms = terms;
         // A model word in a quarter of the files (`error`, `self`, `data`) or
         // a keyword names no concept, as for learning (`learn::filter`): it
-        // would only reshuffle the ranking. Counted once, then left out.
+        // would only reshuffle the ranking. Their counts cost one more scan
+        // of the corpus (milliseconds, and only when the model is consulted).
         if let Ok(counted) =
             crate::search::scan_terms(self.cx.corpus, &q.terms, &self.cx.read.quiet())
         {
@@ -550,12 +551,7 @@ impl Stage<'_> {
         } else {
             verify::drop_mute(&mut verified, &docs, &holds_query_word)
         };
-        let claimed_files: Vec<(String, Vec<usize>)> = verified
-            .files
-            .iter()
-            .map(|(k, l)| (k.clone(), l.clone()))
-            .collect();
-        let not_locating = verify::not_locating(&claimed_files, &docs, &holds_query_word);
+        let not_locating = verify::not_locating(&verified, &docs, &holds_query_word);
         if !not_locating.is_empty() {
             messages::verbose(&format!(
                 "model: no vote in the ranking for {} (its lines hold none of the query's words and define nothing)",
