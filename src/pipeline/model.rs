@@ -669,23 +669,15 @@ impl Stage<'_> {
             .ranked
             .iter()
             .find(|f| f.haystack == *h)
-            .map(|f| {
-                let mut scored: Vec<(f64, usize)> = f
-                    .lines
-                    .iter()
-                    .filter(|l| printed.contains(&l.line))
-                    .map(|l| (l.score.total, l.line))
-                    .collect();
-                scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-                scored.into_iter().map(|(_, n)| n).collect()
-            })
+            .map(|f| f.best_lines(usize::MAX))
             .unwrap_or_default();
+        lines.retain(|n| printed.contains(n));
         for n in printed {
             if !lines.contains(n) {
                 lines.push(*n);
             }
         }
-        let doc = natural::load_quiet(haystack, self.cx.read)?;
+        let doc = found.search.document(*h, self.cx.read)?;
         let key = haystack.key.clone();
         let claimed: Vec<(String, usize)> = lines.into_iter().map(|n| (key.clone(), n)).collect();
         let docs = BTreeMap::from([(key, doc)]);
@@ -793,11 +785,7 @@ impl Stage<'_> {
                     (0..listing.len()).filter_map(|i| listing.get(i)).collect()
                 }
                 Corpus::Walk { paths, opts, cwd } => {
-                    let opts = walk::WalkOptions {
-                        voice: messages::Voice::Quiet,
-                        ..opts.clone()
-                    };
-                    walk::walk(paths, &opts, cwd).haystacks
+                    walk::walk(paths, &opts.quiet(), cwd).haystacks
                 }
             })
             .clone()

@@ -78,6 +78,16 @@ pub struct WalkOptions {
     pub voice: messages::Voice,
 }
 
+impl WalkOptions {
+    /// The same options for a second walk: errors counted, not printed again.
+    pub fn quiet(&self) -> WalkOptions {
+        WalkOptions {
+            voice: messages::Voice::Quiet,
+            ..self.clone()
+        }
+    }
+}
+
 impl Default for WalkOptions {
     fn default() -> Self {
         WalkOptions {
@@ -509,12 +519,14 @@ where
     let walker = walk_builder(root, opts, cwd, &filter.overrides).build_parallel();
     let scanned = AtomicUsize::new(0);
     let mut builder = CollectorBuilder {
-        root,
-        voice: opts.voice,
-        cwd,
-        filter,
-        once,
-        scanned: &scanned,
+        shared: Shared {
+            root,
+            voice: opts.voice,
+            cwd,
+            filter,
+            once,
+            scanned: &scanned,
+        },
         make,
     };
     walker.visit(&mut builder);
@@ -557,13 +569,19 @@ fn should_enter(dent: &DirEntry, overrides: &Override) -> bool {
     !is_dir || !overrides.matched(dent.path(), true).is_ignore()
 }
 
-struct CollectorBuilder<'s, 'o, F> {
+/// What every walker thread of one directory argument shares.
+#[derive(Clone, Copy)]
+struct Shared<'s, 'o> {
     root: &'s Root,
     voice: messages::Voice,
     cwd: &'s Path,
     filter: &'s Filter,
     once: &'s Once<'o>,
     scanned: &'s AtomicUsize,
+}
+
+struct CollectorBuilder<'s, 'o, F> {
+    shared: Shared<'s, 'o>,
     make: &'s F,
 }
 
@@ -574,12 +592,7 @@ where
 {
     fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
         Box::new(Collector {
-            root: self.root,
-            voice: self.voice,
-            cwd: self.cwd,
-            filter: self.filter,
-            once: self.once,
-            scanned: self.scanned,
+            shared: self.shared,
             visitor: (self.make)(),
         })
     }
@@ -587,12 +600,7 @@ where
 
 /// One walker thread: filters entries and hands haystacks to its visitor.
 struct Collector<'s, 'o, V> {
-    root: &'s Root,
-    voice: messages::Voice,
-    cwd: &'s Path,
-    filter: &'s Filter,
-    once: &'s Once<'o>,
-    scanned: &'s AtomicUsize,
+    shared: Shared<'s, 'o>,
     visitor: V,
 }
 
@@ -600,7 +608,7 @@ impl<V: Visitor> ParallelVisitor for Collector<'_, '_, V> {
     fn visit(&mut self, entry: Result<DirEntry, ignore::Error>) -> WalkState {
         match entry {
             Ok(dent) => self.consider(dent),
-            Err(err) => messages::error_in(self.voice, &describe(&err, self.cwd)),
+            Err(err) => messages::error_in(self.shared.voice, &describe(&err, self.shared.cwd)),
         }
         WalkState::Continue
     }
@@ -613,12 +621,12 @@ impl<V: Visitor> Collector<'_, '_, V> {
         if !dent.file_type().is_some_and(|t| t.is_file()) {
             return;
         }
-        self.scanned.fetch_add(1, Ordering::Relaxed);
-        if !self.filter.allows(dent.path()) {
+        self.shared.scanned.fetch_add(1, Ordering::Relaxed);
+        if !self.shared.filter.allows(dent.path()) {
             return;
         }
-        let key = self.root.key_of(dent.path());
-        if !self.once.first(&key) {
+        let key = self.shared.root.key_of(dent.path());
+        if !self.shared.once.first(&key) {
             return;
         }
         self.visitor.visit(Haystack {

@@ -40,20 +40,25 @@ fn shown(path: &Path) -> String {
         .to_string()
 }
 
+/// The source files (shown relative to `src/`) for which `wrong` holds.
+fn files_where(wrong: impl Fn(&Path) -> bool) -> Vec<String> {
+    let (files, _) = layout();
+    files
+        .iter()
+        .filter(|f| wrong(f))
+        .map(|f| shown(f))
+        .collect()
+}
+
 #[test]
 fn every_source_file_opens_with_a_doc_comment() {
-    let (files, _) = layout();
-    let missing: Vec<String> = files
-        .iter()
-        .filter(|f| {
-            let text = std::fs::read_to_string(f).unwrap();
-            !text
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .is_some_and(|l| l.starts_with("//!"))
-        })
-        .map(|f| shown(f))
-        .collect();
+    let missing = files_where(|f| {
+        let text = std::fs::read_to_string(f).unwrap();
+        !text
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .is_some_and(|l| l.starts_with("//!"))
+    });
     assert!(
         missing.is_empty(),
         "files without a `//!` comment first: {missing:?}"
@@ -62,17 +67,12 @@ fn every_source_file_opens_with_a_doc_comment() {
 
 #[test]
 fn no_path_attributes() {
-    let (files, _) = layout();
-    let with: Vec<String> = files
-        .iter()
-        .filter(|f| {
-            std::fs::read_to_string(f)
-                .unwrap()
-                .lines()
-                .any(|l| l.trim_start().starts_with("#[path"))
-        })
-        .map(|f| shown(f))
-        .collect();
+    let with = files_where(|f| {
+        std::fs::read_to_string(f)
+            .unwrap()
+            .lines()
+            .any(|l| l.trim_start().starts_with("#[path"))
+    });
     assert!(with.is_empty(), "#[path] in {with:?}");
 }
 
@@ -102,17 +102,12 @@ fn folders_are_modules_with_mod_rs_and_more_than_tests() {
 
 #[test]
 fn tests_files_belong_to_folder_modules() {
-    let (files, _) = layout();
-    let stray: Vec<String> = files
-        .iter()
-        .filter(|f| {
-            let name = f.file_name().unwrap().to_string_lossy();
-            name.ends_with("_tests.rs")
-                || ((name == "tests.rs" || name == "proptests.rs")
-                    && !f.with_file_name("mod.rs").exists())
-        })
-        .map(|f| shown(f))
-        .collect();
+    let stray = files_where(|f| {
+        let name = f.file_name().unwrap().to_string_lossy();
+        name.ends_with("_tests.rs")
+            || ((name == "tests.rs" || name == "proptests.rs")
+                && !f.with_file_name("mod.rs").exists())
+    });
     assert!(
         stray.is_empty(),
         "test files outside a folder module: {stray:?}"
