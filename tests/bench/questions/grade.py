@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Everyday questions with line-level answers: is the first printed place the answer?
+
+    python3 tests/bench/questions/grade.py --kgrep target/release/kgrep
+    python3 tests/bench/questions/grade.py --kgrep BIN --json-out /tmp/after.json --compare /tmp/before.json
+    python3 tests/bench/questions/grade.py --materialize-only      # just unpack the trees
+
+The questions (`*.jsonl` beside this script) were written by reading each repository's
+code, before kgrep was run on it: a question a developer would type, and the lines a
+senior who knows the code would point to (`answers`: file and 1-based inclusive range).
+Each repository is unpacked once, at the question's commit, from the git mirrors the
+fetch tool brings (`<mirrors>/owner+name/repo`; default `.mirror` beside the folder that
+holds this checkout, or `$KGREP_EVAL_MIRRORS`) into `--corpora` (default
+/tmp/kgrep-questions/NAME).
+
+kgrep runs offline (`KGREP_LLM=off`) as `kgrep -- QUESTION .` inside the tree, and its
+grep-style output is graded:
+
+  RIGHT    the first printed file is an answer file and one of its printed match lines
+           (`N:`) lies within 2 lines of one of that file's answer ranges;
+  PARTIAL  not RIGHT, but a printed match line of some answer file lies within 2 lines of
+           one of its ranges (the answer was printed, later);
+  WRONG    neither.
+
+Also reported: R@1 of files (first printed file is an answer file), the median printed
+lines and the median wall time per query. Per repository and overall.
+"""
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[2]
+SLACK = 2
+MATCH_RE = re.compile(r"^(?P<n>\d+):\t")
+OTHER_RE = re.compile(r"^(?P<n>\d+)-\t")
+
+
+def mirrors_default() -> Path:
+    env = os.environ.get("KGREP_EVAL_MIRRORS")
+    return Path(env) if env else ROOT.parent / ".mirror"
+
+
+def load_questions(names: list[str]) -> list[dict]:
+    rows = []
+    for path in sorted(HERE.glob("*.jsonl")):
+        if names and path.stem not in names:
+            continue
+        for n, line in enumerate(path.open(), 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise SystemExit(f"error: {path}:{n}: {e}")
+            row["set"] = path.stem
+            rows.append(row)
+    return rows
+
+
+def materialize(row: dict, corpora: Path, mirrors: Path) -> Path:
+    """The repository's tree at the question's commit, unpacked once."""
+    dest = corpora / row["set"]
+    stamp = dest / ".kgrep-questions-commit"
+    if stamp.is_file() and stamp.read_text().strip() == row["commit"]:
+        return dest
+    git_dir = mirrors / row["repo"].replace("/", "+") / "repo"
+    if not git_dir.is_dir():
+        raise SystemExit(
+            f"error: no mirror of {row['repo']} at {git_dir}: bring it with the fetch tool "
+            f"(github:{row['repo']}) or set KGREP_EVAL_MIRRORS"
+        )
+    if dest.exists():
+        subprocess.run(["rm", "-rf", str(dest)], check=True)
+    dest.mkdir(parents=True)
+    archive = subprocess.Popen(["git", "-C", str(git_dir), "archive", row["commit"]],
+                               stdout=subprocess.PIPE)
+    subprocess.run(["tar", "-x", "-C", str(dest)], stdin=archive.stdout, check=True)
+    if archive.wait() != 0:
+        raise SystemExit(f"error: git archive {row['commit']} failed in {git_dir}")
+    # Outside the tree's own files: a hidden name kgrep skips by default.
+    stamp.write_text(row["commit"] + "\n")
+    return dest
+
+
+def parse(stdout: str) -> list[tuple[str, list[int]]]:
+    """Printed files in order, each with its match line numbers (`N:`)."""
+    files: list[tuple[str, list[int]]] = []
+    for line in stdout.splitlines():
+        if not line.strip() or line == "--":
+            continue
+        m = MATCH_RE.match(line)
+        if m:
+            if files:
+                files[-1][1].append(int(m.group("n")))
+            continue
+        if OTHER_RE.match(line):
+            continue
+        files.append((os.path.normpath(line.strip()), []))
+    return files
+
+
+def near(lines: list[int], ranges: list[list[int]]) -> bool:
+    return any(lo - SLACK <= n <= hi + SLACK for n in lines for lo, hi in ranges)
+
+
+def grade(row: dict, printed: list[tuple[str, list[int]]]) -> str:
+    ranges: dict[str, list[list[int]]] = {}
+    for a in row["answers"]:
+        ranges.setdefault(os.path.normpath(a["path"]), []).append(a["lines"])
+    if printed:
+        first, lines = printed[0]
+        if first in ranges and near(lines, ranges[first]):
+            return "RIGHT"
+    if any(path in ranges and near(lines, ranges[path]) for path, lines in printed):
+        return "PARTIAL"
+    return "WRONG"
+
+
+def run(row: dict, kgrep: str, corpus: Path, extra: list[str]) -> dict:
+    env = dict(os.environ, KGREP_LLM="off")
+    env.pop("KGREP_API_KEY", None)
+    start = time.monotonic()
+    p = subprocess.run([kgrep, *extra, "--", row["query"], "."], cwd=corpus,
+                       capture_output=True, stdin=subprocess.DEVNULL, env=env, timeout=300)
+    wall = time.monotonic() - start
+    printed = parse(p.stdout.decode("utf-8", "replace"))
+    answer_files = {os.path.normpath(a["path"]) for a in row["answers"]}
+    return {
+        "id": row["id"],
+        "set": row["set"],
+        "kind": row.get("kind", ""),
+        "query": row["query"],
+        "rc": p.returncode,
+        "grade": grade(row, printed),
+        "file_r1": bool(printed) and printed[0][0] in answer_files,
+        "first": printed[0][0] if printed else None,
+        "first_lines": printed[0][1] if printed else [],
+        "lines": sum(len(lines) for _, lines in printed),
+        "wall": wall,
+    }
+
+
+def table(results: list[dict]) -> str:
+    groups: dict[str, list[dict]] = {}
+    for r in results:
+        groups.setdefault(r["set"], []).append(r)
+    groups["ALL"] = results
+    out = ["| set | n | RIGHT | PARTIAL | WRONG | file R@1 | median lines | median s |",
+           "|---|---|---|---|---|---|---|---|"]
+    for name, rs in groups.items():
+        n = len(rs)
+        count = {g: sum(1 for r in rs if r["grade"] == g) for g in ("RIGHT", "PARTIAL", "WRONG")}
+        out.append(
+            f"| {name} | {n} | {count['RIGHT'] / n:.2f} ({count['RIGHT']}) "
+            f"| {count['PARTIAL'] / n:.2f} ({count['PARTIAL']}) | {count['WRONG'] / n:.2f} ({count['WRONG']}) "
+            f"| {sum(r['file_r1'] for r in rs) / n:.2f} "
+            f"| {statistics.median(r['lines'] for r in rs):.0f} "
+            f"| {statistics.median(r['wall'] for r in rs):.3f} |"
+        )
+    return "\n".join(out)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--kgrep", default=str(ROOT / "target/release/kgrep"))
+    ap.add_argument("--set", action="append", default=[], help="only this question file (stem); repeats")
+    ap.add_argument("--corpora", default="/tmp/kgrep-questions")
+    ap.add_argument("--mirrors", default=str(mirrors_default()))
+    ap.add_argument("--json-out")
+    ap.add_argument("--compare", help="a --json-out of another build: list the questions whose grade changed")
+    ap.add_argument("--materialize-only", action="store_true")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("extra", nargs="*", help="more kgrep arguments, after --")
+    args = ap.parse_args()
+    args.kgrep = os.path.abspath(args.kgrep)
+
+    rows = load_questions(args.set)
+    corpora = Path(args.corpora)
+    trees = {}
+    for row in rows:
+        trees[row["id"]] = materialize(row, corpora, Path(args.mirrors))
+    if args.materialize_only:
+        print("\n".join(sorted({str(t) for t in trees.values()})))
+        return 0
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(lambda r: run(r, args.kgrep, trees[r["id"]], args.extra), rows))
+    for r in results:
+        print(f"{r['grade']:7} {r['id']:15} first={r['first']} {r['first_lines'][:6]}  {r['query'][:70]}")
+    print()
+    print(table(results))
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(results, indent=1))
+    if args.compare:
+        before = {r["id"]: r for r in json.loads(Path(args.compare).read_text())}
+        order = {"WRONG": 0, "PARTIAL": 1, "RIGHT": 2}
+        print("\nchanged:")
+        for r in results:
+            b = before.get(r["id"])
+            if b and b["grade"] != r["grade"]:
+                arrow = "+" if order[r["grade"]] > order[b["grade"]] else "-"
+                print(f"  {arrow} {r['id']}: {b['grade']} -> {r['grade']}  {r['query'][:70]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
