@@ -382,7 +382,8 @@ fn server_message(body: &str, key: Option<&ApiKey>) -> String {
 pub(crate) fn one_line(text: &str, key: Option<&ApiKey>) -> String {
     let mut text = text.to_string();
     if let Some(secret) = key.map(ApiKey::expose).filter(|k| k.len() >= 4) {
-        text = text.replace(secret, super::redact::REDACTED);
+        // In any case: a server may echo the key upper- or lower-cased.
+        text = super::redact::without_phrase(&text, secret);
     }
     let text = redact(&text).text;
     let words: Vec<&str> = text.split_whitespace().collect();
@@ -447,6 +448,10 @@ mod tests {
             msg.starts_with("Incorrect API key provided: [REDACTED]"),
             "{msg}"
         );
+        // Echoed in another case, it is removed all the same.
+        let upper = r#"{"error": {"message": "bad key SK-LIVE-0123456789ABCDEFGHIJ"}}"#;
+        let msg = server_message(upper, Some(&key));
+        assert_eq!(msg, "bad key [REDACTED]");
         let long = "x".repeat(5000);
         assert_eq!(
             server_message(&long, None).chars().count(),

@@ -1,5 +1,6 @@
-//! The language-model client layer: who to call ([`provider`]), what to send
-//! ([`prompt`], through [`redact`]), how ([`client`] over [`wire`]), what came
+//! The language-model client layer: who to call ([`provider`]), what may be
+//! sent ([`outbound`], the one rule, over [`redact`]), what to send
+//! ([`prompt`]), how ([`client`] over [`wire`]), what came
 //! back ([`reply`]), and what would be sent ([`dry_run()`]).
 //!
 //! Owns every byte kgrep sends to a model and every reply it reads. It does not
@@ -55,6 +56,7 @@
 
 pub mod client;
 pub mod dry_run;
+pub mod outbound;
 pub mod prompt;
 pub mod provider;
 pub mod redact;

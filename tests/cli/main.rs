@@ -28,6 +28,7 @@ mod mock_llm;
 mod model_faults;
 mod model_stage;
 mod oracle;
+mod outbound;
 mod output;
 mod readme;
 mod schema;
