@@ -300,3 +300,26 @@ fn dry_run_shows_no_fragment_of_a_planted_secret() {
     }
     assert!(mock.received().is_empty());
 }
+
+#[test]
+fn a_key_the_server_echoes_in_another_case_is_never_printed() {
+    let planted = planted();
+    let mock = MockLlm::respond(Box::new(|request: &Received| {
+        let key = request
+            .header("authorization")
+            .unwrap_or_default()
+            .trim_start_matches("Bearer ")
+            .to_uppercase();
+        Step::error(401, &format!("Incorrect API key provided: {key}"))
+    }));
+    let key = planted.dir.use_model(&mock.base_url(), "learn = false");
+    let out = run(&planted.dir, "always", &["-v", QUERY, "."]);
+    out.code(0).stderr_has("refused the API key");
+    for text in [&out.stderr, &out.stdout] {
+        assert!(
+            !text.to_lowercase().contains(&key.to_lowercase()),
+            "{}",
+            out.describe
+        );
+    }
+}
