@@ -260,7 +260,9 @@ impl Client {
 
     fn status_error(&self, f: Failure) -> LlmError {
         let url = self.endpoint.display_base();
-        let message = server_message(&f.body, self.endpoint.api_key.as_ref());
+        let message = self
+            .endpoint
+            .scrub(&server_message(&f.body, self.endpoint.api_key.as_ref()));
         match f.status {
             401 | 403 => LlmError::Auth {
                 url,
@@ -282,7 +284,7 @@ impl Client {
     fn connect_error(&self, reason: &str) -> LlmError {
         LlmError::Connect {
             url: self.endpoint.display_base(),
-            reason: reason.to_string(),
+            reason: self.endpoint.scrub(reason),
         }
     }
 
@@ -311,8 +313,14 @@ impl Client {
             ureq::Error::Io(e) => self.connect_error(&e.to_string()),
             ureq::Error::ConnectionFailed => self.connect_error("connection failed"),
             ureq::Error::Tls(reason) => self.connect_error(&format!("TLS: {reason}")),
-            ureq::Error::Protocol(e) => LlmError::BadReply(format!("invalid HTTP from {url}: {e}")),
-            other => self.connect_error(&one_line(&other.to_string(), None)),
+            ureq::Error::Protocol(e) => LlmError::BadReply(
+                self.endpoint
+                    .scrub(&format!("invalid HTTP from {url}: {e}")),
+            ),
+            other => {
+                let text = self.endpoint.scrub(&other.to_string());
+                self.connect_error(&one_line(&text, self.endpoint.api_key.as_ref()))
+            }
         }
     }
 }

@@ -1,4 +1,5 @@
-//! The language-model client layer: who to call ([`provider`]), what may be
+//! The language-model client layer: who to call ([`provider`], at which URL:
+//! [`address`]), what may be
 //! sent ([`outbound`], the one rule, over [`redact`]), what to send
 //! ([`prompt`]), how ([`client`] over [`wire`]), what came
 //! back ([`reply`]), and what would be sent ([`dry_run()`]).
@@ -54,6 +55,7 @@
 //! secret files skipped, estimated tokens) build the [`Prompt`] with
 //! [`prompt::selection`] and send it with [`Client::complete`].
 
+pub mod address;
 pub mod client;
 pub mod dry_run;
 pub mod outbound;

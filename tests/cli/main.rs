@@ -3,6 +3,7 @@
 
 mod harness;
 
+mod api_base;
 mod bad_input;
 mod broken_pipe;
 mod budget;
