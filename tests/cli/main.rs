@@ -27,6 +27,7 @@ mod max_count;
 mod mcp;
 mod mock_llm;
 mod model_faults;
+mod model_text;
 mod model_stage;
 mod oracle;
 mod outbound;
