@@ -164,17 +164,14 @@ mod tests {
 
     #[test]
     fn the_endpoint_path_goes_before_the_query() {
-        let base = Base::parse("https://x.openai.azure.com/openai/v1?api-version=2024-02-01")
-            .unwrap();
+        let base =
+            Base::parse("https://x.openai.azure.com/openai/v1?api-version=2024-02-01").unwrap();
         assert_eq!(
             base.join("/chat/completions"),
             "https://x.openai.azure.com/openai/v1/chat/completions?api-version=2024-02-01"
         );
         let base = Base::parse("http://127.0.0.1:8080/v1/").unwrap();
-        assert_eq!(
-            base.join("/messages"),
-            "http://127.0.0.1:8080/v1/messages"
-        );
+        assert_eq!(base.join("/messages"), "http://127.0.0.1:8080/v1/messages");
         let bare = Base::parse("http://localhost:11434").unwrap();
         assert_eq!(bare.path, "");
         assert_eq!(bare.join("/v1"), "http://localhost:11434/v1");
@@ -182,7 +179,8 @@ mod tests {
 
     #[test]
     fn credentials_are_stripped_and_query_values_never_shown() {
-        let base = Base::parse("https://User:pw@API.example.com:8443/v1?key=SECRET123&v=2").unwrap();
+        let base =
+            Base::parse("https://User:pw@API.example.com:8443/v1?key=SECRET123&v=2").unwrap();
         assert_eq!(base.host(), "api.example.com");
         assert_eq!(
             base.to_text(),
@@ -206,11 +204,20 @@ mod tests {
 
     #[test]
     fn only_http_urls_with_a_host_parse() {
-        for bad in ["ftp://127.0.0.1/", "127.0.0.1:8080", "http:///v1", "file:///etc/passwd", ""] {
+        for bad in [
+            "ftp://127.0.0.1/",
+            "127.0.0.1:8080",
+            "http:///v1",
+            "file:///etc/passwd",
+            "",
+        ] {
             assert!(Base::parse(bad).is_none(), "{bad}");
         }
         assert_eq!(host_of("http://[::1]:80/x").as_deref(), Some("::1"));
-        assert_eq!(host_of("HTTPS://Example.COM").as_deref(), Some("example.com"));
+        assert_eq!(
+            host_of("HTTPS://Example.COM").as_deref(),
+            Some("example.com")
+        );
     }
 
     #[test]

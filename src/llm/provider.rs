@@ -1005,7 +1005,10 @@ mod tests {
     #[test]
     fn a_query_string_stays_after_the_endpoint_path_and_is_never_shown() {
         let s = ModelSettings {
-            api_base: Some("https://u:pw@llm.example.com/openai/v1/?api-version=2024-02-01&key=SECRET-IN-URL".into()),
+            api_base: Some(
+                "https://u:pw@llm.example.com/openai/v1/?api-version=2024-02-01&key=SECRET-IN-URL"
+                    .into(),
+            ),
             api_key: Some("sk-the-real-key-0123456789".into()),
             ..settings(Some("openai/gpt-4o"))
         };
@@ -1024,7 +1027,10 @@ mod tests {
         );
         let scrubbed = main.scrub(&message);
         assert!(!scrubbed.contains("SECRET-IN-URL"), "{scrubbed}");
-        assert!(!scrubbed.to_lowercase().contains("the-real-key"), "{scrubbed}");
+        assert!(
+            !scrubbed.to_lowercase().contains("the-real-key"),
+            "{scrubbed}"
+        );
         // A full endpoint URL with a query is trimmed to its base.
         let s = ModelSettings {
             api_base: Some("http://127.0.0.1:8/v1/chat/completions?v=1".into()),
