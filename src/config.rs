@@ -60,6 +60,9 @@ pub struct Config {
     pub learn_to: Option<String>,
     /// kgrep: seconds one model request may take (a slow local model needs more).
     pub llm_timeout: Option<u64>,
+    /// kgrep: `kgrep --mcp` lets tool calls search outside its roots (as
+    /// `--allow-outside`).
+    pub mcp_allow_outside: Option<bool>,
     /// Not a key: why no model may be consulted, set when a line of a file
     /// that could not be read whole may have said where, whether or how much
     /// to send (a [`PRIVACY_KEYS`] key, or no key at all). Fail closed: the
@@ -120,6 +123,7 @@ impl Config {
             learn,
             learn_to,
             llm_timeout,
+            mcp_allow_outside,
             closed
         )
     }
