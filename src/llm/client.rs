@@ -23,8 +23,9 @@ use std::io::ErrorKind;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
 
+use super::address::host_of;
 use super::prompt::{self, ExpansionRequest, Prompt, SelectionRequest};
-use super::provider::{host_of, ApiKey, Endpoint, Protocol};
+use super::provider::{ApiKey, Endpoint, Protocol};
 use super::redact::redact;
 use super::reply::{parse_reply, Reply, ReplyError};
 use super::wire::{self, WireRequest};

@@ -30,19 +30,21 @@ pub fn is_withheld(key: &str) -> bool {
 }
 
 /// `doc` as a model may see it: `None` for a withheld file; otherwise every
-/// line redacted, as many lines as before (line numbers stay true). Invalid
-/// UTF-8 becomes U+FFFD, as in every excerpt.
+/// line redacted (`redact::redact_text`, one scan of the whole text), as many
+/// lines as before (line numbers stay true). Invalid UTF-8 becomes U+FFFD,
+/// as in every excerpt.
 pub fn document(doc: Document) -> Option<Document> {
     if is_withheld(&doc.key) {
         return None;
     }
-    let lines: Vec<Cow<'_, str>> = doc.lines().map(String::from_utf8_lossy).collect();
-    let (redacted, count) = redact::redact_lines(&lines);
-    if count == 0 && std::str::from_utf8(&doc.text).is_ok() {
-        return Some(doc);
-    }
+    let text = String::from_utf8_lossy(&doc.text);
+    let redacted = match redact::redact_text(&text) {
+        Some(r) => r.text,
+        None if matches!(text, Cow::Borrowed(_)) => return Some(doc),
+        None => text.into_owned(),
+    };
     Some(Document {
-        text: redacted.join("\n").into_bytes(),
+        text: redacted.into_bytes(),
         ..doc
     })
 }

@@ -430,9 +430,12 @@ fn resolve_sub(
     let model_type = s.sub_model_type.as_deref().or(s.model_type.as_deref());
     // rlmgrep: `api_key=sub_api_key or api_key`; kgrep only within one host.
     let key = own_key.or_else(|| {
-        let main_host = main.as_ref().ok().and_then(|m| host_of(&m.base_url));
+        let main_host = main
+            .as_ref()
+            .ok()
+            .and_then(|m| address::host_of(&m.base_url));
         let sub = build_endpoint(model, base, None, model_type, sampling).ok()?;
-        let same_host = main_host.is_some() && main_host == host_of(&sub.base_url);
+        let same_host = main_host.is_some() && main_host == address::host_of(&sub.base_url);
         let main_key = main_key.filter(|_| same_host)?;
         Some(ApiKey::new(main_key.expose(), KeySource::MainModel))
     });
@@ -583,11 +586,6 @@ fn normalize_base(url: &str, provider: Provider) -> Option<String> {
         base.path = "/v1".into();
     }
     Some(base.to_text())
-}
-
-/// The lower-cased host of an `http(s)://` URL (`address::host_of`).
-pub(crate) fn host_of(url: &str) -> Option<String> {
-    address::host_of(url)
 }
 
 fn non_empty(value: Option<&str>) -> Option<&str> {
@@ -1040,15 +1038,5 @@ mod tests {
             resolve(&s, env(&[])).main.unwrap().base_url,
             "http://127.0.0.1:8/v1?v=1"
         );
-    }
-
-    #[test]
-    fn host_of_reads_the_host() {
-        assert_eq!(
-            host_of("https://User:pw@API.example.com:8443/v1").as_deref(),
-            Some("api.example.com")
-        );
-        assert_eq!(host_of("http://[::1]:80/x").as_deref(), Some("::1"));
-        assert_eq!(host_of("file:///etc/passwd"), None);
     }
 }
