@@ -361,6 +361,10 @@ pub const DEFAULT_CONFIG: &str = r#"# kgrep configuration. kgrep also reads rlmg
 # Seconds one model request may take before it is abandoned (and retried).
 # llm_timeout = 300
 
+# kgrep --mcp: let tool calls search outside the server's roots (the roots the
+# client declares, else its working directory), as --allow-outside does.
+# mcp_allow_outside = false
+
 # Model settings, as in rlmgrep. Keys come from the provider's environment
 # variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY,
 # OPENROUTER_API_KEY) unless api_key is set here.
