@@ -53,6 +53,7 @@ complete -c kgrep -s H -d 'Accepted for compatibility with older rlmgrep: file n
 complete -c kgrep -l answer -d 'Print a narrative answer (on stderr) before the grep output. Needs a model for a written answer; offline, the best lines are quoted as an extractive answer'
 complete -c kgrep -l answer-only -d 'Print only the narrative answer'
 complete -c kgrep -l mcp -d 'Serve the Model Context Protocol on stdin and stdout (newline-delimited JSON-RPC) for coding agents: tools `search`, `answer` and `explain`. Other flags are ignored; each tool call takes its own arguments. See AGENTS in the man page'
+complete -c kgrep -l allow-outside -d 'With --mcp: let tool calls search any path this user can read. Without it, a path outside the server\'s roots (the roots the client declares, else the working directory), through `..` or a symlink too, is refused. The config key mcp_allow_outside = true does the same'
 complete -c kgrep -l json -d 'Print JSON Lines instead: ripgrep\'s `--json` messages (begin, match, context, end, summary), with kgrep\'s additions under `data.kgrep` and its own `answer` and `signature` messages. See JSON OUTPUT in the man page'
 complete -c kgrep -l dry-run -d 'Print the exact requests that would be sent to the model (method, URL, headers with keys masked, JSON body) and send nothing; with --json, as `request` messages. When no request would be sent, stderr says why'
 complete -c kgrep -l offline -d 'Never consult a language model, whatever the judge says (as `llm = "off"` or `KGREP_LLM=off`)'

@@ -60,7 +60,33 @@ pub struct Config {
     pub learn_to: Option<String>,
     /// kgrep: seconds one model request may take (a slow local model needs more).
     pub llm_timeout: Option<u64>,
+    /// kgrep: `kgrep --mcp` lets tool calls search outside its roots (as
+    /// `--allow-outside`).
+    pub mcp_allow_outside: Option<bool>,
+    /// Not a key: why no model may be consulted, set when a line of a file
+    /// that could not be read whole may have said where, whether or how much
+    /// to send (a [`PRIVACY_KEYS`] key, or no key at all). Fail closed: the
+    /// run is offline until the file is fixed (`cli::plan`).
+    #[serde(skip)]
+    pub closed: Option<String>,
 }
+
+/// The keys that decide whether, where or how much is sent to a model: a
+/// line naming one that cannot be read makes the run offline rather than
+/// fall back to a default that could send more, or elsewhere.
+pub const PRIVACY_KEYS: [&str; 11] = [
+    "llm",
+    "model",
+    "sub_model",
+    "api_base",
+    "sub_api_base",
+    "api_key",
+    "sub_api_key",
+    "model_type",
+    "prompt_tokens",
+    "max_llm_calls",
+    "max_iterations",
+];
 
 impl Config {
     /// Fills every key unset in `self` from `lower` (a lower-precedence file).
@@ -96,7 +122,9 @@ impl Config {
             prompt_tokens,
             learn,
             learn_to,
-            llm_timeout
+            llm_timeout,
+            mcp_allow_outside,
+            closed
         )
     }
 }
@@ -133,31 +161,142 @@ pub fn load(paths: &ConfigPaths) -> Config {
     kgrep.or(rlmgrep)
 }
 
-/// One file: absent → empty config; unreadable or corrupt → warning, empty config.
+/// One file: absent → empty config. Unreadable → a warning, and offline
+/// (what it said about the model is unknown). Corrupt → a warning, and the
+/// keys of the lines that can be read ([`recover`]); offline when a line
+/// that cannot be read may have set a [`PRIVACY_KEYS`] key. The file is
+/// never touched.
 fn load_one(path: &Path) -> Config {
-    match read_config(path) {
-        Ok(config) => config.unwrap_or_default(),
+    let text = match read_text(path) {
+        Ok(None) => return Config::default(),
+        Ok(Some(text)) => text,
         Err(err) => {
             messages::warn(&format!(
-                "{err:#}; ignoring this file (it was left unchanged)"
+                "{err:#}; ignoring this file (it was left unchanged) and consulting no model"
             ));
-            Config::default()
+            return Config {
+                closed: Some(format!("the config {} could not be read", path.display())),
+                ..Config::default()
+            };
         }
+    };
+    let err = match parse(&text) {
+        Ok(config) => return config,
+        Err(err) => err,
+    };
+    let recovered = recover(&text);
+    let mut config = recovered.config;
+    let kept = if recovered.kept == 0 {
+        "ignoring its other lines".to_string()
+    } else {
+        format!("using its {} readable setting(s)", recovered.kept)
+    };
+    match recovered.unsafe_line {
+        Some(line) => {
+            messages::warn(&format!(
+                "invalid config {}: {err:#}; {kept} but consulting no model, as line {line} \
+                 may set whether or where queries are sent (the file was left unchanged)",
+                path.display()
+            ));
+            config.closed = Some(format!(
+                "line {line} of the config {} could not be read",
+                path.display()
+            ));
+        }
+        None => messages::warn(&format!(
+            "invalid config {}: {err:#}; {kept} (the file was left unchanged)",
+            path.display()
+        )),
+    }
+    config
+}
+
+/// Reads one config file's text, regular and bounded (`own_file::read`: a
+/// FIFO or a device is refused at once); `Ok(None)` when it does not exist.
+fn read_text(path: &Path) -> anyhow::Result<Option<String>> {
+    use crate::own_file::{self, Follow};
+    match own_file::read_to_string(path, Follow::Yes, own_file::MAX_BYTES) {
+        Ok(text) => Ok(Some(text)),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(err) => Err(err).with_context(|| format!("cannot read config {}", path.display())),
     }
 }
 
 /// Reads and parses one config file; `Ok(None)` when it does not exist.
 pub fn read_config(path: &Path) -> anyhow::Result<Option<Config>> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(err) => {
-            return Err(err).with_context(|| format!("cannot read config {}", path.display()))
-        }
+    let Some(text) = read_text(path)? else {
+        return Ok(None);
     };
     parse(&text)
         .map(Some)
         .with_context(|| format!("invalid config {}", path.display()))
+}
+
+/// What could be read of a config that does not parse whole.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Recovered {
+    /// The settings of the lines that read, key by key.
+    pub config: Config,
+    /// How many settings were kept.
+    pub kept: usize,
+    /// The first (1-based) line that could not be read and names a
+    /// [`PRIVACY_KEYS`] key, or no key at all.
+    pub unsafe_line: Option<usize>,
+}
+
+/// Reads a config line by line, key by key: each top-level `key = value`
+/// line that parses alone, and whose value has the key's type, is kept;
+/// every other line is dropped. Keys under a `[table]` are not kgrep's and
+/// are skipped. Lines inside a multi-line value do not read alone: the
+/// value is lost, and such a line names no key, so the result is closed.
+pub fn recover(text: &str) -> Recovered {
+    let mut table = toml::Table::new();
+    let mut out = Recovered::default();
+    let mut in_table = false;
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        if trimmed.starts_with('[') && toml::from_str::<toml::Table>(trimmed).is_ok() {
+            in_table = true;
+            continue;
+        }
+        let one = toml::from_str::<toml::Table>(line)
+            .ok()
+            .filter(|t| t.len() == 1)
+            .and_then(|t| t.into_iter().next())
+            .filter(|(key, value)| {
+                let mut single = toml::Table::new();
+                single.insert(key.clone(), value.clone());
+                toml::Value::Table(single).try_into::<Config>().is_ok()
+            });
+        match one {
+            Some(_) if in_table => {}
+            Some((key, value)) => {
+                table.insert(key, value);
+            }
+            None => {
+                let key = leading_key(trimmed);
+                let named_safe = key.is_some_and(|k| !PRIVACY_KEYS.contains(&k));
+                if !named_safe && out.unsafe_line.is_none() && !in_table {
+                    out.unsafe_line = Some(i + 1);
+                }
+            }
+        }
+    }
+    out.kept = table.len();
+    out.config = toml::Value::Table(table).try_into().unwrap_or_default();
+    out
+}
+
+/// The bare key a line starts with (`llm` of `llm = off`), if any.
+fn leading_key(line: &str) -> Option<&str> {
+    let end = line
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .unwrap_or(line.len());
+    let key = &line[..end];
+    (!key.is_empty() && line[end..].trim_start().starts_with('=')).then_some(key)
 }
 
 /// Parses config text. The error names the line and column and what was expected.
@@ -221,6 +360,10 @@ pub const DEFAULT_CONFIG: &str = r#"# kgrep configuration. kgrep also reads rlmg
 
 # Seconds one model request may take before it is abandoned (and retried).
 # llm_timeout = 300
+
+# kgrep --mcp: let tool calls search outside the server's roots (the roots the
+# client declares, else its working directory), as --allow-outside does.
+# mcp_allow_outside = false
 
 # Model settings, as in rlmgrep. Keys come from the provider's environment
 # variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY,
@@ -323,13 +466,56 @@ markitdown_max_concurrency = 4
     }
 
     #[test]
-    fn corrupt_file_is_left_untouched_and_ignored() {
+    fn corrupt_file_is_left_untouched_and_closes_the_model() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("config.toml");
         std::fs::write(&path, "model = [\n").unwrap();
         assert!(read_config(&path).is_err());
-        assert_eq!(load_one(&path), Config::default());
+        let loaded = load_one(&path);
+        assert!(loaded.closed.is_some(), "a broken model line closes");
+        assert_eq!(
+            Config {
+                closed: None,
+                ..loaded
+            },
+            Config::default()
+        );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "model = [\n");
+    }
+
+    #[test]
+    fn a_bad_line_keeps_the_good_ones() {
+        // Issue 27: the typo must not drop `llm = "off"`.
+        let text = "llm = \"off\"\nmax_lines = 10,\napi_base = \"http://127.0.0.1:9/v1\"\n";
+        assert!(parse(text).is_err());
+        let r = recover(text);
+        assert_eq!(r.config.llm.as_deref(), Some("off"));
+        assert_eq!(r.config.api_base.as_deref(), Some("http://127.0.0.1:9/v1"));
+        assert_eq!(r.config.max_lines, None);
+        assert_eq!((r.kept, r.unsafe_line), (2, None));
+        // A value of the wrong type is dropped, key by key.
+        let r = recover("temperature = \"hot\"\nmodel = \"ollama/q\"\n");
+        assert_eq!(r.config.temperature, None);
+        assert_eq!(r.config.model.as_deref(), Some("ollama/q"));
+        assert_eq!(r.unsafe_line, None);
+    }
+
+    #[test]
+    fn an_unreadable_privacy_line_or_one_without_a_key_closes() {
+        for (text, line) in [
+            ("max_lines = 3\nllm = off\n", 2),
+            ("api_base = http://localhost:8080\n", 1),
+            ("llm \"off\"\n", 1),
+            ("max_lines = 3\n}}}\n", 2),
+            ("prompt_tokens = \"lots\"\n", 1),
+        ] {
+            assert_eq!(recover(text).unsafe_line, Some(line), "{text:?}");
+        }
+        // A table's keys are not kgrep's.
+        let r = recover("llm = \"off\"\n[tool]\nmodel = \"x\"\nbad = ,\n");
+        assert_eq!(r.config.llm.as_deref(), Some("off"));
+        assert_eq!(r.config.model, None);
+        assert_eq!(r.unsafe_line, None);
     }
 
     #[test]

@@ -24,6 +24,7 @@ pub mod learn;
 pub mod llm;
 pub mod mcp;
 pub mod messages;
+pub mod own_file;
 pub mod paths;
 pub mod pipeline;
 pub mod progress;

@@ -4,16 +4,17 @@
 //! run goes on; the flag turns into exit code 2 at the end, as in ripgrep. Nothing
 //! in here decides what to print on stdout.
 //!
-//! Messages often quote file names and file or model text; on a terminal they
-//! are sanitised (`render::sanitize`) so such text cannot drive the terminal.
-//! A pipe gets the bytes unchanged, as rlmgrep wrote them.
+//! Messages often quote file names and file or model text; they are
+//! sanitised (`render::sanitize`) whether or not stderr is a terminal, so
+//! such text cannot drive a terminal, even one a pipe ends in (`2>&1 | less
+//! -R`) (issue 27). Only control characters change; rlmgrep's messages hold
+//! none.
 //!
 //! A long-lived process (`kgrep --mcp`) runs each request inside [`capture`],
 //! which also collects that request's warnings and errors, so a tool result
 //! can say what went wrong.
 
-use std::borrow::Cow;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
@@ -69,15 +70,12 @@ pub enum Voice {
     Quiet,
 }
 
-/// Writes one `kgrep: `-prefixed line to stderr. Failures to write are ignored:
-/// there is nowhere left to report them.
+/// Writes one `kgrep: `-prefixed line to stderr, its control characters
+/// made visible (`render::sanitize`), terminal or not. Failures to write are
+/// ignored: there is nowhere left to report them.
 pub fn line(msg: &str) {
     let mut err = std::io::stderr().lock();
-    let msg = if err.is_terminal() {
-        crate::render::sanitize::sanitize_text(msg)
-    } else {
-        Cow::Borrowed(msg)
-    };
+    let msg = crate::render::sanitize::sanitize_text(msg);
     let _ = writeln!(err, "kgrep: {msg}");
 }
 

@@ -155,6 +155,13 @@ pub struct Flags {
     #[arg(long, help_heading = MISC)]
     pub mcp: bool,
 
+    /// With --mcp: let tool calls search any path this user can read. Without
+    /// it, a path outside the server's roots (the roots the client declares,
+    /// else the working directory), through `..` or a symlink too, is refused.
+    /// The config key mcp_allow_outside = true does the same.
+    #[arg(long, requires = "mcp", help_heading = MISC)]
+    pub allow_outside: bool,
+
     /// Print JSON Lines instead: ripgrep's `--json` messages (begin, match, context,
     /// end, summary), with kgrep's additions under `data.kgrep` and its own `answer`
     /// and `signature` messages. See JSON OUTPUT in the man page.

@@ -58,6 +58,7 @@ pub const CONFIG_KEYS: &[(&str, &str)] = &[
     ("sub_max_tokens", "Default for --sub-max-tokens."),
     ("max_iterations", "Default for --max-iterations."),
     ("max_llm_calls", "Default for --max-llm-calls."),
+    ("mcp_allow_outside", "true lets kgrep --mcp tool calls search any path this user can read, as --allow-outside does (default false: only paths under the server's roots)."),
     ("file_warn_threshold", "rlmgrep asks before loading more files than this into a model. Read for compatibility and ignored: kgrep never sends the corpus anywhere."),
     ("file_hard_max", "rlmgrep refuses to load more files than this. Read and ignored, as above."),
 ];
@@ -74,7 +75,7 @@ const DESCRIPTION: Section = Section {
 const CONFIGURATION: Section = Section {
     title: "CONFIGURATION",
     blocks: &[
-        Para("kgrep reads rlmgrep's ~/.rlmgrep/config.toml, so an existing setup works unchanged, and its own $XDG_CONFIG_HOME/kgrep/config.toml (default ~/.config/kgrep/config.toml), which wins key by key. Command-line flags win over both. kgrep --init-config writes a commented default file. A file that cannot be read or parsed is reported with its line and left untouched; unknown keys are ignored. The keys:"),
+        Para("kgrep reads rlmgrep's ~/.rlmgrep/config.toml, so an existing setup works unchanged, and its own $XDG_CONFIG_HOME/kgrep/config.toml (default ~/.config/kgrep/config.toml), which wins key by key. Command-line flags win over both. kgrep --init-config writes a commented default file. A file that cannot be read or parsed is reported with its line and left untouched; unknown keys are ignored. Such a file fails closed: the settings of its readable lines are kept, key by key, and when a line that cannot be read may set whether or where queries are sent (llm, model, sub_model, api_base, sub_api_base, api_key, sub_api_key, model_type, prompt_tokens, max_llm_calls, max_iterations), or names no key at all, no model is consulted until the file is fixed, whatever KGREP_LLM or --rlm say. A config that is not a regular file (a FIFO, a device) or is over 64 MiB is refused at once. The keys:"),
     ],
 };
 
@@ -99,7 +100,7 @@ const THESAURUS: Section = Section {
         Item("learned", "$XDG_DATA_HOME/kgrep/thesaurus.json (default ~/.local/share/kgrep/thesaurus.json): concepts learned from a language model."),
         Item("project", ".kgrep/thesaurus.json or a .kgrep/kg/ folder, in the current directory and in the directory given as the only path."),
         Item("--thesaurus PATH", "Each given file or folder, in order."),
-        Para("A layer is Terraphim's JSON, its legacy flat form, or a folder of Markdown files. A missing layer is fine; a corrupt or unreadable one is reported once and skipped, never rewritten. Files over 64 MiB are refused. Terraphim JSON maps each synonym to its concept's id and normalised term:"),
+        Para("A layer is Terraphim's JSON, its legacy flat form, or a folder of Markdown files. A missing layer is fine; a corrupt or unreadable one is reported once and skipped, never rewritten. Files over 64 MiB and anything that is not a regular file (a FIFO, a device) are refused at once, and a project's .kgrep files and the learned file are not read through a symbolic link (a --thesaurus PATH you name is); a --thesaurus PATH that is refused is an error (exit 2). Terraphim JSON maps each synonym to its concept's id and normalised term:"),
         Code("{\"name\": \"engineering\", \"data\": {\n  \"cfg\":      {\"id\": 1, \"nterm\": \"configuration\"},\n  \"settings\": {\"id\": 1, \"nterm\": \"configuration\"}\n}}"),
         Para("The legacy flat form is the same map without the envelope: {\"cfg\": {\"id\": 1, \"nterm\": \"configuration\"}}. In a Markdown folder each NAME.md file is one concept named NAME; its first \"# Heading\" is also a synonym, and \"synonyms::\" lines list the others:"),
         Code("# Configuration\nsynonyms:: cfg, conf, settings, options"),
@@ -112,7 +113,7 @@ const LEARNING: Section = Section {
         Para("When the judge finds the offline results wanting and a language model's expansion leads to verified, printed results, kgrep keeps what the model taught: each concept's name, the terms of it that matched the corpus, and the query's own words the model tied to it. The next query that uses those words is expanded offline, without a model call. Concepts go to the learned thesaurus ($XDG_DATA_HOME/kgrep/thesaurus.json), or with --learn-to project (config learn_to) to .kgrep/thesaurus.json in the current directory."),
         Para("Junk is refused: stop words, one-letter terms, numbers, terms of more than four words or 48 characters, and any synonym a loaded thesaurus layer (or the learned file) already maps to another concept: the first mapping wins. A concept whose name already means another concept is not learned."),
         Para("A learned concept starts as proposed: its synonyms weigh less than those of the embedded and hand-written layers. It becomes accepted, with full weight, when it helps again in a later run (a second hit: a query using it was answered offline, judged sufficient without a model, or a model taught it again), or when you accept it with --thesaurus-accept. A model's fresh expansion terms weigh as much as a proposed concept's synonyms, so the query that taught a concept ranks the same the next time, offline. --no-learn (config learn = false), --offline and llm = \"off\" write nothing; nothing is written when a model call failed or nothing was printed. -v says which concepts came from the learned layer and what was learned."),
-        Para("The file is Terraphim JSON; kgrep's provenance sits under the top-level \"kgrep\" key, which other readers ignore. Keys are sorted and ids are stable (a new concept gets the largest id plus one); keys kgrep does not know are kept. Writers take an exclusive lock on a sidecar thesaurus.json.lock and replace the file atomically (a temp file renamed over it), so concurrent runs lose nothing and a crash never leaves half a file. A corrupt learned file is reported once, skipped and never overwritten: fix it, or move it aside and kgrep starts a new one."),
+        Para("The file is Terraphim JSON; kgrep's provenance sits under the top-level \"kgrep\" key, which other readers ignore. Keys are sorted and ids are stable (a new concept gets the largest id plus one); keys kgrep does not know are kept. Writers take an exclusive lock on a sidecar thesaurus.json.lock (never opened through a symbolic link, so a planted link creates nothing where it points) and replace the file atomically (a temp file renamed over it), so concurrent runs lose nothing and a crash never leaves half a file. A corrupt learned file is reported once, skipped and never overwritten: fix it, or move it aside and kgrep starts a new one."),
         Code("{\"data\": {\n  \"evict\": {\"id\": 1, \"nterm\": \"cache eviction\"}, ...},\n \"kgrep\": {\"concepts\": {\"cache eviction\": {\"date\": \"2026-11-23T11:24:46Z\",\n   \"hits\": 1, \"id\": 1, \"model\": \"openai/gpt-4o-mini\",\n   \"query\": \"where are stale entries thrown away\", \"status\": \"proposed\"}}},\n \"name\": \"kgrep learned concepts\"}"),
         Para("--thesaurus-list prints one learned concept per line, tab-separated: name, status, hits, date, model, synonyms (comma-separated), query. --thesaurus-accept NAME and --thesaurus-forget NAME change one concept (exit 1 if there is none by that name). --thesaurus-export PATH writes the file as Terraphim JSON, or, when PATH is a directory or ends with /, one Markdown file per concept. --thesaurus-import PATH adds the concepts of a Terraphim JSON file or Markdown folder as accepted, with the same filter. These commands need no query and work on the file --learn-to names."),
     ],
@@ -152,7 +153,17 @@ const AGENTS: Section = Section {
         Para("--token-budget N keeps the output within about N tokens, estimated as the model stage estimates prompts (three bytes a token, erring high): the answer first (cut if it must be), then lines in print order (best first for natural language) while the next still fits. What was left out is said on stderr and in the --json summary (budget). In --json the budget covers every message, the summary included; a budget smaller than the summary alone prints only the summary."),
         Para("kgrep --mcp serves the Model Context Protocol over stdin and stdout: newline-delimited JSON-RPC 2.0, protocol revisions 2025-11-25 and 2025-06-18 (the client's when it asks for one of them, else 2025-11-25), methods initialize, ping, tools/list and tools/call; it exits when stdin ends. stdout carries protocol messages only; diagnostics go to stderr. Flags given with --mcp are defaults for every call (kgrep --mcp --offline never consults a model unless a call says offline: false); a pattern is refused. A typical agent configuration:"),
         Code("{\"mcpServers\": {\"kgrep\": {\"command\": \"kgrep\", \"args\": [\"--mcp\"]}}}"),
+        Para("Tool calls stay inside the server's roots: the roots the client declares through MCP roots (asked with roots/list once the session is initialized, and again on notifications/roots/list_changed), else the directory the server was started in. A path a call names must resolve under one of them, symbolic links and .. included; anything else (/etc/passwd, ../../.ssh, a symlink out of the project) is a result with isError true and one sentence, and nothing outside is read. A call without paths searches the working directory, or the declared roots when it is not under one. kgrep --mcp --allow-outside (or mcp_allow_outside = true in the config) lifts the rule, with a warning on stderr."),
         Para("Tools, each with an inputSchema and an outputSchema: search (the grep-style text as content; files in print order, lines with numbers, scores and matched terms, whether a model was consulted and whether the offline results were judged sufficient, as structuredContent), answer (the --answer mode: a grounded answer with path:line citations, or offline an extractive one, then its lines) and explain (search, plus why each line was printed). Arguments: query (required), paths, globs, types (lists of strings), context, max_lines, max_tokens (default 4000; the whole result, text and structuredContent, stays within it) and offline. A bad argument, a missing path or a tree with nothing readable is a result with isError true and one sentence saying what to change; a malformed message gets a JSON-RPC error and the server goes on. The embedded thesaurus is built once per server; the learned one is read again when its file changes."),
+    ],
+};
+
+const LEAVES: Section = Section {
+    title: "WHAT LEAVES YOUR MACHINE",
+    blocks: &[
+        Para("Nothing, unless a language model is configured (an API key, or a local server with --api-base) and consulted. kgrep has no telemetry and makes no other network request. A model is consulted: with llm = \"auto\" (the default) when the judge finds the offline results wanting, and for --answer, --answer-only, --signature and --signature-json; with llm = \"always\" or --rlm for every query; never with llm = \"off\", KGREP_LLM=off or --offline, nor when the config could not be read where it matters (CONFIGURATION). --dry-run prints every request that would be sent, and sends none."),
+        Para("What is sent, as HTTP(S) POST requests to the configured base URL only (redirects are not followed): the model name and sampling settings; the API key, in a header; kgrep's instructions; the query, redacted; for an expansion, up to 150 words taken from the lines near the best places of the top 5 files; for a selection, numbered excerpts of the top 8 files (their best lines with 4 lines around, at most 60 lines a file, each line cut at 400 characters) with their paths as you named them, within the prompt budget (prompt_tokens, default 4000 estimated tokens a query), the lines of follow-up searches the model asks for, and for a signature its field names and types."),
+        Para("What is never sent: files that are secrets by nature (.env and .env.*, except templates such as .env.example; .envrc; id_rsa, id_ed25519 and the rest of ~/.ssh; *.pem, *.key, *.p12 and other key stores; .netrc, .npmrc, .pypirc, .pgpass, .git-credentials, credentials and secrets files, *.tfvars), which are not even read for a prompt, nor their names; the secrets in any other file, replaced by [REDACTED] before the file is cut into excerpts or split into words (provider key shapes such as sk-, AKIA, ghp_; private-key blocks and bare key bodies; bearer and basic tokens; passwords in URLs; values assigned to secret-looking names such as password, token, api_key, DATABASE_PASS; the password of a login(...) call; random-looking tokens); whole files or the corpus; your configuration and your thesauri. The redaction is a safety net, not a guarantee: a secret that looks like an ordinary word can get through, so use llm = \"off\" where nothing may leave."),
     ],
 };
 
@@ -193,7 +204,7 @@ const FILES: Section = Section {
         ),
         Item(
             "$XDG_DATA_HOME/kgrep/thesaurus.json",
-            "The learned thesaurus layer, with its lock file thesaurus.json.lock.",
+            "The learned thesaurus layer, with its lock file thesaurus.json.lock (neither followed through a symbolic link).",
         ),
         Item(
             ".kgrep/thesaurus.json, .kgrep/kg/",
@@ -203,7 +214,7 @@ const FILES: Section = Section {
 };
 
 /// The prose sections, in man page order.
-pub fn sections() -> [Section; 10] {
+pub fn sections() -> [Section; 11] {
     [
         DESCRIPTION,
         CONFIGURATION,
@@ -211,6 +222,7 @@ pub fn sections() -> [Section; 10] {
         LEARNING,
         JSON_OUTPUT,
         AGENTS,
+        LEAVES,
         ENVIRONMENT,
         FILES,
         EXIT_STATUS,

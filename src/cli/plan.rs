@@ -302,9 +302,11 @@ fn judge_thresholds(c: &Config) -> Thresholds {
     }
 }
 
-/// The LLM policy and what set it: `--offline`, then `KGREP_LLM=off` (the
-/// safety switch), then `--rlm`, then `KGREP_LLM`, then the config's `llm`,
-/// then `auto`.
+/// The LLM policy and what set it: `--offline`, then a config that could
+/// not be read whole where it mattered (`Config::closed`), then
+/// `KGREP_LLM=off` (the safety switch), then `--rlm`, then `KGREP_LLM`, then
+/// the config's `llm`, then `auto`. A bad `KGREP_LLM` is an error (nothing is
+/// sent).
 fn llm_policy(flags: &Flags, config: &Config, env: &Env) -> Result<(LlmPolicy, String), PlanError> {
     let from_env = match env.kgrep_llm.as_deref().filter(|v| !v.is_empty()) {
         Some(value) => Some((
@@ -315,6 +317,12 @@ fn llm_policy(flags: &Flags, config: &Config, env: &Env) -> Result<(LlmPolicy, S
     };
     if flags.offline {
         return Ok((LlmPolicy::Off, "--offline".into()));
+    }
+    // Fail closed: a config line that could not be read may have switched
+    // the model off or pointed it elsewhere; nothing overrides that but
+    // fixing the file.
+    if let Some(why) = &config.closed {
+        return Ok((LlmPolicy::Off, why.clone()));
     }
     if let Some(off) = from_env.clone().filter(|(p, _)| *p == LlmPolicy::Off) {
         return Ok(off);

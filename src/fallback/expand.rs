@@ -22,7 +22,9 @@ pub const MODEL_WEIGHT: f32 = query::PROPOSED_SYNONYM_WEIGHT;
 const MIN_MODEL_WORD: usize = 3;
 
 /// The vocabulary (`vocabulary`) of the lines around the `best` best lines of
-/// the first `files` ranked files. `load` reads a haystack (by index).
+/// the first `files` ranked files. `load` reads a haystack (by index) as a
+/// model may see it (`llm::outbound::document`: redacted whole, before this
+/// splits its lines into words); redaction markers give no words.
 pub fn vocabulary_near(
     ranked: &[RankedFile],
     mut load: impl FnMut(usize) -> Option<Document>,
@@ -40,7 +42,8 @@ pub fn vocabulary_near(
             let lo = n.saturating_sub(VOCABULARY_WINDOW).max(1);
             let hi = (n + VOCABULARY_WINDOW).min(lines.len());
             for line in lines.iter().take(hi).skip(lo - 1) {
-                texts.push(String::from_utf8_lossy(line).into_owned());
+                let line = String::from_utf8_lossy(line);
+                texts.push(crate::llm::outbound::without_markers(&line).into_owned());
             }
         }
     }

@@ -14,6 +14,7 @@ use serde_json::{json, Map};
 use super::{store, Lesson};
 use crate::exit::ExitStatus;
 use crate::messages;
+use crate::own_file::{self, Follow};
 use crate::thesaurus::{self, Layer, Standing, Thesaurus};
 
 /// One `--thesaurus-*` command.
@@ -294,14 +295,15 @@ fn displays_of(from: &Path) -> BTreeMap<String, String> {
             if path.extension().is_none_or(|x| x != "md") {
                 continue;
             }
-            let (Some(stem), Ok(text)) = (path.file_stem(), std::fs::read_to_string(&path)) else {
+            let text = own_file::read_to_string(&path, Follow::Yes, own_file::MAX_BYTES);
+            let (Some(stem), Ok(text)) = (path.file_stem(), text) else {
                 continue;
             };
             if let (Some(display), _) = thesaurus::file::parse_markdown(&text) {
                 out.insert(stem.to_string_lossy().to_lowercase(), display);
             }
         }
-    } else if let Ok(Some(doc)) = store::load(from) {
+    } else if let Ok(Some(doc)) = store::load_from(from, Follow::Yes) {
         for e in doc.entries().into_iter().filter(|e| !e.display.is_empty()) {
             out.insert(e.name, e.display);
         }

@@ -4,7 +4,8 @@
 //! "model", "date", "hits", "status"}}}`).
 //!
 //! Owns reading, the locked read-modify-write and the atomic replace: an
-//! exclusive lock on a sidecar `<file>.lock` serialises writers, the new text
+//! exclusive lock on a sidecar `<file>.lock` (opened without following a
+//! symlink, `own_file::open_lock`) serialises writers, the new text
 //! goes to a temp file in the same folder that is synced and renamed over the
 //! old one, so readers and crashes only ever see a whole file. Keys are sorted
 //! and the text pretty-printed, so diffs stay reviewable; keys kgrep does not
@@ -19,6 +20,7 @@ use anyhow::{anyhow, Context};
 use serde_json::{Map, Value};
 use thiserror::Error;
 
+use crate::own_file::{self, Follow};
 use crate::thesaurus::file::{self, Normalized, CONCEPTS_KEY, PROVENANCE_KEY};
 use crate::thesaurus::{Layer, Standing};
 
@@ -303,9 +305,17 @@ impl Doc {
 }
 
 /// Reads the file without locking (a rename makes every version whole).
-/// `Ok(None)` when there is no file yet.
+/// `Ok(None)` when there is no file yet. A symlink is not followed (the
+/// store replaces the file, never writes through one), and anything but a
+/// regular file of at most `own_file::MAX_BYTES` is refused at once.
 pub fn load(path: &Path) -> Result<Option<Doc>, StoreError> {
-    let text = match std::fs::read_to_string(path) {
+    load_from(path, Follow::No)
+}
+
+/// [`load`], following a symlink when `follow` says so (an import source the
+/// user named).
+pub fn load_from(path: &Path, follow: Follow) -> Result<Option<Doc>, StoreError> {
+    let text = match own_file::read_to_string(path, follow, own_file::MAX_BYTES) {
         Ok(text) => text,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(err) => {
@@ -345,12 +355,9 @@ pub fn update<R>(
         std::fs::create_dir_all(dir).map_err(io("create", dir))?;
     }
     let lock_file = lock_path(path);
-    let lock = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_file)
-        .map_err(io("open the lock file", &lock_file))?;
+    // Never through a symlink: a planted `<file>.lock` link must not create
+    // a file where it points (`own_file::open_lock`).
+    let lock = own_file::open_lock(&lock_file).map_err(io("open the lock file", &lock_file))?;
     lock.lock().map_err(io("lock", &lock_file))?;
     remove_stale_temps(path);
     let mut doc = load(path)?.unwrap_or_else(Doc::empty);
@@ -534,6 +541,26 @@ mod tests {
             .filter(|e| e.file_name().to_string_lossy().contains(".tmp."))
             .collect();
         assert!(leftovers.is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_planted_lock_symlink_creates_nothing_outside() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().join("outside/created.txt");
+        std::fs::create_dir_all(outside.parent().unwrap()).unwrap();
+        let repo = dir.path().join("repo/.kgrep");
+        std::fs::create_dir_all(&repo).unwrap();
+        let path = repo.join("thesaurus.json");
+        std::os::unix::fs::symlink(&outside, lock_path(&path)).unwrap();
+        let err = update(&path, |doc| {
+            doc.map("x", 1, "y");
+            Ok(((), true))
+        })
+        .unwrap_err();
+        assert!(matches!(err, StoreError::Io(_)), "{err}");
+        assert!(!outside.exists());
+        assert!(!path.exists());
     }
 
     #[cfg(unix)]

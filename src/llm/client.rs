@@ -23,8 +23,9 @@ use std::io::ErrorKind;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
 
+use super::address::host_of;
 use super::prompt::{self, ExpansionRequest, Prompt, SelectionRequest};
-use super::provider::{host_of, ApiKey, Endpoint, Protocol};
+use super::provider::{ApiKey, Endpoint, Protocol};
 use super::redact::redact;
 use super::reply::{parse_reply, Reply, ReplyError};
 use super::wire::{self, WireRequest};
@@ -260,7 +261,9 @@ impl Client {
 
     fn status_error(&self, f: Failure) -> LlmError {
         let url = self.endpoint.display_base();
-        let message = server_message(&f.body, self.endpoint.api_key.as_ref());
+        let message = self
+            .endpoint
+            .scrub(&server_message(&f.body, self.endpoint.api_key.as_ref()));
         match f.status {
             401 | 403 => LlmError::Auth {
                 url,
@@ -282,7 +285,7 @@ impl Client {
     fn connect_error(&self, reason: &str) -> LlmError {
         LlmError::Connect {
             url: self.endpoint.display_base(),
-            reason: reason.to_string(),
+            reason: self.endpoint.scrub(reason),
         }
     }
 
@@ -311,8 +314,14 @@ impl Client {
             ureq::Error::Io(e) => self.connect_error(&e.to_string()),
             ureq::Error::ConnectionFailed => self.connect_error("connection failed"),
             ureq::Error::Tls(reason) => self.connect_error(&format!("TLS: {reason}")),
-            ureq::Error::Protocol(e) => LlmError::BadReply(format!("invalid HTTP from {url}: {e}")),
-            other => self.connect_error(&one_line(&other.to_string(), None)),
+            ureq::Error::Protocol(e) => LlmError::BadReply(
+                self.endpoint
+                    .scrub(&format!("invalid HTTP from {url}: {e}")),
+            ),
+            other => {
+                let text = self.endpoint.scrub(&other.to_string());
+                self.connect_error(&one_line(&text, self.endpoint.api_key.as_ref()))
+            }
         }
     }
 }
@@ -382,7 +391,8 @@ fn server_message(body: &str, key: Option<&ApiKey>) -> String {
 pub(crate) fn one_line(text: &str, key: Option<&ApiKey>) -> String {
     let mut text = text.to_string();
     if let Some(secret) = key.map(ApiKey::expose).filter(|k| k.len() >= 4) {
-        text = text.replace(secret, super::redact::REDACTED);
+        // In any case: a server may echo the key upper- or lower-cased.
+        text = super::redact::without_phrase(&text, secret);
     }
     let text = redact(&text).text;
     let words: Vec<&str> = text.split_whitespace().collect();
@@ -447,6 +457,10 @@ mod tests {
             msg.starts_with("Incorrect API key provided: [REDACTED]"),
             "{msg}"
         );
+        // Echoed in another case, it is removed all the same.
+        let upper = r#"{"error": {"message": "bad key SK-LIVE-0123456789ABCDEFGHIJ"}}"#;
+        let msg = server_message(upper, Some(&key));
+        assert_eq!(msg, "bad key [REDACTED]");
         let long = "x".repeat(5000);
         assert_eq!(
             server_message(&long, None).chars().count(),

@@ -9,14 +9,15 @@ use std::fmt::Write;
 use serde_json::Value;
 
 use super::prompt::Prompt;
-use super::provider::{strip_userinfo, Endpoint, Protocol};
+use super::provider::{Endpoint, Protocol};
 use super::wire;
 
 /// One request as `--dry-run` shows it: what would be sent, keys masked.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShownRequest {
     pub method: &'static str,
-    /// The URL, any `user:password@` removed.
+    /// The URL as shown (`Endpoint::display_url`): no credentials, query
+    /// values and the key elided.
     pub url: String,
     /// Header names and values, keys masked.
     pub headers: Vec<(String, String)>,
@@ -31,11 +32,13 @@ pub struct ShownRequest {
 /// endpoint.
 pub fn requests(endpoint: &Endpoint, prompt: &Prompt) -> Vec<ShownRequest> {
     let mut out = vec![shown(
+        endpoint,
         &wire::build(endpoint, endpoint.protocol, prompt, true),
         false,
     )];
     if endpoint.protocol == Protocol::Responses {
         out.push(shown(
+            endpoint,
             &wire::build(endpoint, Protocol::ChatCompletions, prompt, true),
             true,
         ));
@@ -51,10 +54,10 @@ pub fn dry_run(endpoint: &Endpoint, prompt: &Prompt) -> String {
     requests(endpoint, prompt).iter().map(render).collect()
 }
 
-fn shown(request: &wire::WireRequest, fallback: bool) -> ShownRequest {
+fn shown(endpoint: &Endpoint, request: &wire::WireRequest, fallback: bool) -> ShownRequest {
     ShownRequest {
         method: "POST",
-        url: strip_userinfo(&request.url),
+        url: endpoint.display_url(&request.url),
         headers: request
             .headers
             .iter()

@@ -1,5 +1,7 @@
-//! The language-model client layer: who to call ([`provider`]), what to send
-//! ([`prompt`], through [`redact`]), how ([`client`] over [`wire`]), what came
+//! The language-model client layer: who to call ([`provider`], at which URL:
+//! [`address`]), what may be
+//! sent ([`outbound`], the one rule, over [`redact`]), what to send
+//! ([`prompt`]), how ([`client`] over [`wire`]), what came
 //! back ([`reply`]), and what would be sent ([`dry_run()`]).
 //!
 //! Owns every byte kgrep sends to a model and every reply it reads. It does not
@@ -53,8 +55,10 @@
 //! secret files skipped, estimated tokens) build the [`Prompt`] with
 //! [`prompt::selection`] and send it with [`Client::complete`].
 
+pub mod address;
 pub mod client;
 pub mod dry_run;
+pub mod outbound;
 pub mod prompt;
 pub mod provider;
 pub mod redact;

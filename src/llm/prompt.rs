@@ -3,16 +3,18 @@
 //! selection (which numbered excerpt lines answer the query).
 //!
 //! Owns the wording of the system prompts, the JSON schema of the reply asked
-//! for, the prompt token budget, and the two safety rules for content: every
-//! excerpt passes [`redact`](super::redact) and secret files are left out unless
-//! the caller opts in; excerpts are wrapped as data (`<excerpt>` blocks whose
+//! for, the prompt token budget, and the two safety rules for content: what is
+//! sent passes [`outbound`](super::outbound) once more (secret files left out,
+//! excerpt lines, vocabulary words and the query redacted), whatever the
+//! caller already did; excerpts are wrapped as data (`<excerpt>` blocks whose
 //! closing tag cannot be forged, every line prefixed with its number) and the
 //! system prompt says instructions inside them are text. The model's answer is
 //! never trusted anyway: `verify` checks every claim. Nothing here does I/O.
 
 use serde_json::{json, Map, Value};
 
-use super::redact::{is_secret_file, redact, redact_lines};
+use super::outbound;
+use super::redact::{redact, redact_lines};
 
 /// Default prompt budget for selection: the issue's bar is "under 4k prompt
 /// tokens" for a typical fallback, and a small local model's context is 8k.
@@ -171,16 +173,14 @@ pub fn expansion(req: &ExpansionRequest) -> Prompt {
         .iter()
         .take(MAX_VOCABULARY_WORDS)
         .filter_map(|w| {
-            let r = redact(w.trim());
-            redactions += r.count;
-            (r.count == 0 && !r.text.is_empty()).then_some(r.text)
+            let word = outbound::word(w);
+            redactions += usize::from(word.is_none() && !w.trim().is_empty());
+            word
         })
         .collect();
-    let user = format!(
-        "Query: {}\n\nVocabulary: {}",
-        req.query.trim(),
-        words.join(", ")
-    );
+    let query = redact(req.query.trim());
+    redactions += query.count;
+    let user = format!("Query: {}\n\nVocabulary: {}", query.text, words.join(", "));
     let tokens = estimate_tokens(&system) + estimate_tokens(&user);
     let stats = PromptStats {
         redactions,
@@ -205,23 +205,27 @@ pub fn expansion(req: &ExpansionRequest) -> Prompt {
 /// Builds the selection prompt, fitting excerpts into the budget.
 pub fn selection(req: &SelectionRequest) -> Prompt {
     let system = selection_system(req);
+    let query = redact(req.query.trim());
     let head = format!(
         "Query: {}\n\nExcerpts (each line is its line number, '|', then the text):\n",
-        req.query.trim()
+        query.text
     );
     let tail = if req.ranked_places {
         "\nRank the places that answer the query."
     } else {
         "\nReturn the (path, line) pairs that answer the query."
     };
-    let mut stats = PromptStats::default();
+    let mut stats = PromptStats {
+        redactions: query.count,
+        ..PromptStats::default()
+    };
     let fixed = estimate_tokens(&system) + estimate_tokens(&head) + estimate_tokens(tail);
     let mut left = req.budget_tokens.saturating_sub(fixed);
     let mut body = String::new();
     for excerpt in &req.excerpts {
         // Secret files (`.env`, keys…) are never sent; rlmgrep has no option
         // to send them either.
-        if is_secret_file(&excerpt.path) {
+        if outbound::is_withheld(&excerpt.path) {
             stats.secret_files += 1;
             continue;
         }

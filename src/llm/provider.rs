@@ -22,8 +22,8 @@
 //!   nothing to LiteLLM, which then reads the provider env var itself).
 
 use std::fmt;
-use std::net::IpAddr;
 
+use super::address::{self, Base};
 use crate::cli::ModelSettings;
 
 /// rlmgrep's default main model (`cli.py`, `_pick(args.model, …)`).
@@ -222,28 +222,56 @@ pub struct Endpoint {
     pub wire_model: String,
     /// The protocol tried first.
     pub protocol: Protocol,
-    /// Base URL without a trailing slash, e.g. `https://api.openai.com/v1`.
+    /// Base URL without a trailing slash or credentials, e.g.
+    /// `https://api.openai.com/v1`; a query string is kept
+    /// (`…/v1?api-version=…`) and goes after the endpoint's path.
     pub base_url: String,
     pub api_key: Option<ApiKey>,
     pub sampling: Sampling,
 }
 
 impl Endpoint {
-    /// The full URL for `protocol`.
+    /// The full URL for `protocol`: the endpoint's path after the base's
+    /// path, the base's query string kept after it (`address`).
     pub fn url(&self, protocol: Protocol) -> String {
-        format!("{}{}", self.base_url, protocol.path())
+        match Base::parse(&self.base_url) {
+            Some(base) => base.join(protocol.path()),
+            None => format!("{}{}", self.base_url, protocol.path()),
+        }
     }
 
     /// Whether the server is on this machine (loopback address or `localhost`).
     pub fn is_local(&self) -> bool {
-        host_of(&self.base_url).is_some_and(|h| is_local_host(&h))
+        address::host_of(&self.base_url).is_some_and(|h| address::is_local_host(&h))
     }
 
-    /// The base URL with any `user:password@` removed, for messages.
+    /// The base URL as messages show it: no credentials, query values
+    /// elided, the API key nowhere (in any case).
     pub fn display_base(&self) -> String {
-        strip_userinfo(&self.base_url)
+        self.scrub(&address::shown(&self.base_url))
+    }
+
+    /// `text` (a message that may quote the URL or the key) with the API key
+    /// (in any case) and the base URL's query values elided.
+    pub fn scrub(&self, text: &str) -> String {
+        let mut text = text.to_string();
+        let key = self.api_key.as_ref().map(|k| k.expose().to_string());
+        let secrets = address::query_values(&self.base_url, MIN_SCRUBBED).into_iter();
+        for secret in secrets.chain(key.filter(|k| k.len() >= MIN_SCRUBBED)) {
+            text = super::redact::without_phrase(&text, &secret);
+        }
+        text
+    }
+
+    /// A URL this endpoint requests, as messages and `--dry-run` show it.
+    pub fn display_url(&self, url: &str) -> String {
+        self.scrub(&address::shown(url))
     }
 }
+
+/// Shortest key or query value elided from messages: shorter ones would
+/// elide ordinary words.
+const MIN_SCRUBBED: usize = 4;
 
 /// Why a model cannot be called; the run goes on offline.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -281,7 +309,7 @@ impl fmt::Display for Offline {
             Offline::BadBaseUrl { model, url } => write!(
                 f,
                 "api base '{}' for {model} is not an http(s) URL; running offline",
-                strip_userinfo(url)
+                address::shown(url)
             ),
         }
     }
@@ -402,9 +430,12 @@ fn resolve_sub(
     let model_type = s.sub_model_type.as_deref().or(s.model_type.as_deref());
     // rlmgrep: `api_key=sub_api_key or api_key`; kgrep only within one host.
     let key = own_key.or_else(|| {
-        let main_host = main.as_ref().ok().and_then(|m| host_of(&m.base_url));
+        let main_host = main
+            .as_ref()
+            .ok()
+            .and_then(|m| address::host_of(&m.base_url));
         let sub = build_endpoint(model, base, None, model_type, sampling).ok()?;
-        let same_host = main_host.is_some() && main_host == host_of(&sub.base_url);
+        let same_host = main_host.is_some() && main_host == address::host_of(&sub.base_url);
         let main_key = main_key.filter(|_| same_host)?;
         Some(ApiKey::new(main_key.expose(), KeySource::MainModel))
     });
@@ -491,7 +522,7 @@ fn build_endpoint(
     let base_url = match non_empty(base) {
         Some(url) => normalize_base(url, name.provider).ok_or_else(|| Offline::BadBaseUrl {
             model: model.to_string(),
-            url: strip_userinfo(url),
+            url: address::shown(url),
         })?,
         None => name
             .provider
@@ -540,58 +571,21 @@ fn sampling(temperature: Option<f64>, top_p: Option<f64>, max_tokens: Option<u32
     }
 }
 
-/// Trims a base URL: no trailing `/`, no endpoint path (a full
-/// `…/chat/completions` URL is accepted), `/v1` added to a bare Ollama host.
+/// Checks and trims a base URL (`address::Base`): no credentials, no
+/// trailing `/`, no endpoint path (a full `…/chat/completions` URL is
+/// accepted), `/v1` added to a bare Ollama host; a query string is kept.
 /// `None` if it is not `http(s)://` with a host.
 fn normalize_base(url: &str, provider: Provider) -> Option<String> {
-    let mut url = url.trim().trim_end_matches('/').to_string();
-    host_of(&url).filter(|h| !h.is_empty())?;
+    let mut base = Base::parse(url)?;
     for suffix in ["/chat/completions", "/responses", "/messages"] {
-        if let Some(stripped) = url.strip_suffix(suffix) {
-            url = stripped.to_string();
+        if let Some(stripped) = base.path.strip_suffix(suffix) {
+            base.path = stripped.trim_end_matches('/').to_string();
         }
     }
-    let after_scheme = url.split_once("://").map_or("", |(_, rest)| rest);
-    if provider == Provider::Ollama && !after_scheme.contains('/') {
-        url.push_str("/v1");
+    if provider == Provider::Ollama && base.path.is_empty() {
+        base.path = "/v1".into();
     }
-    Some(url)
-}
-
-/// The lower-cased host of an `http(s)://` URL (brackets removed from IPv6).
-pub(crate) fn host_of(url: &str) -> Option<String> {
-    let (scheme, rest) = url.split_once("://")?;
-    if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
-        return None;
-    }
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    let host = if let Some(v6) = host_port.strip_prefix('[') {
-        v6.split(']').next().unwrap_or("")
-    } else {
-        host_port.split(':').next().unwrap_or("")
-    };
-    Some(host.to_ascii_lowercase())
-}
-
-/// Loopback addresses, `localhost` and `*.localhost` (RFC 6761).
-pub(crate) fn is_local_host(host: &str) -> bool {
-    if host == "localhost" || host.ends_with(".localhost") {
-        return true;
-    }
-    host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
-}
-
-/// Removes `user:password@` from a URL.
-pub(crate) fn strip_userinfo(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_string();
-    };
-    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    match rest[..end].rsplit_once('@') {
-        Some((_, host)) => format!("{scheme}://{host}{}", &rest[end..]),
-        None => url.to_string(),
-    }
+    Some(base.to_text())
 }
 
 fn non_empty(value: Option<&str>) -> Option<&str> {
@@ -1007,19 +1001,42 @@ mod tests {
     }
 
     #[test]
-    fn url_helpers() {
+    fn a_query_string_stays_after_the_endpoint_path_and_is_never_shown() {
+        let s = ModelSettings {
+            api_base: Some(
+                "https://u:pw@llm.example.com/openai/v1/?api-version=2024-02-01&key=SECRET-IN-URL"
+                    .into(),
+            ),
+            api_key: Some("sk-the-real-key-0123456789".into()),
+            ..settings(Some("openai/gpt-4o"))
+        };
+        let main = resolve(&s, env(&[])).main.unwrap();
         assert_eq!(
-            host_of("https://User:pw@API.example.com:8443/v1").as_deref(),
-            Some("api.example.com")
+            main.url(Protocol::ChatCompletions),
+            "https://llm.example.com/openai/v1/chat/completions?api-version=2024-02-01&key=SECRET-IN-URL"
         );
-        assert_eq!(host_of("http://[::1]:80/x").as_deref(), Some("::1"));
-        assert_eq!(host_of("file:///etc/passwd"), None);
         assert_eq!(
-            strip_userinfo("https://u:p@h.example/v1?a=b@c"),
-            "https://h.example/v1?a=b@c"
+            main.display_base(),
+            "https://llm.example.com/openai/v1?api-version=[REDACTED]&key=[REDACTED]"
         );
-        assert_eq!(strip_userinfo("no url"), "no url");
-        assert!(is_local_host("127.0.0.1") && is_local_host("::1") && is_local_host("a.localhost"));
-        assert!(!is_local_host("localhost.example.com") && !is_local_host("10.0.0.1"));
+        let message = format!(
+            "error sending to {} with SK-THE-REAL-KEY-0123456789",
+            main.url(Protocol::ChatCompletions)
+        );
+        let scrubbed = main.scrub(&message);
+        assert!(!scrubbed.contains("SECRET-IN-URL"), "{scrubbed}");
+        assert!(
+            !scrubbed.to_lowercase().contains("the-real-key"),
+            "{scrubbed}"
+        );
+        // A full endpoint URL with a query is trimmed to its base.
+        let s = ModelSettings {
+            api_base: Some("http://127.0.0.1:8/v1/chat/completions?v=1".into()),
+            ..settings(Some("q"))
+        };
+        assert_eq!(
+            resolve(&s, env(&[])).main.unwrap().base_url,
+            "http://127.0.0.1:8/v1?v=1"
+        );
     }
 }

@@ -7,8 +7,11 @@
 //! opts in). It replaces only the secret part (`[REDACTED]`) and never adds or
 //! removes a line, so line numbers in excerpts stay true. It is a safety net,
 //! not a guarantee: it knows the key shapes of the major providers, private-key
-//! blocks, bearer/basic tokens, passwords in URLs and assignments of
-//! secret-looking names; an unlabelled random string can still get through.
+//! blocks (and bare key bodies: lines of base64 without their BEGIN/END),
+//! bearer/basic tokens, passwords in URLs, assignments of secret-looking
+//! names, string arguments after the first of a login call, AWS-secret-shaped
+//! and random-looking tokens (mixed case and digits, changing class at most
+//! characters). A secret that looks like a word can still get through.
 
 use std::sync::LazyLock;
 
@@ -16,6 +19,13 @@ use regex::{Captures, Regex};
 
 /// What a secret is replaced with.
 pub const REDACTED: &str = "[REDACTED]";
+
+/// What each line of a private-key block becomes.
+pub const KEY_LINE: &str = "[REDACTED] (private key)";
+/// What each line of a bare key body (base64 lines without BEGIN/END) becomes.
+pub const KEY_BODY_LINE: &str = "[REDACTED] (key material)";
+/// The whole-line replacements.
+pub const LINE_MARKERS: [&str; 2] = [KEY_LINE, KEY_BODY_LINE];
 
 /// Shortest quoted value treated as a secret in an assignment: shorter ones are
 /// lexer tokens (`token = "("`), not credentials.
@@ -64,6 +74,32 @@ static KEY_BEGIN: LazyLock<Regex> =
 static KEY_END: LazyLock<Regex> =
     LazyLock::new(|| regex(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"));
 
+/// A run of base64 / base64url characters (a token candidate).
+static TOKEN_RUN: LazyLock<Regex> = LazyLock::new(|| regex(r"[A-Za-z0-9+/_\-]+=*"));
+
+/// A call whose name says it logs in: its string arguments after the first
+/// are taken for credentials (`login("admin", "…")`).
+static LOGIN_CALL: LazyLock<Regex> =
+    LazyLock::new(|| regex(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\(([^()\n]*)\)"));
+
+/// A string literal inside a call's arguments.
+static STRING_LITERAL: LazyLock<Regex> = LazyLock::new(|| regex(r#""([^"\n]*)"|'([^'\n]*)'"#));
+
+/// A bare base64 line (a key body without its BEGIN/END lines).
+static BASE64_LINE: LazyLock<Regex> = LazyLock::new(|| regex(r"^\s*[A-Za-z0-9+/]+={0,2}\s*$"));
+
+/// Shortest bare base64 line that starts a key body: PEM and OpenSSH bodies
+/// are 64 or 70 characters a line; 40 is an AWS secret.
+const MIN_KEY_LINE: usize = 40;
+/// Shortest token judged random by its shape.
+const MIN_RANDOM_TOKEN: usize = 20;
+/// The share of neighbouring letters and digits that change class (upper,
+/// lower, digit) above which a token is random: about 0.62 for random
+/// base64, 0.2 to 0.4 for identifiers and paths (`getUserProfile2Card`: 0.39).
+const RANDOM_CLASS_CHANGES: f64 = 0.5;
+/// Length of an AWS secret access key (base64, mixed case and digits).
+const AWS_SECRET_LEN: usize = 40;
+
 /// Compiles one of the constant patterns above (a unit test compiles them all).
 fn regex(pattern: &str) -> Regex {
     #[allow(clippy::expect_used)]
@@ -87,6 +123,20 @@ pub fn redact(text: &str) -> Redacted {
     }
 }
 
+/// `text` with every occurrence of `phrase` (a known secret, such as the
+/// API key), in any letter case, replaced by [`REDACTED`].
+pub fn without_phrase(text: &str, phrase: &str) -> String {
+    match regex::RegexBuilder::new(&regex::escape(phrase))
+        .case_insensitive(true)
+        .build()
+    {
+        Ok(re) => re.replace_all(text, REDACTED).into_owned(),
+        // An escaped literal always compiles; were it ever too long to,
+        // the exact replacement still applies.
+        Err(_) => text.replace(phrase, REDACTED),
+    }
+}
+
 /// Redacts the lines of one excerpt; the result has exactly as many lines. A
 /// private-key block is blanked from `BEGIN` to `END`, also when the excerpt
 /// starts or ends inside it.
@@ -101,13 +151,21 @@ pub fn redact_lines<S: AsRef<str>>(lines: &[S]) -> (Vec<String>, usize) {
         (Some(_), None) => true,
         _ => false,
     };
+    // Inside a bare key body (base64 lines without BEGIN/END).
+    let mut in_body = false;
     for line in lines {
         let line = line.as_ref();
         let begins = KEY_BEGIN.is_match(line);
         if in_key || begins {
             in_key = !KEY_END.is_match(line);
             count += 1;
-            out.push(format!("{REDACTED} (private key)"));
+            out.push(KEY_LINE.to_string());
+            continue;
+        }
+        in_body = is_key_body_line(line, in_body);
+        if in_body {
+            count += 1;
+            out.push(KEY_BODY_LINE.to_string());
             continue;
         }
         let (line, n) = redact_line(line);
@@ -117,6 +175,80 @@ pub fn redact_lines<S: AsRef<str>>(lines: &[S]) -> (Vec<String>, usize) {
     (out, count)
 }
 
+/// Lines [`redact_line`] may change hold one of these (a superset of its
+/// rules, found in one pass over a whole text): a token shape's prefix, an
+/// auth scheme, a URL's `user:password@`, a word that a secret name or a
+/// login call holds, or a token run long enough to be random.
+static MAY_REDACT: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)pass|secret|token|key|credential|pwd|bearer|basic|log_?in|logon|sign_?in|auth|://[^\s/]*@|[A-Za-z0-9+/_\-]{20}|sk-|sk_|rk_|xox|eyj|hf_|npm_|gh[pousr]_|github_pat_|glpat-|aiza|akia|asia|abia|acca|agpa|aida|aroa|anpa|aipa",
+    )
+});
+
+/// [`BASE64_LINE`] over a whole text: the lines that may be a key body.
+static BASE64_LINES: LazyLock<Regex> =
+    LazyLock::new(|| regex(r"(?m)^[^\S\n]*[A-Za-z0-9+/]+={0,2}[^\S\n]*$"));
+
+/// A whole text (a file, its lines split on `\n`) redacted exactly as
+/// [`redact_lines`] redacts its lines, but fast on a large file: one scan of
+/// the text per pattern finds the lines a rule could change, and only those
+/// are redacted line by line. `None` when nothing was redacted.
+pub fn redact_text(text: &str) -> Option<Redacted> {
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
+        .collect();
+    let lines_of = |re: &Regex| -> Vec<usize> {
+        let mut out: Vec<usize> = re
+            .find_iter(text)
+            .map(|m| starts.partition_point(|&s| s <= m.start()) - 1)
+            .collect();
+        out.dedup();
+        out
+    };
+    let begins = lines_of(&KEY_BEGIN);
+    let ends = lines_of(&KEY_END);
+    let bodies = lines_of(&BASE64_LINES);
+    let candidates = lines_of(&MAY_REDACT);
+    if begins.is_empty() && ends.is_empty() && bodies.is_empty() && candidates.is_empty() {
+        return None;
+    }
+    let has = |set: &[usize], i: usize| set.binary_search(&i).is_ok();
+    // `redact_lines`' state machine, its pattern tests answered by the scans.
+    let mut in_key = match (ends.first(), begins.first()) {
+        (Some(end), Some(begin)) => end < begin,
+        (Some(_), None) => true,
+        _ => false,
+    };
+    let mut in_body = false;
+    let mut count = 0;
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if in_key || has(&begins, i) {
+            in_key = !has(&ends, i);
+            count += 1;
+            out.push_str(KEY_LINE);
+            continue;
+        }
+        in_body = has(&bodies, i) && is_key_body_line(line, in_body);
+        if in_body {
+            count += 1;
+            out.push_str(KEY_BODY_LINE);
+            continue;
+        }
+        if has(&candidates, i) {
+            let (line, n) = redact_line(line);
+            count += n;
+            out.push_str(&line);
+        } else {
+            out.push_str(line);
+        }
+    }
+    (count > 0).then_some(Redacted { text: out, count })
+}
+
 /// Every rule but the key blocks, on one line.
 fn redact_line(line: &str) -> (String, usize) {
     let mut count = 0;
@@ -124,6 +256,26 @@ fn redact_line(line: &str) -> (String, usize) {
         .replace_all(line, |_: &Captures| {
             count += 1;
             REDACTED
+        })
+        .into_owned();
+    text = TOKEN_RUN
+        .replace_all(&text, |c: &Captures| {
+            if is_secret_token(&c[0]) {
+                count += 1;
+                REDACTED.to_string()
+            } else {
+                c[0].to_string()
+            }
+        })
+        .into_owned();
+    text = LOGIN_CALL
+        .replace_all(&text, |c: &Captures| {
+            if !is_login_name(&c[1]) {
+                return c[0].to_string();
+            }
+            let (args, n) = redact_login_args(&c[2]);
+            count += n;
+            format!("{}({args})", &c[0][..c[0].len() - c[2].len() - 2])
         })
         .into_owned();
     text = AUTH_SCHEME
@@ -166,6 +318,108 @@ fn redact_line(line: &str) -> (String, usize) {
     (text, count)
 }
 
+/// Whether `line` is part of a bare key body: a whole line of base64 that
+/// is long and mixed (`MIN_KEY_LINE`), or any base64 line right after one
+/// (`in_body`: the body's short last line).
+fn is_key_body_line(line: &str, in_body: bool) -> bool {
+    if !BASE64_LINE.is_match(line) {
+        return false;
+    }
+    let body = line.trim().trim_end_matches('=');
+    in_body || (body.len() >= MIN_KEY_LINE && has_mixed_classes(body))
+}
+
+/// Upper and lower case letters and digits, all three.
+fn has_mixed_classes(token: &str) -> bool {
+    token.bytes().any(|b| b.is_ascii_uppercase())
+        && token.bytes().any(|b| b.is_ascii_lowercase())
+        && token.bytes().any(|b| b.is_ascii_digit())
+}
+
+/// A token that is a credential by its shape alone: an AWS secret (40
+/// characters of base64, mixed case and digits), or a long token of mixed
+/// classes that changes class at most characters (random, not words).
+pub fn is_secret_token(token: &str) -> bool {
+    let body = token.trim_end_matches('=');
+    if body.len() < MIN_RANDOM_TOKEN || !has_mixed_classes(body) {
+        return false;
+    }
+    let aws_secret = body.len() == AWS_SECRET_LEN
+        && body
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/');
+    aws_secret || class_changes(body) >= RANDOM_CLASS_CHANGES
+}
+
+/// The share of neighbouring letters or digits of a different class.
+fn class_changes(token: &str) -> f64 {
+    let class = |b: u8| match b {
+        b'A'..=b'Z' => Some(0),
+        b'a'..=b'z' => Some(1),
+        b'0'..=b'9' => Some(2),
+        _ => None,
+    };
+    let mut pairs = 0usize;
+    let mut changes = 0usize;
+    for w in token.as_bytes().windows(2) {
+        if let (Some(a), Some(b)) = (class(w[0]), class(w[1])) {
+            pairs += 1;
+            changes += usize::from(a != b);
+        }
+    }
+    if pairs == 0 {
+        return 0.0;
+    }
+    changes as f64 / pairs as f64
+}
+
+/// A function name that logs in or authenticates (`login`, `signIn`,
+/// `authenticate`, `basic_auth`, `set_password`).
+fn is_login_name(name: &str) -> bool {
+    const WORDS: [&str; 10] = [
+        "login",
+        "logon",
+        "signin",
+        "authenticate",
+        "auth",
+        "password",
+        "passwd",
+        "credentials",
+        "credential",
+        "passphrase",
+    ];
+    let words = crate::query::words(name);
+    words.iter().any(|w| WORDS.contains(&w.as_str()))
+        || words
+            .windows(2)
+            .any(|p| matches!((p[0].as_str(), p[1].as_str()), ("log" | "sign", "in")))
+}
+
+/// A login call's arguments with every string literal after the first
+/// argument redacted (the first is the user name).
+fn redact_login_args(args: &str) -> (String, usize) {
+    let mut count = 0;
+    let mut out = String::with_capacity(args.len());
+    let mut last = 0;
+    let mut commas = 0;
+    for m in STRING_LITERAL.find_iter(args) {
+        commas += args[last..m.start()].matches(',').count();
+        out.push_str(&args[last..m.start()]);
+        let inner = &m.as_str()[1..m.as_str().len() - 1];
+        if commas >= 1 && inner.chars().count() >= MIN_ASSIGNED_SECRET && !inner.contains(REDACTED)
+        {
+            let quote = &m.as_str()[..1];
+            out.push_str(&format!("{quote}{REDACTED}{quote}"));
+            count += 1;
+        } else {
+            out.push_str(m.as_str());
+        }
+        last = m.end();
+    }
+    out.push_str(&args[last..]);
+    (out, count)
+}
+
 /// An unquoted value that could be a secret: not a number, boolean or null, and
 /// not already redacted.
 fn is_literal(value: &str) -> bool {
@@ -201,7 +455,15 @@ pub fn is_secret_name(name: &str) -> bool {
     // The crate's one identifier splitter: `APIKey` → api, key; `password2`
     // → password, 2.
     let words = crate::query::words(name);
-    words.iter().any(|w| WORDS.contains(&w.as_str()))
+    // `DATABASE_PASS`, `db_pwd`: a last word that abbreviates a password
+    // (`PWD` alone is the working directory, `pass_through` no secret).
+    let abbreviated = match words.as_slice() {
+        [.., last] if last == "pass" => true,
+        [_, .., last] => last == "pwd",
+        _ => false,
+    };
+    abbreviated
+        || words.iter().any(|w| WORDS.contains(&w.as_str()))
         || words
             .windows(2)
             .any(|p| PAIRS.contains(&(p[0].as_str(), p[1].as_str())))
@@ -213,7 +475,8 @@ pub fn is_secret_file(path: &str) -> bool {
     let path = path.replace('\\', "/");
     let name = path.rsplit('/').next().unwrap_or("").to_ascii_lowercase();
     let in_dir = |dir: &str| path.split('/').any(|part| part == dir);
-    const NAMES: [&str; 18] = [
+    const NAMES: [&str; 19] = [
+        ".envrc",
         ".netrc",
         "_netrc",
         ".npmrc",
@@ -278,6 +541,7 @@ mod tests {
         let google = format!("AIza{}", "SyA-0123456789abcdefghijklmnopqrstu");
         let slack = format!("xoxb-{}", "123456789012-abcdefghijkl");
         let stripe = format!("sk_live_{}", "0123456789abcdefABCDEF");
+        let (aws_secret, random) = aws_secret_and_random();
         let jwt = format!(
             "eyJhbGciOiJIUzI1NiJ9.{}.{}",
             "eyJzdWIiOiIxMjM0NTY3ODkwIn0", "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
@@ -285,7 +549,7 @@ mod tests {
         vec![
             (format!("client = OpenAI(api_key=\"{openai}\")"), openai),
             (format!("ANTHROPIC_API_KEY={anthropic}"), anthropic),
-            (format!("aws_access_key_id = {aws}"), aws),
+            (format!("aws_access_key_id = {aws}"), aws.clone()),
             (format!("token: {github}"), github),
             (
                 format!("url = 'https://x:{github_pat}@github.com'"),
@@ -318,7 +582,36 @@ mod tests {
             ),
             ("self.apiKey = \"zxcvbnmasdf\"".into(), "zxcvbnmasdf".into()),
             ("secret_key := `qwertyuiop`".into(), "qwertyuiop".into()),
+            // Issue 27: shapes today's rules missed.
+            (
+                format!("s3 = boto3.client('s3', '{aws}', '{aws_secret}')"),
+                aws_secret.clone(),
+            ),
+            (format!("Session(\"{aws_secret}\")"), aws_secret.clone()),
+            (
+                "session = login(\"admin\", \"Tr0ub4dor&3x\")".into(),
+                "Tr0ub4dor&3x".into(),
+            ),
+            (
+                "client.signIn(user, 'qwerty-horse-77')".into(),
+                "qwerty-horse-77".into(),
+            ),
+            (
+                "export DATABASE_PASS=Zr8vTq2LmW9xKc".into(),
+                "Zr8vTq2LmW9xKc".into(),
+            ),
+            ("db_pwd: n0tTh3Pwd".into(), "n0tTh3Pwd".into()),
+            (format!("token {random}"), random.clone()),
         ]
+    }
+
+    /// An AWS secret's shape (the documentation's example key) and a
+    /// random token, built from pieces.
+    fn aws_secret_and_random() -> (String, String) {
+        (
+            format!("wJalrXUtnFEMI/K7MDENG/{}", "bPxRfiCYEXAMPLEKEY"),
+            format!("q7Xk2Lp9{}", "Vz3Rt8Wm1Nb6Hc4J"),
+        )
     }
 
     #[test]
@@ -368,6 +661,16 @@ mod tests {
             "see https://example.com/a:b@c for details",
             "API_KEY=",
             "password: \"\"",
+            "from src.components.UserProfile2Card import index",
+            "import '../components/UserProfile2Card/index.js'",
+            "commit 3f2a9b1c4d5e6f708192a3b4c5d6e7f8091a2b3c",
+            "id = '123e4567-e89b-12d3-a456-426614174000'",
+            "let getHttpResponse2Code = parseHttpHeaderValue64(raw);",
+            "def login(self, user, password):",
+            "login(\"admin\")",
+            "first_pass = compile(tree)",
+            "bypass = \"none\"",
+            "ThisIsAVeryLongIdentifierNameWithoutDigits",
         ];
         for line in lines {
             let out = redact(line);
@@ -417,6 +720,44 @@ mod tests {
     }
 
     #[test]
+    fn bare_key_bodies_are_blanked_with_their_short_last_line() {
+        let body = [
+            "# the key, without its BEGIN/END lines",
+            "MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgwMcY2fS7kQq3X",
+            "bPxRfiCYEXAMPLEKEYwJalrXUtnFEMI7K7MDENGbPxRfiCYEXAMPLEKEY0a1b2c3",
+            "Qk9Vbb9Q==",
+            "x = 1",
+            "short",
+        ];
+        let (out, count) = redact_lines(&body);
+        assert_eq!(out.len(), body.len());
+        assert_eq!(out[0], body[0]);
+        assert!(out[1..4].iter().all(|l| l.starts_with(REDACTED)), "{out:?}");
+        assert_eq!(&out[4..], &body[4..]);
+        assert_eq!(count, 3);
+        // A lone short base64-looking word is not a key body.
+        let (out, count) = redact_lines(&["return", "value"]);
+        assert_eq!((out[0].as_str(), count), ("return", 0));
+    }
+
+    #[test]
+    fn random_tokens_are_told_from_identifiers_by_their_shape() {
+        let (aws, random) = aws_secret_and_random();
+        assert!(is_secret_token(&aws));
+        assert!(is_secret_token(&random));
+        for word in [
+            "getUserProfile2Card",
+            "src/components/UserProfile2Card/index",
+            "3f2a9b1c4d5e6f708192a3b4c5d6e7f8091a2b3c",
+            "RETRY_BACKOFF_FACTOR_2",
+            "X509Certificate2Collection",
+            "utf8ToBase64UrlSafe",
+        ] {
+            assert!(!is_secret_token(word), "{word}");
+        }
+    }
+
+    #[test]
     fn redaction_keeps_the_line_count() {
         let text = "a\nsk-proj-A1b2C3d4E5f6G7h8I9j0K1l2M3n4\n\nb\n";
         let out = redact(text);
@@ -441,6 +782,9 @@ mod tests {
             "APIKey",
             "OAuth2Token",
             "password2",
+            "DATABASE_PASS",
+            "smtp_pass",
+            "db_pwd",
         ] {
             assert!(is_secret_name(name), "{name}");
         }
@@ -452,6 +796,9 @@ mod tests {
             "author",
             "keyboard",
             "secretary",
+            "pass_through",
+            "bypass",
+            "first_pass_count",
         ] {
             assert!(!is_secret_name(name), "{name}");
         }
@@ -464,6 +811,8 @@ mod tests {
             "app/.env",
             ".env.local",
             ".env.production",
+            ".envrc",
+            "app/.envrc",
             "prod.env",
             "certs/server.pem",
             "tls/server.key",
@@ -502,6 +851,57 @@ mod tests {
         }
     }
 
+    /// Lines of every kind the rules know, to build documents from.
+    fn line_pool() -> Vec<String> {
+        let mut pool: Vec<String> = planted().into_iter().map(|(line, _)| line).collect();
+        pool.extend(
+            [
+                "-----BEGIN RSA PRIVATE KEY-----",
+                "-----END RSA PRIVATE KEY-----",
+                "MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgwMcY2fS7kQq3X",
+                "Qk9Vbb9Q==",
+                "  ",
+                "",
+                "fn main() {}",
+                "let token = lexer.next_token()?;",
+                "MAX_TOKENS = 4096",
+                "return",
+                "see https://example.com/a:b@c for details",
+                "x = \"value\"",
+                "\r",
+                "café ünïcode line",
+            ]
+            .map(str::to_string),
+        );
+        pool
+    }
+
+    #[test]
+    fn a_whole_text_is_redacted_as_its_lines_are() {
+        let pool = line_pool();
+        // Every ordered pair and triple of pool lines, as a document.
+        for a in &pool {
+            for b in &pool {
+                for c in [&pool[0], &pool[pool.len() - 4], &pool[pool.len() - 13]] {
+                    let lines = [a.as_str(), b.as_str(), c.as_str()];
+                    let (want, count) = redact_lines(&lines);
+                    let text = lines.join("\n");
+                    let got = redact_text(&text);
+                    let want_text = want.join("\n");
+                    match got {
+                        Some(r) => assert_eq!((r.text, r.count), (want_text, count), "{lines:?}"),
+                        None => assert_eq!((text, 0), (want_text, count), "{lines:?}"),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn line_markers_start_with_the_marker() {
+        assert!(LINE_MARKERS.iter().all(|m| m.starts_with(REDACTED)));
+    }
+
     #[test]
     fn constant_patterns_compile() {
         for re in [
@@ -512,6 +912,12 @@ mod tests {
             &LINE_ASSIGNMENT,
             &KEY_BEGIN,
             &KEY_END,
+            &TOKEN_RUN,
+            &LOGIN_CALL,
+            &STRING_LITERAL,
+            &BASE64_LINE,
+            &MAY_REDACT,
+            &BASE64_LINES,
         ] {
             assert!(!re.as_str().is_empty());
         }

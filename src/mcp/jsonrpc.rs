@@ -36,8 +36,9 @@ pub enum Message {
         method: String,
         params: Map<String, Value>,
     },
-    /// A response to a request of ours (kgrep sends none, so it is dropped).
-    Response,
+    /// A response to a request of ours (`roots/list`): its id, and its
+    /// `result` (`None` for an error response).
+    Response { id: Id, result: Option<Value> },
 }
 
 /// An error to send back: its code, message and the id it answers (null when
@@ -99,8 +100,13 @@ fn message(mut object: Map<String, Value>) -> Result<Message, Failure> {
         return Err(invalid("\"jsonrpc\" must be \"2.0\""));
     }
     let Some(method) = object.remove("method") else {
-        if id.is_some() && (object.contains_key("result") || object.contains_key("error")) {
-            return Ok(Message::Response);
+        if let Some(id) =
+            id.filter(|_| object.contains_key("result") || object.contains_key("error"))
+        {
+            return Ok(Message::Response {
+                id,
+                result: object.remove("result"),
+            });
         }
         return Err(invalid("no \"method\""));
     };
@@ -124,6 +130,11 @@ fn message(mut object: Map<String, Value>) -> Result<Message, Failure> {
         Some(id) if is_valid_id => Ok(Message::Request { id, method, params }),
         Some(_) => Err(invalid("\"id\" must be a string or a number")),
     }
+}
+
+/// A request of ours to the client, as one line (no line end).
+pub fn request(id: &Id, method: &str) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": method}).to_string()
 }
 
 /// A success response, as one line (no line end).
@@ -164,7 +175,21 @@ mod tests {
             .unwrap();
         assert!(matches!(m, Message::Notification { .. }));
         let m = parse(br#"{"jsonrpc":"2.0","id":"a","result":{}}"#).unwrap();
-        assert_eq!(m, Some(Message::Response));
+        assert_eq!(
+            m,
+            Some(Message::Response {
+                id: json!("a"),
+                result: Some(json!({}))
+            })
+        );
+        let m = parse(br#"{"jsonrpc":"2.0","id":"a","error":{"code":1}}"#).unwrap();
+        assert_eq!(
+            m,
+            Some(Message::Response {
+                id: json!("a"),
+                result: None
+            })
+        );
         assert_eq!(parse(b"  \t").unwrap(), None);
     }
 

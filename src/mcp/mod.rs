@@ -11,22 +11,26 @@
 //! - [`server`]: the lifecycle (`initialize`, version negotiation) and
 //!   dispatch;
 //! - [`tools`]: the tools, from arguments to results;
+//! - [`roots`]: where calls may look (the server's roots);
 //! - [`schema`]: how `tools/list` describes them.
 //!
 //! Searches go through [`crate::pipeline::find`], as the command line's do;
 //! a [`crate::session::Session`] keeps the thesaurus between them.
 
 pub mod jsonrpc;
+pub mod roots;
 pub mod schema;
 pub mod server;
 pub mod tools;
 
 use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
 
 use crate::cli::Flags;
 use crate::config::{self, ConfigPaths};
 use crate::exit::ExitStatus;
 use crate::messages;
+pub use roots::Roots;
 pub use server::{Server, PROTOCOL_VERSIONS};
 pub use tools::Tools;
 
@@ -42,7 +46,13 @@ pub fn serve_stdio(flags: Flags) -> ExitStatus {
         return ExitStatus::Error;
     }
     let config = config::load(&ConfigPaths::from_process_env());
-    let mut server = Server::new(Tools::new(flags, config));
+    let allow_outside = flags.allow_outside || config.mcp_allow_outside == Some(true);
+    if allow_outside {
+        messages::warn("mcp: --allow-outside: tool calls may search any path this user can read");
+    }
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let roots = Roots::new(&cwd, allow_outside);
+    let mut server = Server::new(Tools::new(flags, config, roots));
     messages::verbose("mcp: serving on stdin and stdout");
     let stdin = io::stdin();
     let stdout = io::stdout();
@@ -74,8 +84,8 @@ pub fn serve(
                 format!("Parse error: a message is longer than {MAX_MESSAGE_BYTES} bytes"),
             ))),
         };
-        if let Some(reply) = reply {
-            output.write_all(reply.as_bytes())?;
+        for line in reply.into_iter().chain(server.take_outgoing()) {
+            output.write_all(line.as_bytes())?;
             output.write_all(b"\n")?;
             output.flush()?;
         }
@@ -135,9 +145,15 @@ fn read_message(input: &mut dyn BufRead, buf: &mut Vec<u8>) -> io::Result<Read> 
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     fn lines(input: &[u8]) -> Vec<String> {
-        let mut server = Server::new(Tools::new(Flags::default(), config::Config::default()));
+        let roots = Roots::new(Path::new("."), false);
+        let mut server = Server::new(Tools::new(
+            Flags::default(),
+            config::Config::default(),
+            roots,
+        ));
         let mut out = Vec::new();
         serve(&mut &input[..], &mut out, &mut server).unwrap();
         String::from_utf8(out)

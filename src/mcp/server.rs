@@ -4,9 +4,13 @@
 //!
 //! Read from the specification, revisions 2025-11-25 and 2025-06-18
 //! (`basic/lifecycle`, `basic/transports`, `basic/utilities/ping`,
-//! `server/tools`): the server answers the client's version when it supports
-//! it, else its latest; requests other than `ping` before `initialize` are
-//! refused; notifications get no response, known or not.
+//! `server/tools`, `client/roots`): the server answers the client's version
+//! when it supports it, else its latest; requests other than `ping` before
+//! `initialize` are refused; notifications get no response, known or not.
+//! A client that declares the `roots` capability is asked `roots/list` once
+//! it is initialized, and again when it says its roots changed; the answer
+//! sets where calls may look (`roots`). Requests of the server wait in an
+//! outbox the transport drains ([`Server::take_outgoing`]).
 
 use serde_json::{json, Map, Value};
 
@@ -24,7 +28,11 @@ const INSTRUCTIONS: &str = "kgrep searches code and documents for a natural-lang
 question, an identifier, a \"quoted literal\" or a regex, offline first. Use `search` for \
 the lines that answer a question (grep-style text, ranked files, line numbers), `answer` \
 for a short grounded answer with path:line citations, `explain` for why lines ranked. \
-Paths are relative to the server's working directory; results are capped by max_tokens.";
+Paths are relative to the server's working directory and must be under its roots (the roots \
+the client declares, else that directory); results are capped by max_tokens.";
+
+/// The id of the server's `roots/list` requests.
+const ROOTS_REQUEST: &str = "kgrep-roots";
 
 /// Where the session is in its lifecycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +50,10 @@ pub struct Server {
     /// The negotiated protocol revision.
     version: Option<&'static str>,
     tools: Tools,
+    /// The client declared the `roots` capability.
+    client_roots: bool,
+    /// Requests of ours to send (`roots/list`).
+    outgoing: Vec<String>,
 }
 
 impl Server {
@@ -50,6 +62,21 @@ impl Server {
             phase: Phase::New,
             version: None,
             tools,
+            client_roots: false,
+            outgoing: Vec::new(),
+        }
+    }
+
+    /// The server's own requests to send, oldest first (drained).
+    pub fn take_outgoing(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.outgoing)
+    }
+
+    /// Asks the client for its roots, if it has any to give.
+    fn ask_roots(&mut self) {
+        if self.client_roots && self.phase == Phase::Ready {
+            self.outgoing
+                .push(jsonrpc::request(&json!(ROOTS_REQUEST), "roots/list"));
         }
     }
 
@@ -71,7 +98,11 @@ impl Server {
                 self.notification(&method);
                 None
             }
-            Ok(Some(Message::Response) | None) => None,
+            Ok(Some(Message::Response { id, result })) => {
+                self.response(&id, result.as_ref());
+                None
+            }
+            Ok(None) => None,
             Err(failure) => Some(jsonrpc::error(&failure)),
         }
     }
@@ -109,8 +140,30 @@ impl Server {
     /// action (requests are served once `initialize` is answered), and
     /// `notifications/cancelled` none either: a call is over before the next
     /// message is read.
-    fn notification(&self, method: &str) {
+    fn notification(&mut self, method: &str) {
         crate::messages::verbose(&format!("mcp: notification {method}"));
+        if matches!(
+            method,
+            "notifications/initialized" | "notifications/roots/list_changed"
+        ) {
+            self.ask_roots();
+        }
+    }
+
+    /// A response to one of our requests: the client's roots (an error, or
+    /// any other id, changes nothing).
+    fn response(&mut self, id: &Value, result: Option<&Value>) {
+        if id.as_str() != Some(ROOTS_REQUEST) {
+            return;
+        }
+        let Some(result) = result else {
+            crate::messages::verbose(
+                "mcp: the client gave no roots; the working directory stays the root",
+            );
+            return;
+        };
+        let taken = self.tools.declare_roots(result);
+        crate::messages::verbose(&format!("mcp: {taken} root(s) declared by the client"));
     }
 
     /// `initialize`: agrees on a revision and says what the server offers.
@@ -119,6 +172,10 @@ impl Server {
             return Err("Invalid params: initialize needs \"protocolVersion\" (a string)".into());
         };
         let version = negotiate(asked);
+        self.client_roots = params
+            .get("capabilities")
+            .and_then(|c| c.get("roots"))
+            .is_some_and(Value::is_object);
         crate::messages::verbose(&format!(
             "mcp: client asked for protocol {asked}; using {version}"
         ));

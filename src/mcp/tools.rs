@@ -6,7 +6,8 @@
 //! otherwise), then a plan as `cli::plan` resolves it, then
 //! [`pipeline::find`] runs the search: the same rules, defaults and results as
 //! the command line. Owns argument checking (each problem is one sentence in
-//! a result with `isError`, which an agent can act on) and the layout of the
+//! a result with `isError`, which an agent can act on; a path outside the
+//! server's roots is one, `roots`) and the layout of the
 //! result. The whole result, text and `structuredContent` together, is fitted
 //! to `max_tokens`.
 
@@ -20,6 +21,8 @@ use crate::config::Config;
 use crate::messages;
 use crate::pipeline::{self, Budget, Finding, Results};
 use crate::session::Session;
+
+use super::roots::Roots;
 
 /// `max_tokens` when neither the call nor the server's flags give one. An
 /// agent's context is the scarce thing: literal and regex queries print every
@@ -82,6 +85,8 @@ pub struct Tools {
     base: Flags,
     config: Config,
     session: Session,
+    /// Where calls may look.
+    roots: Roots,
 }
 
 /// A call's arguments, checked.
@@ -98,13 +103,20 @@ struct Args {
 }
 
 impl Tools {
-    /// `base`: the flags `kgrep --mcp` was started with.
-    pub fn new(base: Flags, config: Config) -> Tools {
+    /// `base`: the flags `kgrep --mcp` was started with; `roots`: where its
+    /// calls may look.
+    pub fn new(base: Flags, config: Config, roots: Roots) -> Tools {
         Tools {
             base,
             config,
             session: Session::reusing(),
+            roots,
         }
+    }
+
+    /// Takes the roots of a client's `roots/list` result; how many.
+    pub fn declare_roots(&mut self, result: &Value) -> usize {
+        self.roots.declare(result)
     }
 
     /// Runs a tool; returns its `tools/call` result. Warnings and errors the
@@ -127,7 +139,7 @@ impl Tools {
     fn run(&self, tool: Tool, arguments: &Map<String, Value>) -> Result<Run, String> {
         let args = Args::parse(arguments)?;
         let plan = self.plan(tool, &args)?;
-        check_paths(&plan)?;
+        check_paths(&plan, &self.roots)?;
         match pipeline::find(&plan, &self.session) {
             Ok(Finding::Results(results)) => Ok(Run::Results(Box::new(plan), results)),
             Ok(Finding::NothingReadable(_)) => Ok(Run::Unreadable(Box::new(plan))),
@@ -141,7 +153,7 @@ impl Tools {
         let mut f = self.base.clone();
         f.pattern = Some(args.query.clone());
         f.paths = if args.paths.is_empty() {
-            vec![PathBuf::from(".")]
+            self.roots.default_paths()
         } else {
             args.paths.clone()
         };
@@ -290,12 +302,15 @@ fn shown(value: &Value) -> String {
     crate::render::cut::ellipsize(&value.to_string(), 60)
 }
 
-/// Every path must exist: a missing one is the agent's mistake to correct.
-fn check_paths(plan: &Plan) -> Result<(), String> {
+/// Every path must be under a root (`roots`, checked first, so nothing is
+/// learnt of what exists outside) and exist: either is the agent's mistake
+/// to correct.
+fn check_paths(plan: &Plan, roots: &Roots) -> Result<(), String> {
     let Input::Paths(paths) = &plan.input else {
         return Ok(());
     };
     for path in paths {
+        roots.check(path)?;
         if let Err(err) = std::fs::metadata(path) {
             let cwd = std::env::current_dir().unwrap_or_default();
             return Err(match err.kind() {

@@ -387,6 +387,18 @@ impl Searched {
             .get(h)
             .and_then(|x| natural::load_quiet(x, read))
     }
+
+    /// Haystack `h`'s document as a model may see it
+    /// (`natural::load_disclosed`): `None` for a secret file, which is not read.
+    fn disclosed(
+        &self,
+        h: usize,
+        read: &crate::document::ReadOptions,
+    ) -> Option<crate::document::Document> {
+        self.haystacks
+            .get(h)
+            .and_then(|x| natural::load_disclosed(x, read))
+    }
 }
 
 /// What a search found, as the printers need it.

@@ -438,7 +438,7 @@ impl Stage<'_> {
         };
         let mut out = Vec::new();
         for (h, lines) in searched.selected.iter().take(FOLLOW_UP_FILES) {
-            let Some(doc) = natural::load_quiet(&searched.haystacks[*h], self.cx.read) else {
+            let Some(doc) = natural::load_disclosed(&searched.haystacks[*h], self.cx.read) else {
                 continue;
             };
             let focus: Vec<usize> = lines.iter().copied().take(FOLLOW_UP_LINES).collect();
@@ -450,7 +450,7 @@ impl Stage<'_> {
     fn range_excerpt(&self, path: &str, start: i64, end: i64) -> Option<Excerpt> {
         let walked = self.walked();
         let h = walked.iter().find(|h| h.key == path)?;
-        let doc = natural::load_quiet(h, self.cx.read)?;
+        let doc = natural::load_disclosed(h, self.cx.read)?;
         let count = doc.line_count();
         let start = usize::try_from(start).ok()?.clamp(1, count);
         let end = usize::try_from(end).ok()?.clamp(start, count);
@@ -909,7 +909,7 @@ fn selection_request(cx: &Context<'_>, found: &Found, max_iterations: u32) -> Se
     let excerpts = excerpts::of_results(
         &found.search.selected,
         &found.search.ranked,
-        |h| found.search.document(h, cx.read),
+        |h| found.search.disclosed(h, cx.read),
         EXCERPT_FILES,
         FOCUS_LINES,
     );
@@ -1018,11 +1018,12 @@ fn mark_citations(answer: &str, docs: &BTreeMap<String, Document>) -> String {
     .text
 }
 
-/// Words of the lines around the best places of the top files.
+/// Words of the lines around the best places of the top files, as a model
+/// may see them (secret files unread, lines redacted before they are split).
 fn vocabulary(found: &Found, read: &ReadOptions) -> Vec<String> {
     expand::vocabulary_near(
         &found.search.ranked,
-        |h| found.search.document(h, read),
+        |h| found.search.disclosed(h, read),
         &found.q.terms,
         VOCABULARY_FILES,
         FOCUS_LINES,

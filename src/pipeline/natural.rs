@@ -319,3 +319,13 @@ pub(super) fn load_quiet(h: &Haystack, read: &ReadOptions) -> Option<Document> {
         _ => None,
     }
 }
+
+/// Loads a haystack for a model's prompt, as `llm::outbound` allows: a
+/// withheld (secret) file is not read at all, any other is redacted whole.
+/// The model stage reads files for a prompt only through this.
+pub(super) fn load_disclosed(h: &Haystack, read: &ReadOptions) -> Option<Document> {
+    if crate::llm::outbound::is_withheld(&h.key) {
+        return None;
+    }
+    load_quiet(h, read).and_then(crate::llm::outbound::document)
+}

@@ -260,7 +260,6 @@ pub(super) fn write_answer(text: &str, plan: &Plan) -> anyhow::Result<()> {
             render::answer::terminal_columns(),
         ),
         color: plan.answer_color,
-        tty: std::io::stderr().is_terminal(),
     };
     let mut err = std::io::stderr().lock();
     render::answer::write_answer(&mut err, text, &style).context("writing the answer")?;

@@ -19,12 +19,15 @@
 //! kgrep prints the model's text literally. Nor does it reproduce rich's
 //! colouring of numbers and strings in the answer on a terminal.
 //!
-//! On a terminal the text is first made safe by [`super::sanitize`]. The
-//! caller decides whether stderr is a terminal, colour and the width
+//! The model's text is made safe by [`super::sanitize`] whether or not stderr
+//! is a terminal (issue 27): after rich's deletions, every other control
+//! character (ESC, C1 controls such as CSI) is shown in caret form, so a
+//! reply cannot drive a terminal that a pipe ends in (`2>&1 | less -R`), nor
+//! write the clipboard (OSC 52). This is where kgrep differs from rich,
+//! which lets ESC through. The caller decides colour and the width
 //! ([`console_width`] gives rich's rule, [`terminal_columns`] the terminal's
 //! width it falls back on).
 
-use std::borrow::Cow;
 use std::io::{self, Write};
 
 use super::sanitize::sanitize_text;
@@ -46,8 +49,6 @@ pub struct AnswerStyle {
     pub width: usize,
     /// Colour the header (`--color` resolved against stderr and `NO_COLOR`).
     pub color: bool,
-    /// stderr is a terminal: control characters are made visible.
-    pub tty: bool,
 }
 
 impl Default for AnswerStyle {
@@ -55,7 +56,6 @@ impl Default for AnswerStyle {
         AnswerStyle {
             width: DEFAULT_WIDTH,
             color: false,
-            tty: false,
         }
     }
 }
@@ -69,11 +69,10 @@ pub fn answer_section(answer: &str, style: &AnswerStyle) -> String {
         "" => NO_ANSWER,
         body => body,
     };
-    let body = if style.tty {
-        sanitize_text(body)
-    } else {
-        Cow::Borrowed(body)
-    };
+    // rich's deletions first (as `wrap` makes them), then every other
+    // control made visible.
+    let kept = super::wrap::without_stripped_controls(body);
+    let body = sanitize_text(&kept);
     let mut out = String::with_capacity(body.len() + 64);
     // rich's style for the header: cyan.
     out.push_str(&paint(HEADER, CYAN, style.color));
@@ -137,17 +136,21 @@ mod tests {
 
     #[test]
     fn colour_and_terminal_safety() {
-        let tty = AnswerStyle {
+        let coloured = AnswerStyle {
             width: 80,
             color: true,
-            tty: true,
         };
         assert_eq!(
-            answer_section("a\u{1b}[2Jb", &tty),
+            answer_section("a\u{1b}[2Jb", &coloured),
             "\u{1b}[36m===== Answer =====\u{1b}[0m\na^[[2Jb\n\n"
         );
-        // On a pipe ESC passes, as rich lets it; CR is deleted, as rich does.
-        assert_eq!(plain("a\u{1b}b\r"), "===== Answer =====\na\u{1b}b\n\n");
+        // Terminal or pipe: ESC, an OSC 52 clipboard write and C1 controls
+        // are shown, never sent raw; CR is deleted, as rich does.
+        assert_eq!(plain("a\u{1b}b\r"), "===== Answer =====\na^[b\n\n");
+        assert_eq!(
+            plain("x\u{1b}]52;c;cHduZWQ=\u{7}y\u{9b}2J"),
+            "===== Answer =====\nx^[]52;c;cHduZWQ=yM-^[2J\n\n"
+        );
     }
 
     #[test]

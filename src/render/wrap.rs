@@ -26,10 +26,19 @@ use crate::python::text::is_space;
 /// Control codes rich deletes from any text it prints.
 const STRIPPED_CONTROLS: &[char] = &['\u{7}', '\u{8}', '\u{b}', '\u{c}', '\r'];
 
+/// `text` without the control codes rich deletes (BEL, BS, VT, FF, CR).
+pub fn without_stripped_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains(STRIPPED_CONTROLS) {
+        std::borrow::Cow::Owned(text.replace(STRIPPED_CONTROLS, ""))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
 /// rich's line wrapping of `text` (which may hold newlines) to `width` cells.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
-    let text = text.replace(STRIPPED_CONTROLS, "");
+    let text = without_stripped_controls(text);
     let mut out = Vec::new();
     for line in text.split('\n') {
         let chars: Vec<char> = if line.contains('\t') {

@@ -3,9 +3,10 @@
 //! Markdown concept files (file name = concept, `# Heading` = display name,
 //! `synonyms:: a, b, c`).
 //!
-//! Reading only: a file that cannot be read or parsed is an error with the path
-//! and the reason, for the caller to report and skip; nothing here ever writes
-//! or repairs a file. Unknown keys are ignored.
+//! Reading only: a file that cannot be read or parsed (a FIFO, a device, a
+//! planted symlink, over the size cap: `own_file`) is an error with the path
+//! and the reason, for the caller to report and skip; nothing here ever
+//! writes or repairs a file. Unknown keys are ignored.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -15,10 +16,22 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::{Answer, Concept, Layer, Standing, Thesaurus};
+use crate::own_file::{self, Follow};
 
 /// Files larger than this are not thesauri (a mistyped path to a data dump):
-/// refuse them instead of parsing hundreds of megabytes.
-pub const MAX_THESAURUS_BYTES: u64 = 64 * 1024 * 1024;
+/// refuse them instead of parsing hundreds of megabytes. The cap of every
+/// file kgrep reads for itself (`own_file`).
+pub const MAX_THESAURUS_BYTES: u64 = own_file::MAX_BYTES;
+
+/// Whether a layer's file is read through a symlink: a `--thesaurus PATH`
+/// the user named is; a project's `.kgrep/` files and the learned file
+/// (which `learn::store` replaces, never writes through) are not.
+pub fn follow(layer: &Layer) -> Follow {
+    match layer {
+        Layer::User | Layer::Builtin => Follow::Yes,
+        Layer::Learned | Layer::Project => Follow::No,
+    }
+}
 
 /// One synonym's entry in Terraphim's format (`{"id", "nterm"}`); other keys
 /// are ignored. The one reader of an entry, for the thesaurus and for the
@@ -47,21 +60,19 @@ impl Normalized {
     }
 }
 
-/// Reads a thesaurus from a JSON file or a Markdown folder.
+/// Reads a thesaurus from a JSON file or a Markdown folder: a regular file
+/// of at most [`MAX_THESAURUS_BYTES`] (`own_file::read`: a FIFO or a device
+/// is refused at once), through a symlink only as [`follow`] says.
 pub fn read(path: &Path, layer: Layer) -> anyhow::Result<Thesaurus> {
-    if path.is_dir() {
+    let follow = follow(&layer);
+    let is_dir = match follow {
+        Follow::Yes => path.is_dir(),
+        Follow::No => std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()),
+    };
+    if is_dir {
         return read_markdown_dir(path, layer);
     }
-    let meta = std::fs::metadata(path)
-        .with_context(|| format!("cannot read thesaurus {}", path.display()))?;
-    if meta.len() > MAX_THESAURUS_BYTES {
-        bail!(
-            "thesaurus {} is larger than {} bytes",
-            path.display(),
-            MAX_THESAURUS_BYTES
-        );
-    }
-    let text = std::fs::read_to_string(path)
+    let text = own_file::read_to_string(path, follow, MAX_THESAURUS_BYTES)
         .with_context(|| format!("cannot read thesaurus {}", path.display()))?;
     parse_json(&text, layer).with_context(|| format!("invalid thesaurus {}", path.display()))
 }
@@ -208,7 +219,7 @@ pub fn read_markdown_dir(dir: &Path, layer: Layer) -> anyhow::Result<Thesaurus> 
     files.sort();
     let mut t = Thesaurus::new();
     for (i, path) in files.iter().enumerate() {
-        let text = std::fs::read_to_string(path)
+        let text = own_file::read_to_string(path, follow(&layer), MAX_THESAURUS_BYTES)
             .with_context(|| format!("cannot read {}", path.display()))?;
         let stem = path
             .file_stem()

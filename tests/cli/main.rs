@@ -3,6 +3,7 @@
 
 mod harness;
 
+mod api_base;
 mod bad_input;
 mod broken_pipe;
 mod budget;
@@ -13,6 +14,7 @@ mod defaults;
 mod definitions;
 mod documents;
 mod explain;
+mod fail_closed;
 mod flags;
 mod generated;
 mod identifier_synonyms;
@@ -27,8 +29,11 @@ mod mcp;
 mod mock_llm;
 mod model_faults;
 mod model_stage;
+mod model_text;
 mod oracle;
+mod outbound;
 mod output;
+mod planted_files;
 mod readme;
 mod schema;
 mod terminal;

@@ -550,3 +550,126 @@ fn server_flags_are_defaults_and_a_pattern_is_refused() {
         "{more}"
     );
 }
+
+/// A project beside a folder it must not read, with a symlink out of it.
+fn fenced() -> (Dir, std::path::PathBuf) {
+    let d = corpus();
+    let outside = d.home.path().join("outside");
+    std::fs::create_dir_all(outside.join(".ssh")).unwrap();
+    std::fs::write(
+        outside.join(".ssh/id_rsa"),
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU\n-----END OPENSSH PRIVATE KEY-----\n",
+    )
+    .unwrap();
+    std::fs::write(outside.join("passwd"), "root:x:0:0:root:/root:/bin/bash\n").unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&outside, d.path().join("link-out")).unwrap();
+    (d, outside)
+}
+
+/// The paths a prompt-injected agent would ask for.
+fn outside_paths(d: &Dir, outside: &std::path::Path) -> Vec<String> {
+    let up = d
+        .path()
+        .components()
+        .filter(|c| matches!(c, std::path::Component::Normal(_)))
+        .map(|_| "..")
+        .collect::<Vec<_>>()
+        .join("/");
+    let mut paths = vec![
+        outside.join("passwd").display().to_string(),
+        format!("{up}{}", outside.join("passwd").display()),
+        outside.join(".ssh/id_rsa").display().to_string(),
+        "..".to_string(),
+    ];
+    if cfg!(unix) {
+        paths.push("link-out".into());
+        paths.push("link-out/passwd".into());
+    }
+    paths
+}
+
+#[test]
+fn paths_outside_the_root_are_refused_with_one_sentence() {
+    let (d, outside) = fenced();
+    let mut mcp = Mcp::ready(&d);
+    for path in outside_paths(&d, &outside) {
+        for query in ["^.*$", "root", "where is the private key"] {
+            let result = mcp.call("search", json!({"query": query, "paths": [path]}));
+            assert_eq!(result["isError"], true, "{path}: {result}");
+            let sentence = text(&result);
+            assert!(
+                sentence.starts_with(&format!("Path '{path}' is outside the roots")),
+                "{sentence}"
+            );
+            assert!(!sentence.contains('\n') && sentence.ends_with('.'));
+            let all = result.to_string();
+            assert!(!all.contains("root:x:0"), "{all}");
+            assert!(!all.contains("b3BlbnNzaC1"), "{all}");
+        }
+    }
+    // Inside the root, and the default path, still work.
+    let ok = mcp.call("search", json!({"query": "MAX_RETRIES", "paths": ["src"]}));
+    assert_eq!(ok["isError"], false, "{ok}");
+    let ok = mcp.call("search", json!({"query": "MAX_RETRIES"}));
+    assert_eq!(ok["isError"], false, "{ok}");
+}
+
+#[test]
+fn allow_outside_opts_out_by_flag_or_config() {
+    let (d, outside) = fenced();
+    let passwd = outside.join("passwd").display().to_string();
+    let mut mcp = Mcp::start(&d, &["--allow-outside"]);
+    mcp.request("initialize", initialize("2025-11-25"));
+    let result = mcp.call("search", json!({"query": "root", "paths": [passwd]}));
+    assert_eq!(result["isError"], false, "{result}");
+    assert!(text(&result).contains("root:x:0"), "{result}");
+    let dir = d.home.path().join(".config/kgrep");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("config.toml"), "mcp_allow_outside = true\n").unwrap();
+    let mut mcp = Mcp::ready(&d);
+    let result = mcp.call("search", json!({"query": "root", "paths": [passwd]}));
+    assert_eq!(result["isError"], false, "{result}");
+    // Without --mcp the flag means nothing: an error.
+    d.run(&["--allow-outside", "retry", "."]).code(2);
+}
+
+#[test]
+fn roots_the_client_declares_replace_the_working_directory() {
+    let (d, outside) = fenced();
+    let mut mcp = Mcp::start(&d, &[]);
+    let mut params = initialize("2025-11-25");
+    params["capabilities"] = json!({"roots": {"listChanged": true}});
+    mcp.request("initialize", params);
+    mcp.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    // A ping after it: a server that never asks answers the ping instead
+    // (the test fails rather than waits).
+    mcp.send_line(r#"{"jsonrpc":"2.0","id":"p1","method":"ping"}"#);
+    // The server asks for the roots; the client answers with one folder.
+    let ask = mcp.read();
+    assert_eq!(ask["method"], "roots/list", "{ask}");
+    assert_eq!(mcp.read()["id"], "p1");
+    let src = d.path().join("src");
+    let uri = format!("file://{}", src.display());
+    mcp.send_line(
+        &json!({"jsonrpc": "2.0", "id": ask["id"], "result": {"roots": [{"uri": uri, "name": "src"}]}})
+            .to_string(),
+    );
+    let inside = mcp.call("search", json!({"query": "MAX_RETRIES", "paths": [src]}));
+    assert_eq!(inside["isError"], false, "{inside}");
+    // The working directory is no longer a root, nor is anything outside.
+    let docs = mcp.call("search", json!({"query": "retry", "paths": ["."]}));
+    assert_eq!(docs["isError"], true, "{docs}");
+    let passwd = outside.join("passwd").display().to_string();
+    let out = mcp.call("search", json!({"query": "root", "paths": [passwd]}));
+    assert_eq!(out["isError"], true, "{out}");
+    // Without paths, the declared root is searched.
+    let default = mcp.call("search", json!({"query": "MAX_RETRIES"}));
+    assert_eq!(default["isError"], false, "{default}");
+    // The roots change: asked again.
+    mcp.send_line(r#"{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}"#);
+    mcp.send_line(r#"{"jsonrpc":"2.0","id":"p2","method":"ping"}"#);
+    let again = mcp.read();
+    assert_eq!(again["method"], "roots/list", "{again}");
+    assert_eq!(mcp.read()["id"], "p2");
+}

@@ -14,7 +14,9 @@ Checks, each against the real binary in a copy of fixtures/corpus:
   JSON-RPC parse error, and the session's next ping is still answered (the SDK
   cannot send garbage itself, so its session runs over a transport that can:
   the SDK's own stdio transport, plus a raw write);
-- the server exits 0 when its stdin closes.
+- the server exits 0 when its stdin closes;
+- paths outside the server's root (its working directory) are isError, and
+  with the SDK's roots callback the client's declared root replaces it.
 
 Exit status 0 when every check passed; the last line says how many did.
 """
@@ -149,6 +151,40 @@ async def sdk_session(kgrep: str, cwd: Path, env: dict[str, str]) -> None:
         check("ping after errors", True)
 
 
+async def roots_session(kgrep: str, cwd: Path, env: dict[str, str]) -> None:
+    """Tool calls stay inside the roots: the working directory, then the one
+    the SDK client declares through its roots callback."""
+    outside = cwd.parent / "home"
+    (outside / "secret.txt").write_text("root:x:0:0:root:/root:/bin/bash\n")
+    declared = cwd / "src"
+
+    async def list_roots(_context: object) -> types.ListRootsResult:
+        return types.ListRootsResult(roots=[types.Root(uri=declared.as_uri(), name="src")])
+
+    params = StdioServerParameters(command=kgrep, args=["--mcp"], cwd=str(cwd), env=env)
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            for path in [str(outside / "secret.txt"), "../home/secret.txt"]:
+                result = await session.call_tool("search", {"query": "root", "paths": [path]})
+                text = result.content[0].text if result.content else ""
+                check(f"{path} outside the root is isError", result.isError and "outside the roots" in text, result)
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write, list_roots_callback=list_roots) as session:
+            await session.initialize()
+            # The server asks roots/list after initialize; the SDK answers it
+            # on its own, so wait until the answer has been taken.
+            with anyio.fail_after(10):
+                while True:
+                    inside = await session.call_tool("search", {"query": "MAX_RETRIES", "paths": [str(declared)]})
+                    cwd_call = await session.call_tool("search", {"query": "MAX_RETRIES", "paths": ["."]})
+                    if cwd_call.isError:
+                        break
+                    await anyio.sleep(0.05)
+            check("a path in the declared root is searched", not inside.isError, inside)
+            check("the working directory is no root once the client declares one", cwd_call.isError, cwd_call)
+
+
 async def garbage_session(kgrep: str, cwd: Path, env: dict[str, str]) -> None:
     """An SDK ClientSession over a stdio transport that can also write raw
     bytes, so garbage lands between two SDK requests."""
@@ -206,6 +242,7 @@ def main() -> int:
     try:
         anyio.run(sdk_session, kgrep, cwd, env)
         anyio.run(garbage_session, kgrep, cwd, env)
+        anyio.run(roots_session, kgrep, cwd, env)
     except Exception as err:  # an SDK error (schema validation, timeout) is a failure too
         check("the session ran to its end", False, repr(err))
     finally:

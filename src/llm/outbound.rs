@@ -1,0 +1,136 @@
+//! The one rule for what may leave the machine. Everything kgrep sends a
+//! model (excerpts, the vocabulary word list, follow-up results, file names,
+//! the query) is taken from what this module lets through:
+//!
+//! - a secret file by nature ([`redact::is_secret_file`]: `.env`, `.envrc`,
+//!   `id_rsa`, `*.pem`, …) is never read for a prompt: [`is_withheld`] is
+//!   asked before the file is loaded, and its name is never sent;
+//! - any other file is redacted ([`redact::redact_lines`]) as a whole, line
+//!   by line, before anything cuts it into excerpts or splits it into words
+//!   ([`document`]): a key block is known from BEGIN to END, a key body's
+//!   short last line follows its long lines, and a secret is replaced whole,
+//!   never word by word (where no rule would recognise a fragment);
+//! - free text sent as it is (the query) is redacted the same way ([`text`]).
+//!
+//! The model stage reads documents for a prompt only through [`document`];
+//! `prompt` applies the same rule once more to what it assembles, so a
+//! request built by hand gets it too. Does not decide whether a model is
+//! called (`fallback::decide`) and does no I/O: the caller loads the file
+//! (after asking [`is_withheld`]) and passes it in.
+
+use std::borrow::Cow;
+
+use super::redact::{self, REDACTED};
+use crate::document::Document;
+
+/// Whether the file with this key is withheld from every model: it is never
+/// read for a prompt, and its name is never sent.
+pub fn is_withheld(key: &str) -> bool {
+    redact::is_secret_file(key)
+}
+
+/// `doc` as a model may see it: `None` for a withheld file; otherwise every
+/// line redacted (`redact::redact_text`, one scan of the whole text), as many
+/// lines as before (line numbers stay true). Invalid UTF-8 becomes U+FFFD,
+/// as in every excerpt.
+pub fn document(doc: Document) -> Option<Document> {
+    if is_withheld(&doc.key) {
+        return None;
+    }
+    let text = String::from_utf8_lossy(&doc.text);
+    let redacted = match redact::redact_text(&text) {
+        Some(r) => r.text,
+        None if matches!(text, Cow::Borrowed(_)) => return Some(doc),
+        None => text.into_owned(),
+    };
+    Some(Document {
+        text: redacted.into_bytes(),
+        ..doc
+    })
+}
+
+/// Free text (the query) with its secrets replaced.
+pub fn text(text: &str) -> String {
+    redact::redact(text).text
+}
+
+/// One vocabulary word as it may be sent: `None` when the word is (or
+/// holds) a secret, or is a redaction marker's word.
+pub fn word(word: &str) -> Option<String> {
+    let word = word.trim();
+    let r = redact::redact(word);
+    (r.count == 0 && !word.is_empty() && !redact::is_secret_token(word)).then_some(r.text)
+}
+
+/// A redacted line without its redaction markers, for splitting into words:
+/// the marker's own words (`redacted`, `private`, `key`, `material`) are
+/// not the corpus's vocabulary.
+pub fn without_markers(line: &str) -> Cow<'_, str> {
+    if !line.contains(REDACTED) {
+        return Cow::Borrowed(line);
+    }
+    let mut out = line.to_string();
+    for marker in redact::LINE_MARKERS {
+        out = out.replace(marker, " ");
+    }
+    Cow::Owned(out.replace(REDACTED, " "))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn doc(key: &str, text: &str) -> Document {
+        Document {
+            key: key.into(),
+            text: text.as_bytes().to_vec(),
+            pages: None,
+        }
+    }
+
+    #[test]
+    fn secret_files_are_withheld_whole() {
+        assert!(document(doc(".env", "A=1\n")).is_none());
+        assert!(document(doc("deploy/.envrc", "export X=1\n")).is_none());
+        assert!(document(doc("home/.ssh/id_rsa", "x")).is_none());
+        assert!(is_withheld("certs/server.pem"));
+        assert!(!is_withheld("src/env.rs"));
+    }
+
+    #[test]
+    fn a_whole_file_is_redacted_before_it_is_cut() {
+        let text = "key = '''\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJ\n\
+                    b3BlbnNzaC1rZXktdjEAAAAA\n-----END RSA PRIVATE KEY-----\n'''\nPASSWORD=hunter2hunter2\nok";
+        let out = document(doc("src/keys.py", text)).unwrap();
+        let lines: Vec<String> = out
+            .lines()
+            .map(|l| String::from_utf8_lossy(l).into_owned())
+            .collect();
+        assert_eq!(lines.len(), text.split('\n').count());
+        assert_eq!(lines[0], "key = '''");
+        // A window starting at line 4 (inside the block) is redacted too,
+        // which an excerpt redacted alone could not know from its END line
+        // if the window stopped before it.
+        assert!(lines[2..5].iter().all(|l| l.starts_with(REDACTED)));
+        assert_eq!(lines[6], "PASSWORD=[REDACTED]");
+        assert_eq!(lines[7], "ok");
+        // A file with nothing to redact is passed through as it is.
+        let plain = doc("a.rs", "fn main() {}\n");
+        assert_eq!(document(plain.clone()).unwrap(), plain);
+    }
+
+    #[test]
+    fn vocabulary_words_and_markers() {
+        assert_eq!(word(" retry ").as_deref(), Some("retry"));
+        assert_eq!(word("sk-proj-A1b2C3d4E5f6G7h8I9j0K1l2M3n4"), None);
+        assert_eq!(word("q7Xk2Lp9Vz3Rt8Wm1Nb6Hc4J"), None);
+        assert_eq!(without_markers("[REDACTED] (private key)").trim(), "");
+        assert_eq!(without_markers("A=[REDACTED] b"), "A=  b");
+        assert!(matches!(without_markers("plain"), Cow::Borrowed(_)));
+        assert_eq!(
+            text("where is AKIAIOSFODNN7EXAMPLE used"),
+            "where is [REDACTED] used"
+        );
+    }
+}

@@ -1,0 +1,325 @@
+//! What leaves the machine: a tree with planted secrets of every kind the
+//! issue found leaking (issue 27, items 1 and 8), searched in every mode
+//! that consults a model, against a mock server that records each request.
+//! No fragment of 6 or more characters of any planted secret may appear in
+//! any request body (nor in `--dry-run`'s output), and no secret file's name.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+
+use crate::harness::{Dir, Run};
+use crate::mock_llm::{MockLlm, Received, Step};
+
+/// Deterministic noise over `alphabet` (a linear congruential generator):
+/// random-looking secrets without writing a real-looking one in this file.
+fn noise(seed: u64, len: usize, alphabet: &[u8]) -> String {
+    let mut state = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+    (0..len)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let i = ((state >> 33) % alphabet.len() as u64) as usize;
+            alphabet[i] as char
+        })
+        .collect()
+}
+
+const BASE64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const UPPER_DIGITS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+/// Base64 with lower-case letters three times as likely: real key bodies
+/// hold runs of lower-case letters, which identifier splitting keeps whole.
+const LOWERISH_BASE64: &[u8] = b"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz\
+abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/";
+/// A password's letters: lower case and digits.
+const LOWER_DIGITS: &[u8] = b"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz0123456789";
+
+/// The planted secrets, and the tree holding them.
+struct Planted {
+    dir: Dir,
+    secrets: Vec<(&'static str, String)>,
+    /// The AWS secret, also typed as part of a query.
+    aws_secret: String,
+}
+
+fn planted() -> Planted {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+    let mut secrets = Vec::new();
+    // An OpenSSH private key, with its BEGIN/END lines.
+    let key_lines: Vec<String> = (0..6)
+        .map(|i| noise(100 + i, 70, LOWERISH_BASE64))
+        .collect();
+    dir.write(
+        "id_rsa",
+        format!(
+            "-----BEGIN OPENSSH {}-----\n{}\n-----END OPENSSH {}-----\n",
+            "PRIVATE KEY",
+            key_lines.join("\n"),
+            "PRIVATE KEY"
+        ),
+    );
+    for line in &key_lines {
+        secrets.push(("id_rsa body", line.clone()));
+    }
+    // A PEM body whose BEGIN/END lines were cut off, in an ordinary file.
+    let mut pem: Vec<String> = (0..4)
+        .map(|i| noise(200 + i, 64, LOWERISH_BASE64))
+        .collect();
+    pem.push(format!("{}==", noise(210, 22, LOWERISH_BASE64)));
+    dir.write(
+        "keys/rotate_nightly.txt",
+        format!(
+            "# the private key that the nightly job rotates (body only)\n{}\n",
+            pem.join("\n")
+        ),
+    );
+    for line in &pem {
+        secrets.push(("PEM body", line.clone()));
+    }
+    // AWS: a key id and its secret, passed positionally.
+    let aws_id = format!("AKIA{}", noise(300, 16, UPPER_DIGITS));
+    let aws_secret = noise(301, 40, BASE64);
+    dir.write(
+        "src/storage.py",
+        format!(
+            "import boto3\n\n# the storage client used by the nightly key rotation\n\
+             def storage_client():\n    \
+             return boto3.client(\"s3\", \"{aws_id}\", \"{aws_secret}\")\n\n\
+             def rotate_key_nightly(client):\n    \
+             # rotate the private key every night\n    \
+             client.rotate()\n"
+        ),
+    );
+    secrets.push(("AWS key id", aws_id));
+    secrets.push(("AWS secret", aws_secret.clone()));
+    // A password passed positionally to a login call.
+    let password = format!("{}!{}", noise(400, 9, ALNUM), noise(401, 7, ALNUM));
+    dir.write(
+        "src/admin.py",
+        format!(
+            "from .session import login\n\n\
+             def rotate_admin_key():\n    \
+             # log in as admin before the nightly private key rotation\n    \
+             session = login(\"admin\", \"{password}\")\n    \
+             return session.rotate_key()\n"
+        ),
+    );
+    secrets.push(("login password", password));
+    // .env (searched with --hidden) and .envrc.
+    let dotenv = noise(500, 24, LOWER_DIGITS);
+    dir.write(
+        ".env",
+        format!("# nightly private key rotation settings\nDATABASE_PASSWORD={dotenv}\n"),
+    );
+    secrets.push((".env password", dotenv));
+    let envrc = noise(600, 22, LOWER_DIGITS);
+    dir.write(
+        ".envrc",
+        format!("# private key rotation, nightly\nexport DATABASE_PASS={envrc}\n"),
+    );
+    secrets.push((".envrc password", envrc));
+    Planted {
+        dir,
+        secrets,
+        aws_secret,
+    }
+}
+
+/// Every string of a JSON value, joined: the text a server reads.
+fn strings_of(value: &Value, out: &mut String) {
+    match value {
+        Value::String(s) => {
+            out.push_str(s);
+            out.push('\n');
+        }
+        Value::Array(items) => items.iter().for_each(|v| strings_of(v, out)),
+        Value::Object(map) => map.values().for_each(|v| strings_of(v, out)),
+        _ => {}
+    }
+}
+
+/// What of the planted secrets `text` holds: each secret (by kind) with a
+/// 6-character window of it (in any case) in `text`, and each secret file
+/// whose name is in it.
+fn leaks(planted: &Planted, text: &str) -> Vec<String> {
+    let lower = text.to_lowercase();
+    let mut out = Vec::new();
+    for (kind, secret) in &planted.secrets {
+        let chars: Vec<char> = secret.to_lowercase().chars().collect();
+        let leaked = chars
+            .windows(6)
+            .map(|w| w.iter().collect::<String>())
+            .find(|fragment| lower.contains(fragment));
+        if let Some(fragment) = leaked {
+            out.push(format!("{kind} (\"{fragment}\")"));
+        }
+    }
+    for name in ["path=\"id_rsa\"", "path=\".env\"", "path=\".envrc\""] {
+        if text.contains(name) {
+            out.push(format!("the file name {name}"));
+        }
+    }
+    out.dedup();
+    out
+}
+
+fn assert_nothing_secret(planted: &Planted, text: &str, what: &str) {
+    let leaks = leaks(planted, text);
+    assert!(
+        leaks.is_empty(),
+        "{what} holds fragments of: {}\n{text}",
+        leaks.join(", ")
+    );
+}
+
+fn assert_nothing_secret_sent(planted: &Planted, received: &[Received], mode: &str) {
+    let problem = sent_leaks(planted, received, mode);
+    assert!(problem.is_none(), "{}", problem.unwrap_or_default());
+}
+
+/// What the requests of one mode leaked, as one line (`None`: nothing).
+fn sent_leaks(planted: &Planted, received: &[Received], mode: &str) -> Option<String> {
+    if received.is_empty() {
+        return Some(format!("{mode}: no request was sent"));
+    }
+    let mut all = Vec::new();
+    for request in received {
+        let mut text = String::new();
+        strings_of(&request.json(), &mut text);
+        text.push_str(&request.body);
+        for leak in leaks(planted, &text) {
+            if !all.contains(&leak) {
+                all.push(leak);
+            }
+        }
+    }
+    (!all.is_empty()).then(|| format!("{mode}: the requests hold fragments of: {}", all.join(", ")))
+}
+
+/// A model that proposes concepts, then asks to see the secret files (by
+/// pattern and by range), then claims a line and answers.
+fn curious_model() -> MockLlm {
+    let selections = Arc::new(AtomicUsize::new(0));
+    MockLlm::respond(Box::new(move |request: &Received| {
+        let body = request.body.as_str();
+        if body.contains("widen a search") {
+            return Step::chat(
+                &json!({"concepts": [{"name": "key rotation",
+                    "synonyms": ["rotate", "credential"], "related": ["ssh", "secret", "login"]}]})
+                .to_string(),
+            );
+        }
+        let n = selections.fetch_add(1, Ordering::SeqCst);
+        if n == 0 && body.contains("searches") {
+            return Step::chat(
+                &json!({"matches": [], "searches": [
+                    {"pattern": "PRIVATE KEY"},
+                    {"pattern": "DATABASE_PASS"},
+                    {"pattern": "login("},
+                    {"path": "id_rsa", "start": 1, "end": 20},
+                    {"path": ".envrc", "start": 1, "end": 5},
+                    {"path": "keys/rotate_nightly.txt", "start": 1, "end": 20}]})
+                .to_string(),
+            );
+        }
+        Step::chat(
+            &json!({"matches": [{"path": "src/storage.py", "line": 7}],
+                "answer": "The nightly rotation is in src/storage.py:7.",
+                "summary": "rotated nightly"})
+            .to_string(),
+        )
+    }))
+}
+
+/// Words no file holds ("renewed", "cron", "scheduler"): the judge asks for
+/// an expansion, whose vocabulary is where key bodies leaked.
+const QUERY: &str = "where is the openssh private key renewed by the cron scheduler";
+
+fn run(dir: &Dir, llm: &str, args: &[&str]) -> Run {
+    let mut cmd = dir.cmd();
+    cmd.env("KGREP_LLM", llm).args(args);
+    crate::harness::finish(&mut cmd, args, dir.path())
+}
+
+#[test]
+fn no_fragment_of_a_planted_secret_reaches_the_model_in_any_mode() {
+    let planted = planted();
+    let query_with_secret = format!("where is {} used", planted.aws_secret);
+    let modes: Vec<(&str, Vec<&str>)> = vec![
+        ("auto", vec![QUERY, "."]),
+        ("auto", vec!["--hidden", QUERY, "."]),
+        ("always", vec![QUERY, "."]),
+        ("always", vec!["--hidden", QUERY, "."]),
+        ("auto", vec!["--answer", "--hidden", QUERY, "."]),
+        (
+            "auto",
+            vec!["--signature-json", "summary: str", "--hidden", QUERY, "."],
+        ),
+        ("always", vec!["--hidden", &query_with_secret, "."]),
+    ];
+    let mut problems = Vec::new();
+    for (llm, args) in &modes {
+        let mock = curious_model();
+        planted.dir.use_model(&mock.base_url(), "learn = false");
+        let out = run(&planted.dir, llm, args);
+        let mode = format!("KGREP_LLM={llm} {args:?}");
+        assert!(out.code == 0 || out.code == 1, "{mode}\n{}", out.describe);
+        problems.extend(sent_leaks(&planted, &mock.received(), &mode));
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn follow_ups_never_show_the_model_a_secret() {
+    let planted = planted();
+    let mock = curious_model();
+    planted.dir.use_model(&mock.base_url(), "learn = false");
+    let out = run(&planted.dir, "always", &["--hidden", "-v", QUERY, "."]);
+    out.code(0).stderr_has("model: follow-up round 1");
+    let received = mock.received();
+    assert!(received.len() >= 2, "{}", out.describe);
+    assert_nothing_secret_sent(&planted, &received, "follow-ups");
+    // The follow-up round still sent what is not secret.
+    let last = received.last().unwrap().body.clone();
+    assert!(last.contains("rotate_admin_key"), "{last}");
+}
+
+#[test]
+fn dry_run_shows_no_fragment_of_a_planted_secret() {
+    let planted = planted();
+    let mock = MockLlm::start(vec![]);
+    planted.dir.use_model(&mock.base_url(), "learn = false");
+    for llm in ["auto", "always"] {
+        let out = run(&planted.dir, llm, &["--dry-run", "--hidden", QUERY, "."]);
+        out.code(0).stdout_has("POST ");
+        assert_nothing_secret(&planted, &out.stdout, "--dry-run");
+    }
+    assert!(mock.received().is_empty());
+}
+
+#[test]
+fn a_key_the_server_echoes_in_another_case_is_never_printed() {
+    let planted = planted();
+    let mock = MockLlm::respond(Box::new(|request: &Received| {
+        let key = request
+            .header("authorization")
+            .unwrap_or_default()
+            .trim_start_matches("Bearer ")
+            .to_uppercase();
+        Step::error(401, &format!("Incorrect API key provided: {key}"))
+    }));
+    let key = planted.dir.use_model(&mock.base_url(), "learn = false");
+    let out = run(&planted.dir, "always", &["-v", QUERY, "."]);
+    out.code(0).stderr_has("refused the API key");
+    for text in [&out.stderr, &out.stdout] {
+        assert!(
+            !text.to_lowercase().contains(&key.to_lowercase()),
+            "{}",
+            out.describe
+        );
+    }
+}
