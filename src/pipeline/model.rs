@@ -274,9 +274,12 @@ impl Stage<'_> {
         // a keyword names no concept, as for learning (`learn::filter`): it
         // would only reshuffle the ranking. Their counts cost one more scan
         // of the corpus (milliseconds, and only when the model is consulted).
-        if let Ok(counted) =
-            crate::search::scan_terms(self.cx.corpus, &q.terms, &self.cx.read.quiet())
-        {
+        if let Ok(counted) = crate::search::scan_terms(
+            self.cx.corpus,
+            &q.terms,
+            &self.cx.read.quiet(),
+            crate::search::Want::Frequencies,
+        ) {
             let loaded = counted.stats.loaded;
             let mut general = Vec::new();
             let mut kept = Vec::new();
@@ -763,8 +766,12 @@ impl Stage<'_> {
         if terms.len() != ids.len() {
             return not_kept("an identifier on its lines cannot be searched for");
         }
-        let Ok(scan) = crate::search::scan_terms(self.cx.corpus, &terms, &self.cx.read.quiet())
-        else {
+        let Ok(scan) = crate::search::scan_terms(
+            self.cx.corpus,
+            &terms,
+            &self.cx.read.quiet(),
+            crate::search::Want::Frequencies,
+        ) else {
             return not_kept("the corpus could not be searched again");
         };
         let kept = answer::drop_general(ids.clone(), &scan.df, scan.stats.loaded);

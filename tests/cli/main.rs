@@ -4,6 +4,7 @@
 mod harness;
 
 mod bad_input;
+mod big_trees;
 mod broken_pipe;
 mod budget;
 mod color;
