@@ -817,11 +817,23 @@ fn fuse_claims(
         .iter()
         .filter_map(|f| key_of(f.haystack))
         .collect();
+    // Each file's printed lines best first, so the cap keeps its best.
+    let score_of = |h: usize, n: usize| {
+        found
+            .search
+            .scores
+            .get(&(h, n))
+            .map_or(f64::NEG_INFINITY, |s| s.total)
+    };
     let printed: Vec<(String, Vec<usize>)> = found
         .search
         .selected
         .iter()
-        .filter_map(|(h, lines)| Some((key_of(*h)?, lines.clone())))
+        .filter_map(|(h, lines)| {
+            let mut lines = lines.clone();
+            lines.sort_by(|&a, &b| score::better((score_of(*h, a), a), (score_of(*h, b), b)));
+            Some((key_of(*h)?, lines))
+        })
         .collect();
     let model: Vec<(String, Vec<usize>)> = model_order
         .iter()

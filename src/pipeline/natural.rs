@@ -311,11 +311,7 @@ fn verbose_ranking(ranked: &[RankedFile], haystacks: &[Haystack]) {
         return;
     }
     for f in ranked.iter().take(10) {
-        let best = f
-            .lines
-            .iter()
-            .max_by(|a, b| a.score.total.total_cmp(&b.score.total));
-        let line = best.map_or(String::new(), |l| {
+        let line = f.best_line().map_or(String::new(), |l| {
             format!(
                 " best line {} = (terms {:.2} + near {:.2} + merged {:.2} + name {:.2}) x {:.2} = {:.2}",
                 l.line,

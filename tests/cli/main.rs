@@ -24,6 +24,7 @@ mod learning;
 mod llm_client;
 mod long_lines;
 mod max_count;
+mod max_lines;
 mod mcp;
 mod mock_llm;
 mod model_faults;
