@@ -31,6 +31,7 @@ mod model_faults;
 mod model_stage;
 mod oracle;
 mod output;
+mod query_reading;
 mod readme;
 mod schema;
 mod terminal;
