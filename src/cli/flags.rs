@@ -113,11 +113,12 @@ pub struct Flags {
     #[arg(short = 'm', value_name = "NUM", help_heading = OUTPUT)]
     pub max_count: Option<usize>,
 
-    /// Print at most NUM matching lines in all for a natural-language query (best
-    /// first; default 15). 0 prints every strong line of every ranked file instead
-    /// of the best places. Literal and regex queries print every match; a query with
-    /// no word to search for (only stop words, such as `the`) is searched as exact
-    /// text, and capped too.
+    /// Print at most NUM matching lines in all for a natural-language query: the
+    /// first file's best line, then the best of the rest by score (default 15). 0
+    /// prints every strong line of every file holding a query word, the best files
+    /// first, instead of the best places. Literal and regex queries print every
+    /// match; a query with no word to search for (only stop words, such as `the`)
+    /// is searched as exact text, and capped too.
     #[arg(long, value_name = "NUM", help_heading = SEARCH)]
     pub max_lines: Option<usize>,
 
