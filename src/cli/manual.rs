@@ -125,7 +125,7 @@ const EXIT_STATUS: Section = Section {
     blocks: &[
         Item("0", "At least one line was printed (or a command such as --init-config succeeded)."),
         Item("1", "Nothing matched."),
-        Item("2", "An error: a usage or configuration error, or an input that could not be read. An error wins: a missing path among real ones still exits 2 after the others are searched, as in ripgrep. A closed stdout (a pipe into head) is not an error."),
+        Item("2", "An error: a usage or configuration error, or an input that could not be read (a PDF page that could not be read in full counts: its text up to there is still searched). An error wins: a missing path among real ones still exits 2 after the others are searched, as in ripgrep. A closed stdout (a pipe into head) is not an error."),
         Para("The same codes hold with --json; errors still go to stderr."),
     ],
 };

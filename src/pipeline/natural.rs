@@ -333,7 +333,7 @@ fn verbose_ranking(ranked: &[RankedFile], haystacks: &[Haystack]) {
 /// Loads a haystack already read once; errors were reported the first time.
 pub(super) fn load_quiet(h: &Haystack, read: &ReadOptions) -> Option<Document> {
     match document::load(h, read) {
-        Ok(Loaded::Text(doc)) => Some(doc),
+        Ok(Loaded::Text(doc) | Loaded::Partial(doc, _)) => Some(doc),
         _ => None,
     }
 }

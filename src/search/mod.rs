@@ -140,6 +140,13 @@ pub fn load(h: &Haystack, read: &ReadOptions, counters: &Counters) -> Option<Doc
             counters.loaded(doc.text.len());
             Some(doc)
         }
+        Ok(Loaded::Partial(doc, unread)) => {
+            counters.loaded(doc.text.len());
+            for part in unread {
+                messages::error_in(read.voice, &format!("{}: {part}", h.key));
+            }
+            Some(doc)
+        }
         Ok(Loaded::Binary) => {
             counters.skipped();
             None
