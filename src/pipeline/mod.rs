@@ -4,8 +4,8 @@
 //! Owns the order of the stages and the stderr summary lines; every decision
 //! about what matches, how it ranks or how it looks belongs to a stage module.
 //! `input` reads stdin and the paths, `natural` and `exact` drive the search
-//! of each kind of query, `model` the model stage, `learning` the learning
-//! step, `output` the printers (lines, answer, signature fields). [`find`] is the entry point of every front end: it runs the stages
+//! of each kind of query, `model` the model stage, `settled` the consultations
+//! that settled a query, `learning` the learning step, `output` the printers (lines, answer, signature fields). [`find`] is the entry point of every front end: it runs the stages
 //! and returns [`Results`], which the command line prints and the MCP server
 //! (`crate::mcp`) turns into tool results.
 
@@ -18,6 +18,7 @@ mod model;
 mod natural;
 mod output;
 mod results;
+mod settled;
 
 pub use results::{Budget, FileView, Fitted, LineView, Results};
 
@@ -239,6 +240,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     let cx = model::Context {
         plan,
         corpus,
+        cwd: &cwd,
         read: &read,
         spec: spec.as_ref(),
     };

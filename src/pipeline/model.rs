@@ -51,6 +51,8 @@ pub const MIN_SELECTION_TOKENS: usize = 1_000;
 pub(super) struct Context<'a> {
     pub plan: &'a Plan,
     pub corpus: Corpus<'a>,
+    /// The current directory (where a project's learned file is).
+    pub cwd: &'a std::path::Path,
     pub read: &'a ReadOptions,
     /// The signature spec, in the signature modes.
     pub spec: Option<&'a Spec>,
@@ -98,6 +100,14 @@ const ANSWER_LINES: usize = 3;
 /// Runs the stage. `Ok(None)`: `--dry-run` printed the requests (nothing else
 /// is printed). The endpoint resolution and its warnings happen here, once.
 pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<Report>> {
+    // A settled consultation answers before the judge is heard: what it
+    // printed is printed again, whatever a lesson it taught now ranks first.
+    if let Some(report) = super::settled::replay(cx.plan, cx.corpus, cx.cwd, found) {
+        if let Some(note) = &report.note {
+            messages::verbose(&format!("model: not consulted: {note}"));
+        }
+        return Ok(Some(report));
+    }
     let verdict = found.search.judgement.as_ref().map(|j| j.verdict);
     let expand = match fallback::decide(cx.plan.llm, &cx.plan.mode, verdict) {
         Decision::Skip(why) => {

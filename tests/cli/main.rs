@@ -34,6 +34,7 @@ mod output;
 mod query_reading;
 mod readme;
 mod schema;
+mod settled;
 mod terminal;
 mod wordless;
 
