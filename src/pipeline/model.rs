@@ -732,12 +732,15 @@ impl Stage<'_> {
         let kinds = crate::score::kind::classify_lines(&doc.text);
         // (line number, text), each line once.
         let mut lines: Vec<(usize, &[u8])> = Vec::new();
+        // The lines chosen, as they are (not the definitions they sit in).
+        let mut chosen: Vec<&[u8]> = Vec::new();
         for (_, n) in mine.iter().copied().filter(|(key, _)| *key == first) {
             let n = *n;
             let Some(i) = n.checked_sub(1) else { continue };
             let (Some(line), Some(kind)) = (text.get(i), kinds.get(i)) else {
                 continue;
             };
+            chosen.push(line);
             // Comments and imports name what is elsewhere or talk about it:
             // the place is where code does the thing.
             let says = !kind.comment && !kind.import && !answer::identifiers_on(&[line]).is_empty();
@@ -765,9 +768,15 @@ impl Stage<'_> {
         if lines.is_empty() {
             return not_kept("its lines in its first file are neither code nor in a definition");
         }
-        let ids = answer::identifiers_on(&lines);
-        if ids.is_empty() {
+        if answer::identifiers_on(&lines).is_empty() {
             return not_kept("its lines define nothing and hold no compound identifier");
+        }
+        let ids = answer::answering(&lines, &chosen, &found.q);
+        if ids.is_empty() {
+            return not_kept(&format!(
+                "no identifier on its lines carries the query's words or is defined there ({})",
+                answer::identifiers_on(&lines).join(", ")
+            ));
         }
         let terms: Vec<query::Term> = ids
             .iter()
