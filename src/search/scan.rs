@@ -202,6 +202,20 @@ pub fn scan_terms(
     );
     let counted: Vec<&[u32]> = first.iter().map(|(_, (c, _))| c.as_slice()).collect();
     let mut sampled = Sampled::new(&counted, terms.len(), partial);
+    let mut recounted = vec![false; terms.len()];
+    // When every typed word is common, or even one more sample file holding
+    // a rarer one, scaled to the tree, would not make enough, the common
+    // terms are counted in this pass rather than in one more after it
+    // (`size length` in a kernel, `render widget` in 2,000 files).
+    if let Want::Best(wanted) = want {
+        let anchors = anchor_terms(terms, &sampled.common);
+        let sampled_files = in_sample.iter().filter(|&&s| s).count().max(1);
+        let at_most = (anchored(&first, &anchors) + 1) * listing.len() / sampled_files;
+        let none = !anchors.iter().any(|&a| a);
+        if (none || at_most < wanted) && sampled.common.iter().any(|&c| c) {
+            recounted = std::mem::replace(&mut sampled.common, vec![false; terms.len()]);
+        }
+    }
     let keep: Vec<bool> = sampled.common.iter().map(|c| !c).collect();
     let reduced = TermMatcher::subset(terms, &keep)?;
     let mut second = each_listed(
@@ -209,15 +223,10 @@ pub fn scan_terms(
         |i| !in_sample[i],
         |h| count_file(h, &reduced, read, &counters).filter(|(c, _)| c.iter().any(|&n| n > 0)),
     );
-    let mut recounted = vec![false; terms.len()];
     if let Want::Best(wanted) = want {
         let anchors = anchor_terms(terms, &sampled.common);
-        let anchored = first
-            .iter()
-            .chain(&second)
-            .filter(|(_, (c, _))| c.iter().zip(&anchors).any(|(&n, &a)| a && n > 0))
-            .count();
-        if anchored < wanted && sampled.common.iter().any(|&c| c) {
+        let counted = anchored(&first, &anchors) + anchored(&second, &anchors);
+        if counted < wanted && sampled.common.iter().any(|&c| c) {
             // The rest of the tree once more, with the common terms alone; what
             // it reads was read (and any error reported) by the pass before.
             let common = TermMatcher::subset(terms, &sampled.common)?;
@@ -285,6 +294,14 @@ fn anchor_terms(terms: &[Term], common: &[bool]) -> Vec<bool> {
         .zip(common)
         .map(|(t, &c)| !c && typed(t) && (t.weight >= 1.0 || !full))
         .collect()
+}
+
+/// How many of `files` hold one of the `anchors` terms.
+fn anchored<T>(files: &[(Haystack, (Vec<u32>, T))], anchors: &[bool]) -> usize {
+    files
+        .iter()
+        .filter(|(_, (c, _))| c.iter().zip(anchors).any(|(&n, &a)| a && n > 0))
+        .count()
 }
 
 /// Adds the counts of `more` (other terms, same files or new ones) into
@@ -522,6 +539,27 @@ mod tests {
         let every = scan_terms(Corpus::List(&files), &terms, &read, Want::Every).unwrap();
         assert!(every.common.iter().all(|&c| !c));
         assert_eq!(every.files.len(), n);
+    }
+
+    #[test]
+    fn common_words_are_counted_after_the_pass_when_the_sample_promised_enough() {
+        // 20,000 files, `dump` typed but in one file (the sample's first):
+        // the sample promises up to 40 files holding it, the pass finds one,
+        // so `size` is counted in the rest of the tree after it.
+        let n = SAMPLE_FILES * 20;
+        let files: Vec<Haystack> = (0..n)
+            .map(|i| match i {
+                0 => file(i, "let size = dump();\n"),
+                _ => file(i, "let size = 1;\n"),
+            })
+            .collect();
+        let terms = analyze("size dump").terms;
+        let read = ReadOptions::for_run(false);
+        let scan = scan_terms(Corpus::List(&files), &terms, &read, Want::Best(40)).unwrap();
+        let size = terms.iter().position(|t| t.text == "size").unwrap();
+        assert!(scan.recounted[size]);
+        assert_eq!(scan.df[size], n);
+        assert_eq!(scan.files.len(), n);
     }
 
     #[test]
