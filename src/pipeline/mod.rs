@@ -4,7 +4,8 @@
 //! Owns the order of the stages and the stderr summary lines; every decision
 //! about what matches, how it ranks or how it looks belongs to a stage module.
 //! `input` reads stdin and the paths, `natural` and `exact` drive the search
-//! of each kind of query, `model` the model stage, `settled` the consultations
+//! of each kind of query, `notes` what stderr says of how a query was read,
+//! `model` the model stage, `settled` the consultations
 //! that settled a query, `learning` the learning step, `output` the printers (lines, answer, signature fields). [`find`] is the entry point of every front end: it runs the stages
 //! and returns [`Results`], which the command line prints and the MCP server
 //! (`crate::mcp`) turns into tool results.
@@ -16,6 +17,7 @@ mod input;
 mod learning;
 mod model;
 mod natural;
+mod notes;
 mod output;
 mod results;
 mod settled;
@@ -213,23 +215,9 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         }
     }
     if let Some(total) = wordless {
-        messages::line(&wordless_note(&found.q.raw, total, plan.max_lines));
+        messages::line(&notes::wordless(&found.q.raw, total, plan.max_lines));
     }
-    let q = &found.q;
-    if q.kind == QueryKind::Natural && !q.terms.iter().any(crate::search::matcher::is_searchable) {
-        // Never silent (issue 28, item 8): the query had words, none of which
-        // a line can hold as a word.
-        messages::line(&format!(
-            "{:?} has no word that can be searched for (each is longer than {} bytes)",
-            preview(q.raw.trim()),
-            crate::search::matcher::MAX_WORD_LEN
-        ));
-    }
-    let prints_lines = matches!(plan.mode, Mode::Grep | Mode::Answer);
-    if let Some(note) = one_word_note(&found.q, &found.search).filter(|_| prints_lines) {
-        // A warning, so an MCP result carries it too.
-        messages::warn(&note);
-    }
+    notes::how_it_was_read(plan, &found.q, &found.search);
     if let Some(j) = &found.search.judgement {
         verbose_judgement(j);
     }
@@ -346,98 +334,6 @@ fn cap_total(selected: &mut Selection, max: usize) -> usize {
     }
     selected.retain(|(_, lines)| !lines.is_empty());
     total
-}
-
-/// What happened to a query with no word to search for: one stderr line.
-fn wordless_note(raw: &str, total: usize, max: usize) -> String {
-    let mut note = format!(
-        "{:?} has no word to search for (stop words, one-letter words and punctuation are skipped); \
-         searched for the exact text instead",
-        raw.trim()
-    );
-    if max > 0 && total > max {
-        note.push_str(&format!(
-            ": the first {max} of {total} matching lines (--max-lines), quote the query to see them all"
-        ));
-    }
-    note
-}
-
-/// The start of a query for a message: a query of any length must not
-/// flood stderr.
-fn preview(raw: &str) -> String {
-    const CHARS: usize = 40;
-    match raw.char_indices().nth(CHARS) {
-        Some((cut, _)) => format!("{}…", &raw[..cut]),
-        None => raw.to_string(),
-    }
-}
-
-/// What happened to a one-word query read as natural language when lines
-/// holding the word were left out (issue 28, item 3): one stderr line saying
-/// how it was read and how to print every match. A word is ranked like any
-/// query (stemmed, with synonyms, the best places first, `--max-lines`), which
-/// is what makes `kgrep retry` useful on a big tree; but `rg Abort` users
-/// expect every line, so the cut is never silent. `None` when every line
-/// holding it is printed, or no file holds it.
-fn one_word_note(q: &query::Query, search: &Searched) -> Option<String> {
-    let raw = q.raw.trim();
-    if q.kind != QueryKind::Natural || raw.contains(char::is_whitespace) {
-        return None;
-    }
-    let typed: Vec<usize> = (0..q.terms.len())
-        .filter(|&t| q.terms[t].origin == query::Origin::Query)
-        .collect();
-    // One word: one slot (CJK text has no spaces, but several words).
-    if typed
-        .iter()
-        .any(|&t| q.terms[t].slot != q.terms[typed[0]].slot)
-    {
-        return None;
-    }
-    let holding = typed
-        .iter()
-        .filter_map(|&t| search.df.get(t))
-        .max()
-        .copied()
-        .unwrap_or(0);
-    if holding == 0 {
-        return None;
-    }
-    let slots = typed.iter().fold(0u64, |acc, &t| {
-        acc | crate::score::slot_bit(q.terms[t].slot)
-    });
-    let lines_holding = |f: &RankedFile| -> Vec<usize> {
-        f.lines
-            .iter()
-            .filter(|l| l.slots & slots != 0)
-            .map(|l| l.line)
-            .collect()
-    };
-    let mut printed_files = 0;
-    let mut all_lines = true;
-    for f in &search.ranked {
-        let holds = lines_holding(f);
-        let printed = search
-            .selected
-            .iter()
-            .find(|(h, _)| *h == f.haystack)
-            .map(|(_, lines)| lines.as_slice())
-            .unwrap_or_default();
-        if holds.iter().any(|n| printed.contains(n)) {
-            printed_files += 1;
-        }
-        all_lines &= holds.iter().all(|n| printed.contains(n));
-    }
-    if all_lines && printed_files >= holding {
-        return None;
-    }
-    let files = if holding == 1 { "file" } else { "files" };
-    Some(format!(
-        "{raw:?} was read as natural language: the best places of the {holding} {files} \
-         holding it in some form (stemmed, with synonyms), ranked; to print every line \
-         holding it exactly, as ripgrep would, quote it: kgrep '\"{raw}\"'"
-    ))
 }
 
 /// `-m`: each file's lines as the printers keep them, the lowest line numbers
