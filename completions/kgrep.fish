@@ -4,7 +4,7 @@ complete -c kgrep -s C -d 'Show NUM lines of context before and after each match
 complete -c kgrep -s A -d 'Show NUM lines of context after each match (overrides -C on that side)' -r
 complete -c kgrep -s B -d 'Show NUM lines of context before each match (overrides -C on that side)' -r
 complete -c kgrep -s m -d 'Print at most NUM matching lines per file: a natural-language query keeps each file\'s best lines (and --max-lines goes on to the next files), a literal or regex query the lowest line numbers' -r
-complete -c kgrep -l max-lines -d 'Print at most NUM matching lines in all for a natural-language query (best first; default 15). 0 prints every strong line of every ranked file instead of the best places. Literal and regex queries print every match; a query with no word to search for (only stop words, such as `the`) is searched as exact text, and capped too' -r
+complete -c kgrep -l max-lines -d 'Print at most NUM matching lines in all for a natural-language query: the first file\'s best line, then the best of the rest by score (default 15). 0 prints every strong line of every file holding a query word, the best files first, instead of the best places. Literal and regex queries print every match; a query with no word to search for (only stop words, such as `the`) is searched as exact text, and capped too' -r
 complete -c kgrep -l thesaurus -d 'Add a thesaurus layer: Terraphim JSON (or its legacy flat form) or a folder of Markdown concept files. Repeatable; later ones win' -r -F
 complete -c kgrep -l token-budget -d 'Print at most about NUM tokens of results (for agents with a context limit): lines are added best first until the next one would pass the budget, and what was left out is said on stderr (and in the --json summary). Tokens are estimated as the model stage does (three bytes each, erring high). Not rlmgrep\'s --max-tokens, which limits what a model generates' -r
 complete -c kgrep -l color -d 'When to colour the output: auto (stdout is a terminal and NO_COLOR is unset), always (even into a pipe) or never. Colours: magenta paths, green line numbers, bold red matched text' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
@@ -46,10 +46,11 @@ complete -c kgrep -l hidden -d 'Search hidden files and directories'
 complete -c kgrep -l no-ignore -d 'Do not respect ignore files (.gitignore, .ignore, .rgignore, git excludes)'
 complete -c kgrep -s a -l text -d 'Search binary files as text'
 complete -c kgrep -l paths-from-stdin -d 'Read the list of files to search from stdin, one per line (e.g. `rg -l … |`)'
+complete -c kgrep -s 0 -l null -d 'With --paths-from-stdin: the list is separated by NUL bytes, not lines (`rg -l0`, `find -print0`), so names may hold newlines and spaces'
 complete -c kgrep -s y -l yes -d 'Skip the confirmation rlmgrep asks for before loading many files'
 complete -c kgrep -l no-builtin-thesaurus -d 'Do not use the thesaurus compiled into kgrep'
-complete -c kgrep -s n -d 'Accepted for compatibility with older rlmgrep: line numbers are always shown'
-complete -c kgrep -s H -d 'Accepted for compatibility with older rlmgrep: file names are always shown'
+complete -c kgrep -s n -l line-number -d 'Show line numbers: they always are (`N:` before each line); accepted for grep, ripgrep and older rlmgrep command lines'
+complete -c kgrep -s H -l with-filename -d 'Show file names: they always are (a `./path` heading above each file\'s lines); accepted for grep, ripgrep and older rlmgrep command lines'
 complete -c kgrep -l answer -d 'Print a narrative answer (on stderr) before the grep output. Needs a model for a written answer; offline, the best lines are quoted as an extractive answer'
 complete -c kgrep -l answer-only -d 'Print only the narrative answer'
 complete -c kgrep -l mcp -d 'Serve the Model Context Protocol on stdin and stdout (newline-delimited JSON-RPC) for coding agents: tools `search`, `answer` and `explain`. Other flags are ignored; each tool call takes its own arguments. See AGENTS in the man page'

@@ -43,6 +43,30 @@ impl LeftOut {
         if !self.is_any() {
             return None;
         }
+        let parts = self.parts(total_lines, total_files);
+        Some(format!(
+            "{name} {}: {} to stay within about {} tokens",
+            self.max_tokens,
+            parts.join(" and "),
+            self.max_tokens
+        ))
+    }
+
+    /// The note when even one line is over the budget and the best line was
+    /// printed anyway ([`MIN_LINES`]).
+    pub fn note_over(&self, name: &str, total_lines: usize, total_files: usize) -> String {
+        let mut note = format!(
+            "{name} {}: even the best line is over about {} tokens; printed it anyway",
+            self.max_tokens, self.max_tokens
+        );
+        let parts = self.parts(total_lines, total_files);
+        if !parts.is_empty() {
+            note.push_str(&format!(" and {}", parts.join(" and ")));
+        }
+        note
+    }
+
+    fn parts(&self, total_lines: usize, total_files: usize) -> Vec<String> {
         let mut parts = Vec::new();
         if self.answer_cut {
             parts.push("cut the answer".to_string());
@@ -64,14 +88,14 @@ impl LeftOut {
             }
             parts.push(part);
         }
-        Some(format!(
-            "{name} {}: {} to stay within about {} tokens",
-            self.max_tokens,
-            parts.join(" and "),
-            self.max_tokens
-        ))
+        parts
     }
 }
+
+/// Lines a budget always leaves when there are any, even over it: the best
+/// one. A budget that left nothing would tell a script "not found" (exit 1)
+/// about a query that matched.
+pub const MIN_LINES: usize = 1;
 
 fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 {

@@ -173,11 +173,7 @@ pub fn evidence(
             }
         }
     }
-    let best = ranked.first().and_then(|f| {
-        f.lines
-            .iter()
-            .max_by(|a, b| a.score.total.total_cmp(&b.score.total))
-    });
+    let best = ranked.first().and_then(RankedFile::best_line);
     let name_share = best.map_or(0.0, |l| {
         let s = &l.score;
         let raw = s.terms + s.near + s.merged + s.name;

@@ -81,8 +81,15 @@ pub struct Flags {
     pub types: Vec<String>,
 
     /// Read the list of files to search from stdin, one per line (e.g. `rg -l … |`).
+    ///
+    /// PATHS given too are searched as well.
     #[arg(long, help_heading = INPUT)]
     pub paths_from_stdin: bool,
+
+    /// With --paths-from-stdin: the list is separated by NUL bytes, not lines
+    /// (`rg -l0`, `find -print0`), so names may hold newlines and spaces.
+    #[arg(short = '0', long = "null", requires = "paths_from_stdin", help_heading = INPUT)]
+    pub null: bool,
 
     /// Skip the confirmation rlmgrep asks for before loading many files.
     #[arg(short = 'y', long, help_heading = INPUT)]
@@ -106,11 +113,12 @@ pub struct Flags {
     #[arg(short = 'm', value_name = "NUM", help_heading = OUTPUT)]
     pub max_count: Option<usize>,
 
-    /// Print at most NUM matching lines in all for a natural-language query (best
-    /// first; default 15). 0 prints every strong line of every ranked file instead
-    /// of the best places. Literal and regex queries print every match; a query with
-    /// no word to search for (only stop words, such as `the`) is searched as exact
-    /// text, and capped too.
+    /// Print at most NUM matching lines in all for a natural-language query: the
+    /// first file's best line, then the best of the rest by score (default 15). 0
+    /// prints every strong line of every file holding a query word, the best files
+    /// first, instead of the best places. Literal and regex queries print every
+    /// match; a query with no word to search for (only stop words, such as `the`)
+    /// is searched as exact text, and capped too.
     #[arg(long, value_name = "NUM", help_heading = SEARCH)]
     pub max_lines: Option<usize>,
 
@@ -123,12 +131,14 @@ pub struct Flags {
     #[arg(long, help_heading = SEARCH)]
     pub no_builtin_thesaurus: bool,
 
-    /// Accepted for compatibility with older rlmgrep: line numbers are always shown.
-    #[arg(short = 'n', hide = true)]
+    /// Show line numbers: they always are (`N:` before each line); accepted
+    /// for grep, ripgrep and older rlmgrep command lines.
+    #[arg(short = 'n', long = "line-number", help_heading = OUTPUT)]
     pub line_number: bool,
 
-    /// Accepted for compatibility with older rlmgrep: file names are always shown.
-    #[arg(short = 'H', hide = true)]
+    /// Show file names: they always are (a `./path` heading above each file's
+    /// lines); accepted for grep, ripgrep and older rlmgrep command lines.
+    #[arg(short = 'H', long = "with-filename", help_heading = OUTPUT)]
     pub with_filename: bool,
 
     /// Print a narrative answer (on stderr) before the grep output. Needs a model for

@@ -49,8 +49,9 @@ pub enum Input {
     Paths(Vec<PathBuf>),
     /// Piped stdin is the corpus, under the name `<stdin>`.
     Stdin,
-    /// stdin lists the paths, one per line.
-    PathsFromStdin,
+    /// stdin lists the paths, one per line (NUL-separated with `null`); the
+    /// path arguments (`also`) are searched too.
+    PathsFromStdin { also: Vec<PathBuf>, null: bool },
 }
 
 /// What is printed.
@@ -280,7 +281,10 @@ fn input(flags: &Flags, env: &Env) -> Result<Input, PlanError> {
         if env.stdin_is_tty {
             return Err(PlanError::PathsFromTerminal);
         }
-        return Ok(Input::PathsFromStdin);
+        return Ok(Input::PathsFromStdin {
+            also: flags.paths.clone(),
+            null: flags.null,
+        });
     }
     if !flags.paths.is_empty() {
         return Ok(Input::Paths(flags.paths.clone()));
@@ -494,7 +498,23 @@ mod tests {
             )
             .unwrap()
             .input,
-            Input::PathsFromStdin
+            Input::PathsFromStdin {
+                also: Vec::new(),
+                null: false
+            }
+        );
+        assert_eq!(
+            plan(
+                flags(&["--paths-from-stdin", "-0", "q", "src", "b.py"]),
+                &Config::default(),
+                &piped
+            )
+            .unwrap()
+            .input,
+            Input::PathsFromStdin {
+                also: vec!["src".into(), "b.py".into()],
+                null: true
+            }
         );
         assert_eq!(
             plan(

@@ -86,6 +86,7 @@ mod tests {
         let converted = Converted {
             text: "x".into(),
             pages: Some(vec![1]),
+            unread: Vec::new(),
         };
         cache.insert(path, Ok(converted.clone()));
         cache.insert(Path::new("b.pdf"), Err(ConvertError::Encrypted("PDF")));
@@ -102,6 +103,7 @@ mod tests {
         let text = |n: usize| Converted {
             text: "x".repeat(n),
             pages: None,
+            unread: Vec::new(),
         };
         cache.insert(Path::new("a.pdf"), Ok(text(6)));
         let back = cache.insert(Path::new("b.pdf"), Ok(text(6)));

@@ -152,6 +152,10 @@ impl ReadOptions {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Loaded {
     Text(Document),
+    /// A document read in part (a PDF page that could not be read): its text
+    /// is searched, and each part that could not be read is reported like an
+    /// unreadable file (an error: exit 2).
+    Partial(Document, Vec<String>),
     /// The haystack holds a NUL byte and `-a` was not given: skip it.
     Binary,
     /// A document that could not be converted: warn and skip it.
@@ -219,11 +223,18 @@ fn convert_file(
 
 fn from_converted(key: String, outcome: &Result<Converted, ConvertError>) -> Loaded {
     match outcome {
-        Ok(converted) => Loaded::Text(Document {
-            key,
-            text: converted.text.clone().into_bytes(),
-            pages: converted.pages.clone(),
-        }),
+        Ok(converted) => {
+            let doc = Document {
+                key,
+                text: converted.text.clone().into_bytes(),
+                pages: converted.pages.clone(),
+            };
+            if converted.unread.is_empty() {
+                Loaded::Text(doc)
+            } else {
+                Loaded::Partial(doc, converted.unread.clone())
+            }
+        }
         Err(err) => Loaded::Unconvertible(err.clone()),
     }
 }

@@ -40,7 +40,8 @@ pub struct Placed {
 }
 
 /// Fuses. `ranked`: the offline ranking's files, best first; `printed`: the
-/// offline selection (files in print order with their lines); `model`: the
+/// offline selection (files in print order with their lines, each file's
+/// best first, so the cap keeps a file's best lines); `model`: the
 /// model's verified places (files in its order with their lines);
 /// `not_locating`: those of its files whose lines do not locate (no vote).
 /// `max_lines` caps the lines printed in all (0: no cap); the model's lines

@@ -16,6 +16,7 @@ use serde_json::json;
 use super::{filter, helped, store, taught, Provenance, StoreError};
 use crate::query::{self, Origin, Query};
 use crate::score::symbol;
+use crate::search::matcher::TermMatcher;
 use crate::thesaurus::{self, file, Thesaurus};
 
 /// Identifiers kept from one model choice: the defined names and the most
@@ -44,6 +45,13 @@ pub struct AnswerLesson {
 /// what the line does), in line order. Keywords, stop words and one-word
 /// names that define nothing are left out: they name no place.
 pub fn identifiers_on(lines: &[&[u8]]) -> Vec<String> {
+    let mut out = all_identifiers_on(lines);
+    out.truncate(MAX_IDENTIFIERS);
+    out
+}
+
+/// [`identifiers_on`] with no limit.
+fn all_identifiers_on(lines: &[&[u8]]) -> Vec<String> {
     let mut defined: Vec<String> = Vec::new();
     let mut compound: Vec<String> = Vec::new();
     let keys = |list: &[String], id: &str| list.iter().any(|o| key(o) == key(id));
@@ -76,6 +84,42 @@ pub fn identifiers_on(lines: &[&[u8]]) -> Vec<String> {
             out.push(id);
         }
     }
+    out
+}
+
+/// The identifiers `lines` offer ([`identifiers_on`]'s order, at most
+/// [`MAX_IDENTIFIERS`]) that answer the query `q`: those defined on one of
+/// `chosen` (the lines the model itself chose; `lines` may hold the
+/// definition a chosen line sits in instead), and those whose words carry
+/// one of the query's concepts: a word the user typed (not scaffolding such
+/// as `fix`), a synonym or a typo correction of one, matched as the search
+/// matches them, in any spelling. `finish_non_exhaustive` on a `Debug` impl's
+/// line answers nothing about "hiding secret headers", nor `urllib2` about
+/// "relative redirections": kept, they would rank unrelated code first.
+pub fn answering(lines: &[&[u8]], chosen: &[&[u8]], q: &Query) -> Vec<String> {
+    let defined: Vec<String> = chosen
+        .iter()
+        .filter_map(|line| {
+            let (start, end) = symbol::definition_name(line)?;
+            let name = std::str::from_utf8(line.get(start..end)?).ok()?;
+            Some(key(name))
+        })
+        .collect();
+    let concepts: Vec<bool> = q
+        .terms
+        .iter()
+        .map(|t| {
+            matches!(t.origin, Origin::Query | Origin::Synonym | Origin::Fuzzy)
+                && t.weight > query::SCAFFOLD_WEIGHT
+        })
+        .collect();
+    let Ok(matcher) = TermMatcher::subset(&q.terms, &concepts) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = all_identifiers_on(lines)
+        .into_iter()
+        .filter(|id| defined.contains(&key(id)) || !matcher.find_all(id.as_bytes()).is_empty())
+        .collect();
     out.truncate(MAX_IDENTIFIERS);
     out
 }
@@ -216,6 +260,25 @@ mod tests {
             identifiers_on(&lines),
             vec!["mount", "register_blueprint", "url_prefix"]
         );
+    }
+
+    #[test]
+    fn only_identifiers_that_carry_the_query_or_are_defined_on_a_chosen_line_answer() {
+        let q = crate::query::analyze("hiding secret headers in debug logs");
+        let line: &[u8] =
+            b"        f.debug_struct(\"Request\").field(\"url\", &self.url).finish_non_exhaustive()";
+        assert_eq!(answering(&[line], &[line], &q), ["debug_struct"]);
+        // A definition the chosen line sits in answers only if it carries
+        // the query; one on the chosen line itself always does.
+        let def: &[u8] = b"    def json(self, **kwargs):";
+        let raise: &[u8] = b"            raise";
+        let q = crate::query::analyze("raise an exception for an error status");
+        assert!(answering(&[def], &[raise], &q).is_empty());
+        assert_eq!(answering(&[def], &[def], &q), ["json"]);
+        // Scaffolding carries nothing: `fix` is the change, not the code.
+        let q = crate::query::analyze("fix the cookie jar");
+        let line: &[u8] = b"    fix_later = True";
+        assert!(answering(&[line], &[line], &q).is_empty());
     }
 
     #[test]

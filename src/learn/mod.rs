@@ -16,6 +16,7 @@
 pub mod answer;
 pub mod filter;
 pub mod manage;
+pub mod settled;
 pub mod store;
 
 use crate::paths;

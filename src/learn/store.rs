@@ -1,7 +1,8 @@
 //! The learned thesaurus file on disk: a Terraphim-compatible JSON document
 //! (`{"name", "data": {synonym: {"id", "nterm"}}}`) with kgrep's provenance
 //! under the top-level `"kgrep"` key (`{"concepts": {name: {"id", "query",
-//! "model", "date", "hits", "status"}}}`).
+//! "model", "date", "hits", "status"}}}`) and the consultations that settled a
+//! query (`"settled"`, `learn::settled`).
 //!
 //! Owns reading, the locked read-modify-write and the atomic replace: an
 //! exclusive lock on a sidecar `<file>.lock` (opened without following a
@@ -23,6 +24,10 @@ use thiserror::Error;
 use crate::own_file::{self, Follow};
 use crate::thesaurus::file::{self, Normalized, CONCEPTS_KEY, PROVENANCE_KEY};
 use crate::thesaurus::{Layer, Standing};
+
+/// Where, under the `"kgrep"` key, the settled consultations are kept
+/// (`learn::settled`).
+pub const SETTLED_KEY: &str = "settled";
 
 /// The `"name"` of a learned thesaurus kgrep creates.
 pub const DOCUMENT_NAME: &str = "kgrep learned concepts";
@@ -250,6 +255,34 @@ impl Doc {
     pub fn set_provenance(&mut self, name: &str, meta: Map<String, Value>) {
         self.concepts_mut()
             .insert(name.to_string(), Value::Object(meta));
+    }
+
+    /// The settled consultations (`learn::settled`), by query key.
+    pub fn settled(&self) -> Option<&Map<String, Value>> {
+        self.top
+            .get(PROVENANCE_KEY)
+            .and_then(|k| k.get(SETTLED_KEY))
+            .and_then(Value::as_object)
+    }
+
+    /// The settled consultations, to change (created empty when missing).
+    pub fn settled_mut(&mut self) -> &mut Map<String, Value> {
+        let kgrep = self
+            .top
+            .entry(PROVENANCE_KEY)
+            .or_insert_with(|| Value::Object(Map::new()));
+        if !kgrep.is_object() {
+            *kgrep = Value::Object(Map::new());
+        }
+        let settled = kgrep
+            .as_object_mut()
+            .expect("made an object above")
+            .entry(SETTLED_KEY)
+            .or_insert_with(|| Value::Object(Map::new()));
+        if !settled.is_object() {
+            *settled = Value::Object(Map::new());
+        }
+        settled.as_object_mut().expect("made an object above")
     }
 
     /// Removes a concept, its synonyms and its provenance. Whether it was there.

@@ -56,7 +56,7 @@ fn is_readable_stdin() -> bool {
 pub(super) fn given_paths(plan: &Plan, input: &Gathered) -> Vec<PathBuf> {
     match (&plan.input, input) {
         (Input::Paths(paths), _) => paths.clone(),
-        (Input::PathsFromStdin, Gathered::Paths(list)) => list.clone(),
+        (Input::PathsFromStdin { .. }, Gathered::Paths(list)) => list.clone(),
         _ => Vec::new(),
     }
 }
@@ -74,8 +74,15 @@ pub(super) fn gather(plan: &Plan) -> anyhow::Result<Option<Gathered>> {
         Input::Stdin => Ok(Some(Gathered::Stdin(vec![walk::stdin_haystack(
             read_stdin()?,
         )]))),
-        Input::PathsFromStdin => {
-            let list = walk::parse_path_list(&read_stdin()?);
+        Input::PathsFromStdin { also, null } => {
+            let bytes = read_stdin()?;
+            let mut list = if *null {
+                walk::parse_null_path_list(&bytes)
+            } else {
+                walk::parse_path_list(&bytes)
+            };
+            // The path arguments are searched too, as `xargs` would pass them.
+            list.extend(also.iter().cloned());
             if list.is_empty() {
                 messages::line("stdin contained no file paths");
                 return Ok(None);

@@ -34,6 +34,20 @@ pub(super) fn learn_from(run: &LearnRun<'_>, found: &Found, report: &mut model::
     let Some(path) = learn::target_path(run.plan.learn_to, run.cwd, &run.plan.dirs) else {
         return;
     };
+    learn_lessons(run, found, report, &path);
+    // Last: a settled query is not consulted again, so what the consultation
+    // taught must be kept first (a run killed in between settles nothing).
+    super::settled::record(run, found, report);
+}
+
+/// Keeps what a model taught or chose, or counts a hit (see [`learn_from`]).
+fn learn_lessons(
+    run: &LearnRun<'_>,
+    found: &Found,
+    report: &mut model::Report,
+    path: &std::path::Path,
+) {
+    let path = path.to_path_buf();
     if let Some(lesson) = report.answer_lesson.take() {
         learn_answer(run, &path, &lesson, report);
     }

@@ -4,8 +4,9 @@
 //! Owns the order of the stages and the stderr summary lines; every decision
 //! about what matches, how it ranks or how it looks belongs to a stage module.
 //! `input` reads stdin and the paths, `natural` and `exact` drive the search
-//! of each kind of query, `model` the model stage, `learning` the learning
-//! step, `output` the printers (lines, answer, signature fields). [`find`] is the entry point of every front end: it runs the stages
+//! of each kind of query, `notes` what stderr says of how a query was read,
+//! `model` the model stage, `settled` the consultations
+//! that settled a query, `learning` the learning step, `output` the printers (lines, answer, signature fields). [`find`] is the entry point of every front end: it runs the stages
 //! and returns [`Results`], which the command line prints and the MCP server
 //! (`crate::mcp`) turns into tool results.
 
@@ -16,8 +17,10 @@ mod input;
 mod learning;
 mod model;
 mod natural;
+mod notes;
 mod output;
 mod results;
+mod settled;
 
 pub use results::{Budget, FileView, Fitted, LineView, Results};
 
@@ -212,8 +215,9 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         }
     }
     if let Some(total) = wordless {
-        messages::line(&wordless_note(&found.q.raw, total, plan.max_lines));
+        messages::line(&notes::wordless(&found.q.raw, total, plan.max_lines));
     }
+    notes::how_it_was_read(plan, &found.q, &found.search);
     if let Some(j) = &found.search.judgement {
         verbose_judgement(j);
     }
@@ -224,6 +228,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     let cx = model::Context {
         plan,
         corpus,
+        cwd: &cwd,
         read: &read,
         spec: spec.as_ref(),
     };
@@ -329,21 +334,6 @@ fn cap_total(selected: &mut Selection, max: usize) -> usize {
     }
     selected.retain(|(_, lines)| !lines.is_empty());
     total
-}
-
-/// What happened to a query with no word to search for: one stderr line.
-fn wordless_note(raw: &str, total: usize, max: usize) -> String {
-    let mut note = format!(
-        "{:?} has no word to search for (stop words, one-letter words and punctuation are skipped); \
-         searched for the exact text instead",
-        raw.trim()
-    );
-    if max > 0 && total > max {
-        note.push_str(&format!(
-            ": the first {max} of {total} matching lines (--max-lines), quote the query to see them all"
-        ));
-    }
-    note
 }
 
 /// `-m`: each file's lines as the printers keep them, the lowest line numbers

@@ -51,6 +51,8 @@ pub const MIN_SELECTION_TOKENS: usize = 1_000;
 pub(super) struct Context<'a> {
     pub plan: &'a Plan,
     pub corpus: Corpus<'a>,
+    /// The current directory (where a project's learned file is).
+    pub cwd: &'a std::path::Path,
     pub read: &'a ReadOptions,
     /// The signature spec, in the signature modes.
     pub spec: Option<&'a Spec>,
@@ -98,6 +100,14 @@ const ANSWER_LINES: usize = 3;
 /// Runs the stage. `Ok(None)`: `--dry-run` printed the requests (nothing else
 /// is printed). The endpoint resolution and its warnings happen here, once.
 pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<Report>> {
+    // A settled consultation answers before the judge is heard: what it
+    // printed is printed again, whatever a lesson it taught now ranks first.
+    if let Some(report) = super::settled::replay(cx.plan, cx.corpus, cx.cwd, found) {
+        if let Some(note) = &report.note {
+            messages::verbose(&format!("model: not consulted: {note}"));
+        }
+        return Ok(Some(report));
+    }
     let verdict = found.search.judgement.as_ref().map(|j| j.verdict);
     let expand = match fallback::decide(cx.plan.llm, &cx.plan.mode, verdict) {
         Decision::Skip(why) => {
@@ -274,9 +284,12 @@ impl Stage<'_> {
         // a keyword names no concept, as for learning (`learn::filter`): it
         // would only reshuffle the ranking. Their counts cost one more scan
         // of the corpus (milliseconds, and only when the model is consulted).
-        if let Ok(counted) =
-            crate::search::scan_terms(self.cx.corpus, &q.terms, &self.cx.read.quiet())
-        {
+        if let Ok(counted) = crate::search::scan_terms(
+            self.cx.corpus,
+            &q.terms,
+            &self.cx.read.quiet(),
+            crate::search::Want::Frequencies,
+        ) {
             let loaded = counted.stats.loaded;
             let mut general = Vec::new();
             let mut kept = Vec::new();
@@ -719,12 +732,15 @@ impl Stage<'_> {
         let kinds = crate::score::kind::classify_lines(&doc.text);
         // (line number, text), each line once.
         let mut lines: Vec<(usize, &[u8])> = Vec::new();
+        // The lines chosen, as they are (not the definitions they sit in).
+        let mut chosen: Vec<&[u8]> = Vec::new();
         for (_, n) in mine.iter().copied().filter(|(key, _)| *key == first) {
             let n = *n;
             let Some(i) = n.checked_sub(1) else { continue };
             let (Some(line), Some(kind)) = (text.get(i), kinds.get(i)) else {
                 continue;
             };
+            chosen.push(line);
             // Comments and imports name what is elsewhere or talk about it:
             // the place is where code does the thing.
             let says = !kind.comment && !kind.import && !answer::identifiers_on(&[line]).is_empty();
@@ -752,9 +768,15 @@ impl Stage<'_> {
         if lines.is_empty() {
             return not_kept("its lines in its first file are neither code nor in a definition");
         }
-        let ids = answer::identifiers_on(&lines);
-        if ids.is_empty() {
+        if answer::identifiers_on(&lines).is_empty() {
             return not_kept("its lines define nothing and hold no compound identifier");
+        }
+        let ids = answer::answering(&lines, &chosen, &found.q);
+        if ids.is_empty() {
+            return not_kept(&format!(
+                "no identifier on its lines carries the query's words or is defined there ({})",
+                answer::identifiers_on(&lines).join(", ")
+            ));
         }
         let terms: Vec<query::Term> = ids
             .iter()
@@ -763,8 +785,12 @@ impl Stage<'_> {
         if terms.len() != ids.len() {
             return not_kept("an identifier on its lines cannot be searched for");
         }
-        let Ok(scan) = crate::search::scan_terms(self.cx.corpus, &terms, &self.cx.read.quiet())
-        else {
+        let Ok(scan) = crate::search::scan_terms(
+            self.cx.corpus,
+            &terms,
+            &self.cx.read.quiet(),
+            crate::search::Want::Frequencies,
+        ) else {
             return not_kept("the corpus could not be searched again");
         };
         let kept = answer::drop_general(ids.clone(), &scan.df, scan.stats.loaded);
@@ -810,11 +836,23 @@ fn fuse_claims(
         .iter()
         .filter_map(|f| key_of(f.haystack))
         .collect();
+    // Each file's printed lines best first, so the cap keeps its best.
+    let score_of = |h: usize, n: usize| {
+        found
+            .search
+            .scores
+            .get(&(h, n))
+            .map_or(f64::NEG_INFINITY, |s| s.total)
+    };
     let printed: Vec<(String, Vec<usize>)> = found
         .search
         .selected
         .iter()
-        .filter_map(|(h, lines)| Some((key_of(*h)?, lines.clone())))
+        .filter_map(|(h, lines)| {
+            let mut lines = lines.clone();
+            lines.sort_by(|&a, &b| score::better((score_of(*h, a), a), (score_of(*h, b), b)));
+            Some((key_of(*h)?, lines))
+        })
         .collect();
     let model: Vec<(String, Vec<usize>)> = model_order
         .iter()

@@ -24,14 +24,15 @@ pub(super) fn rank(
     limits: Limits,
     thresholds: &Thresholds,
 ) -> anyhow::Result<Searched> {
-    let mut scan = search::scan_terms(corpus, &q.terms, read)?;
+    let want = limits.want();
+    let mut scan = search::scan_terms(corpus, &q.terms, read, want)?;
     if let Some(terms) = with_corrections(q, &scan, read) {
         q.terms = terms;
         let first = scan.stats;
-        scan = search::scan_terms(corpus, &q.terms, &read.quiet())?;
+        scan = search::scan_terms(corpus, &q.terms, &read.quiet(), want)?;
         scan.stats = first;
     }
-    verbose_common(q, &scan.common);
+    verbose_common(q, &scan);
     let weights = TermWeights::new(&q.terms, &scan.df, scan.stats.loaded);
     // In parallel: reading the words of every file's path is most of this
     // step, a few milliseconds over a registry's 5,000 matching files.
@@ -46,7 +47,9 @@ pub(super) fn rank(
         })
         .collect();
     candidates.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    candidates.truncate(score::CANDIDATE_FILES);
+    if let search::Want::Best(n) = want {
+        candidates.truncate(n);
+    }
     let matcher = TermMatcher::new(&q.terms)?;
     let second = SecondPass {
         haystacks: &scan.haystacks,
@@ -119,6 +122,17 @@ impl Limits {
         Limits {
             max_lines: plan.max_lines,
             max_count: plan.max_count,
+        }
+    }
+
+    /// The files the ranking scores line by line: the best
+    /// `score::CANDIDATE_FILES`, or with `--max-lines 0` (every line asked
+    /// for) every file holding a term.
+    fn want(self) -> search::Want {
+        if self.max_lines == 0 {
+            search::Want::Every
+        } else {
+            search::Want::Best(score::CANDIDATE_FILES)
         }
     }
 }
@@ -201,19 +215,27 @@ fn sample_vocabulary(scan: &search::TermScan, read: &ReadOptions) -> Vocabulary 
     vocabulary
 }
 
-fn verbose_common(q: &Query, common: &[bool]) {
-    let names: Vec<&str> = q
-        .terms
-        .iter()
-        .zip(common)
-        .filter(|(_, &c)| c)
-        .map(|(t, _)| t.text.as_str())
-        .collect();
-    if !names.is_empty() {
+fn verbose_common(q: &Query, scan: &search::TermScan) {
+    let names = |which: &[bool]| -> String {
+        q.terms
+            .iter()
+            .zip(which)
+            .filter(|(_, &c)| c)
+            .map(|(t, _)| t.text.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let common = names(&scan.common);
+    if !common.is_empty() {
         messages::verbose(&format!(
-            "first pass: too common to count after {} files: {}",
+            "first pass: too common to count after {} files: {common}",
             search::SAMPLE_FILES,
-            names.join(", ")
+        ));
+    }
+    let recounted = names(&scan.recounted);
+    if !recounted.is_empty() {
+        messages::verbose(&format!(
+            "first pass: common, but counted in every file (too few files hold a rarer query word): {recounted}"
         ));
     }
 }
@@ -289,11 +311,7 @@ fn verbose_ranking(ranked: &[RankedFile], haystacks: &[Haystack]) {
         return;
     }
     for f in ranked.iter().take(10) {
-        let best = f
-            .lines
-            .iter()
-            .max_by(|a, b| a.score.total.total_cmp(&b.score.total));
-        let line = best.map_or(String::new(), |l| {
+        let line = f.best_line().map_or(String::new(), |l| {
             format!(
                 " best line {} = (terms {:.2} + near {:.2} + merged {:.2} + name {:.2}) x {:.2} = {:.2}",
                 l.line,
@@ -315,7 +333,7 @@ fn verbose_ranking(ranked: &[RankedFile], haystacks: &[Haystack]) {
 /// Loads a haystack already read once; errors were reported the first time.
 pub(super) fn load_quiet(h: &Haystack, read: &ReadOptions) -> Option<Document> {
     match document::load(h, read) {
-        Ok(Loaded::Text(doc)) => Some(doc),
+        Ok(Loaded::Text(doc) | Loaded::Partial(doc, _)) => Some(doc),
         _ => None,
     }
 }

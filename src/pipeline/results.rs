@@ -137,15 +137,17 @@ impl Results {
     }
 
     /// Fits the output into `max_tokens` (estimated as the model stage does):
-    /// the answer first, cut if it must be, then the most selected lines, in
-    /// print order, whose rendering still fits. `render` renders these results
-    /// as they stand (the caller's output: `--json`, the grep-style text, a
-    /// tool result); `answer_inside` says whether it holds the answer (else
-    /// the answer is printed apart, and the lines get what it leaves).
+    /// the answer first, cut if it must be, then the most selected lines, the
+    /// best first ([`Results::priority`]), whose rendering still fits, and
+    /// never fewer than the best line ([`budget::MIN_LINES`]: a budget too
+    /// small for it is exceeded, and the note says so). `render` renders these
+    /// results as they stand (the caller's output: `--json`, the grep-style
+    /// text, a tool result); `answer_inside` says whether it holds the answer
+    /// (else the answer is printed apart, and the lines get what it leaves).
     /// Afterwards the results hold only what fits (their selection cut, what
     /// was left out recorded), so `--explain`, [`Results::files`] and the
     /// `--json` summary say the same. A budget smaller than what a rendering
-    /// always holds (the `--json` summary) leaves no line, and is exceeded by it.
+    /// always holds (the `--json` summary) is exceeded by it.
     pub fn fit(
         &mut self,
         budget: &Budget<'_>,
@@ -163,8 +165,9 @@ impl Results {
             max_tokens: budget.max_tokens,
             ..LeftOut::default()
         };
+        let order = self.priority(&full);
         let take = |results: &mut Results, k: usize, left: LeftOut| {
-            results.found.search.selected = prefix(&full, k);
+            results.found.search.selected = best_of(&full, &order, k);
             let (lines, files) = count(&results.found.search.selected);
             results.found.left_out = Some(LeftOut {
                 lines: total_lines - lines,
@@ -174,6 +177,9 @@ impl Results {
             lines
         };
         let mut room = budget.max_tokens;
+        let total = full.iter().map(|(_, l)| l.len()).sum();
+        // The lines a budget always keeps, which the answer leaves room for.
+        let least = budget::MIN_LINES.min(total);
         if let Some(answer) = self.found.answer.take() {
             let full_text = answer.text.clone();
             let cut = if budget.answer_inside {
@@ -185,7 +191,7 @@ impl Results {
                     let cut = text != full_text;
                     take(
                         self,
-                        0,
+                        least,
                         LeftOut {
                             answer_cut: cut,
                             ..left
@@ -195,7 +201,14 @@ impl Results {
                 };
                 budget::cut_text(&full_text, budget.max_tokens, &mut cost)?
             } else {
-                budget::cut_text(&full_text, budget.max_tokens, |t| Ok(estimate_tokens(t)))?
+                take(self, least, left);
+                let lines = if least > 0 {
+                    budget::tokens(&render(self)?)
+                } else {
+                    0
+                };
+                let left_for_answer = budget.max_tokens.saturating_sub(lines);
+                budget::cut_text(&full_text, left_for_answer, |t| Ok(estimate_tokens(t)))?
             };
             left.answer_cut = cut.is_some();
             let text = cut.unwrap_or(full_text);
@@ -204,23 +217,58 @@ impl Results {
             }
             self.found.answer = Some(Answer { text, ..answer });
         }
-        let total = full.iter().map(|(_, l)| l.len()).sum();
-        let (k, bytes) = budget::fit(total, room, |k| {
+        let (mut k, mut bytes) = budget::fit(total, room, |k| {
             take(self, k, left);
             render(self)
         })?;
+        // Not even the best line fits: it is printed anyway.
+        let over = k < least;
+        if over {
+            k = least;
+            take(self, k, left);
+            bytes = render(self)?;
+        }
         // The results keep what was printed; the bytes are the ones measured
         // (a `--json` rendering holds timings).
         let printed = take(self, k, left);
-        let note = self
-            .found
-            .left_out
-            .and_then(|left| left.note(budget.name, total_lines, total_files));
+        let note = self.found.left_out.and_then(|left| {
+            if over {
+                Some(left.note_over(budget.name, total_lines, total_files))
+            } else {
+                left.note(budget.name, total_lines, total_files)
+            }
+        });
         Ok(Fitted {
             bytes,
             printed,
             note,
         })
+    }
+
+    /// The order a budget keeps the lines of `selection` in
+    /// (`score::priority`): the lines the model chose first, then the
+    /// ranking's (its first file's best line, then by score); an exact
+    /// query's lines, which have no score, in print order.
+    fn priority(&self, selection: &Selection) -> Vec<(usize, usize)> {
+        let found = &self.found;
+        let scored: Vec<(usize, Vec<(usize, f64)>)> = selection
+            .iter()
+            .map(|(h, lines)| {
+                let score = |n: usize| {
+                    if found.chosen.contains(&(*h, n)) {
+                        f64::INFINITY
+                    } else {
+                        found
+                            .search
+                            .scores
+                            .get(&(*h, n))
+                            .map_or(f64::NEG_INFINITY, |s| s.total)
+                    }
+                };
+                (*h, lines.iter().map(|&n| (n, score(n))).collect())
+            })
+            .collect();
+        crate::score::priority(&scored)
     }
 
     /// A file's rank score, while the ranking still indexes the printed files
@@ -298,17 +346,21 @@ fn pipe(plan: &Plan) -> Plan {
     }
 }
 
-/// The first `k` lines of a selection, in print order.
-fn prefix(selection: &Selection, k: usize) -> Selection {
-    let mut left = k;
-    let mut out = Vec::new();
-    for (h, lines) in selection {
-        if left == 0 {
-            break;
-        }
-        let take: Vec<usize> = lines.iter().copied().take(left).collect();
-        left -= take.len();
-        out.push((*h, take));
+/// The first `k` lines of a selection in `order` (`(index into selection,
+/// line)`, see [`Results::priority`]): files keep their order, each with its
+/// kept lines sorted.
+fn best_of(selection: &Selection, order: &[(usize, usize)], k: usize) -> Selection {
+    let mut kept: Vec<Vec<usize>> = vec![Vec::new(); selection.len()];
+    for &(f, line) in order.iter().take(k) {
+        kept[f].push(line);
     }
-    out
+    selection
+        .iter()
+        .zip(kept)
+        .filter(|(_, lines)| !lines.is_empty())
+        .map(|((h, _), mut lines)| {
+            lines.sort_unstable();
+            (*h, lines)
+        })
+        .collect()
 }

@@ -88,7 +88,28 @@ pub fn looks_like_regex(s: &str) -> bool {
     let alternation = s.contains('|') && !s.contains(" | ") && !s.contains(' ');
     let flags = s.starts_with("(?");
     let counts = has_repetition_count(s);
-    escape || dot_repeat || class || anchors || alternation || flags || counts
+    let repeats = !s.contains(char::is_whitespace) && has_repetition(s);
+    escape || dot_repeat || class || anchors || alternation || flags || counts || repeats
+}
+
+/// A `*`, `+` or `?` right after what it repeats (a letter, digit, `_`, a
+/// group's `)`, a class's `]`): `a*b`, `(a+)+b`, `colou?r`, `x+y`. Not a
+/// doubled one (`C++`, `i++`: code names, not patterns) nor a `?` that ends
+/// the text (`timeout?` asks a question). The caller checks the text has no
+/// space: "what is a+b" stays a question.
+fn has_repetition(s: &str) -> bool {
+    let b = s.as_bytes();
+    (1..b.len()).any(|i| {
+        let atom = b[i - 1].is_ascii_alphanumeric() || matches!(b[i - 1], b'_' | b')' | b']');
+        let next = b.get(i + 1).copied();
+        let doubled = next.is_some_and(|n| matches!(n, b'*' | b'+' | b'?'));
+        let quantifier = match b[i] {
+            b'*' | b'+' => true,
+            b'?' => next.is_some(),
+            _ => false,
+        };
+        atom && quantifier && !doubled
+    })
 }
 
 /// `[a-z]`, `[^"]`, `[0-9_]`-style classes (not `[markdown links]` or `arr[0]`).
@@ -215,6 +236,11 @@ mod tests {
             "colou?r.*",
             "x{2,3}",
             "(?i)retry",
+            "a*b",
+            "(a+)+b",
+            "(a*)*b",
+            "colou?r",
+            "x+y",
         ] {
             assert_eq!(classify(q), QueryKind::Regex(q.to_string()), "{q}");
         }
@@ -223,8 +249,17 @@ mod tests {
             "where is retry | backoff used",
             "see [the docs] here",
             "cost in $",
+            "what does a+b compute",
+            "timeout?",
         ] {
             assert_eq!(classify(q), QueryKind::Natural, "{q}");
+        }
+    }
+
+    #[test]
+    fn doubled_quantifiers_are_not_patterns() {
+        for q in ["C++", "c++", "i++", "g++"] {
+            assert!(!matches!(classify(q), QueryKind::Regex(_)), "{q}");
         }
     }
 

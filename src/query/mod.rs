@@ -15,7 +15,7 @@ mod classify;
 mod words;
 
 pub use classify::{classify, is_identifier_like, is_wordless, looks_like_regex};
-pub use words::{split_identifier, typed_words, words};
+pub use words::{cjk_script, split_identifier, typed_words, words, Cjk};
 
 /// How a query is searched.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -260,10 +260,18 @@ pub(super) fn terms_of(raw: &str) -> Vec<Term> {
             let compound = typed.len() >= 2 && is_identifier_like(segment);
             let mut first_slot = None;
             for word in &typed {
-                let slot = push_word(&mut terms, &mut slots, word, compound);
+                let slot = if is_cjk_word(word) {
+                    push_cjk(&mut terms, &mut slots, word)
+                } else {
+                    push_word(&mut terms, &mut slots, word, compound)
+                };
                 first_slot = first_slot.or(slot);
             }
-            let parts: Vec<String> = typed.iter().map(|w| w.to_lowercase()).collect();
+            let parts: Vec<String> = typed
+                .iter()
+                .filter(|w| !is_cjk_word(w))
+                .map(|w| w.to_lowercase())
+                .collect();
             if let (true, Some(slot)) = (compound, first_slot) {
                 push_identifier(&mut terms, parts.clone(), slot);
             }
@@ -336,6 +344,94 @@ fn push_word(
         });
     }
     Some(slot)
+}
+
+/// Whether a word (as `words` splits text) is a run of CJK text.
+pub fn is_cjk_word(word: &str) -> bool {
+    word.chars().next().and_then(words::cjk_script).is_some()
+}
+
+/// Two-character sequences of CJK text that phrase a question or join words
+/// rather than name anything ("在哪里计算": 在哪, 哪里 ask where): the CJK
+/// counterpart of `STOP_WORDS`. Sorted for binary search.
+const CJK_STOP_BIGRAMS: &[&str] = &[
+    "かな", "から", "こと", "して", "する", "です", "どう", "どこ", "ない", "ので", "ます", "まで",
+    "もの", "一个", "为什", "为何", "么是", "什么", "你们", "可以", "哪个", "哪些", "哪儿", "哪里",
+    "在哪", "如何", "应该", "怎么", "怎样", "我们", "是否", "能够", "这个", "这些", "那个", "那些",
+    "需要",
+];
+
+/// Han characters that join or qualify words rather than name anything
+/// (的 of, 了, 是 is, 在 at, 和 and, …). Sorted for binary search.
+const CJK_STOP_CHARS: &[char] = &[
+    '与', '也', '了', '从', '他', '但', '你', '其', '到', '及', '和', '啊', '在', '她', '就', '很',
+    '我', '或', '把', '是', '的', '给', '被', '还', '这', '那', '都',
+];
+
+/// Adds a run of CJK text (written without spaces, so with no word
+/// boundaries to trust), the usual way to search such text: the question's
+/// phrasing taken out (`CJK_STOP_BIGRAMS`, `CJK_STOP_CHARS`), each piece left
+/// is one slot of overlapping two-character terms (`客户端` → 客户, 户端), a
+/// one-character piece its own term. Hiragana runs of one or two characters
+/// (particles, endings) are skipped. Matched as written, anywhere in a CJK
+/// run (`search::matcher`). Returns the first slot, `None` if nothing was
+/// added.
+fn push_cjk(terms: &mut Vec<Term>, slots: &mut usize, run: &str) -> Option<usize> {
+    let chars: Vec<char> = run.chars().collect();
+    let hiragana = words::cjk_script(chars[0]) == Some(words::Cjk::Hiragana);
+    if hiragana && chars.len() <= 2 {
+        return None;
+    }
+    let mut phrasing = vec![false; chars.len()];
+    for i in 0..chars.len() {
+        let pair: String = chars[i..(i + 2).min(chars.len())].iter().collect();
+        if chars.len() > i + 1 && CJK_STOP_BIGRAMS.binary_search(&pair.as_str()).is_ok() {
+            phrasing[i] = true;
+            phrasing[i + 1] = true;
+        }
+        phrasing[i] |= CJK_STOP_CHARS.binary_search(&chars[i]).is_ok();
+    }
+    let mut first = None;
+    let pieces = chars
+        .iter()
+        .zip(&phrasing)
+        .collect::<Vec<_>>()
+        .split(|(_, &p)| p)
+        .map(|piece| piece.iter().map(|(c, _)| **c).collect::<Vec<char>>())
+        .filter(|piece| !piece.is_empty())
+        .collect::<Vec<_>>();
+    for piece in pieces {
+        let grams: Vec<String> = if piece.len() == 1 {
+            vec![piece.iter().collect()]
+        } else {
+            piece.windows(2).map(|w| w.iter().collect()).collect()
+        };
+        let slot = *slots;
+        let mut added = false;
+        for gram in grams {
+            if *slots >= MAX_TERMS || terms.len() >= MAX_TERMS {
+                break;
+            }
+            if terms.iter().any(|t| t.stem == gram) {
+                continue;
+            }
+            terms.push(Term {
+                text: gram.clone(),
+                stem: gram,
+                weight: 1.0,
+                slot,
+                origin: Origin::Query,
+                concept: None,
+                parts: Vec::new(),
+            });
+            added = true;
+        }
+        if added {
+            *slots += 1;
+            first = first.or(Some(slot));
+        }
+    }
+    first
 }
 
 /// Adds an identifier typed in the query as a term of its own, in the slot of
@@ -763,12 +859,44 @@ mod tests {
 
     #[test]
     fn stop_words_are_sorted_for_binary_search() {
-        for list in [STOP_WORDS, SCAFFOLD_STEMS] {
+        for list in [STOP_WORDS, SCAFFOLD_STEMS, CJK_STOP_BIGRAMS] {
             let mut sorted = list.to_vec();
             sorted.sort_unstable();
             sorted.dedup();
             assert_eq!(sorted, list);
         }
+        let mut chars = CJK_STOP_CHARS.to_vec();
+        chars.sort_unstable();
+        chars.dedup();
+        assert_eq!(chars, CJK_STOP_CHARS);
+    }
+
+    #[test]
+    fn cjk_runs_are_searched_as_bigrams_and_the_latin_word_inside_as_a_word() {
+        let q = analyze("客户端IP在哪里计算");
+        assert_eq!(q.kind, QueryKind::Natural);
+        let terms: Vec<(&str, usize)> = q.terms.iter().map(|t| (t.text.as_str(), t.slot)).collect();
+        assert_eq!(
+            terms,
+            [("客户", 0), ("户端", 0), ("ip", 1), ("计算", 2)],
+            "where (在哪, 哪里) is the question, not a word"
+        );
+        let q = analyze("计算客户端的地址");
+        let terms: Vec<(&str, usize)> = q.terms.iter().map(|t| (t.text.as_str(), t.slot)).collect();
+        assert_eq!(
+            terms,
+            [
+                ("计算", 0),
+                ("算客", 0),
+                ("客户", 0),
+                ("户端", 0),
+                ("地址", 1)
+            ],
+            "的 joins two words"
+        );
+        assert_eq!(analyze("锁").terms.len(), 1, "one character is a term");
+        assert!(analyze("在哪里").terms.is_empty(), "only the question");
+        assert_eq!(classify("在哪里"), QueryKind::Literal("在哪里".into()));
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Text into words: runs of letters and digits, identifiers split into their
-//! parts on case and letter/digit changes. The one splitter of the crate:
+//! parts on case and letter/digit changes, and runs of CJK text apart from
+//! the Latin text around them (`客户端IP` → 客户端, IP). The one splitter of the crate:
 //! query terms, file and symbol names, and credential names (`llm::redact`)
 //! all split through it.
 //!
@@ -25,7 +26,29 @@ pub fn typed_words(text: &str) -> Vec<String> {
     out
 }
 
-/// Splits one alphanumeric token on case changes and letter/digit changes.
+/// The CJK scripts, each written without spaces between its words: a change
+/// of script (or to or from Latin) ends a word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cjk {
+    Han,
+    Hiragana,
+    Katakana,
+    Hangul,
+}
+
+/// The CJK script of a character, `None` for any other.
+pub fn cjk_script(c: char) -> Option<Cjk> {
+    match u32::from(c) {
+        0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x3134F => Some(Cjk::Han),
+        0x3041..=0x309F => Some(Cjk::Hiragana),
+        0x30A0..=0x30FF | 0x31F0..=0x31FF | 0xFF66..=0xFF9D => Some(Cjk::Katakana),
+        0x1100..=0x11FF | 0x3130..=0x318F | 0xAC00..=0xD7AF => Some(Cjk::Hangul),
+        _ => None,
+    }
+}
+
+/// Splits one alphanumeric token on case changes, letter/digit changes and
+/// script changes into or out of CJK.
 pub fn split_identifier(token: &str) -> Vec<&str> {
     let chars: Vec<(usize, char)> = token.char_indices().collect();
     let mut parts = Vec::new();
@@ -38,11 +61,32 @@ pub fn split_identifier(token: &str) -> Vec<&str> {
         let acronym_end =
             prev.is_uppercase() && c.is_uppercase() && next.is_some_and(char::is_lowercase);
         let digit_edge = prev.is_ascii_digit() != c.is_ascii_digit();
-        if lower_to_upper || acronym_end || digit_edge {
+        let script_edge = cjk_script(prev) != cjk_script(c);
+        if lower_to_upper || acronym_end || digit_edge || script_edge {
             parts.push(&token[start..pos]);
             start = pos;
         }
     }
     parts.push(&token[start..]);
     parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cjk_runs_split_from_latin_and_from_each_other() {
+        assert_eq!(
+            typed_words("客户端IP在哪里计算"),
+            ["客户端", "IP", "在哪里计算"]
+        );
+        assert_eq!(
+            words("getクライアント名前"),
+            ["get", "クライアント", "名前"]
+        );
+        assert_eq!(words("parseJwt"), ["parse", "jwt"]);
+        assert_eq!(cjk_script('a'), None);
+        assert_eq!(cjk_script('한'), Some(Cjk::Hangul));
+    }
 }

@@ -27,7 +27,7 @@ pub use file_kind::{
 };
 pub use kind::{classify_lines, is_definition, name_definitions, LineKind};
 pub use lines::{near_share, score_lines, slot_bit, LineScore, RankedLine, PASSAGE_LINES};
-pub use select::{select, select_per_file, select_unsure};
+pub use select::{better, priority, select, select_per_file, select_unsure};
 pub use symbol::definition_name;
 
 use crate::query::Term;
@@ -98,17 +98,20 @@ pub struct RankedFile {
 }
 
 impl RankedFile {
-    /// The line numbers of its `n` best-scoring lines, best first (ties by
-    /// line number).
+    /// The line numbers of its `n` best-scoring lines, best first (ties to
+    /// the earlier line: [`better`]).
     pub fn best_lines(&self, n: usize) -> Vec<usize> {
         let mut lines: Vec<&RankedLine> = self.lines.iter().collect();
-        lines.sort_by(|a, b| {
-            b.score
-                .total
-                .total_cmp(&a.score.total)
-                .then(a.line.cmp(&b.line))
-        });
+        lines.sort_by(|a, b| better((a.score.total, a.line), (b.score.total, b.line)));
         lines.into_iter().take(n).map(|l| l.line).collect()
+    }
+
+    /// Its best line ([`better`]: of two lines that score the same, the
+    /// earlier), the one `-v`, `--explain`, the selection and the judge name.
+    pub fn best_line(&self) -> Option<&RankedLine> {
+        self.lines
+            .iter()
+            .min_by(|a, b| better((a.score.total, a.line), (b.score.total, b.line)))
     }
 }
 

@@ -91,39 +91,88 @@ fn select_within(
     let Some(top) = files.first().map(|f| f.score) else {
         return Vec::new();
     };
-    let cap = max_lines;
-    let mut out = Vec::new();
-    let mut total = 0;
+    // Each shown file's lines as the policy picks them, best first, with no
+    // cap on the total: the cap then keeps the best of all of them.
+    let mut pool: Vec<(usize, Vec<&RankedLine>)> = Vec::new();
     for (rank, file) in files.iter().take(max_files).enumerate() {
-        if total >= cap || (rank > 0 && file.score < runner_up_share * top) {
+        if rank > 0 && file.score < runner_up_share * top {
             break;
         }
         let full = rank == 0 || file.score >= CLOSE_SHARE * top;
-        // Best first, so a cap keeps the best.
         let mut chosen = if full {
             places(&file.lines)
         } else {
-            best_line(&file.lines).into_iter().collect()
+            by_score(&file.lines).into_iter().take(1).collect()
         };
-        chosen.truncate(per_file.min(cap - total));
-        if chosen.is_empty() {
-            continue;
+        chosen.truncate(per_file);
+        if !chosen.is_empty() {
+            pool.push((file.haystack, chosen));
         }
-        chosen.sort_unstable();
-        total += chosen.len();
-        out.push((file.haystack, chosen));
     }
-    out
+    keep_best(pool, max_lines)
+}
+
+/// The `max` best lines of `pool` (files in print order, each file's lines
+/// best first) in [`priority`] order. Files keep their order, each with its
+/// kept lines sorted.
+fn keep_best(pool: Vec<(usize, Vec<&RankedLine>)>, max: usize) -> Vec<(usize, Vec<usize>)> {
+    let scored: Vec<(usize, Vec<(usize, f64)>)> = pool
+        .iter()
+        .map(|(h, lines)| (*h, lines.iter().map(|l| (l.line, l.score.total)).collect()))
+        .collect();
+    let mut kept: Vec<Vec<usize>> = vec![Vec::new(); pool.len()];
+    for (f, line) in priority(&scored).into_iter().take(max) {
+        kept[f].push(line);
+    }
+    pool.into_iter()
+        .zip(kept)
+        .filter(|(_, lines)| !lines.is_empty())
+        .map(|((h, _), mut lines)| {
+            lines.sort_unstable();
+            (h, lines)
+        })
+        .collect()
+}
+
+/// The order in which the lines of a selection are kept under a cap
+/// (`--max-lines`, a token budget): the first file's best line (the
+/// ranking's answer), then every other line by score, so a cap never drops a
+/// line for a lower-scored one. Ties go to the earlier file, then to the
+/// earlier line ([`better`]). `files` are in print order, each with its
+/// `(line, score)`s; lines of an exact query all score the same, so they
+/// keep the print order. Returns `(index into files, line)`.
+pub fn priority(files: &[(usize, Vec<(usize, f64)>)]) -> Vec<(usize, usize)> {
+    let mut order: Vec<(usize, usize, f64)> = files
+        .iter()
+        .enumerate()
+        .flat_map(|(f, (_, lines))| lines.iter().map(move |&(line, score)| (f, line, score)))
+        .collect();
+    let first_best = order
+        .iter()
+        .filter(|x| x.0 == 0)
+        .min_by(|a, b| better((a.2, a.1), (b.2, b.1)))
+        .map(|x| x.1);
+    let is_answer = |x: &(usize, usize, f64)| x.0 == 0 && Some(x.1) == first_best;
+    order.sort_by(|a, b| {
+        is_answer(b)
+            .cmp(&is_answer(a))
+            .then(b.2.total_cmp(&a.2))
+            .then(a.0.cmp(&b.0))
+            .then(a.1.cmp(&b.1))
+    });
+    order.into_iter().map(|(f, line, _)| (f, line)).collect()
+}
+
+/// The one order of a file's lines, `(score, line)`: the higher score
+/// first, a tie to the earlier line. The selection, `-v`, `--explain`, the
+/// judge and the learning step all name a file's best line by it.
+pub fn better(a: (f64, usize), b: (f64, usize)) -> std::cmp::Ordering {
+    b.0.total_cmp(&a.0).then(a.1.cmp(&b.1))
 }
 
 fn by_score(lines: &[RankedLine]) -> Vec<&RankedLine> {
     let mut order: Vec<&RankedLine> = lines.iter().filter(|l| l.score.total > 0.0).collect();
-    order.sort_by(|a, b| {
-        b.score
-            .total
-            .total_cmp(&a.score.total)
-            .then(a.line.cmp(&b.line))
-    });
+    order.sort_by(|a, b| better((a.score.total, a.line), (b.score.total, b.line)));
     order
 }
 
@@ -141,39 +190,36 @@ fn strong_lines(lines: &[RankedLine], per_file: usize) -> Vec<usize> {
     out
 }
 
-fn best_line(lines: &[RankedLine]) -> Option<usize> {
-    by_score(lines).first().map(|l| l.line)
-}
-
 /// The best place of a file in full, then its other strong places: in the
 /// order chosen (best first).
-fn places(lines: &[RankedLine]) -> Vec<usize> {
+fn places(lines: &[RankedLine]) -> Vec<&RankedLine> {
     let order = by_score(lines);
-    let Some(best) = order.first() else {
+    let Some(&best) = order.first() else {
         return Vec::new();
     };
-    let mut chosen = vec![best.line];
-    let far_from =
-        |chosen: &[usize], n: usize, gap: usize| chosen.iter().all(|&c| c.abs_diff(n) > gap);
+    let mut chosen = vec![best];
+    let far_from = |chosen: &[&RankedLine], n: usize, gap: usize| {
+        chosen.iter().all(|c| c.line.abs_diff(n) > gap)
+    };
     if best.block != 0 {
-        for l in &order[1..] {
+        for &l in &order[1..] {
             if chosen.len() >= PLACE_LINES || l.score.total < PLACE_LINE_SHARE * best.score.total {
                 break;
             }
             if l.block == best.block && far_from(&chosen, l.line, MIN_LINE_GAP) {
-                chosen.push(l.line);
+                chosen.push(l);
             }
         }
     }
     let mut seen_blocks = vec![best.block];
     let mut others = 0;
-    for l in &order[1..] {
+    for &l in &order[1..] {
         if others >= OTHER_PLACES || l.score.total < OTHER_PLACE_SHARE * best.score.total {
             break;
         }
         let new_place = l.block == 0 || !seen_blocks.contains(&l.block);
         if new_place && far_from(&chosen, l.line, MIN_PLACE_GAP) {
-            chosen.push(l.line);
+            chosen.push(l);
             seen_blocks.push(l.block);
             others += 1;
         }

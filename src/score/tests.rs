@@ -254,7 +254,16 @@ fn selection_shows_the_best_place_in_full_and_runners_up_briefly() {
         vec![(7, vec![10, 12, 20, 50]), (3, vec![5, 9]), (4, vec![30])],
         "best place in full, a close runner-up in full, a runner-up once, a weak file not at all"
     );
-    assert_eq!(select(&files, 2), vec![(7, vec![10, 12])]);
+    // A cap keeps the top file's best line, then the best lines of all of
+    // them: its other place (4.0) before its weaker function lines, the close
+    // file's best (3.0) before them too.
+    assert_eq!(select(&files, 2), vec![(7, vec![10, 50])]);
+    assert_eq!(select(&files, 3), vec![(7, vec![10, 50]), (3, vec![5])]);
+    // The top file's best line stays even when a runner-up's lines score
+    // higher: it is the ranking's answer.
+    let strong = ranked(3, 9.5, &[(5, 1, 8.0), (9, 1, 7.0)]);
+    let with_strong = vec![files[0].clone(), strong];
+    assert_eq!(select(&with_strong, 2), vec![(7, vec![10]), (3, vec![5])]);
     assert!(select(&[], 0).is_empty());
     let everything = select(&files, 0);
     assert_eq!(everything.len(), 4, "0 shows every ranked file");

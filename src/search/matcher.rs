@@ -25,7 +25,7 @@ const SUFFIXES: &[&str] = &[
 
 /// Sub-words longer than this are not stemmed: minified blobs and base64 are not
 /// words, and stemming them only costs time.
-const MAX_WORD_LEN: usize = 64;
+pub const MAX_WORD_LEN: usize = 64;
 
 /// The stemmer never removes more than this many bytes from an English word
 /// (`-ization` plus a plural), so longer words cannot share a shorter stem.
@@ -165,6 +165,65 @@ impl Patterns {
     }
 }
 
+/// Whether a term is matched as written rather than as an English code
+/// sub-word: a word with non-ASCII letters (`größe`, `données`, `客户`),
+/// which the stemmer and the ASCII sub-word rules know nothing of. A CJK
+/// term matches anywhere in a run of CJK text (it has no spaces); any other
+/// such word matches where no letter or digit glues it to a longer word.
+fn is_raw(term: &Term) -> bool {
+    !term.text.is_ascii()
+}
+
+/// The spellings a raw term is searched in: as typed in lowercase,
+/// Capitalised and in CAPITALS (Unicode casing; CJK has none).
+fn raw_casings(text: &str) -> Vec<String> {
+    let lower = text.to_lowercase();
+    let mut chars = lower.chars();
+    let capital: String = chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default();
+    let upper = lower.to_uppercase();
+    let mut out = vec![lower];
+    for other in [capital, upper] {
+        if !out.contains(&other) {
+            out.push(other);
+        }
+    }
+    out
+}
+
+/// The character that ends right before byte `pos` of `h`, if `h` is UTF-8 there.
+fn char_before(h: &[u8], pos: usize) -> Option<char> {
+    let start = (pos.saturating_sub(4)..pos).find(|&i| {
+        h.get(i).is_some_and(|&b| (b & 0xC0) != 0x80)
+            && std::str::from_utf8(&h[i..pos]).is_ok_and(|s| s.chars().count() == 1)
+    })?;
+    std::str::from_utf8(&h[start..pos]).ok()?.chars().next()
+}
+
+/// The character that starts at byte `pos` of `h`, if `h` is UTF-8 there.
+fn char_at(h: &[u8], pos: usize) -> Option<char> {
+    let end =
+        (pos + 1..=(pos + 4).min(h.len())).find(|&e| std::str::from_utf8(&h[pos..e]).is_ok())?;
+    std::str::from_utf8(&h[pos..end]).ok()?.chars().next()
+}
+
+/// Where a raw term's occurrence `start..end` really is one: anywhere for
+/// CJK text, else with no letter or digit glued on either side (a
+/// camelCase capital after it starts a new word).
+fn raw_match_holds(h: &[u8], start: usize, end: usize) -> bool {
+    let first = std::str::from_utf8(&h[start..end])
+        .ok()
+        .and_then(|s| s.chars().next());
+    if first.is_some_and(|c| query::cjk_script(c).is_some()) {
+        return true;
+    }
+    let glued_before = char_before(h, start).is_some_and(char::is_alphanumeric);
+    let glued_after = char_at(h, end).is_some_and(|c| c.is_alphanumeric() && !c.is_uppercase());
+    !glued_before && !glued_after
+}
+
 impl TermMatcher {
     /// Builds a matcher for the given terms. Errors only if the automaton cannot be
     /// built (far more patterns than a query produces).
@@ -185,7 +244,15 @@ impl TermMatcher {
             if !is_searchable(term) {
                 continue;
             }
-            for pattern in search_patterns(term).iter().flat_map(|p| casings(p)) {
+            let spellings: Vec<String> = if is_raw(term) {
+                raw_casings(&term.text)
+            } else {
+                search_patterns(term)
+                    .iter()
+                    .flat_map(|p| casings(p))
+                    .collect()
+            };
+            for pattern in spellings {
                 match patterns.iter().position(|p| *p == pattern) {
                     Some(existing) => pattern_terms[existing].push(i),
                     None => {
@@ -360,11 +427,23 @@ impl TermMatcher {
             if start >= bound {
                 return None;
             }
+            let terms = patterns.terms.get(candidate.pattern().as_usize())?;
+            // A pattern with non-ASCII letters is a raw term's (the others'
+            // are ASCII); what matched is the pattern.
+            if !haystack[start..candidate.end()].is_ascii() {
+                if raw_match_holds(haystack, start, candidate.end()) {
+                    return Some(TermMatch {
+                        term: *terms.first()?,
+                        start,
+                        end: candidate.end(),
+                    });
+                }
+                continue;
+            }
             if !starts_sub_word(haystack, start) {
                 continue;
             }
             let word_end = sub_word_end(haystack, start);
-            let terms = patterns.terms.get(candidate.pattern().as_usize())?;
             if let Some(term) = self.term_of(terms, &haystack[start..word_end]) {
                 return Some(TermMatch {
                     term,
@@ -441,7 +520,7 @@ fn with_stem<R>(lower: &[u8], f: impl FnOnce(&str) -> R) -> Option<R> {
 /// out of the automaton also bounds what one hostile query word costs, since an
 /// automaton's build time grows with the square of a pattern's length (one
 /// 8,000-byte word took 2.8 s, 100,000 bytes over a minute).
-fn is_searchable(term: &Term) -> bool {
+pub fn is_searchable(term: &Term) -> bool {
     term.stem.len() <= MAX_WORD_LEN && term.text.len() <= MAX_WORD_LEN
 }
 
@@ -520,8 +599,9 @@ pub fn starts_sub_word(h: &[u8], pos: usize) -> bool {
     let prev = h[pos - 1];
     let cur = h.get(pos).copied().unwrap_or(b' ');
     if !prev.is_ascii_alphanumeric() {
-        // Non-ASCII letters before a match glue it to a longer (non-ASCII) word.
-        return prev < 0x80;
+        // Non-ASCII letters before a match glue it to a longer (non-ASCII)
+        // word, but CJK text has no spaces: `客户端IP` holds the word `IP`.
+        return prev < 0x80 || char_before(h, pos).is_some_and(|c| query::cjk_script(c).is_some());
     }
     if cur.is_ascii_uppercase() && (prev.is_ascii_lowercase() || prev.is_ascii_digit()) {
         return true;
@@ -607,6 +687,29 @@ mod tests {
             .filter(|m| terms[m.term].is_identifier())
             .map(|m| text[m.start..m.end].to_string())
             .collect()
+    }
+
+    #[test]
+    fn cjk_terms_match_inside_cjk_runs_and_latin_words_after_them() {
+        assert_eq!(
+            words_found("客户端IP在哪里计算", "// 计算客户端IP地址"),
+            ["计算", "客户", "IP"],
+            "户端 overlaps 客户 (leftmost-longest takes one)"
+        );
+        assert_eq!(words_found("ip", "客户端IP"), ["IP"]);
+        assert!(
+            words_found("ip", "éIP").is_empty(),
+            "a non-CJK letter glues"
+        );
+    }
+
+    #[test]
+    fn words_with_non_ascii_letters_match_whole_and_as_written() {
+        assert_eq!(
+            words_found("größe", "größe Größe GRÖSSE größer xgröße"),
+            ["größe", "Größe", "GRÖSSE"]
+        );
+        assert_eq!(words_found("données", "les données_brutes"), ["données"]);
     }
 
     #[test]

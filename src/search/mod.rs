@@ -15,7 +15,9 @@
 //! line with `term_lines`. On a big tree, terms found in a large share of an
 //! even sample of its files (`size`, `set`, `len` in a kernel) are not counted
 //! in the rest: they barely move BM25 and cost most of the time (see
-//! `COMMON_TERM_SHARE`); the second pass scores them fully. The tree is listed
+//! `COMMON_TERM_SHARE`) while rarer words of the query pick the candidate
+//! files (else they are counted after all: `scan_terms`); the second pass
+//! scores them fully. The tree is listed
 //! before it is counted so that the sample, and with it the results, never
 //! depend on which files a thread happened to read first.
 
@@ -35,7 +37,7 @@ use crate::walk::{self, Haystack, Listing, Visitor, WalkOptions};
 
 use matcher::TermMatcher;
 pub use scan::{
-    scan_terms, search_exact, ExactFile, FileTerms, TermScan, COMMON_TERM_SHARE, SAMPLE_FILES,
+    scan_terms, search_exact, ExactFile, FileTerms, TermScan, Want, COMMON_TERM_SHARE, SAMPLE_FILES,
 };
 use sink::TermLine;
 
@@ -136,6 +138,13 @@ pub fn load(h: &Haystack, read: &ReadOptions, counters: &Counters) -> Option<Doc
     match document::load(h, read) {
         Ok(Loaded::Text(doc)) => {
             counters.loaded(doc.text.len());
+            Some(doc)
+        }
+        Ok(Loaded::Partial(doc, unread)) => {
+            counters.loaded(doc.text.len());
+            for part in unread {
+                messages::error_in(read.voice, &format!("{}: {part}", h.key));
+            }
             Some(doc)
         }
         Ok(Loaded::Binary) => {

@@ -15,7 +15,7 @@ use super::sink::{FirstMatchSink, LineSink};
 use super::{each_file, each_listed, list, load, Corpus, Counters, Found, LoadStats};
 use crate::document::{self, ReadOptions};
 use crate::messages;
-use crate::query::Term;
+use crate::query::{Origin, Term};
 use crate::walk::{Haystack, Source};
 
 /// Files counted with every term to decide which terms are too common to count
@@ -97,6 +97,10 @@ pub struct TermScan {
     /// Terms found too common to count after the sample: their counts are 0
     /// everywhere and their document frequency is estimated from the sample.
     pub common: Vec<bool>,
+    /// Terms the sample found common but that were counted everywhere after
+    /// all, since too few files held a rarer word of the query (see
+    /// [`scan_terms`]).
+    pub recounted: Vec<bool>,
     /// Document frequency of each term over the loaded files.
     pub df: Vec<usize>,
     /// Up to `VOCABULARY_SAMPLE` of the files read, with or without hits.
@@ -149,17 +153,46 @@ fn sample_positions(len: usize) -> Vec<bool> {
     in_sample
 }
 
+/// What the caller of [`scan_terms`] does with the counts, which decides what
+/// the first pass may leave uncounted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Want {
+    /// Only document frequencies (a common term's may be estimated).
+    Frequencies,
+    /// The best files by their counts, this many of them: a common term is
+    /// left uncounted only while enough files hold a rarer word of the query
+    /// itself (see [`scan_terms`]).
+    Best(usize),
+    /// Every file that holds a term, each with exact counts: nothing is
+    /// left uncounted (`--max-lines 0` prints every such file).
+    Every,
+}
+
 /// First pass: term counts of every file that holds a query term. The tree is
 /// listed first; an even sample of it is counted with every term, the rest
 /// without the terms the sample found common (see `COMMON_TERM_SHARE`).
+///
+/// Leaving common terms out is safe only while rarer words of the query pick
+/// the candidates: a file holding a rare query word outranks one holding
+/// common words alone. So when fewer than `Want::Best`'s files hold a word the
+/// user typed that was counted (every typed word common: `render widget`
+/// where 15% of the files hold both, `value` in every file), the common terms
+/// are counted in the rest of the tree after all, and every file holding
+/// them is a candidate with its exact counts. Without this, such a query
+/// printed nothing once a tree had more than `SAMPLE_FILES` files.
 pub fn scan_terms(
     corpus: Corpus<'_>,
     terms: &[Term],
     read: &ReadOptions,
+    want: Want,
 ) -> anyhow::Result<TermScan> {
     let listing = list(corpus);
-    let in_sample = sample_positions(listing.len());
-    let partial = listing.len() > SAMPLE_FILES;
+    let partial = listing.len() > SAMPLE_FILES && want != Want::Every;
+    let in_sample = if partial {
+        sample_positions(listing.len())
+    } else {
+        vec![true; listing.len()]
+    };
     let counters = Counters::default();
     let full = TermMatcher::new(terms)?;
     let first = each_listed(
@@ -168,14 +201,48 @@ pub fn scan_terms(
         |h| count_file(h, &full, read, &counters),
     );
     let counted: Vec<&[u32]> = first.iter().map(|(_, (c, _))| c.as_slice()).collect();
-    let sampled = Sampled::new(&counted, terms.len(), partial);
+    let mut sampled = Sampled::new(&counted, terms.len(), partial);
+    let mut recounted = vec![false; terms.len()];
+    // When every typed word is common, or even one more sample file holding
+    // a rarer one, scaled to the tree, would not make enough, the common
+    // terms are counted in this pass rather than in one more after it
+    // (`size length` in a kernel, `render widget` in 2,000 files).
+    if let Want::Best(wanted) = want {
+        let anchors = anchor_terms(terms, &sampled.common);
+        let sampled_files = in_sample.iter().filter(|&&s| s).count().max(1);
+        let at_most = (anchored(&first, &anchors) + 1) * listing.len() / sampled_files;
+        let none = !anchors.iter().any(|&a| a);
+        if (none || at_most < wanted) && sampled.common.iter().any(|&c| c) {
+            recounted = std::mem::replace(&mut sampled.common, vec![false; terms.len()]);
+        }
+    }
     let keep: Vec<bool> = sampled.common.iter().map(|c| !c).collect();
     let reduced = TermMatcher::subset(terms, &keep)?;
-    let second = each_listed(
+    let mut second = each_listed(
         &listing,
         |i| !in_sample[i],
         |h| count_file(h, &reduced, read, &counters).filter(|(c, _)| c.iter().any(|&n| n > 0)),
     );
+    if let Want::Best(wanted) = want {
+        let anchors = anchor_terms(terms, &sampled.common);
+        let counted = anchored(&first, &anchors) + anchored(&second, &anchors);
+        if counted < wanted && sampled.common.iter().any(|&c| c) {
+            // The rest of the tree once more, with the common terms alone; what
+            // it reads was read (and any error reported) by the pass before.
+            let common = TermMatcher::subset(terms, &sampled.common)?;
+            let quiet = read.quiet();
+            let again = Counters::default();
+            let more = each_listed(
+                &listing,
+                |i| !in_sample[i],
+                |h| {
+                    count_file(h, &common, &quiet, &again).filter(|(c, _)| c.iter().any(|&n| n > 0))
+                },
+            );
+            second = merge_counts(second, more);
+            recounted = std::mem::replace(&mut sampled.common, vec![false; terms.len()]);
+        }
+    }
     let step = (first.len() / VOCABULARY_SAMPLE).max(1);
     let vocabulary = first.iter().step_by(step).take(VOCABULARY_SAMPLE);
     let vocabulary: Vec<Haystack> = vocabulary.map(|(h, _)| h.clone()).collect();
@@ -209,9 +276,55 @@ pub fn scan_terms(
         stats,
         scanned: listing.scanned,
         common: sampled.common,
+        recounted,
         df,
         sample: vocabulary,
     })
+}
+
+/// The terms whose hits pick the candidates when common terms are left out:
+/// the words the user typed at full weight (not a synonym, not scaffolding
+/// such as `fix`), or every typed word when all are scaffolding, less the
+/// common ones.
+fn anchor_terms(terms: &[Term], common: &[bool]) -> Vec<bool> {
+    let typed = |t: &Term| t.origin == Origin::Query;
+    let full = terms.iter().any(|t| typed(t) && t.weight >= 1.0);
+    terms
+        .iter()
+        .zip(common)
+        .map(|(t, &c)| !c && typed(t) && (t.weight >= 1.0 || !full))
+        .collect()
+}
+
+/// How many of `files` hold one of the `anchors` terms.
+fn anchored<T>(files: &[(Haystack, (Vec<u32>, T))], anchors: &[bool]) -> usize {
+    files
+        .iter()
+        .filter(|(_, (c, _))| c.iter().zip(anchors).any(|(&n, &a)| a && n > 0))
+        .count()
+}
+
+/// Adds the counts of `more` (other terms, same files or new ones) into
+/// `found`; both are sorted by key, and so is the result.
+fn merge_counts<T>(
+    found: Vec<(Haystack, (Vec<u32>, T))>,
+    more: Vec<(Haystack, (Vec<u32>, T))>,
+) -> Vec<(Haystack, (Vec<u32>, T))> {
+    let mut out = Vec::with_capacity(found.len() + more.len());
+    let mut more = more.into_iter().peekable();
+    for (h, (mut counts, len)) in found {
+        while let Some(m) = more.next_if(|m| m.0.key < h.key) {
+            out.push(m);
+        }
+        if let Some((_, (extra, _))) = more.next_if(|m| m.0.key == h.key) {
+            for (c, e) in counts.iter_mut().zip(extra) {
+                *c = c.saturating_add(e);
+            }
+        }
+        out.push((h, (counts, len)));
+    }
+    out.extend(more);
+    out
 }
 
 /// Exact for counted terms; for common ones, the sample's share scaled up.
@@ -381,7 +494,7 @@ mod tests {
             .collect();
         let terms = analyze("retry size").terms;
         let read = ReadOptions::for_run(false);
-        let scan = scan_terms(Corpus::List(&files), &terms, &read).unwrap();
+        let scan = scan_terms(Corpus::List(&files), &terms, &read, Want::Best(1)).unwrap();
         let size = terms.iter().position(|t| t.text == "size").unwrap();
         let retry = terms.iter().position(|t| t.text == "retry").unwrap();
         assert!(scan.common[size] && !scan.common[retry]);
@@ -393,5 +506,84 @@ mod tests {
         assert_eq!(scan.sample.len(), VOCABULARY_SAMPLE);
         // Spread like the sample: every 20th of its 1000 files, every 40th file.
         assert_eq!(scan.sample[1].key, "f00040.rs");
+    }
+
+    #[test]
+    fn common_words_are_counted_everywhere_when_no_rarer_query_word_picks_files() {
+        let n = SAMPLE_FILES * 2;
+        // `size` in every file, `dump` (a synonym-like extra word) in a few:
+        // no typed word is rare, so the common one is counted after all.
+        let files: Vec<Haystack> = (0..n)
+            .map(|i| match i {
+                7 | 1501 => file(i, "let size = dump();\n"),
+                _ => file(i, "let size = 1;\n"),
+            })
+            .collect();
+        let mut terms = analyze("size").terms;
+        terms.push(Term {
+            origin: Origin::Synonym,
+            ..analyze("dump").terms[0].clone()
+        });
+        let read = ReadOptions::for_run(false);
+        let scan = scan_terms(Corpus::List(&files), &terms, &read, Want::Best(40)).unwrap();
+        assert!(scan.common.iter().all(|&c| !c));
+        assert!(scan.recounted[0] && !scan.recounted[1]);
+        assert_eq!(scan.df, vec![n, 2]);
+        assert_eq!(scan.files.len(), n);
+        assert!(scan.files.iter().all(|f| f.counts[0] == 1));
+        // Only document frequencies wanted: the estimate stands.
+        let estimated = scan_terms(Corpus::List(&files), &terms, &read, Want::Frequencies).unwrap();
+        assert!(estimated.common[0]);
+        assert_eq!(estimated.files.len(), 2);
+        // Every file wanted: nothing is left uncounted, nothing is sampled.
+        let every = scan_terms(Corpus::List(&files), &terms, &read, Want::Every).unwrap();
+        assert!(every.common.iter().all(|&c| !c));
+        assert_eq!(every.files.len(), n);
+    }
+
+    #[test]
+    fn common_words_are_counted_after_the_pass_when_the_sample_promised_enough() {
+        // 20,000 files, `dump` typed but in one file (the sample's first):
+        // the sample promises up to 40 files holding it, the pass finds one,
+        // so `size` is counted in the rest of the tree after it.
+        let n = SAMPLE_FILES * 20;
+        let files: Vec<Haystack> = (0..n)
+            .map(|i| match i {
+                0 => file(i, "let size = dump();\n"),
+                _ => file(i, "let size = 1;\n"),
+            })
+            .collect();
+        let terms = analyze("size dump").terms;
+        let read = ReadOptions::for_run(false);
+        let scan = scan_terms(Corpus::List(&files), &terms, &read, Want::Best(40)).unwrap();
+        let size = terms.iter().position(|t| t.text == "size").unwrap();
+        assert!(scan.recounted[size]);
+        assert_eq!(scan.df[size], n);
+        assert_eq!(scan.files.len(), n);
+    }
+
+    #[test]
+    fn merged_counts_add_up_and_stay_in_key_order() {
+        let h = |i: usize| file(i, "");
+        let found = vec![(h(1), (vec![1, 0], 10)), (h(3), (vec![2, 0], 30))];
+        let more = vec![
+            (h(0), (vec![0, 5], 0)),
+            (h(3), (vec![0, 1], 30)),
+            (h(4), (vec![0, 2], 40)),
+        ];
+        let merged = merge_counts(found, more);
+        let keys: Vec<(&str, Vec<u32>)> = merged
+            .iter()
+            .map(|(h, (c, _))| (h.key.as_str(), c.clone()))
+            .collect();
+        assert_eq!(
+            keys,
+            vec![
+                ("f00000.rs", vec![0, 5]),
+                ("f00001.rs", vec![1, 0]),
+                ("f00003.rs", vec![2, 1]),
+                ("f00004.rs", vec![0, 2]),
+            ]
+        );
     }
 }

@@ -250,6 +250,17 @@ pub fn parse_path_list(bytes: &[u8]) -> Vec<PathBuf> {
         .collect()
 }
 
+/// Parses a NUL-separated `--paths-from-stdin -0` list (`rg -l0`, `find
+/// -print0`): every byte between two NULs is the path, spaces and newlines
+/// included; empty entries are skipped.
+pub fn parse_null_path_list(bytes: &[u8]) -> Vec<PathBuf> {
+    bytes
+        .split(|&b| b == 0)
+        .filter(|name| !name.is_empty())
+        .map(path_from_bytes)
+        .collect()
+}
+
 /// A haystack's path as the user's arguments spell it, as ripgrep prints it:
 /// the argument it was found under joined with the path below it (`./src/x`
 /// → `./src/x/a.py`, `/abs/dir` → `/abs/dir/a.py`), or the argument itself for

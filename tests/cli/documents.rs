@@ -156,16 +156,19 @@ fn only_unconvertible_documents_means_no_readable_files() {
         .stderr_has("Skipped 1.\nkgrep: skip hostile/encrypted.pdf: encrypted PDF (needs a password)\nkgrep: no readable files\n");
 }
 
-#[test]
-fn a_pdf_with_a_broken_page_stream_is_not_fatal() {
-    let d = Dir::new();
-    // A page whose content stream claims a filter it does not have.
+/// A one-page PDF whose page content stream (object 5) is `stream`, its
+/// dictionary holding `filter` (e.g. `/Filter /FlateDecode`, or nothing).
+fn one_page_pdf(stream: &str, filter: &str) -> Vec<u8> {
     let objects = [
-        "<< /Type /Catalog /Pages 2 0 R >>",
-        "<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
-        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-        "<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>",
-        "<< /Length 12 /Filter /FlateDecode >>\nstream\nnot deflated\nendstream",
+        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+        "<< /Type /Pages /Kids [4 0 R] /Count 1 >>".to_string(),
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_string(),
+        "<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>"
+            .to_string(),
+        format!(
+            "<< /Length {} {filter} >>\nstream\n{stream}\nendstream",
+            stream.len()
+        ),
     ];
     let mut pdf = b"%PDF-1.4\n".to_vec();
     let mut offsets = Vec::new();
@@ -181,12 +184,54 @@ fn a_pdf_with_a_broken_page_stream_is_not_fatal() {
     pdf.extend_from_slice(
         format!("trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n").as_bytes(),
     );
-    d.write("odd.pdf", &pdf);
+    pdf
+}
+
+#[test]
+fn a_pdf_with_a_broken_page_stream_is_reported_and_the_rest_searched() {
+    let d = Dir::new();
+    // A page whose content stream claims a filter it does not have.
+    d.write(
+        "odd.pdf",
+        one_page_pdf("not deflated", "/Filter /FlateDecode"),
+    );
     d.write("notes.txt", "needle notes\n");
     let run = d.run(&["needle", "."]);
-    // The page reads as empty, as pypdf's failure on one page does in rlmgrep.
-    run.code(0)
+    // The page reads as empty (as pypdf's failure on one page does in
+    // rlmgrep), and is reported like an unreadable file: exit 2.
+    run.code(2)
         .stdout_is("./notes.txt\n1:\tneedle notes\n")
-        .stderr_has("Scanned 2 files. Loaded 2.");
+        .stderr_has("Scanned 2 files. Loaded 2.")
+        .stderr_has(
+            "kgrep: odd.pdf: page 1 was not read in full: its content could not be decoded",
+        );
     assert!(!run.stderr.contains("panicked"), "{}", run.describe);
+}
+
+#[test]
+fn deep_nesting_in_a_pdf_page_is_reported_and_the_text_before_it_searched() {
+    // Issue 28, item 9: the page's text after an array nested 1,000 deep
+    // was lost with no word ("Loaded 1", exit 1).
+    let d = Dir::new();
+    let nested = format!("{}{}", "[".repeat(1000), "]".repeat(1000));
+    let content = format!(
+        "BT /F1 12 Tf 72 720 Td (first needle) Tj ET\n{nested} pop\n\
+         BT /F1 12 Tf 72 700 Td (second needle) Tj ET"
+    );
+    d.write("deep.pdf", one_page_pdf(&content, ""));
+    let run = d.run(&["\"needle\"", "deep.pdf"]);
+    run.code(2)
+        .stdout_is("./deep.pdf\n2:\tfirst needle\tpage=1\n")
+        .stderr_has(
+            "kgrep: deep.pdf: page 1 was not read in full: its content stops parsing part way \
+             (nested too deeply, or damaged); the text after that point is missing",
+        );
+    // The same page without the nesting reads in full, silently.
+    d.write(
+        "flat.pdf",
+        one_page_pdf(&content.replace(&format!("{nested} pop"), ""), ""),
+    );
+    d.run(&["\"needle\"", "flat.pdf"])
+        .code(0)
+        .stderr_lacks("not read in full");
 }

@@ -84,3 +84,30 @@ fn a_natural_language_query_explains_only_what_m_lets_through() {
     assert_eq!(printed(&run).len(), 1, "{}", run.describe);
     assert_eq!(explained(&run), printed(&run), "{}", run.describe);
 }
+
+#[test]
+fn verbose_names_the_best_line_that_is_printed_and_explained() {
+    // Issue 28, item 7: lines 4 and 18 of fish.go score the same; one
+    // tie-break (the earlier line) everywhere, so `-v`'s best line is the one
+    // `--max-lines 1` prints and `--explain` explains.
+    let d = crate::max_lines::fish_project();
+    let run = d.run(&[
+        "--offline",
+        "-v",
+        "--explain",
+        "--max-lines",
+        "1",
+        crate::max_lines::FISH_QUERY,
+        ".",
+    ]);
+    run.code(0);
+    assert_eq!(printed(&run), ["4"], "{}", run.describe);
+    assert_eq!(explained(&run), ["4"], "{}", run.describe);
+    let verbose_best = run
+        .stderr
+        .lines()
+        .find(|l| l.contains("fish.go best line "))
+        .and_then(|l| l.split("best line ").nth(1))
+        .and_then(|rest| rest.split(' ').next());
+    assert_eq!(verbose_best, Some("4"), "{}", run.describe);
+}

@@ -22,6 +22,26 @@ fn version_and_help() {
 }
 
 #[test]
+fn line_number_and_filename_flags_are_documented_and_change_nothing() {
+    // Issue 28, item 10: `-n` and `-H` were accepted but hidden.
+    let d = corpus();
+    d.run(&["--help"])
+        .code(0)
+        .stdout_has("-n, --line-number")
+        .stdout_has("-H, --with-filename");
+    let man = d.run(&["--generate", "man"]);
+    man.code(0)
+        .stdout_has("\\-n\\fR, \\fB\\-\\-line\\-number")
+        .stdout_has("\\-H\\fR, \\fB\\-\\-with\\-filename");
+    let plain = d.run(&["MAX_RETRIES", "."]);
+    plain.code(0);
+    for flags in [&["-n", "-H"][..], &["--line-number", "--with-filename"][..]] {
+        let args = [flags, &["MAX_RETRIES", "."][..]].concat();
+        d.run(&args).code(0).stdout_is(&plain.stdout);
+    }
+}
+
+#[test]
 fn missing_and_empty_pattern() {
     let d = Dir::new();
     d.run(&[]).code(2).stderr_has("kgrep: missing pattern");

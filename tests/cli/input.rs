@@ -59,6 +59,51 @@ fn paths_from_stdin() {
 }
 
 #[test]
+fn paths_from_stdin_searches_the_path_arguments_too() {
+    // Issue 28, item 6: the argument was silently dropped.
+    let d = Dir::new();
+    d.write("a.py", "TOKEN = 1\n");
+    d.write("b.py", "TOKEN = 2\n");
+    d.write("c.py", "TOKEN = 3\n");
+    d.run_stdin(&["--paths-from-stdin", "TOKEN", "b.py"], "a.py\n")
+        .code(0)
+        .stdout_is("./a.py\n1:\tTOKEN = 1\n\n./b.py\n1:\tTOKEN = 2\n")
+        .stderr_has("Scanned 2 files");
+    // An empty list with arguments: the arguments are the search.
+    d.run_stdin(&["--paths-from-stdin", "TOKEN", "c.py"], "")
+        .code(0)
+        .stdout_is("./c.py\n1:\tTOKEN = 3\n");
+}
+
+#[test]
+fn paths_from_stdin_reads_a_nul_separated_list_with_null() {
+    // `rg -l0 … | kgrep --paths-from-stdin -0 …`: names with a newline or
+    // surrounding spaces come through whole.
+    let d = Dir::new();
+    d.write("odd\nname.py", "TOKEN = 1\n");
+    d.write(" spaced.py", "TOKEN = 2\n");
+    d.write("plain.py", "TOKEN = 3\n");
+    let run = d.run_stdin(
+        &["--paths-from-stdin", "-0", "TOKEN"],
+        &b"odd\nname.py\0 spaced.py\0\0plain.py\0"[..],
+    );
+    run.code(0).stderr_has("Scanned 3 files. Loaded 3.");
+    assert_eq!(
+        run.stdout.matches(":\tTOKEN = ").count(),
+        3,
+        "{}",
+        run.describe
+    );
+    d.run_stdin(&["--paths-from-stdin", "--null", "TOKEN"], "plain.py")
+        .code(0)
+        .stdout_is("./plain.py\n1:\tTOKEN = 3\n");
+    // Without --paths-from-stdin there is no list to separate.
+    d.run(&["-0", "TOKEN", "."])
+        .code(2)
+        .stderr_has("--paths-from-stdin");
+}
+
+#[test]
 fn missing_path_is_reported_and_the_rest_searched() {
     let d = corpus();
     let run = d.run(&["MAX_RETRIES", "nope", "src"]);

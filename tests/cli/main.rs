@@ -5,6 +5,7 @@ mod harness;
 
 mod api_base;
 mod bad_input;
+mod big_trees;
 mod broken_pipe;
 mod budget;
 mod color;
@@ -25,6 +26,7 @@ mod learning;
 mod llm_client;
 mod long_lines;
 mod max_count;
+mod max_lines;
 mod mcp;
 mod mock_llm;
 mod model_faults;
@@ -34,8 +36,10 @@ mod oracle;
 mod outbound;
 mod output;
 mod planted_files;
+mod query_reading;
 mod readme;
 mod schema;
+mod settled;
 mod terminal;
 mod wordless;
 

@@ -500,13 +500,19 @@ fn max_tokens_bounds_the_whole_result() {
             "{note}"
         );
     }
+    // The answer tool's result with its best line (a budget always keeps
+    // it) is about 330 tokens: the answer gets what is left of 600.
     let answer = mcp.call(
         "answer",
-        json!({"query": "where is the retry delay computed", "max_tokens": 300}),
+        json!({"query": "where is the retry delay computed", "max_tokens": 600}),
     );
     assert!(
-        kgrep::budget::tokens(answer.to_string().as_bytes()) <= 300,
+        kgrep::budget::tokens(answer.to_string().as_bytes()) <= 600,
         "{answer}"
+    );
+    assert_eq!(
+        answer["structuredContent"]["files"][0]["lines"][0]["line"],
+        55
     );
 }
 
@@ -672,4 +678,21 @@ fn roots_the_client_declares_replace_the_working_directory() {
     let again = mcp.read();
     assert_eq!(again["method"], "roots/list", "{again}");
     assert_eq!(mcp.read()["id"], "p2");
+}
+
+#[test]
+fn max_lines_keeps_the_best_lines() {
+    // Issue 28, item 2: the MCP `max_lines` is `--max-lines`: the best two
+    // lines are both definitions, not the weaker comment inside the first.
+    let d = crate::max_lines::fish_project();
+    let mut mcp = Mcp::ready(&d);
+    let result = mcp.call(
+        "search",
+        json!({"query": crate::max_lines::FISH_QUERY, "max_lines": 2}),
+    );
+    assert_eq!(
+        tool_matches(&result),
+        vec![("fish.go".to_string(), vec![4, 18])],
+        "{result}"
+    );
 }

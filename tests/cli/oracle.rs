@@ -430,3 +430,56 @@ fn a_consultation_that_changed_nothing_is_not_paid_for_twice() {
         );
     }
 }
+
+#[test]
+fn a_lesson_keeps_only_identifiers_that_carry_the_query_or_are_defined_where_the_model_chose() {
+    // Issue 28, item 12: `finish_non_exhaustive` (a Debug impl's detail) was
+    // kept as the answer to "hiding secret headers", `json` (the function a
+    // bare `raise` sits in) to "raise exception status".
+    let d = Dir::new();
+    d.write(
+        "src/request.rs",
+        "impl fmt::Debug for Request {\n    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {\n        \
+         f.debug_struct(\"Request\").field(\"url\", &self.url).finish_non_exhaustive()\n    }\n}\n",
+    );
+    d.write(
+        "src/models.py",
+        "class Response:\n    def json(self, **kwargs):\n        try:\n            \
+         return complexjson.loads(self.text, **kwargs)\n        except ValueError as error:\n            \
+         raise error\n",
+    );
+    for i in 0..8 {
+        d.write(
+            &format!("src/other{i}.py"),
+            format!("def helper_{i}(value):\n    return value\n"),
+        );
+    }
+    std::fs::create_dir_all(d.path().join(".git")).unwrap();
+    let cases = [
+        (
+            "hiding secret headers like authorization in debug logs",
+            "src/request.rs",
+            3,
+        ),
+        ("raise an exception for an error status", "src/models.py", 6),
+    ];
+    for (query, path, line) in cases {
+        let mock = claiming(json!([{"path": path, "line": line}]));
+        d.use_model(&mock.base_url(), ASK_ALWAYS);
+        let run = learn_run(&d, query);
+        run.code(0);
+        assert!(!mock.received().is_empty(), "{}", run.describe);
+        if path == "src/models.py" {
+            run.stderr_has(
+                "not keeping the model's answer: no identifier on its lines carries \
+                 the query's words or is defined there (json)",
+            );
+        }
+    }
+    let text = std::fs::read_to_string(d.learned_path()).unwrap_or_default();
+    for junk in ["finish_non_exhaustive", "\"json\""] {
+        assert!(!text.contains(junk), "{junk} kept:\n{text}");
+    }
+    // What the chosen line does carry is kept: `debug_struct` holds "debug".
+    assert!(text.contains("debug_struct"), "{text}");
+}

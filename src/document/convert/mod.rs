@@ -147,6 +147,10 @@ pub struct Converted {
     pub text: String,
     /// One entry per line of `text`; `None` for formats without pages.
     pub pages: Option<Vec<u32>>,
+    /// Parts of the document that could not be read (`page 2 could not be
+    /// read`), their text missing from `text`: each is reported like an
+    /// unreadable file, and the rest is searched.
+    pub unread: Vec<String>,
 }
 
 /// Why a document could not be converted. Each is reported as one warning

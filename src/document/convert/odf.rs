@@ -31,6 +31,7 @@ pub fn convert(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError>
     Ok(Converted {
         text: out.finish(),
         pages: None,
+        unread: Vec::new(),
     })
 }
 

@@ -87,6 +87,7 @@ fn finish(out: TextOut) -> Converted {
     Converted {
         text: out.finish(),
         pages: None,
+        unread: Vec::new(),
     }
 }
 

@@ -37,6 +37,18 @@ fn mult(m: &Matrix, n: &Matrix) -> Matrix {
     ]
 }
 
+/// An operator no PDF uses, appended to a content stream to tell a stream
+/// parsed to its end from one whose parsing stopped (`stream_text`).
+const END_OPERATOR: &str = "kgrepEndOfContent";
+
+/// Why part of a page's text is missing, as the warning says it.
+const UNPARSED: &str =
+    "its content stops parsing part way (nested too deeply, or damaged); the text after that point is missing";
+const TOO_DEEP: &str = "it nests forms deeper than kgrep follows; their text is missing";
+const UNDECODABLE: &str = "its content could not be decoded (a broken or unknown filter)";
+const MISSING_STREAM: &str = "one of its content streams is missing";
+const UNREADABLE_FORM: &str = "a form on it could not be decoded; its text is missing";
+
 /// Why a page gave no text.
 #[derive(Debug)]
 pub enum PageError {
@@ -53,6 +65,9 @@ pub struct Budget {
     stream_limit: usize,
     text_left: usize,
     type1: Type1Cache,
+    /// What the page being read lost (its text there is missing): said once
+    /// per cause, taken by the caller after each page ([`Budget::take_lost`]).
+    lost: Vec<&'static str>,
 }
 
 impl Budget {
@@ -62,7 +77,20 @@ impl Budget {
             stream_limit: limits.max_pdf_stream_bytes,
             text_left: limits.max_text_bytes,
             type1: Type1Cache::default(),
+            lost: Vec::new(),
         }
+    }
+
+    /// Records that part of the page's text could not be read, and why.
+    fn lose(&mut self, why: &'static str) {
+        if !self.lost.contains(&why) {
+            self.lost.push(why);
+        }
+    }
+
+    /// Why the page just read lost text (none: it was read in full).
+    pub fn take_lost(&mut self) -> Vec<&'static str> {
+        std::mem::take(&mut self.lost)
     }
 
     /// The most one more stream may inflate to.
@@ -101,15 +129,76 @@ fn limit_error(err: lopdf::Error) -> PageError {
 
 /// The text of one page.
 pub fn page_text(doc: &Document, page: ObjectId, budget: &mut Budget) -> Result<String, PageError> {
-    let content = doc
-        .get_page_content_with_limit(page, budget.next_stream())
-        .map_err(limit_error)?;
+    let content = page_content(doc, page, budget)?;
     budget.spend_content(content.len())?;
     let resources = Resources::of_page(doc, page);
     let mut chain = vec![page];
     let text = stream_text(doc, &content, &resources, budget, &mut chain)?;
     budget.spend_text(text.len())?;
     Ok(text)
+}
+
+/// The page's content streams, concatenated, bounded as lopdf's
+/// `get_page_content_with_limit` bounds them, which this follows: a stream
+/// that fails to decode is read as its raw bytes (as lopdf and pypdf do),
+/// and the page is said to have lost text.
+fn page_content(doc: &Document, page: ObjectId, budget: &mut Budget) -> Result<Vec<u8>, PageError> {
+    let limit = budget.next_stream();
+    let over = || {
+        PageError::Limit(ConvertError::too_large(format!(
+            "a PDF page inflates past the {limit}-byte limit"
+        )))
+    };
+    let mut content = Vec::new();
+    for id in doc.get_page_contents(page) {
+        let Ok(stream) = doc.get_object(id).and_then(Object::as_stream) else {
+            budget.lose(MISSING_STREAM);
+            continue;
+        };
+        let remaining = limit.saturating_sub(content.len());
+        match stream.decompressed_content_with_limit(remaining) {
+            Ok(data) => {
+                if data.is_empty() && is_broken_flate(stream) {
+                    budget.lose(UNDECODABLE);
+                }
+                content.extend_from_slice(&data);
+            }
+            Err(lopdf::Error::Decompress(DecompressError::MemoryLimitExceeded { .. })) => {
+                return Err(over())
+            }
+            Err(_) if stream.content.len() <= remaining => {
+                budget.lose(UNDECODABLE);
+                content.extend_from_slice(&stream.content);
+            }
+            Err(_) => return Err(over()),
+        }
+        content.push(b'\n');
+    }
+    Ok(content)
+}
+
+/// Whether a stream that decoded to nothing is Flate data that does not
+/// inflate: lopdf gives a Flate stream it cannot inflate (after trying zlib,
+/// then raw deflate) as empty rather than as an error. An empty stream that
+/// inflates to nothing is a blank page, not a broken one.
+fn is_broken_flate(stream: &Stream) -> bool {
+    use std::io::Read;
+    let raw = &stream.content;
+    let flate = stream
+        .filters()
+        .is_ok_and(|f| f.first().is_some_and(|f| *f == b"FlateDecode"));
+    if !flate || raw.is_empty() {
+        return false;
+    }
+    // Nothing came out, so reading to the end costs nothing.
+    let zlib = flate2::read::ZlibDecoder::new(raw.as_slice())
+        .read_to_end(&mut Vec::new())
+        .is_ok();
+    let deflate = raw.len() > 2
+        && flate2::read::DeflateDecoder::new(&raw[2..])
+            .read_to_end(&mut Vec::new())
+            .is_ok();
+    !zlib && !deflate
 }
 
 /// The text of one content stream (a page's or a form's).
@@ -138,8 +227,23 @@ fn stream_text<'d>(
         })
         .collect();
     let mut ex = Extractor::new(&fonts);
-    // A content stream that stops parsing keeps the text read so far.
-    for op in Content::decode_iter(content).map_while(Result::ok) {
+    // A content stream that stops parsing keeps the text read so far; the
+    // rest is lost, and said so. lopdf's parser ends quietly at what it
+    // cannot parse (an array nested too deeply, garbage), so the stream is
+    // parsed with an operator of kgrep's own after its end: reaching it
+    // means every operation before it was read.
+    let mut data = Vec::with_capacity(content.len() + END_OPERATOR.len() + 2);
+    data.extend_from_slice(content);
+    data.push(b'\n');
+    data.extend_from_slice(END_OPERATOR.as_bytes());
+    data.push(b'\n');
+    let mut read_to_the_end = false;
+    for op in Content::decode_iter(&data) {
+        let Ok(op) = op else { break };
+        if op.operator == END_OPERATOR {
+            read_to_the_end = true;
+            break;
+        }
         if op.operator == "Do" {
             ex.flush_for_form();
             let form = op.operands.first().and_then(|o| o.as_name().ok());
@@ -150,6 +254,9 @@ fn stream_text<'d>(
         } else {
             ex.operation(&op);
         }
+    }
+    if !read_to_the_end {
+        budget.lose(UNPARSED);
     }
     Ok(ex.finish())
 }
@@ -166,7 +273,12 @@ fn form_text<'d>(
     let Some((id, stream)) = resources.form(doc, name) else {
         return Ok(String::new());
     };
-    if chain.contains(&id) || chain.len() > MAX_PDF_FORM_DEPTH {
+    if chain.contains(&id) {
+        // A form that draws itself: its text was read once already.
+        return Ok(String::new());
+    }
+    if chain.len() > MAX_PDF_FORM_DEPTH {
+        budget.lose(TOO_DEEP);
         return Ok(String::new());
     }
     let content = form_content(stream, budget)?;
@@ -183,7 +295,10 @@ fn form_content(stream: &Stream, budget: &mut Budget) -> Result<Vec<u8>, PageErr
         Err(err @ lopdf::Error::Decompress(DecompressError::MemoryLimitExceeded { .. })) => {
             return Err(limit_error(err))
         }
-        Err(_) => return Ok(Vec::new()),
+        Err(_) => {
+            budget.lose(UNREADABLE_FORM);
+            return Ok(Vec::new());
+        }
     };
     budget.spend_content(content.len())?;
     Ok(content)

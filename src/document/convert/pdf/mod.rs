@@ -10,7 +10,9 @@
 //! ```
 //!
 //! joined with `\n`, every line tagged with its page (the `<TAB>page=N` suffix).
-//! A page whose extraction fails is an empty page, not a failed document.
+//! A page whose extraction fails is an empty page, not a failed document, and
+//! a page read in part keeps what was read; either is listed in
+//! `Converted::unread`, which the search reports like an unreadable file.
 //! The text of one page comes from [`layout`], a port of pypdf's plain
 //! extraction on top of lopdf's parser, so lines and line numbers agree with
 //! rlmgrep on ordinary PDFs (the contract's `plain_pdf` goldens byte for byte).
@@ -47,13 +49,21 @@ pub fn convert(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError>
     let mut budget = layout::Budget::new(limits);
     let mut out = PageLines::default();
     let mut any_text = false;
+    let mut unread = Vec::new();
     for (page, id) in (1u32..).zip(pages.values()) {
         let text = match layout::page_text(&doc, *id, &mut budget) {
             Ok(text) => text,
             Err(layout::PageError::Limit(err)) => return Err(err),
-            // pypdf raising on one page gives rlmgrep an empty page, not a skipped file.
-            Err(layout::PageError::Unreadable) => String::new(),
+            // pypdf raising on one page gives rlmgrep an empty page, not a
+            // skipped file; kgrep also says so.
+            Err(layout::PageError::Unreadable) => {
+                unread.push(format!("page {page} could not be read"));
+                String::new()
+            }
         };
+        for why in budget.take_lost() {
+            unread.push(format!("page {page} was not read in full: {why}"));
+        }
         any_text |= !text.trim().is_empty();
         out.push_page(page, &text, limits)?;
     }
@@ -66,7 +76,9 @@ pub fn convert(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError>
             "damaged or truncated, no text recoverable",
         ));
     }
-    Ok(out.finish())
+    let mut converted = out.finish();
+    converted.unread = unread;
+    Ok(converted)
 }
 
 /// Loads the document, bounding every stream it inflates while loading.
@@ -138,6 +150,7 @@ impl PageLines {
         Converted {
             text: self.text,
             pages,
+            unread: Vec::new(),
         }
     }
 }
@@ -146,7 +159,7 @@ impl PageLines {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::document::convert::testdoc;
+    use crate::document::convert::{testdoc, MAX_PDF_FORM_DEPTH};
 
     fn text(pdf: &[u8]) -> Converted {
         convert(pdf, &Limits::DEFAULT).unwrap()
@@ -274,6 +287,65 @@ mod tests {
             form,
         ));
         assert_eq!(got.text, "===== Page 1 =====\nloop\n");
+    }
+
+    #[test]
+    fn forms_nested_deeper_than_followed_lose_text_and_say_so() {
+        // Form k (object 5 + k) draws form k + 1; the last one shows text.
+        let chain = |forms: usize| {
+            let mut objects = vec![
+                b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+                b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>".to_vec(),
+                b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_vec(),
+                b"<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 3 0 R >> \
+                  /XObject << /X 6 0 R >> >> /Contents 5 0 R >>"
+                    .to_vec(),
+                b"<< /Length 6 >>\nstream\n/X Do\nendstream".to_vec(),
+            ];
+            for k in 0..forms {
+                let (resources, body) = if k + 1 < forms {
+                    (
+                        format!("/XObject << /X {} 0 R >>", 7 + k),
+                        "/X Do".to_string(),
+                    )
+                } else {
+                    (String::new(), "BT /F1 12 Tf (deep) Tj ET".to_string())
+                };
+                objects.push(
+                    format!(
+                        "<< /Type /XObject /Subtype /Form /Resources << /Font << /F1 3 0 R >> \
+                         {resources} >> /Length {} >>\nstream\n{body}\nendstream",
+                        body.len() + 1
+                    )
+                    .into_bytes(),
+                );
+            }
+            text(&testdoc::assemble_pdf(&objects))
+        };
+        let shallow = chain(MAX_PDF_FORM_DEPTH);
+        assert_eq!(shallow.text, "===== Page 1 =====\ndeep");
+        assert!(shallow.unread.is_empty());
+        let deep = chain(MAX_PDF_FORM_DEPTH + 2);
+        assert_eq!(deep.text, "===== Page 1 =====\n");
+        assert_eq!(
+            deep.unread,
+            [
+                "page 1 was not read in full: it nests forms deeper than kgrep follows; \
+              their text is missing"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_content_stream_that_stops_parsing_says_so() {
+        let nested = format!("{}{}", "[".repeat(1000), "]".repeat(1000));
+        let content = format!("BT /F1 12 Tf (kept) Tj ET {nested} pop BT /F1 12 Tf (lost) Tj ET");
+        let got = text(&testdoc::pdf_from_contents(&[content]));
+        assert_eq!(got.text, "===== Page 1 =====\nkept");
+        assert_eq!(got.unread.len(), 1);
+        assert!(got.unread[0].starts_with("page 1 was not read in full: its content stops"));
+        let whole = text(&testdoc::pdf(&[&["all of it"]]));
+        assert!(whole.unread.is_empty());
     }
 
     #[test]

@@ -1,0 +1,123 @@
+//! The stderr notes that say how a query was read, when the output alone
+//! would not: a query with no word to search for (searched as exact text), a
+//! query whose words are all too long to search, and a one-word query read as
+//! natural language whose lines were left out (issue 28, items 3 and 8).
+//!
+//! Owns the wording and when each is said; the reading itself is `query`'s.
+
+use super::Searched;
+use crate::cli::{Mode, Plan};
+use crate::messages;
+use crate::query::{Origin, Query, QueryKind};
+use crate::score::RankedFile;
+use crate::search::matcher;
+
+/// Says, on stderr, what the reader of the output could not tell about how
+/// the query was read (the wordless note is `find`'s, which caps the search).
+pub(super) fn how_it_was_read(plan: &Plan, q: &Query, search: &Searched) {
+    if q.kind == QueryKind::Natural && !q.terms.iter().any(matcher::is_searchable) {
+        // The query had words, none of which a line can hold as a word.
+        messages::line(&format!(
+            "{:?} has no word that can be searched for (each is longer than {} bytes)",
+            preview(q.raw.trim()),
+            matcher::MAX_WORD_LEN
+        ));
+    }
+    let prints_lines = matches!(plan.mode, Mode::Grep | Mode::Answer);
+    if let Some(note) = one_word(q, search).filter(|_| prints_lines) {
+        // A warning, so an MCP result carries it too.
+        messages::warn(&note);
+    }
+}
+
+/// What happened to a query with no word to search for: one stderr line.
+pub(super) fn wordless(raw: &str, total: usize, max: usize) -> String {
+    let mut note = format!(
+        "{:?} has no word to search for (stop words, one-letter words and punctuation are skipped); \
+         searched for the exact text instead",
+        raw.trim()
+    );
+    if max > 0 && total > max {
+        note.push_str(&format!(
+            ": the first {max} of {total} matching lines (--max-lines), quote the query to see them all"
+        ));
+    }
+    note
+}
+
+/// The start of a query for a message: a query of any length must not
+/// flood stderr.
+fn preview(raw: &str) -> String {
+    const CHARS: usize = 40;
+    match raw.char_indices().nth(CHARS) {
+        Some((cut, _)) => format!("{}…", &raw[..cut]),
+        None => raw.to_string(),
+    }
+}
+
+/// What happened to a one-word query read as natural language when lines
+/// holding the word were left out (issue 28, item 3): one stderr line saying
+/// how it was read and how to print every match. A word is ranked like any
+/// query (stemmed, with synonyms, the best places first, `--max-lines`), which
+/// is what makes `kgrep retry` useful on a big tree; but `rg Abort` users
+/// expect every line, so the cut is never silent. `None` when every line
+/// holding it is printed, or no file holds it.
+fn one_word(q: &Query, search: &Searched) -> Option<String> {
+    let raw = q.raw.trim();
+    if q.kind != QueryKind::Natural || raw.contains(char::is_whitespace) {
+        return None;
+    }
+    let typed: Vec<usize> = (0..q.terms.len())
+        .filter(|&t| q.terms[t].origin == Origin::Query)
+        .collect();
+    // One word: one slot (CJK text has no spaces, but several words).
+    if typed
+        .iter()
+        .any(|&t| q.terms[t].slot != q.terms[typed[0]].slot)
+    {
+        return None;
+    }
+    let holding = typed
+        .iter()
+        .filter_map(|&t| search.df.get(t))
+        .max()
+        .copied()
+        .unwrap_or(0);
+    if holding == 0 {
+        return None;
+    }
+    let slots = typed.iter().fold(0u64, |acc, &t| {
+        acc | crate::score::slot_bit(q.terms[t].slot)
+    });
+    let lines_holding = |f: &RankedFile| -> Vec<usize> {
+        f.lines
+            .iter()
+            .filter(|l| l.slots & slots != 0)
+            .map(|l| l.line)
+            .collect()
+    };
+    let mut printed_files = 0;
+    let mut all_lines = true;
+    for f in &search.ranked {
+        let holds = lines_holding(f);
+        let printed = search
+            .selected
+            .iter()
+            .find(|(h, _)| *h == f.haystack)
+            .map(|(_, lines)| lines.as_slice())
+            .unwrap_or_default();
+        if holds.iter().any(|n| printed.contains(n)) {
+            printed_files += 1;
+        }
+        all_lines &= holds.iter().all(|n| printed.contains(n));
+    }
+    if all_lines && printed_files >= holding {
+        return None;
+    }
+    let files = if holding == 1 { "file" } else { "files" };
+    Some(format!(
+        "{raw:?} was read as natural language: the best places of the {holding} {files} \
+         holding it in some form (stemmed, with synonyms), ranked; to print every line \
+         holding it exactly, as ripgrep would, quote it: kgrep '\"{raw}\"'"
+    ))
+}

@@ -1,0 +1,118 @@
+//! How a query is read (issue 28): a regex that compiles is searched as one
+//! (item 4); a one-word query read as natural language says so, and how to
+//! print every match (item 3); CJK text is split into searchable words, and a
+//! query with no searchable word says so (item 8).
+
+use crate::harness::{Dir, Run};
+
+fn match_lines(run: &Run) -> Vec<String> {
+    run.stdout
+        .lines()
+        .filter(|l| l.contains(":\t"))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_regex_with_bare_repetition_is_searched_as_a_regex() {
+    let d = Dir::new();
+    d.write("a.txt", "xaaab\nno match here\naab ab\nb\n");
+    for (query, lines) in [
+        ("a*b", vec!["1:\txaaab", "3:\taab ab", "4:\tb"]),
+        ("(a+)+b", vec!["1:\txaaab", "3:\taab ab"]),
+        ("(a*)*b", vec!["1:\txaaab", "3:\taab ab", "4:\tb"]),
+    ] {
+        let run = d.run(&["-v", query, "."]);
+        run.code(0)
+            .stderr_has(&format!("query: regex {query:?}"))
+            .stderr_lacks("no word to search for");
+        assert_eq!(match_lines(&run), lines, "{query}\n{}", run.describe);
+    }
+    // `C++` names a language, not a pattern.
+    d.run(&["-v", "C++", "."]).stderr_lacks("query: regex");
+}
+
+#[test]
+fn a_one_word_query_says_how_it_was_read_when_lines_were_left_out() {
+    // 40 files, 83 lines holding `Abort`: ranked, the best places print.
+    let d = Dir::new();
+    for i in 0..40 {
+        let mut text =
+            format!("def step_{i}(job):\n    if job.failed:\n        raise Abort(job)\n");
+        if i % 2 == 0 {
+            text.push_str("    # Abort the whole batch\n");
+        }
+        if i == 7 {
+            text.push_str("class Abort(Exception):\n    pass\n");
+        }
+        d.write(&format!("jobs/step{i:02}.py"), text);
+    }
+    let run = d.run(&["--offline", "Abort", "."]);
+    run.code(0);
+    let printed = match_lines(&run).len();
+    assert!(printed < 61, "{}", run.describe);
+    let note = "\"Abort\" was read as natural language: the best places of the 40 files \
+                holding it in some form (stemmed, with synonyms), ranked; to print every \
+                line holding it exactly, as ripgrep would, quote it: kgrep '\"Abort\"'";
+    assert_eq!(
+        run.stderr
+            .lines()
+            .filter(|l| l.contains("read as natural language"))
+            .collect::<Vec<_>>(),
+        [format!("kgrep: {note}")],
+        "{}",
+        run.describe
+    );
+    // What it says to do prints every line holding the word, as `rg Abort`.
+    let every = d.run(&["--offline", "\"Abort\"", "."]);
+    every.code(0).stderr_lacks("read as natural language");
+    assert_eq!(match_lines(&every).len(), 40 + 20 + 1, "{}", every.describe);
+    // A word whose every line is printed: nothing to say.
+    let small = Dir::new();
+    small.write("a.py", "class Abort(Exception):\n    pass\n");
+    small.write("b.py", "raise Abort()\n");
+    small
+        .run(&["--offline", "Abort", "."])
+        .code(0)
+        .stderr_lacks("read as natural language");
+}
+
+#[test]
+fn a_cjk_query_finds_its_words_and_the_latin_word_inside() {
+    let d = Dir::new();
+    d.write(
+        "client.go",
+        "package web\n\n// 客户端IP在这里计算\nfunc remote(c *Context) string {\n\treturn c.addr\n}\n",
+    );
+    d.write(
+        "server.go",
+        "package web\n\n// 服务器配置\nfunc serve() {}\n",
+    );
+    let run = d.run(&["--offline", "-v", "客户端IP在哪里计算", "."]);
+    run.code(0)
+        .stderr_has("terms: 客户 (客户), 户端 (户端), ip (ip), 计算 (计算)")
+        .stdout_has("3:\t// 客户端IP在这里计算")
+        .stderr_lacks("read as natural language");
+    assert_eq!(run.headings(), ["./client.go"], "{}", run.describe);
+    // A word with non-ASCII letters is matched as written, as a whole word.
+    let d = Dir::new();
+    d.write("a.py", "größe = 3\ngrößer = 4\n");
+    d.run(&["--offline", "größe", "."])
+        .code(0)
+        .stdout_is("./a.py\n1:\tgröße = 3\n");
+}
+
+#[test]
+fn a_query_with_no_searchable_word_says_so() {
+    let d = Dir::new();
+    d.write("a.txt", "nothing here\n");
+    // Only the question's phrasing ("where"): searched as the exact text.
+    d.run(&["在哪里", "."])
+        .code(1)
+        .stderr_has("\"在哪里\" has no word to search for");
+    let long = "x".repeat(80);
+    d.run(&[long.as_str(), "."]).code(1).stderr_has(&format!(
+        "\"{}…\" has no word that can be searched for (each is longer than 64 bytes)",
+        "x".repeat(40)
+    ));
+}
