@@ -6,8 +6,9 @@
 //!
 //! The benchmark parses each file N times (default 5, best time kept) with the
 //! grammar its extension names and prints, per language, the files, bytes,
-//! units found, files given up on (too big, too slow, or failed) and MB/s
-//! (bytes over the summed best times, extraction included).
+//! units found, files given up on (too big, too slow, or failed) and MB/s:
+//! bytes over the summed best times, extraction included, in the thread's CPU
+//! time (what a core does, whatever the machine's load) and in wall time.
 //! `tests/bench/units.sh` runs it over checked-out repositories. A benchmark
 //! for people, not an assertion: not run in CI.
 
@@ -17,6 +18,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+use cpu_time::ThreadTime;
 use kgrep::units::{self, Lang};
 
 #[derive(Default)]
@@ -25,7 +27,9 @@ struct Tally {
     bytes: usize,
     units: usize,
     given_up: usize,
-    time: Duration,
+    /// Summed best wall-clock and CPU times of the files parsed.
+    wall: Duration,
+    cpu: Duration,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -60,32 +64,40 @@ fn main() -> anyhow::Result<()> {
         };
         let text = std::fs::read(file)?;
         let tally = tallies.entry(lang.name()).or_default();
-        let mut best = Duration::MAX;
+        let (mut wall, mut cpu) = (Duration::MAX, Duration::MAX);
         let mut found = None;
         for _ in 0..runs {
             let start = Instant::now();
+            let start_cpu = ThreadTime::try_now()?;
             found = units::parse(lang, &text);
-            best = best.min(start.elapsed());
+            cpu = cpu.min(start_cpu.try_elapsed()?);
+            wall = wall.min(start.elapsed());
         }
         tally.files += 1;
         match found {
             Some(found) => {
                 tally.bytes += text.len();
                 tally.units += found.units.len();
-                tally.time += best;
+                tally.wall += wall;
+                tally.cpu += cpu;
             }
             None => tally.given_up += 1,
         }
     }
     println!(
-        "{:<11} {:>6} {:>10} {:>7} {:>8} {:>7}",
-        "language", "files", "bytes", "units", "given_up", "MB/s"
+        "{:<11} {:>6} {:>10} {:>7} {:>8} {:>9} {:>9}",
+        "language", "files", "bytes", "units", "given_up", "MB/s(cpu)", "MB/s(wall)"
     );
+    let rate = |bytes: usize, time: Duration| bytes as f64 / time.as_secs_f64().max(1e-9) / 1e6;
     for (lang, t) in &tallies {
-        let rate = t.bytes as f64 / t.time.as_secs_f64().max(1e-9) / 1e6;
         println!(
-            "{lang:<11} {:>6} {:>10} {:>7} {:>8} {rate:>7.2}",
-            t.files, t.bytes, t.units, t.given_up
+            "{lang:<11} {:>6} {:>10} {:>7} {:>8} {:>9.2} {:>9.2}",
+            t.files,
+            t.bytes,
+            t.units,
+            t.given_up,
+            rate(t.bytes, t.cpu),
+            rate(t.bytes, t.wall)
         );
     }
     Ok(())

@@ -193,8 +193,9 @@ pub struct Unit {
     pub def_line: usize,
     /// Byte range of the signature/header: from the unit's node start (after
     /// doc comments; Rust attributes, decorators and annotations included) to
-    /// where the body starts (the whole node when it has no body). For
-    /// Statements, empty at the body's start: a run of statements is all body.
+    /// where the body starts, trailing whitespace excluded (the whole node when
+    /// it has no body). For Statements, empty at the body's start: a run of
+    /// statements is all body.
     pub header: Range<usize>,
     /// Byte range of the body (block / class body / field list; a constant's
     /// or variable's initializer; a macro's value), if any.

@@ -6,7 +6,7 @@
 # plus the cargo registry's sources for Rust and C. Every file of a known
 # extension is parsed 5 times in one process (best time kept, extraction
 # included) by examples/units.rs, built with the release profile. MB/s is
-# bytes over summed best times, one core. Not part of CI: timings on a shared
+# bytes over summed best times on one thread, in CPU time and in wall time. Not part of CI: timings on a shared
 # 2-core machine are for people, not for assertions.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
