@@ -6,7 +6,7 @@ set -uo pipefail
 cd "$(dirname "$0")"
 secs=${SECONDS_PER_TARGET:-600}
 bin=${CARGO_TARGET_DIR:-target}/x86_64-unknown-linux-gnu/release
-targets=${TARGETS:-"llm_reply query_classify query_analyze signature_spec config thesaurus_json thesaurus_text"}
+targets=${TARGETS:-"llm_reply query_classify query_analyze signature_spec config thesaurus_json thesaurus_text units_parse"}
 mkdir -p logs artifacts
 for t in $targets; do
   mkdir -p "corpus/$t" "artifacts/$t"

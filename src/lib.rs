@@ -9,7 +9,10 @@
 //! Each stage is a module taking plain values and returning plain values; only
 //! `walk`, `document`, `search`, `render` and `progress` (stderr, on a terminal)
 //! touch the outside world, and `pipeline` wires them together. `report` turns
-//! ranked lines into what the printers take (match spans, `--json` data). No stability promise: this library exists so
+//! ranked lines into what the printers take (match spans, `--json` data).
+//! `units` parses a candidate file of a known language (tree-sitter) into code
+//! units — functions, classes, top-level statements — as plain data for the
+//! stages after `search`. No stability promise: this library exists so
 //! the binary, the tests and the benchmarks can call each stage directly.
 
 pub mod answer;
@@ -40,6 +43,7 @@ pub mod signature;
 pub(crate) mod testing;
 pub mod thesaurus;
 pub mod typo;
+pub mod units;
 pub mod verify;
 pub mod walk;
 
