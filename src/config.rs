@@ -219,7 +219,8 @@ pub const DEFAULT_CONFIG: &str = r#"# kgrep configuration. kgrep also reads rlmg
 # "user" ($XDG_DATA_HOME/kgrep/thesaurus.json) or "project" (.kgrep/thesaurus.json).
 # learn_to = "user"
 
-# Seconds one model request may take before it is abandoned (and retried).
+# Seconds one model request may take before it is abandoned; a query's model
+# calls together end within twice this.
 # llm_timeout = 300
 
 # Model settings, as in rlmgrep. Keys come from the provider's environment

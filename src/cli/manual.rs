@@ -41,7 +41,7 @@ pub const CONFIG_KEYS: &[(&str, &str)] = &[
     ("prompt_tokens", "The most the model is sent for one query, all calls together, in estimated tokens (default 4000); with --rlm, the most each selection request sends."),
     ("learn", "Keep what the language model teaches in the learned thesaurus (default true); false is --no-learn for every run."),
     ("learn_to", "Where learned concepts are kept: \"user\" ($XDG_DATA_HOME/kgrep/thesaurus.json, the default) or \"project\" (.kgrep/thesaurus.json in the current directory). Default for --learn-to."),
-    ("llm_timeout", "Seconds one model request may take before it is abandoned and retried (default 300); raise it for a slow local model."),
+    ("llm_timeout", "Seconds one model request may take before it is abandoned (default 300); raise it for a slow local model. A query's model calls, retries and waits together end within twice this, and a call that fails is the query's last."),
     ("model", "Default for --model."),
     ("sub_model", "Default for --sub-model."),
     ("api_base", "Default for --api-base."),

@@ -4,9 +4,10 @@
 //! rankings fused), then a selection over the retrieved excerpts, whose claims,
 //! once verified, are fused into the offline ranking (kgrep's own fallback) or
 //! replace it (`--rlm`). kgrep's fallback spends at most [`FALLBACK_CALLS`]
-//! calls and one prompt budget (`prompt_tokens`) on a query. Any failure keeps
-//! the offline results (improved by a successful expansion) with a one-line
-//! warning.
+//! calls and one prompt budget (`prompt_tokens`) on a query, and every query
+//! one deadline ([`QUERY_TIME_CALLS`] × `llm_timeout`). Any failure keeps the
+//! offline results (improved by a successful expansion) with a one-line
+//! warning, and ends the query's model calls.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -43,6 +44,11 @@ pub const VOCABULARY_FILES: usize = 5;
 /// selection, or a selection and one follow-up round. Each call of a small
 /// local model takes minutes; a third rarely changes the ranking.
 pub const FALLBACK_CALLS: u32 = 2;
+/// A query's model calls, retries and waits together end within this many
+/// times `llm_timeout` (one deadline per query): a slow call leaves the next
+/// one only what remains, so a server that hangs costs one timeout, and a
+/// query never waits twice as long as the user allowed one call to take.
+pub const QUERY_TIME_CALLS: u32 = 2;
 /// Fewer estimated prompt tokens than this left for a selection: it is not
 /// sent (the instructions alone take several hundred).
 pub const MIN_SELECTION_TOKENS: usize = 1_000;
@@ -144,7 +150,10 @@ pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<
         dry_run(cx, found, &config, &selection, expand)?;
         return Ok(None);
     }
-    let meter = Meter::new(config.max_llm_calls);
+    let meter = Meter::with_deadline(
+        config.max_llm_calls,
+        Some(config.call_timeout.saturating_mul(QUERY_TIME_CALLS)),
+    );
     let options = ClientOptions {
         call_timeout: config.call_timeout,
         ..ClientOptions::default()
@@ -162,7 +171,9 @@ pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<
         if let Ok(endpoint) = config.expansion() {
             let client = Client::with_options(endpoint.clone(), meter.clone(), options);
             let sufficient = stage.expand(&client, found, &mut report)?;
-            if sufficient && !stage.must_select() {
+            // A server that just failed is not called again for this query:
+            // the second call would fail the same way, after as long.
+            if report.failed || (sufficient && !stage.must_select()) {
                 finish(&meter, &mut report);
                 return Ok(Some(report));
             }
