@@ -80,15 +80,13 @@ impl Session {
             return thesaurus::load_layers(paths);
         }
         let mut t = self.embedded_and_learned(paths);
-        let rest = thesaurus::load_layers(&LayerPaths {
-            builtin: false,
-            learned: None,
-            focus: None,
-            ..paths.clone()
-        });
-        if rest.concept_count() > 0 {
-            t.overlay(&rest);
-        }
+        thesaurus::add_file_layers(
+            &mut t,
+            &LayerPaths {
+                learned: None,
+                ..paths.clone()
+            },
+        );
         t
     }
 
@@ -114,11 +112,13 @@ impl Session {
             if cached.is_some() {
                 messages::verbose(&format!("thesaurus: reloading {}", path.display()));
             }
-            let learned = thesaurus::load_layers(&LayerPaths {
-                learned: Some(path.clone()),
-                ..LayerPaths::default()
-            });
-            t.overlay(&learned);
+            thesaurus::add_file_layers(
+                &mut t,
+                &LayerPaths {
+                    learned: Some(path.clone()),
+                    ..LayerPaths::default()
+                },
+            );
         }
         *cached = Some(Learned {
             key,
