@@ -574,6 +574,87 @@ mod tests {
         assert_eq!(Doc::parse(&text).unwrap().to_text(), text, "stable");
     }
 
+    /// The index a document keeps through its writes answers as a scan of
+    /// the document does (the lookups before the index was added).
+    #[test]
+    fn indexed_lookups_after_writes_match_a_scan() {
+        use crate::testing::{below, rng};
+        let scan_id = |d: &Doc, name: &str| {
+            d.mappings()
+                .find(|(_, n)| n.concept() == name)
+                .map(|(_, n)| n.id)
+                .or_else(|| {
+                    d.concepts()
+                        .and_then(|c| c.get(name))
+                        .and_then(|m| m.get("id"))
+                        .and_then(Value::as_u64)
+                })
+        };
+        let scan_max = |d: &Doc| {
+            let meta = d.concepts().into_iter().flat_map(|c| c.values());
+            let meta = meta.filter_map(|v| v.get("id").and_then(Value::as_u64));
+            d.mappings()
+                .map(|(_, n)| n.id)
+                .chain(meta)
+                .max()
+                .unwrap_or(0)
+        };
+        let scan_mapped = |d: &Doc, synonym: &str| {
+            let data = d.data()?;
+            let entry = data.get(synonym).or_else(|| {
+                data.iter()
+                    .find(|(k, _)| k.eq_ignore_ascii_case(synonym))
+                    .map(|(_, v)| v)
+            })?;
+            Normalized::read(entry).ok().map(|n| n.concept())
+        };
+        let mut rng = rng(0x0d0c_0013);
+        let names = ["gronk", "zib", "wobble", "jiggle"];
+        let synonyms = ["Zib", "zib", "ZIB", "wob", "gronk", "blorf", "Blorf"];
+        for _ in 0..300 {
+            let mut doc = Doc::empty();
+            for _ in 0..below(&mut rng, 12) {
+                let name = names[below(&mut rng, names.len())];
+                match below(&mut rng, 4) {
+                    0 | 1 => {
+                        let synonym = synonyms[below(&mut rng, synonyms.len())];
+                        doc.map(synonym, below(&mut rng, 5) as u64, name);
+                    }
+                    2 => {
+                        let mut meta = Map::new();
+                        meta.insert("id".into(), json!(below(&mut rng, 9)));
+                        doc.set_provenance(name, meta);
+                    }
+                    _ => {
+                        doc.remove(name);
+                    }
+                }
+                // Read in between, so the index is built, then kept up.
+                assert_eq!(doc.max_id(), scan_max(&doc));
+            }
+            for name in names {
+                assert_eq!(doc.id_of(name), scan_id(&doc, name), "{name}");
+            }
+            for synonym in synonyms.iter().chain(&["zIb", "nothing"]) {
+                assert_eq!(doc.mapped(synonym), scan_mapped(&doc, synonym), "{synonym}");
+            }
+            let listed: Vec<(String, Vec<String>)> = doc
+                .entries()
+                .into_iter()
+                .map(|e| (e.name, e.synonyms))
+                .collect();
+            let scanned: Vec<(String, Vec<String>)> = doc
+                .concept_names()
+                .into_iter()
+                .map(|n| {
+                    let synonyms = doc.synonyms_of(&n);
+                    (n, synonyms)
+                })
+                .collect();
+            assert_eq!(listed, scanned);
+        }
+    }
+
     #[test]
     fn legacy_flat_files_move_under_data() {
         let doc = Doc::parse(r#"{"ctx": {"id": 4, "nterm": "context"}}"#).unwrap();
