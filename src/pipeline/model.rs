@@ -146,6 +146,7 @@ pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<
         }
     };
     let max_iterations = config.max_iterations.unwrap_or(DEFAULT_ITERATIONS);
+    warn_long_query(cx, found);
     if cx.plan.dry_run {
         dry_run(cx, found, &config, &selection, expand)?;
         return Ok(None);
@@ -257,7 +258,7 @@ impl Stage<'_> {
             return Ok(false);
         }
         let request = ExpansionRequest {
-            query: found.q.raw.clone(),
+            query: prompt_query(self.cx, found),
             vocabulary: vocabulary(found, self.cx.read),
         };
         self.sent_estimate += llm::prompt::expansion(&request).stats.tokens;
@@ -924,7 +925,7 @@ fn selection_request(cx: &Context<'_>, found: &Found, max_iterations: u32) -> Se
         EXCERPT_FILES,
         FOCUS_LINES,
     );
-    let mut request = SelectionRequest::new(&found.q.raw, excerpts);
+    let mut request = SelectionRequest::new(&prompt_query(cx, found), excerpts);
     request.budget_tokens = cx.plan.prompt_tokens;
     request.answer = matches!(cx.plan.mode, Mode::Answer | Mode::AnswerOnly);
     request.follow_ups = max_iterations > 0;
@@ -964,7 +965,7 @@ fn dry_run(
     if expand && matches!(found.q.kind, QueryKind::Natural) {
         if let Ok(endpoint) = config.expansion() {
             let request = ExpansionRequest {
-                query: found.q.raw.clone(),
+                query: prompt_query(cx, found),
                 vocabulary: vocabulary(found, cx.read),
             };
             let prompt = llm::prompt::expansion(&request);
@@ -1027,6 +1028,30 @@ fn mark_citations(answer: &str, docs: &BTreeMap<String, Document>) -> String {
             .is_some_and(|d| c.lines().all(|n| n >= 1 && n <= d.line_count()))
     })
     .text
+}
+
+/// The query as the prompts send it: cut to its share of `prompt_tokens`
+/// (`llm::prompt::query_within`), so a pasted log does not make every
+/// request as large as itself.
+fn prompt_query(cx: &Context<'_>, found: &Found) -> String {
+    llm::prompt::query_within(&found.q.raw, cx.plan.prompt_tokens)
+        .0
+        .to_string()
+}
+
+/// Says, once per query, that the model is sent only the start of the query.
+fn warn_long_query(cx: &Context<'_>, found: &Found) {
+    let (sent, cut) = llm::prompt::query_within(&found.q.raw, cx.plan.prompt_tokens);
+    if cut {
+        messages::warn(&format!(
+            "the query is about {} tokens, more than 1/{} of prompt_tokens ({}): the model \
+             is sent its first {} bytes (the offline search used all of it)",
+            llm::prompt::estimate_tokens(found.q.raw.trim()),
+            llm::prompt::QUERY_SHARE,
+            cx.plan.prompt_tokens,
+            sent.len()
+        ));
+    }
 }
 
 /// Words of the lines around the best places of the top files.

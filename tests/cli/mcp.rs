@@ -511,6 +511,44 @@ fn max_tokens_bounds_the_whole_result() {
 }
 
 #[test]
+fn a_long_query_is_echoed_cut_within_max_tokens() {
+    // Issue 28: the query was echoed whole in structuredContent, so a 1 MB
+    // query made a 1 MB result whatever max_tokens said.
+    let d = corpus();
+    let mut mcp = Mcp::ready(&d);
+    let words = ["retry", "delay", "computed", "backoff", "attempt"];
+    let query: String = (0..200_000)
+        .map(|i| words[i % 5])
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(query.len() > 1_000_000);
+    let result = mcp.call("search", json!({"query": query, "max_tokens": 4000}));
+    assert_eq!(result["isError"], false, "{}", &result.to_string()[..500]);
+    let used = kgrep::budget::tokens(result.to_string().as_bytes());
+    assert!(used <= 4000, "{used} tokens");
+    let echo = &result["structuredContent"]["query"];
+    assert_eq!(echo["cut"], true);
+    assert_eq!(echo["bytes"], query.len());
+    let text = echo["text"].as_str().unwrap();
+    assert!(
+        query.starts_with(text) && text.len() > 1_000,
+        "{}",
+        text.len()
+    );
+    // A query of ordinary length is echoed whole, without the fields.
+    let short = mcp.call(
+        "search",
+        json!({"query": "where is the retry delay computed"}),
+    );
+    let echo = &short["structuredContent"]["query"];
+    assert_eq!(echo["text"], "where is the retry delay computed");
+    assert!(
+        echo.get("cut").is_none() && echo.get("bytes").is_none(),
+        "{echo}"
+    );
+}
+
+#[test]
 fn the_learned_thesaurus_is_read_again_when_it_changes() {
     let d = Dir::new();
     d.write("src/parts.rs", "fn build_widget() {}\n");
