@@ -191,6 +191,21 @@ pub fn load(h: &Haystack, opts: &ReadOptions) -> io::Result<Loaded> {
     }
 }
 
+/// The start of a haystack's text: of a plain file, only its first `max`
+/// bytes are read (then normalised as [`load`] does, the NUL rule on them
+/// alone); anything else is loaded whole. For samples of a corpus (the typo
+/// vocabulary), which must not read a 1 GB log to use its first 256 KB.
+pub fn load_head(h: &Haystack, opts: &ReadOptions, max: usize) -> io::Result<Loaded> {
+    match &h.source {
+        Source::Path(path) if !is_converted(h, opts) => {
+            let mut bytes = Vec::new();
+            File::open(path)?.take(max as u64).read_to_end(&mut bytes)?;
+            Ok(from_bytes(h.key.clone(), bytes, false, opts))
+        }
+        _ => load(h, opts),
+    }
+}
+
 /// The converter a file goes through, if any (the rules are in the module doc).
 pub fn conversion(path: &Path, bytes: &[u8], opts: &ReadOptions) -> Option<Format> {
     let format = Format::of_path(path)?;

@@ -143,7 +143,7 @@ fn with_corrections(q: &Query, scan: &search::TermScan, read: &ReadOptions) -> O
         .filter(|(_, &df)| df > 0)
         .map(|(t, _)| t.slot)
         .collect();
-    let missing: Vec<&Term> = q
+    let mut missing: Vec<&Term> = q
         .terms
         .iter()
         .filter(|t| t.origin == Origin::Query && !found_slots.contains(&t.slot))
@@ -152,16 +152,31 @@ fn with_corrections(q: &Query, scan: &search::TermScan, read: &ReadOptions) -> O
     if missing.is_empty() {
         return None;
     }
+    if missing.len() > typo::MAX_CORRECTED_WORDS {
+        messages::verbose(&format!(
+            "typo: {} words are in no file; only the first {} are corrected",
+            missing.len(),
+            typo::MAX_CORRECTED_WORDS
+        ));
+        missing.truncate(typo::MAX_CORRECTED_WORDS);
+    }
     let vocabulary = sample_vocabulary(scan, read);
     let mut terms = q.terms.clone();
     for word in missing {
-        let fixes = vocabulary.corrections(&word.text);
+        let (fixes, effort) = vocabulary.corrections_with_effort(&word.text);
+        let effort = format!(
+            "compared with {} of the {} words near its length",
+            effort.compared, effort.near_in_length
+        );
         if fixes.is_empty() {
-            messages::verbose(&format!("typo: no corpus word is close to {:?}", word.text));
+            messages::verbose(&format!(
+                "typo: no corpus word is close to {:?} ({effort})",
+                word.text
+            ));
             continue;
         }
         messages::verbose(&format!(
-            "typo: {:?} is in no file; also searching {}",
+            "typo: {:?} is in no file; also searching {} ({effort})",
             word.text,
             fixes.join(", ")
         ));
@@ -184,7 +199,10 @@ fn with_corrections(q: &Query, scan: &search::TermScan, read: &ReadOptions) -> O
     (terms.len() > q.terms.len()).then_some(terms)
 }
 
-/// Words of the best first-pass files and of a sample of all files read.
+/// Words of the best first-pass files and of a sample of all files read:
+/// the start of each, its share of `typo::MAX_VOCABULARY_BYTES` (what a file
+/// leaves unread goes to the next ones), so a few large files cannot crowd
+/// out the rest, nor make the sample large.
 fn sample_vocabulary(scan: &search::TermScan, read: &ReadOptions) -> Vocabulary {
     let mut by_hits: Vec<&search::FileTerms> = scan.files.iter().collect();
     by_hits.sort_by_key(|f| std::cmp::Reverse(f.counts.iter().map(|&c| u64::from(c)).sum::<u64>()));
@@ -192,12 +210,29 @@ fn sample_vocabulary(scan: &search::TermScan, read: &ReadOptions) -> Vocabulary 
         .into_iter()
         .take(score::CANDIDATE_FILES)
         .map(|f| &scan.haystacks[f.haystack]);
-    let mut vocabulary = Vocabulary::default();
+    let mut sampled: Vec<&Haystack> = Vec::new();
     for h in best.chain(&scan.sample) {
-        if let Some(doc) = load_quiet(h, read) {
-            vocabulary.add_text(&doc.text);
+        // A best file is often in the sample too: read once.
+        if !sampled.iter().any(|s| s.key == h.key) {
+            sampled.push(h);
         }
     }
+    let mut vocabulary = Vocabulary::default();
+    let mut files = 0;
+    for (i, h) in sampled.iter().enumerate() {
+        let left = typo::MAX_VOCABULARY_BYTES.saturating_sub(vocabulary.bytes_read());
+        let share = (left / (sampled.len() - i)).min(typo::MAX_SAMPLE_BYTES);
+        if let Ok(Loaded::Text(doc)) = document::load_head(h, read, share) {
+            vocabulary.add_text(&doc.text[..doc.text.len().min(share)]);
+            files += 1;
+        }
+    }
+    messages::verbose(&format!(
+        "typo: vocabulary of {} words from {files} files ({} bytes read, at most {})",
+        vocabulary.len(),
+        vocabulary.bytes_read(),
+        typo::MAX_VOCABULARY_BYTES
+    ));
     vocabulary
 }
 

@@ -15,7 +15,7 @@ mod classify;
 mod words;
 
 pub use classify::{classify, is_identifier_like, is_wordless, looks_like_regex};
-pub use words::{split_identifier, typed_words, words};
+pub use words::{for_each_word, split_identifier, typed_words, words};
 
 /// How a query is searched.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -78,3 +78,76 @@ fn a_learned_thesaurus_of_sixty_thousand_concepts_loads() {
         ))
         .stdout_has(&format!("1:\tthe wob{w} setting is read here"));
 }
+
+/// The number after `before` and before `after` in `text`.
+fn number_between(text: &str, before: &str, after: &str) -> usize {
+    let start = text.find(before).map(|i| i + before.len());
+    let rest = start.map(|i| &text[i..]).unwrap_or_default();
+    let digits = rest.find(after).map(|i| &rest[..i]).unwrap_or_default();
+    digits
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("no number between {before:?} and {after:?} in\n{text}"))
+}
+
+#[test]
+fn a_misspelled_query_reads_a_bounded_vocabulary_and_compares_few_words() {
+    // Issue 28: a typo read up to 90 files of 256 KB each for the vocabulary,
+    // and computed the edit distance to every word near the typo's length.
+    let dir = Dir::new();
+    dir.write(
+        "src/retry.rs",
+        "/// How long to wait before the next attempt.\nfn retry_backoff(attempt: u32) -> u64 {\n    \
+         100 << attempt\n}\n",
+    );
+    // 24 files of 300 KB of distinct identifiers of 6 and 7 letters (the
+    // typo's length, and one more): 7 MB of vocabulary text.
+    for f in 0..24 {
+        let mut text = String::with_capacity(310_000);
+        let mut i = 0;
+        while text.len() < 300_000 {
+            let n = f * 20_000 + i;
+            text.push_str(&format!(
+                "fn handle_{}_{}() {{}}\n",
+                letters(11_881_376 + n),
+                letters(308_915_776 + n)
+            ));
+            i += 1;
+        }
+        dir.write(&format!("src/gen{f:02}.rs"), text);
+    }
+    let out = run_within(
+        &dir,
+        &[
+            "-v",
+            "--offline",
+            "where is the retry bakcoff delay computed",
+            ".",
+        ],
+        Duration::from_secs(120),
+    );
+    out.code(0)
+        .stdout_has("2:\tfn retry_backoff(attempt: u32) -> u64 {");
+    let typo = out
+        .stderr
+        .lines()
+        .find(|l| l.contains("typo: \"bakcoff\" is in no file"));
+    assert!(
+        typo.is_some_and(|l| l.contains("backoff")),
+        "the typo is corrected\n{}",
+        out.describe
+    );
+    let read = number_between(&out.stderr, "files (", " bytes read, at most");
+    let cap = number_between(&out.stderr, "bytes read, at most ", ")");
+    let files = number_between(&out.stderr, "words from ", " files");
+    assert!(
+        read <= cap && cap < 7_000_000,
+        "{read} of {cap}\n{}",
+        out.describe
+    );
+    assert_eq!(files, 25, "every file gave its share");
+    // The edit distance was computed for a few words, not all near in length.
+    let compared = number_between(&out.stderr, "(compared with ", " of the ");
+    let near = number_between(&out.stderr, " of the ", " words near its length");
+    assert!(near > 1_000 && compared * 50 < near, "{compared} of {near}");
+}
