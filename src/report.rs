@@ -330,6 +330,7 @@ mod tests {
             key: "a".into(),
             text: text.as_bytes().to_vec(),
             pages: None,
+            cut: None,
         }
     }
 

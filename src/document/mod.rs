@@ -62,6 +62,9 @@ pub struct Document {
     pub text: Vec<u8>,
     /// The page of every line, for paginated documents (PDF); `None` otherwise.
     pub pages: Option<Vec<u32>>,
+    /// Set when the text is only the document's start: its conversion was
+    /// cut at this many bytes (`convert::Converted::cut`).
+    pub cut: Option<usize>,
 }
 
 impl Document {
@@ -131,10 +134,16 @@ pub struct ReadOptions {
 impl ReadOptions {
     /// Options for one run: `-a` as given, default limits, a fresh cache.
     pub fn for_run(text: bool) -> ReadOptions {
+        ReadOptions::with_cache(text, Arc::new(ConversionCache::default()))
+    }
+
+    /// Options for one run that keeps its conversions in `cache` (a
+    /// long-lived process's, shared by its runs).
+    pub fn with_cache(text: bool, cache: Arc<ConversionCache>) -> ReadOptions {
         ReadOptions {
             text,
             limits: Limits::DEFAULT,
-            cache: Some(Arc::new(ConversionCache::default())),
+            cache: Some(cache),
             voice: crate::messages::Voice::Loud,
         }
     }
@@ -179,12 +188,24 @@ pub fn load(h: &Haystack, opts: &ReadOptions) -> io::Result<Loaded> {
     match &h.source {
         Source::Stdin(bytes) => Ok(from_bytes(h.key.clone(), bytes.clone(), true, opts)),
         Source::Path(path) => {
-            if let Some(outcome) = opts.cache.as_ref().and_then(|c| c.get(path)) {
+            // Only a file this read converts may be served converted: with
+            // `-a` a server's next call reads the same `.docx` as bytes.
+            let cache = opts.cache.as_ref().filter(|_| is_converted(h, opts));
+            let stamped = cache.and_then(|c| Some((c, cache::Stamp::of(path)?)));
+            if let Some(outcome) = stamped.and_then(|(c, stamp)| c.get(path, stamp)) {
                 return Ok(from_converted(h.key.clone(), &outcome));
             }
             let bytes = read_capped(path)?;
             match conversion(path, &bytes, opts) {
-                Some(format) => Ok(convert_file(h.key.clone(), path, format, bytes, opts)),
+                Some(format) => {
+                    let result = convert::convert(format, bytes, &opts.limits);
+                    Ok(match stamped {
+                        Some((c, stamp)) => {
+                            from_converted(h.key.clone(), &c.insert(path, stamp, result))
+                        }
+                        None => from_converted(h.key.clone(), &result),
+                    })
+                }
                 None => Ok(from_bytes(h.key.clone(), bytes, false, opts)),
             }
         }
@@ -218,26 +239,13 @@ pub fn conversion(path: &Path, bytes: &[u8], opts: &ReadOptions) -> Option<Forma
     converted.then_some(format)
 }
 
-fn convert_file(
-    key: String,
-    path: &Path,
-    format: Format,
-    bytes: Vec<u8>,
-    opts: &ReadOptions,
-) -> Loaded {
-    let result = convert::convert(format, bytes, &opts.limits);
-    match &opts.cache {
-        Some(cache) => from_converted(key, &cache.insert(path, result)),
-        None => from_converted(key, &result),
-    }
-}
-
 fn from_converted(key: String, outcome: &Result<Converted, ConvertError>) -> Loaded {
     match outcome {
         Ok(converted) => Loaded::Text(Document {
             key,
             text: converted.text.clone().into_bytes(),
             pages: converted.pages.clone(),
+            cut: converted.cut,
         }),
         Err(err) => Loaded::Unconvertible(err.clone()),
     }
@@ -259,6 +267,7 @@ fn document(key: String, text: Vec<u8>) -> Document {
         key,
         text,
         pages: None,
+        cut: None,
     }
 }
 
@@ -678,10 +687,19 @@ mod tests {
         let h = doc_haystack(&dir, "m.pdf", &testdoc::pdf(&[&["cached text"]]));
         let read = ReadOptions::for_run(false);
         let first = load(&h, &read).unwrap();
-        // The file changes on disk; the run keeps the conversion it already made.
-        std::fs::write(dir.path().join("m.pdf"), b"garbage").unwrap();
+        // Unchanged on disk, the file is served from the cache: garbage
+        // written and its stamp (time and size) put back is not read.
+        let path = dir.path().join("m.pdf");
+        let meta = std::fs::metadata(&path).unwrap();
+        let garbage = vec![b'x'; meta.len() as usize];
+        std::fs::write(&path, &garbage).unwrap();
+        let file = std::fs::File::options().write(true).open(&path).unwrap();
+        file.set_modified(meta.modified().unwrap()).unwrap();
         assert_eq!(load(&h, &read).unwrap(), first);
         // Without a cache the file is read again.
         assert!(matches!(load(&h, &TEXT).unwrap(), Loaded::Unconvertible(_)));
+        // Changed (another size), it is converted again.
+        std::fs::write(&path, b"garbage").unwrap();
+        assert!(matches!(load(&h, &read).unwrap(), Loaded::Unconvertible(_)));
     }
 }

@@ -158,7 +158,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         (Gathered::Stdin(list), None) => Corpus::List(list.as_slice()),
         (Gathered::Paths(paths), None) => walking(paths, &walk_opts, &cwd),
     };
-    let read = ReadOptions::for_run(plan.text);
+    let read = ReadOptions::with_cache(plan.text, session.conversions());
     let thesaurus = match query::classify(&plan.query) {
         QueryKind::Natural => load_thesaurus(session, plan, &cwd, true),
         _ => {

@@ -357,6 +357,7 @@ mod tests {
             key: key.to_string(),
             text: text.to_vec(),
             pages: None,
+            cut: None,
         }
     }
 
@@ -507,6 +508,7 @@ mod tests {
             key: "m.pdf".into(),
             text: b"===== Page 1 =====\nA\n\n===== Page 2 =====\nB\n".to_vec(),
             pages: Some(vec![1, 1, 1, 2, 2, 2]),
+            cut: None,
         };
         let (out, _) = render(&[(&d, &[4])], &opts(1, 1, None));
         assert_eq!(
@@ -658,6 +660,7 @@ mod tests {
             key: "m.pdf".into(),
             text: b"Demo".to_vec(),
             pages: Some(vec![1]),
+            cut: None,
         };
         let (out, _) = render(&[(&d, &[1])], &tty(false));
         assert_eq!(

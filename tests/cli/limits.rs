@@ -151,3 +151,29 @@ fn a_misspelled_query_reads_a_bounded_vocabulary_and_compares_few_words() {
     let near = number_between(&out.stderr, " of the ", " words near its length");
     assert!(near > 1_000 && compared * 50 < near, "{compared} of {near}");
 }
+
+#[test]
+fn a_document_whose_text_passes_the_limit_is_cut_with_a_warning() {
+    // Issue 28: a .docx holding 120 MiB of XML cost 12 s and 1.1 GB. Its
+    // text is now cut at 16 MiB: what comes before is searched, the rest is
+    // not, and one warning says so.
+    let dir = Dir::new();
+    let filler = "the quarterly report restates the revenue of each region ".repeat(20);
+    let paragraphs = std::iter::once("the escrow clause opens the report")
+        .chain(std::iter::repeat_n(filler.as_str(), 16_000))
+        .chain(std::iter::once(
+            "the appendix ends with the indemnity clause",
+        ));
+    dir.write("big.docx", crate::harness::docx(paragraphs));
+    let out = run_within(&dir, &["\"escrow clause\"", "."], Duration::from_secs(120));
+    out.code(0)
+        .stdout_has("1:\tthe escrow clause opens the report")
+        .stderr_has("kgrep: big.docx: only its first 16 MiB of text are searched");
+    let end = run_within(
+        &dir,
+        &["\"indemnity clause\"", "."],
+        Duration::from_secs(120),
+    );
+    end.code(1)
+        .stderr_has("only its first 16 MiB of text are searched");
+}

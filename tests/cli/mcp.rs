@@ -549,6 +549,35 @@ fn a_long_query_is_echoed_cut_within_max_tokens() {
 }
 
 #[test]
+fn a_document_is_converted_once_per_state_across_calls() {
+    // Issue 28: the server converted a document again on every call (10–15 s
+    // each for a bloated one). The second call here is served the first
+    // call's conversion: the file was rewritten behind the server's back with
+    // its time and size kept, and the old text still comes back. Once its
+    // time changes, the new text does.
+    let d = Dir::new();
+    std::fs::create_dir_all(d.path().join(".git")).unwrap();
+    let path = d.write(
+        "minutes.docx",
+        crate::harness::docx(["alpha gizmo meeting"]),
+    );
+    let mut mcp = Mcp::ready(&d);
+    let query = json!({"query": "\"gizmo meeting\""});
+    let first = mcp.call("search", query.clone());
+    assert!(text(&first).contains("alpha gizmo meeting"), "{first}");
+    let stamp = std::fs::metadata(&path).unwrap().modified().unwrap();
+    std::fs::write(&path, crate::harness::docx(["bravo gizmo meeting"])).unwrap();
+    let file = std::fs::File::options().write(true).open(&path).unwrap();
+    file.set_modified(stamp).unwrap();
+    let second = mcp.call("search", query.clone());
+    assert!(text(&second).contains("alpha gizmo meeting"), "{second}");
+    file.set_modified(stamp + std::time::Duration::from_secs(5))
+        .unwrap();
+    let third = mcp.call("search", query);
+    assert!(text(&third).contains("bravo gizmo meeting"), "{third}");
+}
+
+#[test]
 fn the_learned_thesaurus_is_read_again_when_it_changes() {
     let d = Dir::new();
     d.write("src/parts.rs", "fn build_widget() {}\n");

@@ -140,6 +140,7 @@ mod tests {
             Ok(Converted {
                 text: "hello".into(),
                 pages: None,
+                cut: None,
             })
         });
         assert_eq!(got.map(|c| c.text), Ok("hello".to_string()));
@@ -178,6 +179,7 @@ mod tests {
             Ok(Converted {
                 text: "fine".into(),
                 pages: None,
+                cut: None,
             })
         };
         let _ = run("test", Duration::from_secs(5), || panic!("boom"));

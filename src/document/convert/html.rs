@@ -104,6 +104,7 @@ pub fn convert(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError>
     Ok(Converted {
         text: text.join("\n"),
         pages: None,
+        cut: None,
     })
 }
 

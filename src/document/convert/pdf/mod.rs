@@ -138,6 +138,7 @@ impl PageLines {
         Converted {
             text: self.text,
             pages,
+            cut: None,
         }
     }
 }
