@@ -8,7 +8,7 @@ use crate::messages;
 use crate::query::{self, Origin, Query, Term};
 use crate::report::LineScores;
 use crate::score::{self, RankedFile, TermWeights};
-use crate::search::{self, matcher::TermMatcher, Corpus};
+use crate::search::{self, matcher::TermMatcher, sink::TermLine, Corpus};
 use crate::typo::{self, Vocabulary};
 use crate::walk::Haystack;
 
@@ -85,6 +85,7 @@ pub(super) fn rank(
         ranked,
         judgement: Some(judgement),
         df: scan.df,
+        context: 0,
     })
 }
 
@@ -276,6 +277,9 @@ impl SecondPass<'_> {
     }
 
     fn score_file(&self, h: usize) -> Option<RankedFile> {
+        if let Some(path) = document::stream::streamed(&self.haystacks[h], self.read) {
+            return self.score_streamed(h, path);
+        }
         let key = &self.haystacks[h].key;
         let doc = load_quiet(&self.haystacks[h], self.read)?;
         let lines = search::term_lines(&doc, self.matcher);
@@ -301,6 +305,119 @@ impl SecondPass<'_> {
         score::name_definitions(&mut kinds, lines.iter().map(|l| l.line), text_of);
         let wants_tests = score::query_wants_secondary(&self.q.terms);
         let scored = score::score_lines(&lines, self.weights, &kinds, wants_tests, text_of);
+        Some(RankedFile {
+            haystack: h,
+            file_score,
+            prior,
+            score: score::final_score(file_score, &scored, prior),
+            lines: scored,
+        })
+    }
+}
+
+/// Most matching lines of a streamed file kept for scoring, and most bytes of
+/// their text: a 1 GB log whose every line matches must not be held after
+/// all. Past them the file's term counts still grow; its later lines are
+/// not scored (said with `-v`).
+pub const MAX_STREAMED_LINES: usize = 100_000;
+pub const MAX_STREAMED_LINE_BYTES: usize = 64 << 20;
+
+/// What scoring a streamed file keeps of it.
+#[derive(Default)]
+struct Streamed {
+    lines: Vec<TermLine>,
+    /// The labels and the text of `lines`, in the same order.
+    kinds: Vec<score::LineKind>,
+    texts: Vec<Vec<u8>>,
+    text_bytes: usize,
+    counts: Vec<u32>,
+    /// Bytes and lines of the whole normalised text.
+    len: usize,
+    line_count: usize,
+    /// Matching lines left unscored by the caps.
+    dropped: usize,
+}
+
+impl SecondPass<'_> {
+    /// [`SecondPass::score_file`] for a file too large to load
+    /// (`document::stream`): its lines are matched and labelled as they
+    /// stream past, and only the matching ones kept, with the same scores
+    /// the whole text would give them.
+    fn score_streamed(&self, h: usize, path: &std::path::Path) -> Option<RankedFile> {
+        use std::ops::ControlFlow;
+        let key = &self.haystacks[h].key;
+        let mut s = Streamed {
+            counts: vec![0u32; self.q.terms.len()],
+            ..Streamed::default()
+        };
+        let mut classifier = score::Classifier::default();
+        let mut line = Vec::new();
+        let streamed = document::stream::for_each_line(path, |n, text| {
+            s.len += text.len() + usize::from(n > 1);
+            s.line_count = n;
+            // Each line with its break, as the whole text's matcher sees it.
+            line.clear();
+            line.extend_from_slice(text);
+            line.push(b'\n');
+            let matches = self.matcher.find_all(&line);
+            for m in &matches {
+                if let Some(c) = s.counts.get_mut(m.term) {
+                    *c = c.saturating_add(1);
+                }
+            }
+            let room = s.lines.len() < MAX_STREAMED_LINES
+                && s.text_bytes + text.len() <= MAX_STREAMED_LINE_BYTES;
+            let kept = !matches.is_empty() && room;
+            s.dropped += usize::from(!matches.is_empty() && !room);
+            let (mut kind, adopted) = classifier.next(n, text, kept);
+            if let Some((block, numbers)) = adopted {
+                for number in numbers {
+                    if let Ok(i) = s.lines.binary_search_by_key(&number, |l| l.line) {
+                        s.kinds[i].block = block;
+                    }
+                }
+            }
+            if kept {
+                score::name_definition(&mut kind, text);
+                s.lines.push(TermLine { line: n, matches });
+                s.kinds.push(kind);
+                s.texts.push(text.to_vec());
+                s.text_bytes += text.len();
+            }
+            ControlFlow::Continue(())
+        });
+        match streamed {
+            Ok(nul) if nul && !self.read.text => return None,
+            Ok(_) => {}
+            Err(_) => return None,
+        }
+        messages::verbose(&format!(
+            "second pass: {key}: {} bytes, scored as it streamed: {} matching lines kept",
+            s.len,
+            s.lines.len()
+        ));
+        if s.dropped > 0 {
+            messages::verbose(&format!(
+                "second pass: {key}: {} matching lines past the first {} not scored",
+                s.dropped,
+                s.lines.len()
+            ));
+        }
+        let prior = score::text_prior_of(key, &self.q.terms, s.len, s.line_count);
+        let file_score = prior
+            * score::file_evidence(
+                &s.counts,
+                s.len,
+                self.mean_len,
+                key,
+                &self.q.terms,
+                self.weights,
+            );
+        let index = |n: usize| s.lines.binary_search_by_key(&n, |l| l.line).ok();
+        let text_of = |n: usize| index(n).map(|i| s.texts[i].as_slice());
+        let kind_of = |n: usize| index(n).map(|i| s.kinds[i]).unwrap_or_default();
+        let wants_tests = score::query_wants_secondary(&self.q.terms);
+        let scored = score::score_lines_by(&s.lines, self.weights, kind_of, wants_tests, text_of);
         Some(RankedFile {
             haystack: h,
             file_score,
@@ -352,5 +469,69 @@ pub(super) fn load_quiet(h: &Haystack, read: &ReadOptions) -> Option<Document> {
     match document::load(h, read) {
         Ok(Loaded::Text(doc)) => Some(doc),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::testing::{below, rng};
+    use crate::walk::Source;
+
+    /// A file scored as it streams gets the scores the loaded file gets: the
+    /// same lines, labels, file score and rank.
+    #[test]
+    fn a_streamed_file_scores_as_the_loaded_file() {
+        const PIECES: &[&str] = &[
+            "\n",
+            "fn retry_backoff() {\n",
+            "    let delay = 1;\n",
+            "}\n",
+            "/// Retry docs.\n",
+            "#[test]\n",
+            "@retry\n",
+            "def compute_delay(self):\n",
+            "    \"\"\"Backoff.\"\"\"\n",
+            "    return retry\n",
+            "/* block retry\n",
+            "still */\n",
+            "use retry::Backoff;\n",
+            "class RetryPolicy:\n",
+            "  # delay note\n",
+            "mod tests {\n",
+            "x = 1\r\n",
+            "\u{e9}t\u{e9}\r",
+            "a long line of words about the retry delay and the backoff it computes\n",
+        ];
+        let q = query::analyze("where is the retry backoff delay computed");
+        let matcher = TermMatcher::new(&q.terms).unwrap();
+        let df = vec![3; q.terms.len()];
+        let weights = TermWeights::new(&q.terms, &df, 10);
+        let read = ReadOptions::for_run(false);
+        let dir = tempfile::tempdir().unwrap();
+        let mut rng = rng(0x5c0e_0015);
+        for case in 0..60 {
+            let text: String = (0..below(&mut rng, 80))
+                .map(|_| PIECES[below(&mut rng, PIECES.len())])
+                .collect();
+            let path = dir.path().join(format!("f{case}.rs"));
+            std::fs::write(&path, &text).unwrap();
+            let haystacks = vec![Haystack {
+                key: format!("src/f{case}.rs"),
+                source: Source::Path(path.clone()),
+            }];
+            let pass = SecondPass {
+                haystacks: &haystacks,
+                read: &read,
+                matcher: &matcher,
+                weights: &weights,
+                mean_len: 400.0,
+                q: &q,
+            };
+            let loaded = pass.score_file(0);
+            let streamed = pass.score_streamed(0, &path);
+            assert_eq!(streamed, loaded, "case {case}: {text:?}");
+        }
     }
 }

@@ -177,3 +177,48 @@ fn a_document_whose_text_passes_the_limit_is_cut_with_a_warning() {
     end.code(1)
         .stderr_has("only its first 16 MiB of text are searched");
 }
+
+#[test]
+fn a_large_text_file_is_scored_as_it_streams_and_printed_hollow() {
+    // Issue 28: a natural-language search loaded a whole file to score its
+    // lines (a 1 GB log cost 1 GB of memory). A file over 16 MiB is now
+    // scored as it streams, and loaded for printing with only the lines near
+    // its ranked ones: the lines printed, their numbers and their context
+    // are the file's.
+    let dir = Dir::new();
+    let filler = "2024-05-01T12:00:00Z INFO worker flushed the queue and committed the shard\n";
+    let mut text = String::with_capacity(21 << 20);
+    let mut needles = Vec::new();
+    let mut n = 0;
+    while text.len() < 20 << 20 {
+        n += 1;
+        if n % 70_000 == 0 {
+            text.push_str("2024-05-03T04:05:06Z ERROR pool: connection pool exhausted, waiting\n");
+            needles.push(n);
+        } else {
+            text.push_str(filler);
+        }
+    }
+    dir.write("app.log", &text);
+    let out = run_within(
+        &dir,
+        &["-v", "-C", "1", "connection pool exhausted", "."],
+        Duration::from_secs(120),
+    );
+    out.code(0)
+        .stderr_has("second pass: app.log: ")
+        .stderr_has("bytes, scored as it streamed: ");
+    let first = needles[0];
+    out.stdout_has(&format!(
+        "{first}:\t2024-05-03T04:05:06Z ERROR pool: connection pool exhausted, waiting\n"
+    ))
+    .stdout_has(&format!("{}-\t{filler}", first - 1))
+    .stdout_has(&format!("{}-\t{filler}", first + 1));
+    // Every printed line is that line of the file.
+    let lines: Vec<&str> = text.split('\n').collect();
+    for line in out.stdout.lines().skip(1).filter(|l| *l != "--") {
+        let (number, shown) = line.split_once('\t').unwrap();
+        let number: usize = number.trim_end_matches([':', '-']).parse().unwrap();
+        assert_eq!(lines[number - 1], shown, "line {number}");
+    }
+}
