@@ -165,11 +165,12 @@ impl Vocabulary {
 /// How many times each byte occurs in a word: the bag distance between two
 /// words (the larger of what each has that the other lacks) is a lower
 /// bound of their edit distance, and costs one pass over each.
-struct Letters([i16; 256]);
+struct Letters([i32; 256]);
 
 impl Letters {
     fn of(word: &str) -> Letters {
-        let mut counts = [0i16; 256];
+        // i32: a pasted 100 KB "word" of one letter must not overflow.
+        let mut counts = [0i32; 256];
         for &b in word.as_bytes() {
             counts[usize::from(b)] += 1;
         }
@@ -250,6 +251,14 @@ mod tests {
             let d = strsim::damerau_levenshtein(&a, &b);
             assert!(Letters::of(&a).distance(&b) <= d, "{a} {b} {d}");
         }
+    }
+
+    #[test]
+    fn a_huge_word_is_compared_without_overflow() {
+        let v = vocab("retry backoff");
+        let word = "b".repeat(100_000);
+        assert!(v.corrections(&word).is_empty());
+        assert!(Letters::of(&word).distance("backoff") >= 99_990);
     }
 
     #[test]
