@@ -279,20 +279,39 @@ impl Thesaurus {
     /// `spelled` in the concept's list (an identifier keeps its case, so
     /// `registerBlueprint` can still be split into its words).
     fn map(&mut self, key: String, spelled: String, index: usize, override_existing: bool) {
-        if let Some(&old) = self.by_phrase.get(&key) {
-            if old == index || !override_existing {
-                return;
+        use std::collections::hash_map::Entry;
+        // One hash of the key; its stem only when it is mapped.
+        let stem_of = |key: &str| (!key.contains(' ')).then(|| query::stem(key));
+        let stem = match self.by_phrase.entry(key) {
+            Entry::Occupied(mut entry) => {
+                let old = *entry.get();
+                if old == index || !override_existing {
+                    return;
+                }
+                let key = entry.key().as_str();
+                let stem = stem_of(key);
+                self.synonyms[old].retain(|s| normalize(s).as_deref() != Some(key));
+                entry.insert(index);
+                stem
             }
-            self.synonyms[old].retain(|s| normalize(s).as_deref() != Some(key.as_str()));
-        }
-        if !key.contains(' ') {
-            let stem = query::stem(&key);
-            if override_existing || !self.by_stem.contains_key(&stem) {
-                self.by_stem.insert(stem, index);
+            Entry::Vacant(entry) => {
+                let stem = stem_of(entry.key());
+                entry.insert(index);
+                stem
+            }
+        };
+        if let Some(stem) = stem {
+            match self.by_stem.entry(stem) {
+                Entry::Occupied(mut entry) if override_existing => {
+                    entry.insert(index);
+                }
+                Entry::Occupied(_) => {}
+                Entry::Vacant(entry) => {
+                    entry.insert(index);
+                }
             }
         }
         self.synonyms[index].push(spelled);
-        self.by_phrase.insert(key, index);
     }
 
     /// Adds a verb family: each member's stem relates it to the others.
