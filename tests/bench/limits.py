@@ -41,6 +41,7 @@ import socketserver
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import zipfile
@@ -66,7 +67,9 @@ def measure(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float,
             stdin: bytes | None = None) -> dict:
     """Runs `cmd` under /usr/bin/time -v: wall seconds, peak RSS (MiB), exit
     code, stdout size; `timed_out` when killed at `timeout`."""
-    timing = cwd / ".time.txt" if cwd.is_dir() else Path("/tmp/kgrep-limits-time.txt")
+    fd, name = tempfile.mkstemp(prefix="kgrep-limits-time-")
+    os.close(fd)
+    timing = Path(name)
     full = ["/usr/bin/time", "-v", "-o", str(timing)] + cmd
     started = time.perf_counter()
     try:
@@ -74,6 +77,7 @@ def measure(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float,
                              stdin=None if stdin is not None else subprocess.DEVNULL,
                              capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
+        timing.unlink(missing_ok=True)
         return {"wall": time.perf_counter() - started, "timed_out": True}
     wall = time.perf_counter() - started
     rss = 0
