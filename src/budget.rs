@@ -17,6 +17,28 @@ pub fn tokens(bytes: &[u8]) -> usize {
     estimate_tokens(&String::from_utf8_lossy(bytes))
 }
 
+/// The start of `text` within `max_tokens` estimated tokens, cut after the
+/// last whole word that fits (mid-word when the text has no space near
+/// there); the flag says whether anything was cut. For a text the user wrote
+/// (a query) that a prompt or a result carries, where a pasted log must not
+/// take the whole budget.
+pub fn head(text: &str, max_tokens: usize) -> (&str, bool) {
+    let max_bytes = max_tokens.saturating_mul(3);
+    if text.len() <= max_bytes {
+        return (text, false);
+    }
+    let mut end = max_bytes;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = &text[..end];
+    let cut = match head.rfind(char::is_whitespace) {
+        Some(space) if space >= end * 3 / 4 => head[..space].trim_end(),
+        _ => head,
+    };
+    (cut, true)
+}
+
 /// What a budget left out of a run's output.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LeftOut {

@@ -358,7 +358,8 @@ pub const DEFAULT_CONFIG: &str = r#"# kgrep configuration. kgrep also reads rlmg
 # "user" ($XDG_DATA_HOME/kgrep/thesaurus.json) or "project" (.kgrep/thesaurus.json).
 # learn_to = "user"
 
-# Seconds one model request may take before it is abandoned (and retried).
+# Seconds one model request may take before it is abandoned; a query's model
+# calls together end within twice this.
 # llm_timeout = 300
 
 # kgrep --mcp: let tool calls search outside the server's roots (the roots the

@@ -112,12 +112,13 @@ impl Spotter {
 
 /// Each of `lines` (1-based) with its text and whether it ends in `\n`.
 fn numbered_lines<'d>(doc: &'d Document, lines: &[usize]) -> Vec<(usize, &'d [u8], bool)> {
-    let all: Vec<&[u8]> = doc.lines().collect();
+    let count = doc.line_count();
+    let texts = doc.lines_at(lines.iter().copied());
     lines
         .iter()
         .filter_map(|&n| {
-            let text = *all.get(n.checked_sub(1)?)?;
-            Some((n, text, n < all.len()))
+            let text = *texts.get(&n)?;
+            Some((n, text, n < count))
         })
         .collect()
 }
@@ -330,6 +331,7 @@ mod tests {
             key: "a".into(),
             text: text.as_bytes().to_vec(),
             pages: None,
+            cut: None,
         }
     }
 

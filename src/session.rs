@@ -1,4 +1,5 @@
-//! What searches in one process share: the thesaurus layers.
+//! What searches in one process share: the thesaurus layers, and in a
+//! long-lived process the documents it converted.
 //!
 //! A command-line run searches once, so it builds only the embedded concepts
 //! its query could match (`thesaurus::builtin::load_focused`, start-up time).
@@ -9,12 +10,15 @@
 //! Both give the same terms for any query (the focused load's tests show it).
 //! Project layers (`.kgrep/` of the searched folder) and `--thesaurus` files
 //! are small and read on each search, since they change with the paths asked
-//! for. Does not own the layering itself (`thesaurus::load_layers`).
+//! for. A long-lived process also keeps its conversions (PDF, Office…)
+//! across searches, each while its file is unchanged
+//! (`document::cache`). Does not own the layering itself
+//! (`thesaurus::load_layers`) or converting (`document`).
 
-use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock, PoisonError};
-use std::time::SystemTime;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
+use crate::document::cache::{ConversionCache, Stamp};
 use crate::messages;
 use crate::thesaurus::{self, LayerPaths, Thesaurus};
 
@@ -25,6 +29,8 @@ pub struct Session {
     builtin: OnceLock<Thesaurus>,
     /// The embedded layer with the learned one on it, for one learned file state.
     learned: Mutex<Option<Learned>>,
+    /// Conversions kept across searches (a reusing session only).
+    conversions: Option<Arc<ConversionCache>>,
 }
 
 /// The embedded and learned layers as built for one state of the learned file.
@@ -42,23 +48,6 @@ struct LearnedKey {
     stamp: Option<Stamp>,
 }
 
-/// A file's state, as far as reloading cares.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Stamp {
-    modified: Option<SystemTime>,
-    len: u64,
-}
-
-impl Stamp {
-    fn of(path: &Path) -> Option<Stamp> {
-        let meta = std::fs::metadata(path).ok()?;
-        Some(Stamp {
-            modified: meta.modified().ok(),
-            len: meta.len(),
-        })
-    }
-}
-
 impl Session {
     /// One search: nothing is kept, only what the query needs is built.
     pub fn one_shot() -> Session {
@@ -70,8 +59,17 @@ impl Session {
     pub fn reusing() -> Session {
         Session {
             reuse: true,
+            conversions: Some(Arc::new(ConversionCache::default())),
             ..Session::default()
         }
+    }
+
+    /// Where a search keeps its conversions: the session's, kept across
+    /// searches, or a fresh one for this search alone.
+    pub fn conversions(&self) -> Arc<ConversionCache> {
+        self.conversions
+            .clone()
+            .unwrap_or_else(|| Arc::new(ConversionCache::default()))
     }
 
     /// The layered thesaurus for `paths`.
@@ -80,15 +78,13 @@ impl Session {
             return thesaurus::load_layers(paths);
         }
         let mut t = self.embedded_and_learned(paths);
-        let rest = thesaurus::load_layers(&LayerPaths {
-            builtin: false,
-            learned: None,
-            focus: None,
-            ..paths.clone()
-        });
-        if rest.concept_count() > 0 {
-            t.overlay(&rest);
-        }
+        thesaurus::add_file_layers(
+            &mut t,
+            &LayerPaths {
+                learned: None,
+                ..paths.clone()
+            },
+        );
         t
     }
 
@@ -114,11 +110,13 @@ impl Session {
             if cached.is_some() {
                 messages::verbose(&format!("thesaurus: reloading {}", path.display()));
             }
-            let learned = thesaurus::load_layers(&LayerPaths {
-                learned: Some(path.clone()),
-                ..LayerPaths::default()
-            });
-            t.overlay(&learned);
+            thesaurus::add_file_layers(
+                &mut t,
+                &LayerPaths {
+                    learned: Some(path.clone()),
+                    ..LayerPaths::default()
+                },
+            );
         }
         *cached = Some(Learned {
             key,
@@ -132,6 +130,7 @@ impl Session {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     fn learned_file(dir: &Path, concept: &str, synonym: &str) -> PathBuf {
         let path = dir.join("thesaurus.json");

@@ -23,30 +23,73 @@ pub const LONG_WORD: usize = 8;
 pub const MIN_JARO_WINKLER: f64 = 0.85;
 /// Bytes of each sample text read for the vocabulary.
 pub const MAX_SAMPLE_BYTES: usize = 256 * 1024;
+/// Bytes of all sample texts together: the vocabulary of a misspelled query
+/// costs at most this much reading, however large the files (issue 28: a
+/// typo made a query 6–10 times slower than spelled right). About 200
+/// source files; the best files of the first pass come first.
+pub const MAX_VOCABULARY_BYTES: usize = 4 << 20;
 /// Distinct words kept in a vocabulary.
 pub const MAX_VOCABULARY: usize = 200_000;
+/// Query words corrected, in query order: a pasted log is hundreds of words
+/// no file holds, each a pass over the vocabulary; past these, none is.
+pub const MAX_CORRECTED_WORDS: usize = 8;
 
 /// Corpus words and how often they occur.
 #[derive(Clone, Debug, Default)]
 pub struct Vocabulary {
     counts: HashMap<String, u32>,
+    /// Bytes of text read into it.
+    read: usize,
+}
+
+/// What finding the corrections of one word cost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Effort {
+    /// Vocabulary words of a length within the allowed edits.
+    pub near_in_length: usize,
+    /// Of those, the ones whose letters differ by no more than the allowed
+    /// edits: the only ones the edit distance is computed for.
+    pub compared: usize,
 }
 
 impl Vocabulary {
-    /// Adds the words of a text (identifiers split into their parts, lowercased).
+    /// Adds the words of a text (identifiers split into their parts,
+    /// lowercased): at most [`MAX_SAMPLE_BYTES`] of it, and no more than
+    /// what is left of [`MAX_VOCABULARY_BYTES`].
     pub fn add_text(&mut self, text: &[u8]) {
-        let text = &text[..text.len().min(MAX_SAMPLE_BYTES)];
+        let room = MAX_VOCABULARY_BYTES.saturating_sub(self.read);
+        let text = &text[..text.len().min(MAX_SAMPLE_BYTES).min(room)];
+        self.read += text.len();
         let text = String::from_utf8_lossy(text);
-        for word in query::words(&text) {
-            if word.len() < MIN_TYPO_LEN || !word.is_ascii() {
-                continue;
+        let mut lower = String::new();
+        query::for_each_word(&text, |part| {
+            // What `query::words` gives, without a new string per word.
+            if part.is_ascii() {
+                lower.clear();
+                lower.push_str(part);
+                lower.make_ascii_lowercase();
+            } else {
+                lower = part.to_lowercase();
             }
-            if let Some(c) = self.counts.get_mut(&word) {
+            if lower.len() < MIN_TYPO_LEN || !lower.is_ascii() {
+                return;
+            }
+            if let Some(c) = self.counts.get_mut(lower.as_str()) {
                 *c = c.saturating_add(1);
             } else if self.counts.len() < MAX_VOCABULARY {
-                self.counts.insert(word, 1);
+                self.counts.insert(lower.clone(), 1);
             }
-        }
+        });
+    }
+
+    /// Whether the vocabulary has read all the text it may.
+    pub fn is_full(&self) -> bool {
+        self.read >= MAX_VOCABULARY_BYTES
+    }
+
+    /// Bytes of text read into it.
+    pub fn bytes_read(&self) -> usize {
+        self.read
     }
 
     /// Adds a known word (e.g. a thesaurus synonym) once.
@@ -75,30 +118,79 @@ impl Vocabulary {
     /// enough, closer before frequent before alphabetical. Empty when the word is
     /// too short, or is itself in the vocabulary.
     pub fn corrections(&self, word: &str) -> Vec<String> {
+        self.corrections_with_effort(word).0
+    }
+
+    /// [`Vocabulary::corrections`], with what finding them cost. The edit
+    /// distance (quadratic in the word, and allocating) is computed only
+    /// for words whose letters, counted, differ by no more than the allowed
+    /// edits: an edit changes at most one letter's count each way and a
+    /// transposition none, so that skips no word the distance would keep.
+    pub fn corrections_with_effort(&self, word: &str) -> (Vec<String>, Effort) {
+        let mut effort = Effort::default();
         if word.len() < MIN_TYPO_LEN || self.contains(word) {
-            return Vec::new();
+            return (Vec::new(), effort);
         }
         let edits = if word.len() >= LONG_WORD {
             LONG_WORD_EDITS
         } else {
             SHORT_WORD_EDITS
         };
-        let mut found: Vec<(usize, u32, &str)> = self
-            .counts
-            .iter()
-            .filter(|(w, _)| w.len().abs_diff(word.len()) <= edits)
-            .filter_map(|(w, &n)| {
-                let d = strsim::damerau_levenshtein(word, w);
-                let close = d <= edits && strsim::jaro_winkler(word, w) >= MIN_JARO_WINKLER;
-                close.then_some((d, n, w.as_str()))
-            })
-            .collect();
+        let letters = Letters::of(word);
+        let mut found: Vec<(usize, u32, &str)> = Vec::new();
+        for (w, &n) in &self.counts {
+            if w.len().abs_diff(word.len()) > edits {
+                continue;
+            }
+            effort.near_in_length += 1;
+            if letters.distance(w) > edits {
+                continue;
+            }
+            effort.compared += 1;
+            let d = strsim::damerau_levenshtein(word, w);
+            if d <= edits && strsim::jaro_winkler(word, w) >= MIN_JARO_WINKLER {
+                found.push((d, n, w.as_str()));
+            }
+        }
         found.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(b.2)));
-        found
+        let fixes = found
             .into_iter()
             .take(MAX_CORRECTIONS)
             .map(|(_, _, w)| w.to_string())
-            .collect()
+            .collect();
+        (fixes, effort)
+    }
+}
+
+/// How many times each byte occurs in a word: the bag distance between two
+/// words (the larger of what each has that the other lacks) is a lower
+/// bound of their edit distance, and costs one pass over each.
+struct Letters([i32; 256]);
+
+impl Letters {
+    fn of(word: &str) -> Letters {
+        // i32: a pasted 100 KB "word" of one letter must not overflow.
+        let mut counts = [0i32; 256];
+        for &b in word.as_bytes() {
+            counts[usize::from(b)] += 1;
+        }
+        Letters(counts)
+    }
+
+    fn distance(&self, other: &str) -> usize {
+        let mut counts = self.0;
+        for &b in other.as_bytes() {
+            counts[usize::from(b)] -= 1;
+        }
+        let (mut extra, mut missing) = (0usize, 0usize);
+        for &c in &counts {
+            if c > 0 {
+                extra += c.unsigned_abs() as usize;
+            } else {
+                missing += c.unsigned_abs() as usize;
+            }
+        }
+        extra.max(missing)
     }
 }
 
@@ -139,6 +231,49 @@ mod tests {
         assert_eq!(v.corrections("prase")[0], "parse");
         let v = vocab("cache cache cache catch");
         assert_eq!(v.corrections("cachh"), vec!["cache"]);
+    }
+
+    /// The letter filter skips no word the edit distance keeps.
+    #[test]
+    fn the_letter_filter_keeps_every_word_within_the_edits() {
+        use crate::testing::{below, rng};
+        let mut rng = rng(0x7490_0014);
+        let alphabet = b"abcde";
+        let word = |rng: &mut _, len: usize| -> String {
+            (0..len)
+                .map(|_| char::from(alphabet[below(rng, alphabet.len())]))
+                .collect()
+        };
+        for _ in 0..20_000 {
+            let (la, lb) = (4 + below(&mut rng, 6), 4 + below(&mut rng, 6));
+            let a = word(&mut rng, la);
+            let b = word(&mut rng, lb);
+            let d = strsim::damerau_levenshtein(&a, &b);
+            assert!(Letters::of(&a).distance(&b) <= d, "{a} {b} {d}");
+        }
+    }
+
+    #[test]
+    fn a_huge_word_is_compared_without_overflow() {
+        let v = vocab("retry backoff");
+        let word = "b".repeat(100_000);
+        assert!(v.corrections(&word).is_empty());
+        assert!(Letters::of(&word).distance("backoff") >= 99_990);
+    }
+
+    #[test]
+    fn the_vocabulary_reads_a_bounded_sample() {
+        let mut v = Vocabulary::default();
+        let text = "retry ".repeat(MAX_SAMPLE_BYTES);
+        for _ in 0..(MAX_VOCABULARY_BYTES / MAX_SAMPLE_BYTES + 3) {
+            v.add_text(text.as_bytes());
+        }
+        assert!(v.is_full());
+        assert_eq!(v.bytes_read(), MAX_VOCABULARY_BYTES);
+        // The cut ends a text inside a word (`retr`), as any byte limit may.
+        let (fixes, effort) = v.corrections_with_effort("retyr");
+        assert_eq!(fixes.first().map(String::as_str), Some("retry"));
+        assert!(effort.compared <= 2, "{effort:?}");
     }
 
     #[test]

@@ -177,6 +177,7 @@ mod tests {
             key: key.to_string(),
             text: text.as_bytes().to_vec(),
             pages: None,
+            cut: None,
         }
     }
 

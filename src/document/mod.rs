@@ -35,6 +35,7 @@
 
 pub mod cache;
 pub mod convert;
+pub mod stream;
 
 use std::borrow::Cow;
 use std::fs::File;
@@ -62,6 +63,9 @@ pub struct Document {
     pub text: Vec<u8>,
     /// The page of every line, for paginated documents (PDF); `None` otherwise.
     pub pages: Option<Vec<u32>>,
+    /// Set when the text is only the document's start: its conversion was
+    /// cut at this many bytes (`convert::Converted::cut`).
+    pub cut: Option<usize>,
 }
 
 impl Document {
@@ -73,6 +77,29 @@ impl Document {
     /// The lines, without their `\n`, as `text.split('\n')` gives them.
     pub fn lines(&self) -> impl Iterator<Item = &[u8]> {
         lines(&self.text)
+    }
+
+    /// The text of the lines numbered `wanted` (1-based; numbers past the
+    /// last line are left out): what indexing `lines()` collected gives, in
+    /// one pass that stops after the last one wanted and holds no slice per
+    /// line of the text (a hollow load of a 1 GB log has ten million lines).
+    pub fn lines_at(
+        &self,
+        wanted: impl IntoIterator<Item = usize>,
+    ) -> std::collections::BTreeMap<usize, &[u8]> {
+        let mut wanted: Vec<usize> = wanted.into_iter().filter(|&n| n >= 1).collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let mut out = std::collections::BTreeMap::new();
+        let mut next = wanted.iter().peekable();
+        for (i, line) in self.lines().enumerate() {
+            let Some(&&n) = next.peek() else { break };
+            if n == i + 1 {
+                out.insert(n, line);
+                next.next();
+            }
+        }
+        out
     }
 
     /// The byte offset where each line starts (the first is always 0).
@@ -131,10 +158,16 @@ pub struct ReadOptions {
 impl ReadOptions {
     /// Options for one run: `-a` as given, default limits, a fresh cache.
     pub fn for_run(text: bool) -> ReadOptions {
+        ReadOptions::with_cache(text, Arc::new(ConversionCache::default()))
+    }
+
+    /// Options for one run that keeps its conversions in `cache` (a
+    /// long-lived process's, shared by its runs).
+    pub fn with_cache(text: bool, cache: Arc<ConversionCache>) -> ReadOptions {
         ReadOptions {
             text,
             limits: Limits::DEFAULT,
-            cache: Some(Arc::new(ConversionCache::default())),
+            cache: Some(cache),
             voice: crate::messages::Voice::Loud,
         }
     }
@@ -183,15 +216,42 @@ pub fn load(h: &Haystack, opts: &ReadOptions) -> io::Result<Loaded> {
     match &h.source {
         Source::Stdin(bytes) => Ok(from_bytes(h.key.clone(), bytes.clone(), true, opts)),
         Source::Path(path) => {
-            if let Some(outcome) = opts.cache.as_ref().and_then(|c| c.get(path)) {
+            // Only a file this read converts may be served converted: with
+            // `-a` a server's next call reads the same `.docx` as bytes.
+            let cache = opts.cache.as_ref().filter(|_| is_converted(h, opts));
+            let stamped = cache.and_then(|c| Some((c, cache::Stamp::of(path)?)));
+            if let Some(outcome) = stamped.and_then(|(c, stamp)| c.get(path, stamp)) {
                 return Ok(from_converted(h.key.clone(), &outcome));
             }
             let bytes = read_capped(path)?;
             match conversion(path, &bytes, opts) {
-                Some(format) => Ok(convert_file(h.key.clone(), path, format, bytes, opts)),
+                Some(format) => {
+                    let result = convert::convert(format, bytes, &opts.limits);
+                    Ok(match stamped {
+                        Some((c, stamp)) => {
+                            from_converted(h.key.clone(), &c.insert(path, stamp, result))
+                        }
+                        None => from_converted(h.key.clone(), &result),
+                    })
+                }
                 None => Ok(from_bytes(h.key.clone(), bytes, false, opts)),
             }
         }
+    }
+}
+
+/// The start of a haystack's text: of a plain file, only its first `max`
+/// bytes are read (then normalised as [`load`] does, the NUL rule on them
+/// alone); anything else is loaded whole. For samples of a corpus (the typo
+/// vocabulary), which must not read a 1 GB log to use its first 256 KB.
+pub fn load_head(h: &Haystack, opts: &ReadOptions, max: usize) -> io::Result<Loaded> {
+    match &h.source {
+        Source::Path(path) if !is_converted(h, opts) => {
+            let mut bytes = Vec::new();
+            File::open(path)?.take(max as u64).read_to_end(&mut bytes)?;
+            Ok(from_bytes(h.key.clone(), bytes, false, opts))
+        }
+        _ => load(h, opts),
     }
 }
 
@@ -207,20 +267,6 @@ pub fn conversion(path: &Path, bytes: &[u8], opts: &ReadOptions) -> Option<Forma
     converted.then_some(format)
 }
 
-fn convert_file(
-    key: String,
-    path: &Path,
-    format: Format,
-    bytes: Vec<u8>,
-    opts: &ReadOptions,
-) -> Loaded {
-    let result = convert::convert(format, bytes, &opts.limits);
-    match &opts.cache {
-        Some(cache) => from_converted(key, &cache.insert(path, result)),
-        None => from_converted(key, &result),
-    }
-}
-
 fn from_converted(key: String, outcome: &Result<Converted, ConvertError>) -> Loaded {
     match outcome {
         Ok(converted) => {
@@ -228,6 +274,7 @@ fn from_converted(key: String, outcome: &Result<Converted, ConvertError>) -> Loa
                 key,
                 text: converted.text.clone().into_bytes(),
                 pages: converted.pages.clone(),
+                cut: converted.cut,
             };
             if converted.unread.is_empty() {
                 Loaded::Text(doc)
@@ -255,6 +302,7 @@ fn document(key: String, text: Vec<u8>) -> Document {
         key,
         text,
         pages: None,
+        cut: None,
     }
 }
 
@@ -674,10 +722,19 @@ mod tests {
         let h = doc_haystack(&dir, "m.pdf", &testdoc::pdf(&[&["cached text"]]));
         let read = ReadOptions::for_run(false);
         let first = load(&h, &read).unwrap();
-        // The file changes on disk; the run keeps the conversion it already made.
-        std::fs::write(dir.path().join("m.pdf"), b"garbage").unwrap();
+        // Unchanged on disk, the file is served from the cache: garbage
+        // written and its stamp (time and size) put back is not read.
+        let path = dir.path().join("m.pdf");
+        let meta = std::fs::metadata(&path).unwrap();
+        let garbage = vec![b'x'; meta.len() as usize];
+        std::fs::write(&path, &garbage).unwrap();
+        let file = std::fs::File::options().write(true).open(&path).unwrap();
+        file.set_modified(meta.modified().unwrap()).unwrap();
         assert_eq!(load(&h, &read).unwrap(), first);
         // Without a cache the file is read again.
         assert!(matches!(load(&h, &TEXT).unwrap(), Loaded::Unconvertible(_)));
+        // Changed (another size), it is converted again.
+        std::fs::write(&path, b"garbage").unwrap();
+        assert!(matches!(load(&h, &read).unwrap(), Loaded::Unconvertible(_)));
     }
 }

@@ -95,6 +95,7 @@ mod tests {
             key: "src/a.rs".into(),
             text: text.join("\n").into_bytes(),
             pages: None,
+            cut: None,
         }
     }
 

@@ -13,6 +13,8 @@
 //! know are kept. A file that does not parse is never written. Deciding what
 //! to write (the junk filter, first mapping wins) is `filter` and the caller's.
 
+use std::cell::OnceCell;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -63,9 +65,59 @@ pub struct Entry {
 }
 
 /// The whole document, as parsed (unknown keys included).
-#[derive(Clone, Debug, PartialEq)]
+///
+/// Lookups a write repeats per concept (the concept a synonym maps to, a
+/// concept's id, the largest id) go through an index built once from the
+/// document and kept up to date by the writes, so importing or learning `n`
+/// concepts into a file of `m` is linear, not `n × m` (issue 28).
+#[derive(Clone, Debug)]
 pub struct Doc {
     top: Map<String, Value>,
+    /// Built on first use; dropped (to be built again) by a write it cannot
+    /// follow cheaply (a removal, a synonym moved to another concept).
+    index: OnceCell<Index>,
+}
+
+impl PartialEq for Doc {
+    fn eq(&self, other: &Doc) -> bool {
+        self.top == other.top
+    }
+}
+
+/// What [`Doc`]'s lookups read instead of scanning `data`.
+#[derive(Clone, Debug, Default)]
+struct Index {
+    /// A synonym, ASCII-lowercased → the first key of `data` spelled so.
+    folded: HashMap<String, String>,
+    /// A concept → the id of its first synonym in `data`.
+    first_id: HashMap<String, u64>,
+    /// The largest id in `data` and in the provenance.
+    max_id: u64,
+}
+
+impl Index {
+    fn build(doc: &Doc) -> Index {
+        let mut index = Index::default();
+        for (key, n) in doc.mappings() {
+            index.add_mapping(key, &n);
+        }
+        let meta_ids = doc
+            .concepts()
+            .into_iter()
+            .flat_map(|c| c.values())
+            .filter_map(|v| v.get("id").and_then(Value::as_u64));
+        index.max_id = meta_ids.fold(index.max_id, u64::max);
+        index
+    }
+
+    /// Follows a synonym added at the end of `data`.
+    fn add_mapping(&mut self, key: &str, n: &Normalized) {
+        self.folded
+            .entry(key.to_ascii_lowercase())
+            .or_insert_with(|| key.to_string());
+        self.first_id.entry(n.concept()).or_insert(n.id);
+        self.max_id = self.max_id.max(n.id);
+    }
 }
 
 impl Doc {
@@ -74,7 +126,18 @@ impl Doc {
         let mut top = Map::new();
         top.insert("name".into(), Value::String(DOCUMENT_NAME.into()));
         top.insert("data".into(), Value::Object(Map::new()));
-        Doc { top }
+        Doc::of(top)
+    }
+
+    fn of(top: Map<String, Value>) -> Doc {
+        Doc {
+            top,
+            index: OnceCell::new(),
+        }
+    }
+
+    fn index(&self) -> &Index {
+        self.index.get_or_init(|| Index::build(self))
     }
 
     /// Parses a file's text. It must be a thesaurus the reader accepts; the
@@ -111,7 +174,7 @@ impl Doc {
             }
             top.insert("data".into(), Value::Object(data));
         }
-        Ok(Doc { top })
+        Ok(Doc::of(top))
     }
 
     /// The file's text: keys sorted at every level, two-space indentation,
@@ -179,19 +242,15 @@ impl Doc {
     pub fn mapped(&self, synonym: &str) -> Option<String> {
         let data = self.data()?;
         let entry = data.get(synonym).or_else(|| {
-            data.iter()
-                .find(|(k, _)| k.eq_ignore_ascii_case(synonym))
-                .map(|(_, v)| v)
+            let key = self.index().folded.get(&synonym.to_ascii_lowercase())?;
+            data.get(key)
         })?;
         Normalized::read(entry).ok().map(|n| n.concept())
     }
 
     /// The id of a concept, from its synonyms or its provenance.
     pub fn id_of(&self, name: &str) -> Option<u64> {
-        let from_data = self
-            .mappings()
-            .find(|(_, n)| n.concept() == name)
-            .map(|(_, n)| n.id);
+        let from_data = self.index().first_id.get(name).copied();
         from_data.or_else(|| {
             self.concepts()
                 .and_then(|c| c.get(name))
@@ -202,13 +261,7 @@ impl Doc {
 
     /// The largest id in use (0 for an empty file).
     pub fn max_id(&self) -> u64 {
-        let data = self.mappings().map(|(_, n)| n.id);
-        let meta = self
-            .concepts()
-            .into_iter()
-            .flat_map(|c| c.values())
-            .filter_map(|v| v.get("id").and_then(Value::as_u64));
-        data.chain(meta).max().unwrap_or(0)
+        self.index().max_id
     }
 
     /// The synonyms of a concept in this file, its own name excluded, sorted.
@@ -236,14 +289,19 @@ impl Doc {
 
     /// Maps a synonym to a concept (with its id).
     pub fn map(&mut self, synonym: &str, id: u64, name: &str) {
-        self.data_mut().insert(
-            synonym.to_string(),
-            Normalized {
-                id,
-                nterm: name.to_string(),
-            }
-            .to_value(),
-        );
+        let n = Normalized {
+            id,
+            nterm: name.to_string(),
+        };
+        let old = self.data_mut().insert(synonym.to_string(), n.to_value());
+        let old = old.and_then(|v| Normalized::read(&v).ok());
+        match (self.index.get_mut(), old) {
+            (Some(index), None) => index.add_mapping(synonym, &n),
+            (Some(_), Some(old)) if old.concept() == n.concept() && old.id == id => {}
+            // Moved to another concept or id: which synonym comes first changed.
+            (Some(_), Some(_)) => self.index = OnceCell::new(),
+            (None, _) => {}
+        }
     }
 
     /// The provenance of a concept kgrep learned, if the file has it.
@@ -253,8 +311,20 @@ impl Doc {
 
     /// Sets (replacing) a concept's provenance.
     pub fn set_provenance(&mut self, name: &str, meta: Map<String, Value>) {
-        self.concepts_mut()
+        let id = meta.get("id").and_then(Value::as_u64);
+        let old = self
+            .concepts_mut()
             .insert(name.to_string(), Value::Object(meta));
+        let old_id = old
+            .as_ref()
+            .and_then(|m| m.get("id"))
+            .and_then(Value::as_u64);
+        match self.index.get_mut() {
+            // The largest id may have been the one replaced.
+            Some(_) if old_id.is_some() && old_id != id => self.index = OnceCell::new(),
+            Some(index) => index.max_id = index.max_id.max(id.unwrap_or(0)),
+            None => {}
+        }
     }
 
     /// The settled consultations (`learn::settled`), by query key.
@@ -291,49 +361,67 @@ impl Doc {
         let data = self.data_mut();
         let before = data.len();
         data.retain(|_, v| Normalized::read(v).map_or(true, |n| n.concept() != name));
-        had_meta || data.len() != before
+        let removed = data.len() != before;
+        self.index = OnceCell::new();
+        had_meta || removed
     }
 
     /// Each learned concept with its provenance, by name. Concepts without
-    /// kgrep provenance (written by hand) are listed as accepted.
+    /// kgrep provenance (written by hand) are listed as accepted. One pass
+    /// over the synonyms for all concepts.
     pub fn entries(&self) -> Vec<Entry> {
+        let mut synonyms: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (key, n) in self.mappings() {
+            let name = n.concept();
+            let list = synonyms.entry(name.clone()).or_default();
+            if *key != name {
+                list.push(key.clone());
+            }
+        }
         self.concept_names()
             .into_iter()
             .map(|name| {
-                let meta = self.provenance(&name);
-                let text = |k: &str| {
-                    meta.and_then(|m| m.get(k))
-                        .and_then(Value::as_str)
-                        .unwrap_or("")
-                        .to_string()
-                };
-                Entry {
-                    id: self.id_of(&name).unwrap_or(0),
-                    status: meta
-                        .and_then(|m| m.get("status"))
-                        .and_then(Value::as_str)
-                        .and_then(Standing::parse)
-                        .unwrap_or(if meta.is_some() {
-                            Standing::Proposed
-                        } else {
-                            Standing::Accepted
-                        }),
-                    hits: meta
-                        .and_then(|m| m.get("hits"))
-                        .and_then(Value::as_u64)
-                        .unwrap_or(0),
-                    date: text("date"),
-                    model: text("model"),
-                    query: text("query"),
-                    synonyms: self.synonyms_of(&name),
-                    display: text("display"),
-                    answer: crate::thesaurus::file::string_list(
-                        meta.and_then(|m| m.get(crate::thesaurus::file::ANSWER_KEY)),
-                    ),
-                    name,
-                }
+                let mut synonyms = synonyms.remove(&name).unwrap_or_default();
+                synonyms.sort();
+                self.entry(name, synonyms)
             })
             .collect()
+    }
+
+    /// One concept's entry, given its synonyms (sorted).
+    fn entry(&self, name: String, synonyms: Vec<String>) -> Entry {
+        let meta = self.provenance(&name);
+        let text = |k: &str| {
+            meta.and_then(|m| m.get(k))
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        };
+        Entry {
+            id: self.id_of(&name).unwrap_or(0),
+            status: meta
+                .and_then(|m| m.get("status"))
+                .and_then(Value::as_str)
+                .and_then(Standing::parse)
+                .unwrap_or(if meta.is_some() {
+                    Standing::Proposed
+                } else {
+                    Standing::Accepted
+                }),
+            hits: meta
+                .and_then(|m| m.get("hits"))
+                .and_then(Value::as_u64)
+                .unwrap_or(0),
+            date: text("date"),
+            model: text("model"),
+            query: text("query"),
+            synonyms,
+            display: text("display"),
+            answer: crate::thesaurus::file::string_list(
+                meta.and_then(|m| m.get(crate::thesaurus::file::ANSWER_KEY)),
+            ),
+            name,
+        }
     }
 }
 
@@ -524,6 +612,87 @@ mod tests {
         assert!(text.find("\"data\"").unwrap() < text.find("\"zeta\"").unwrap());
         assert!(text.ends_with("}\n"));
         assert_eq!(Doc::parse(&text).unwrap().to_text(), text, "stable");
+    }
+
+    /// The index a document keeps through its writes answers as a scan of
+    /// the document does (the lookups before the index was added).
+    #[test]
+    fn indexed_lookups_after_writes_match_a_scan() {
+        use crate::testing::{below, rng};
+        let scan_id = |d: &Doc, name: &str| {
+            d.mappings()
+                .find(|(_, n)| n.concept() == name)
+                .map(|(_, n)| n.id)
+                .or_else(|| {
+                    d.concepts()
+                        .and_then(|c| c.get(name))
+                        .and_then(|m| m.get("id"))
+                        .and_then(Value::as_u64)
+                })
+        };
+        let scan_max = |d: &Doc| {
+            let meta = d.concepts().into_iter().flat_map(|c| c.values());
+            let meta = meta.filter_map(|v| v.get("id").and_then(Value::as_u64));
+            d.mappings()
+                .map(|(_, n)| n.id)
+                .chain(meta)
+                .max()
+                .unwrap_or(0)
+        };
+        let scan_mapped = |d: &Doc, synonym: &str| {
+            let data = d.data()?;
+            let entry = data.get(synonym).or_else(|| {
+                data.iter()
+                    .find(|(k, _)| k.eq_ignore_ascii_case(synonym))
+                    .map(|(_, v)| v)
+            })?;
+            Normalized::read(entry).ok().map(|n| n.concept())
+        };
+        let mut rng = rng(0x0d0c_0013);
+        let names = ["gronk", "zib", "wobble", "jiggle"];
+        let synonyms = ["Zib", "zib", "ZIB", "wob", "gronk", "blorf", "Blorf"];
+        for _ in 0..300 {
+            let mut doc = Doc::empty();
+            for _ in 0..below(&mut rng, 12) {
+                let name = names[below(&mut rng, names.len())];
+                match below(&mut rng, 4) {
+                    0 | 1 => {
+                        let synonym = synonyms[below(&mut rng, synonyms.len())];
+                        doc.map(synonym, below(&mut rng, 5) as u64, name);
+                    }
+                    2 => {
+                        let mut meta = Map::new();
+                        meta.insert("id".into(), json!(below(&mut rng, 9)));
+                        doc.set_provenance(name, meta);
+                    }
+                    _ => {
+                        doc.remove(name);
+                    }
+                }
+                // Read in between, so the index is built, then kept up.
+                assert_eq!(doc.max_id(), scan_max(&doc));
+            }
+            for name in names {
+                assert_eq!(doc.id_of(name), scan_id(&doc, name), "{name}");
+            }
+            for synonym in synonyms.iter().chain(&["zIb", "nothing"]) {
+                assert_eq!(doc.mapped(synonym), scan_mapped(&doc, synonym), "{synonym}");
+            }
+            let listed: Vec<(String, Vec<String>)> = doc
+                .entries()
+                .into_iter()
+                .map(|e| (e.name, e.synonyms))
+                .collect();
+            let scanned: Vec<(String, Vec<String>)> = doc
+                .concept_names()
+                .into_iter()
+                .map(|n| {
+                    let synonyms = doc.synonyms_of(&n);
+                    (n, synonyms)
+                })
+                .collect();
+            assert_eq!(listed, scanned);
+        }
     }
 
     #[test]

@@ -9,7 +9,9 @@
 //! `response_format` switches JSON mode off, once. Retries: 429 and 5xx, up to
 //! [`ClientOptions::max_retries`] times, waiting `Retry-After` (seconds or an
 //! HTTP date) or an exponential backoff, never longer than
-//! [`ClientOptions::max_wait`]. Redirects are not followed (a key is never
+//! [`ClientOptions::max_wait`]. The meter's deadline (one per query) cuts
+//! every exchange and wait short: no call, retry or wait ends after it.
+//! Redirects are not followed (a key is never
 //! re-sent to another host); local servers bypass any proxy. Names under
 //! `.invalid` fail at once without a DNS query (RFC 6761).
 //!
@@ -216,7 +218,9 @@ impl Client {
             }
             let backoff = self.options.backoff.saturating_mul(1 << attempt.min(16));
             let wait = failure.retry_after.unwrap_or(backoff);
-            if wait > self.options.max_wait {
+            // A wait the query's deadline would end anyway is not waited.
+            let left = self.meter.time_left().unwrap_or(Duration::MAX);
+            if wait > self.options.max_wait || wait >= left {
                 return Ok(Err(failure));
             }
             std::thread::sleep(wait);
@@ -232,13 +236,19 @@ impl Client {
         }
         let body = serde_json::to_vec(&request.body)
             .map_err(|e| LlmError::BadReply(format!("cannot encode the request: {e}")))?;
-        let mut builder = self.agent.post(url.as_str());
+        let timeout = self.time_for_call()?;
+        let mut builder = self
+            .agent
+            .post(url.as_str())
+            .config()
+            .timeout_global(Some(timeout))
+            .build();
         for (name, value) in &request.headers {
             builder = builder.header(*name, value.wire());
         }
         let mut response = builder
             .send(&body[..])
-            .map_err(|e| self.transport_error(e))?;
+            .map_err(|e| self.transport_error(e, timeout))?;
         let status = response.status().as_u16();
         let retry_after = retry_after(response.headers(), SystemTime::now());
         let bytes = response
@@ -246,7 +256,7 @@ impl Client {
             .with_config()
             .limit(self.options.max_reply_bytes)
             .read_to_vec()
-            .map_err(|e| self.transport_error(e))?;
+            .map_err(|e| self.transport_error(e, timeout))?;
         let body = String::from_utf8_lossy(&bytes).into_owned();
         if (200..300).contains(&status) {
             Ok(Ok(body))
@@ -289,14 +299,25 @@ impl Client {
         }
     }
 
-    fn transport_error(&self, err: ureq::Error) -> LlmError {
+    /// How long the next exchange may take: the call timeout, or less when
+    /// the query's deadline is nearer.
+    fn time_for_call(&self) -> Result<Duration, LlmError> {
+        match self.meter.time_left() {
+            None => Ok(self.options.call_timeout),
+            Some(left) if left.is_zero() => Err(self.meter.deadline_error()),
+            Some(left) => Ok(left.min(self.options.call_timeout)),
+        }
+    }
+
+    /// `call_timeout`: the time this exchange was given.
+    fn transport_error(&self, err: ureq::Error, call_timeout: Duration) -> LlmError {
         let url = self.endpoint.display_base();
         let timeout = |connect: bool| LlmError::Timeout {
             url: url.clone(),
             after: if connect {
-                self.options.connect_timeout
+                self.options.connect_timeout.min(call_timeout)
             } else {
-                self.options.call_timeout
+                call_timeout
             },
         };
         match err {

@@ -68,7 +68,7 @@ pub mod wire;
 use std::fmt;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
@@ -133,6 +133,10 @@ pub enum LlmError {
     /// `--max-llm-calls` calls were already made in this run.
     #[error("the limit of {limit} model calls for this run was reached")]
     CallLimit { limit: u32 },
+    /// The query's time for the model ([`Meter::with_deadline`]) ran out
+    /// before a call or a retry could start.
+    #[error("no time left: the query may spend {}s on the model", limit.as_secs())]
+    Deadline { limit: Duration },
 }
 
 fn retry_hint(retry_after: Option<Duration>) -> String {
@@ -150,13 +154,15 @@ pub struct Usage {
     pub completion_tokens: u64,
 }
 
-/// The run's call budget and token totals, shared (cheaply cloned) by every
-/// client of a run.
+/// The run's call budget, time budget and token totals, shared (cheaply
+/// cloned) by every client of a run.
 #[derive(Clone)]
 pub struct Meter(Arc<MeterInner>);
 
 struct MeterInner {
     limit: u32,
+    /// When the query's time for the model ends, and how long it was.
+    deadline: Option<(Instant, Duration)>,
     calls: AtomicU32,
     prompt_tokens: AtomicU64,
     completion_tokens: AtomicU64,
@@ -165,12 +171,34 @@ struct MeterInner {
 impl Meter {
     /// A meter allowing `limit` calls.
     pub fn new(limit: u32) -> Meter {
+        Meter::with_deadline(limit, None)
+    }
+
+    /// A meter allowing `limit` calls within `time` from now (`None`: no
+    /// deadline): every call, retry and wait of every client sharing it
+    /// ends by then.
+    pub fn with_deadline(limit: u32, time: Option<Duration>) -> Meter {
         Meter(Arc::new(MeterInner {
             limit,
+            deadline: time.map(|t| (Instant::now() + t, t)),
             calls: AtomicU32::new(0),
             prompt_tokens: AtomicU64::new(0),
             completion_tokens: AtomicU64::new(0),
         }))
+    }
+
+    /// Time left before the deadline (`None` without one).
+    pub fn time_left(&self) -> Option<Duration> {
+        self.0
+            .deadline
+            .map(|(end, _)| end.saturating_duration_since(Instant::now()))
+    }
+
+    /// The error for a call or a wait the deadline leaves no time for.
+    pub fn deadline_error(&self) -> LlmError {
+        LlmError::Deadline {
+            limit: self.0.deadline.map_or(Duration::ZERO, |(_, t)| t),
+        }
     }
 
     /// Calls made (or started) so far.
@@ -193,6 +221,9 @@ impl Meter {
 
     /// Counts one call, or refuses when the limit is reached.
     pub fn take_call(&self) -> Result<(), LlmError> {
+        if self.time_left().is_some_and(|left| left.is_zero()) {
+            return Err(self.deadline_error());
+        }
         let limit = self.0.limit;
         self.0
             .calls

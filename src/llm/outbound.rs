@@ -86,6 +86,7 @@ mod tests {
             key: key.into(),
             text: text.as_bytes().to_vec(),
             pages: None,
+            cut: None,
         }
     }
 

@@ -58,6 +58,18 @@ pub fn estimate_tokens(text: &str) -> usize {
     text.len().div_ceil(3)
 }
 
+/// The share of the prompt budget the query itself may take (one part in
+/// this many): the instructions and the excerpts need the rest.
+pub const QUERY_SHARE: usize = 4;
+
+/// The query as prompts send it under `budget_tokens`: whole when it takes at
+/// most a [`QUERY_SHARE`] of the budget, else its start (`budget::head`); the
+/// flag says whether it was cut. A pasted log or file as a query must not
+/// make every request as large as itself.
+pub fn query_within(query: &str, budget_tokens: usize) -> (&str, bool) {
+    crate::budget::head(query.trim(), budget_tokens / QUERY_SHARE)
+}
+
 /// Consecutive lines of one file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Excerpt {
@@ -446,6 +458,23 @@ mod tests {
             first_line,
             lines: lines.iter().map(|l| l.to_string()).collect(),
         }
+    }
+
+    #[test]
+    fn a_long_query_is_cut_to_its_share_of_the_budget() {
+        let short = "where is the retry delay computed";
+        assert_eq!(query_within(short, 4000), (short, false));
+        let long = "retry backoff ".repeat(10_000);
+        let (cut, was_cut) = query_within(&long, 4000);
+        assert!(was_cut);
+        assert!(estimate_tokens(cut) <= 4000 / QUERY_SHARE, "{}", cut.len());
+        assert!(cut.len() > 2_500 && cut.ends_with("backoff"), "{cut}");
+        // A multi-byte character is never split, and a query without spaces
+        // is cut where it must be.
+        let wide = "é".repeat(5_000);
+        let (cut, _) = query_within(&wide, 400);
+        assert!(cut.len() <= 300 && cut.chars().all(|c| c == 'é'));
+        assert_eq!(query_within(&"x".repeat(1_000), 400).0.len(), 300);
     }
 
     #[test]

@@ -109,8 +109,10 @@ fn output_schema(tool: Tool) -> Value {
             "type": "object",
             "description": "The query as kgrep read it.",
             "properties": {
-                "text": {"type": "string"},
+                "text": {"type": "string", "description": "The query, or its start when it is long (see cut)."},
                 "kind": {"enum": ["natural", "literal", "regex"]},
+                "cut": {"type": "boolean", "description": "Present (true) when text is only the start of a query too long to echo within max_tokens."},
+                "bytes": {"type": "integer", "description": "The whole query's length in bytes, when cut."},
             },
             "required": ["text", "kind"],
         },

@@ -30,6 +30,11 @@ use super::roots::Roots;
 /// warns above 10,000 tokens of tool output). About 60 lines with their data.
 pub const DEFAULT_MAX_TOKENS: usize = 4_000;
 
+/// The share of `max_tokens` the query's echo in `structuredContent` may
+/// take (one part in this many): the agent wrote the query and has it, so a
+/// long one (a pasted log) is echoed cut, with its length, never whole.
+pub const ECHO_SHARE: usize = 8;
+
 /// Most context lines a call may ask for: more returns whole files, which the
 /// budget would cut anyway.
 pub const MAX_CONTEXT: usize = 100;
@@ -443,8 +448,16 @@ fn render(
     if !notes.is_empty() {
         content.push(text_block(&notes.join("\n")));
     }
+    let mut query = json!({"text": run.query.text, "kind": run.query.kind});
+    let max_tokens = plan.token_budget.unwrap_or(DEFAULT_MAX_TOKENS);
+    let (echo, cut) = crate::budget::head(&run.query.text, max_tokens / ECHO_SHARE);
+    if cut {
+        query["text"] = json!(echo);
+        query["cut"] = json!(true);
+        query["bytes"] = json!(run.query.text.len());
+    }
     let mut structured = json!({
-        "query": {"text": run.query.text, "kind": run.query.kind},
+        "query": query,
         "files": files.iter().map(file_json).collect::<Vec<_>>(),
         "model_consulted": results.is_model_consulted(),
         "sufficient": results.is_sufficient(),

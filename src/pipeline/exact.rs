@@ -46,5 +46,6 @@ fn collect(found: search::Found<search::ExactFile>) -> Searched {
         ranked: Vec::new(),
         judgement: None,
         df: Vec::new(),
+        context: 0,
     }
 }

@@ -49,7 +49,11 @@ fn learn_lessons(
 ) {
     let path = path.to_path_buf();
     if let Some(lesson) = report.answer_lesson.take() {
-        learn_answer(run, &path, &lesson, report);
+        if !learn_answer(run, &path, &lesson, report) {
+            // The file could not be written (warned): trying again for the
+            // concepts would fail, and warn, the same way.
+            return;
+        }
     }
     if report.calls > 0 && !report.taught.is_empty() {
         let shown = output::printed_lines(found, run.read);
@@ -106,12 +110,13 @@ fn learn_lessons(
 }
 
 /// Keeps what the model's verified choice answered (`learn::answer`).
+/// Returns false when the learned file could not be used (warned).
 fn learn_answer(
     run: &LearnRun<'_>,
     path: &std::path::Path,
     lesson: &learn::answer::AnswerLesson,
     report: &mut model::Report,
-) {
+) -> bool {
     let from = learn::Provenance {
         // Kept on disk: secrets pasted into a query are not.
         query: crate::llm::redact::redact(&run.plan.query).text,
@@ -140,8 +145,12 @@ fn learn_answer(
             "learned: not keeping the answer: '{}' already names another concept",
             lesson.name
         )),
-        Err(err) => learn::warn(path, err),
+        Err(err) => {
+            learn::warn(path, err);
+            return false;
+        }
     }
+    true
 }
 
 /// The offline results answered the query (what "helped" means for a

@@ -161,7 +161,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         (Gathered::Stdin(list), None) => Corpus::List(list.as_slice()),
         (Gathered::Paths(paths), None) => walking(paths, &walk_opts, &cwd),
     };
-    let read = ReadOptions::for_run(plan.text);
+    let read = ReadOptions::with_cache(plan.text, session.conversions());
     let thesaurus = match query::classify(&plan.query) {
         QueryKind::Natural => load_thesaurus(session, plan, &cwd, true),
         _ => {
@@ -186,6 +186,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     };
     spinner.finish();
     let mut searched = searched?;
+    searched.context = plan.before.max(plan.after);
     let wordless = match &q.kind {
         QueryKind::Literal(lit) if query::is_wordless(&q.raw, lit) => {
             Some(cap_total(&mut searched.selected, plan.max_lines))
@@ -364,18 +365,52 @@ struct Searched {
     judgement: Option<Judgement>,
     /// Document frequency of each term (natural language).
     df: Vec<usize>,
+    /// Lines of context printed around each match (`-A`, `-B`, `-C`).
+    context: usize,
 }
 
+/// Lines around a ranked or printed line of a streamed file that a hollow
+/// load keeps (besides the context asked for): room for the model's
+/// excerpts and the answer's quotes around the places found.
+pub const HOLLOW_MARGIN: usize = 200;
+
 impl Searched {
-    /// Haystack `h`'s document, read again (`None`: gone or unreadable).
+    /// Haystack `h`'s document, read again (`None`: gone or unreadable). A
+    /// file too large to load (`document::stream`) comes back hollow: only
+    /// the lines near its ranked and printed ones keep their text.
     fn document(
         &self,
         h: usize,
         read: &crate::document::ReadOptions,
     ) -> Option<crate::document::Document> {
-        self.haystacks
-            .get(h)
-            .and_then(|x| natural::load_quiet(x, read))
+        use crate::document::{stream, Loaded};
+        let haystack = self.haystacks.get(h)?;
+        let Some(path) = stream::streamed(haystack, read) else {
+            return natural::load_quiet(haystack, read);
+        };
+        let mut near: Vec<usize> = self
+            .ranked
+            .iter()
+            .filter(|f| f.haystack == h)
+            .flat_map(|f| f.lines.iter().map(|l| l.line))
+            .chain(
+                self.selected
+                    .iter()
+                    .filter(|(x, _)| *x == h)
+                    .flat_map(|(_, l)| l.iter().copied()),
+            )
+            .collect();
+        near.sort_unstable();
+        near.dedup();
+        let margin = HOLLOW_MARGIN.max(self.context);
+        let keep = |n: usize| {
+            let i = near.partition_point(|&m| m + margin < n);
+            near.get(i).is_some_and(|&m| m <= n + margin)
+        };
+        match stream::load_hollow(haystack, path, read, keep) {
+            Ok(Loaded::Text(doc)) => Some(doc),
+            _ => None,
+        }
     }
 
     /// Haystack `h`'s document as a model may see it

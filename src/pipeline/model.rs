@@ -4,9 +4,10 @@
 //! rankings fused), then a selection over the retrieved excerpts, whose claims,
 //! once verified, are fused into the offline ranking (kgrep's own fallback) or
 //! replace it (`--rlm`). kgrep's fallback spends at most [`FALLBACK_CALLS`]
-//! calls and one prompt budget (`prompt_tokens`) on a query. Any failure keeps
-//! the offline results (improved by a successful expansion) with a one-line
-//! warning.
+//! calls and one prompt budget (`prompt_tokens`) on a query, and every query
+//! one deadline ([`QUERY_TIME_CALLS`] × `llm_timeout`). Any failure keeps the
+//! offline results (improved by a successful expansion) with a one-line
+//! warning, and ends the query's model calls.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -43,6 +44,11 @@ pub const VOCABULARY_FILES: usize = 5;
 /// selection, or a selection and one follow-up round. Each call of a small
 /// local model takes minutes; a third rarely changes the ranking.
 pub const FALLBACK_CALLS: u32 = 2;
+/// A query's model calls, retries and waits together end within this many
+/// times `llm_timeout` (one deadline per query): a slow call leaves the next
+/// one only what remains, so a server that hangs costs one timeout, and a
+/// query never waits twice as long as the user allowed one call to take.
+pub const QUERY_TIME_CALLS: u32 = 2;
 /// Fewer estimated prompt tokens than this left for a selection: it is not
 /// sent (the instructions alone take several hundred).
 pub const MIN_SELECTION_TOKENS: usize = 1_000;
@@ -150,11 +156,15 @@ pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<
         }
     };
     let max_iterations = config.max_iterations.unwrap_or(DEFAULT_ITERATIONS);
+    warn_long_query(cx, found);
     if cx.plan.dry_run {
         dry_run(cx, found, &config, &selection, expand)?;
         return Ok(None);
     }
-    let meter = Meter::new(config.max_llm_calls);
+    let meter = Meter::with_deadline(
+        config.max_llm_calls,
+        Some(config.call_timeout.saturating_mul(QUERY_TIME_CALLS)),
+    );
     let options = ClientOptions {
         call_timeout: config.call_timeout,
         ..ClientOptions::default()
@@ -172,7 +182,9 @@ pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<
         if let Ok(endpoint) = config.expansion() {
             let client = Client::with_options(endpoint.clone(), meter.clone(), options);
             let sufficient = stage.expand(&client, found, &mut report)?;
-            if sufficient && !stage.must_select() {
+            // A server that just failed is not called again for this query:
+            // the second call would fail the same way, after as long.
+            if report.failed || (sufficient && !stage.must_select()) {
                 finish(&meter, &mut report);
                 return Ok(Some(report));
             }
@@ -256,7 +268,7 @@ impl Stage<'_> {
             return Ok(false);
         }
         let request = ExpansionRequest {
-            query: found.q.raw.clone(),
+            query: prompt_query(self.cx, found),
             vocabulary: vocabulary(found, self.cx.read),
         };
         self.sent_estimate += llm::prompt::expansion(&request).stats.tokens;
@@ -951,7 +963,7 @@ fn selection_request(cx: &Context<'_>, found: &Found, max_iterations: u32) -> Se
         EXCERPT_FILES,
         FOCUS_LINES,
     );
-    let mut request = SelectionRequest::new(&found.q.raw, excerpts);
+    let mut request = SelectionRequest::new(&prompt_query(cx, found), excerpts);
     request.budget_tokens = cx.plan.prompt_tokens;
     request.answer = matches!(cx.plan.mode, Mode::Answer | Mode::AnswerOnly);
     request.follow_ups = max_iterations > 0;
@@ -991,7 +1003,7 @@ fn dry_run(
     if expand && matches!(found.q.kind, QueryKind::Natural) {
         if let Ok(endpoint) = config.expansion() {
             let request = ExpansionRequest {
-                query: found.q.raw.clone(),
+                query: prompt_query(cx, found),
                 vocabulary: vocabulary(found, cx.read),
             };
             let prompt = llm::prompt::expansion(&request);
@@ -1054,6 +1066,30 @@ fn mark_citations(answer: &str, docs: &BTreeMap<String, Document>) -> String {
             .is_some_and(|d| c.lines().all(|n| n >= 1 && n <= d.line_count()))
     })
     .text
+}
+
+/// The query as the prompts send it: cut to its share of `prompt_tokens`
+/// (`llm::prompt::query_within`), so a pasted log does not make every
+/// request as large as itself.
+fn prompt_query(cx: &Context<'_>, found: &Found) -> String {
+    llm::prompt::query_within(&found.q.raw, cx.plan.prompt_tokens)
+        .0
+        .to_string()
+}
+
+/// Says, once per query, that the model is sent only the start of the query.
+fn warn_long_query(cx: &Context<'_>, found: &Found) {
+    let (sent, cut) = llm::prompt::query_within(&found.q.raw, cx.plan.prompt_tokens);
+    if cut {
+        messages::warn(&format!(
+            "the query is about {} tokens, more than 1/{} of prompt_tokens ({}): the model \
+             is sent its first {} bytes (the offline search used all of it)",
+            llm::prompt::estimate_tokens(found.q.raw.trim()),
+            llm::prompt::QUERY_SHARE,
+            cx.plan.prompt_tokens,
+            sent.len()
+        ));
+    }
 }
 
 /// Words of the lines around the best places of the top files, as a model

@@ -8,7 +8,7 @@ use crate::messages;
 use crate::query::{self, Origin, Query, Term};
 use crate::report::LineScores;
 use crate::score::{self, RankedFile, TermWeights};
-use crate::search::{self, matcher::TermMatcher, Corpus};
+use crate::search::{self, matcher::TermMatcher, sink::TermLine, Corpus};
 use crate::typo::{self, Vocabulary};
 use crate::walk::Haystack;
 
@@ -88,6 +88,7 @@ pub(super) fn rank(
         ranked,
         judgement: Some(judgement),
         df: scan.df,
+        context: 0,
     })
 }
 
@@ -157,7 +158,7 @@ fn with_corrections(q: &Query, scan: &search::TermScan, read: &ReadOptions) -> O
         .filter(|(_, &df)| df > 0)
         .map(|(t, _)| t.slot)
         .collect();
-    let missing: Vec<&Term> = q
+    let mut missing: Vec<&Term> = q
         .terms
         .iter()
         .filter(|t| t.origin == Origin::Query && !found_slots.contains(&t.slot))
@@ -166,16 +167,31 @@ fn with_corrections(q: &Query, scan: &search::TermScan, read: &ReadOptions) -> O
     if missing.is_empty() {
         return None;
     }
+    if missing.len() > typo::MAX_CORRECTED_WORDS {
+        messages::verbose(&format!(
+            "typo: {} words are in no file; only the first {} are corrected",
+            missing.len(),
+            typo::MAX_CORRECTED_WORDS
+        ));
+        missing.truncate(typo::MAX_CORRECTED_WORDS);
+    }
     let vocabulary = sample_vocabulary(scan, read);
     let mut terms = q.terms.clone();
     for word in missing {
-        let fixes = vocabulary.corrections(&word.text);
+        let (fixes, effort) = vocabulary.corrections_with_effort(&word.text);
+        let effort = format!(
+            "compared with {} of the {} words near its length",
+            effort.compared, effort.near_in_length
+        );
         if fixes.is_empty() {
-            messages::verbose(&format!("typo: no corpus word is close to {:?}", word.text));
+            messages::verbose(&format!(
+                "typo: no corpus word is close to {:?} ({effort})",
+                word.text
+            ));
             continue;
         }
         messages::verbose(&format!(
-            "typo: {:?} is in no file; also searching {}",
+            "typo: {:?} is in no file; also searching {} ({effort})",
             word.text,
             fixes.join(", ")
         ));
@@ -198,7 +214,10 @@ fn with_corrections(q: &Query, scan: &search::TermScan, read: &ReadOptions) -> O
     (terms.len() > q.terms.len()).then_some(terms)
 }
 
-/// Words of the best first-pass files and of a sample of all files read.
+/// Words of the best first-pass files and of a sample of all files read:
+/// the start of each, its share of `typo::MAX_VOCABULARY_BYTES` (what a file
+/// leaves unread goes to the next ones), so a few large files cannot crowd
+/// out the rest, nor make the sample large.
 fn sample_vocabulary(scan: &search::TermScan, read: &ReadOptions) -> Vocabulary {
     let mut by_hits: Vec<&search::FileTerms> = scan.files.iter().collect();
     by_hits.sort_by_key(|f| std::cmp::Reverse(f.counts.iter().map(|&c| u64::from(c)).sum::<u64>()));
@@ -206,12 +225,29 @@ fn sample_vocabulary(scan: &search::TermScan, read: &ReadOptions) -> Vocabulary 
         .into_iter()
         .take(score::CANDIDATE_FILES)
         .map(|f| &scan.haystacks[f.haystack]);
-    let mut vocabulary = Vocabulary::default();
+    let mut sampled: Vec<&Haystack> = Vec::new();
     for h in best.chain(&scan.sample) {
-        if let Some(doc) = load_quiet(h, read) {
-            vocabulary.add_text(&doc.text);
+        // A best file is often in the sample too: read once.
+        if !sampled.iter().any(|s| s.key == h.key) {
+            sampled.push(h);
         }
     }
+    let mut vocabulary = Vocabulary::default();
+    let mut files = 0;
+    for (i, h) in sampled.iter().enumerate() {
+        let left = typo::MAX_VOCABULARY_BYTES.saturating_sub(vocabulary.bytes_read());
+        let share = (left / (sampled.len() - i)).min(typo::MAX_SAMPLE_BYTES);
+        if let Ok(Loaded::Text(doc)) = document::load_head(h, read, share) {
+            vocabulary.add_text(&doc.text[..doc.text.len().min(share)]);
+            files += 1;
+        }
+    }
+    messages::verbose(&format!(
+        "typo: vocabulary of {} words from {files} files ({} bytes read, at most {})",
+        vocabulary.len(),
+        vocabulary.bytes_read(),
+        typo::MAX_VOCABULARY_BYTES
+    ));
     vocabulary
 }
 
@@ -263,6 +299,9 @@ impl SecondPass<'_> {
     }
 
     fn score_file(&self, h: usize) -> Option<RankedFile> {
+        if let Some(path) = document::stream::streamed(&self.haystacks[h], self.read) {
+            return self.score_streamed(h, path);
+        }
         let key = &self.haystacks[h].key;
         let doc = load_quiet(&self.haystacks[h], self.read)?;
         let lines = search::term_lines(&doc, self.matcher);
@@ -288,6 +327,119 @@ impl SecondPass<'_> {
         score::name_definitions(&mut kinds, lines.iter().map(|l| l.line), text_of);
         let wants_tests = score::query_wants_secondary(&self.q.terms);
         let scored = score::score_lines(&lines, self.weights, &kinds, wants_tests, text_of);
+        Some(RankedFile {
+            haystack: h,
+            file_score,
+            prior,
+            score: score::final_score(file_score, &scored, prior),
+            lines: scored,
+        })
+    }
+}
+
+/// Most matching lines of a streamed file kept for scoring, and most bytes of
+/// their text: a 1 GB log whose every line matches must not be held after
+/// all. Past them the file's term counts still grow; its later lines are
+/// not scored (said with `-v`).
+pub const MAX_STREAMED_LINES: usize = 100_000;
+pub const MAX_STREAMED_LINE_BYTES: usize = 64 << 20;
+
+/// What scoring a streamed file keeps of it.
+#[derive(Default)]
+struct Streamed {
+    lines: Vec<TermLine>,
+    /// The labels and the text of `lines`, in the same order.
+    kinds: Vec<score::LineKind>,
+    texts: Vec<Vec<u8>>,
+    text_bytes: usize,
+    counts: Vec<u32>,
+    /// Bytes and lines of the whole normalised text.
+    len: usize,
+    line_count: usize,
+    /// Matching lines left unscored by the caps.
+    dropped: usize,
+}
+
+impl SecondPass<'_> {
+    /// [`SecondPass::score_file`] for a file too large to load
+    /// (`document::stream`): its lines are matched and labelled as they
+    /// stream past, and only the matching ones kept, with the same scores
+    /// the whole text would give them.
+    fn score_streamed(&self, h: usize, path: &std::path::Path) -> Option<RankedFile> {
+        use std::ops::ControlFlow;
+        let key = &self.haystacks[h].key;
+        let mut s = Streamed {
+            counts: vec![0u32; self.q.terms.len()],
+            ..Streamed::default()
+        };
+        let mut classifier = score::Classifier::default();
+        let mut line = Vec::new();
+        let streamed = document::stream::for_each_line(path, |n, text| {
+            s.len += text.len() + usize::from(n > 1);
+            s.line_count = n;
+            // Each line with its break, as the whole text's matcher sees it.
+            line.clear();
+            line.extend_from_slice(text);
+            line.push(b'\n');
+            let matches = self.matcher.find_all(&line);
+            for m in &matches {
+                if let Some(c) = s.counts.get_mut(m.term) {
+                    *c = c.saturating_add(1);
+                }
+            }
+            let room = s.lines.len() < MAX_STREAMED_LINES
+                && s.text_bytes + text.len() <= MAX_STREAMED_LINE_BYTES;
+            let kept = !matches.is_empty() && room;
+            s.dropped += usize::from(!matches.is_empty() && !room);
+            let (mut kind, adopted) = classifier.next(n, text, kept);
+            if let Some((block, numbers)) = adopted {
+                for number in numbers {
+                    if let Ok(i) = s.lines.binary_search_by_key(&number, |l| l.line) {
+                        s.kinds[i].block = block;
+                    }
+                }
+            }
+            if kept {
+                score::name_definition(&mut kind, text);
+                s.lines.push(TermLine { line: n, matches });
+                s.kinds.push(kind);
+                s.texts.push(text.to_vec());
+                s.text_bytes += text.len();
+            }
+            ControlFlow::Continue(())
+        });
+        match streamed {
+            Ok(nul) if nul && !self.read.text => return None,
+            Ok(_) => {}
+            Err(_) => return None,
+        }
+        messages::verbose(&format!(
+            "second pass: {key}: {} bytes, scored as it streamed: {} matching lines kept",
+            s.len,
+            s.lines.len()
+        ));
+        if s.dropped > 0 {
+            messages::verbose(&format!(
+                "second pass: {key}: {} matching lines past the first {} not scored",
+                s.dropped,
+                s.lines.len()
+            ));
+        }
+        let prior = score::text_prior_of(key, &self.q.terms, s.len, s.line_count);
+        let file_score = prior
+            * score::file_evidence(
+                &s.counts,
+                s.len,
+                self.mean_len,
+                key,
+                &self.q.terms,
+                self.weights,
+            );
+        let index = |n: usize| s.lines.binary_search_by_key(&n, |l| l.line).ok();
+        let text_of = |n: usize| index(n).map(|i| s.texts[i].as_slice());
+        let kind_of = |n: usize| index(n).map(|i| s.kinds[i]).unwrap_or_default();
+        let wants_tests = score::query_wants_secondary(&self.q.terms);
+        let scored = score::score_lines_by(&s.lines, self.weights, kind_of, wants_tests, text_of);
         Some(RankedFile {
             haystack: h,
             file_score,
@@ -346,4 +498,68 @@ pub(super) fn load_disclosed(h: &Haystack, read: &ReadOptions) -> Option<Documen
         return None;
     }
     load_quiet(h, read).and_then(crate::llm::outbound::document)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::testing::{below, rng};
+    use crate::walk::Source;
+
+    /// A file scored as it streams gets the scores the loaded file gets: the
+    /// same lines, labels, file score and rank.
+    #[test]
+    fn a_streamed_file_scores_as_the_loaded_file() {
+        const PIECES: &[&str] = &[
+            "\n",
+            "fn retry_backoff() {\n",
+            "    let delay = 1;\n",
+            "}\n",
+            "/// Retry docs.\n",
+            "#[test]\n",
+            "@retry\n",
+            "def compute_delay(self):\n",
+            "    \"\"\"Backoff.\"\"\"\n",
+            "    return retry\n",
+            "/* block retry\n",
+            "still */\n",
+            "use retry::Backoff;\n",
+            "class RetryPolicy:\n",
+            "  # delay note\n",
+            "mod tests {\n",
+            "x = 1\r\n",
+            "\u{e9}t\u{e9}\r",
+            "a long line of words about the retry delay and the backoff it computes\n",
+        ];
+        let q = query::analyze("where is the retry backoff delay computed");
+        let matcher = TermMatcher::new(&q.terms).unwrap();
+        let df = vec![3; q.terms.len()];
+        let weights = TermWeights::new(&q.terms, &df, 10);
+        let read = ReadOptions::for_run(false);
+        let dir = tempfile::tempdir().unwrap();
+        let mut rng = rng(0x5c0e_0015);
+        for case in 0..60 {
+            let text: String = (0..below(&mut rng, 80))
+                .map(|_| PIECES[below(&mut rng, PIECES.len())])
+                .collect();
+            let path = dir.path().join(format!("f{case}.rs"));
+            std::fs::write(&path, &text).unwrap();
+            let haystacks = vec![Haystack {
+                key: format!("src/f{case}.rs"),
+                source: Source::Path(path.clone()),
+            }];
+            let pass = SecondPass {
+                haystacks: &haystacks,
+                read: &read,
+                matcher: &matcher,
+                weights: &weights,
+                mean_len: 400.0,
+                q: &q,
+            };
+            let loaded = pass.score_file(0);
+            let streamed = pass.score_streamed(0, &path);
+            assert_eq!(streamed, loaded, "case {case}: {text:?}");
+        }
+    }
 }

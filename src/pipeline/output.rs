@@ -8,7 +8,6 @@ use std::time::Instant;
 
 use anyhow::Context;
 
-use super::natural::{self, load_quiet};
 use super::{model, Found};
 use crate::answer::{self, BestLine, NoModel};
 use crate::cli::{LlmPolicy, Mode, Plan};
@@ -49,7 +48,7 @@ pub(super) fn write_grep_to(
         .search
         .selected
         .iter()
-        .filter_map(|(h, lines)| load_quiet(&found.search.haystacks[*h], read).map(|d| (d, lines)))
+        .filter_map(|(h, lines)| found.search.document(*h, read).map(|d| (d, lines)))
         .collect();
     // A natural-language result line is cut around its matched words when it
     // is long; -a, literal and regex queries print every byte, as grep does.
@@ -109,7 +108,7 @@ pub(super) fn write_json_to(
     let mut printed = 0;
     for (h, lines) in &found.search.selected {
         let took = Instant::now();
-        let Some(doc) = load_quiet(&found.search.haystacks[*h], read) else {
+        let Some(doc) = found.search.document(*h, read) else {
             continue;
         };
         if plan.mode == Mode::AnswerOnly {
@@ -303,17 +302,12 @@ pub(super) fn answer_of(
 pub(super) fn printed_lines(found: &Found, read: &ReadOptions) -> Vec<BestLine> {
     let mut out = Vec::new();
     for (h, lines) in &found.search.selected {
-        let Some(doc) = found
-            .search
-            .haystacks
-            .get(*h)
-            .and_then(|hs| natural::load_quiet(hs, read))
-        else {
+        let Some(doc) = found.search.document(*h, read) else {
             continue;
         };
-        let texts: Vec<&[u8]> = doc.lines().collect();
+        let texts = doc.lines_at(lines.iter().copied());
         for &n in lines {
-            let text = texts.get(n.wrapping_sub(1)).copied().unwrap_or_default();
+            let text = texts.get(&n).copied().unwrap_or_default();
             out.push(BestLine {
                 path: doc.key.clone(),
                 line: n,

@@ -8,7 +8,7 @@
 //! `kgrep` prints into a pipe.
 
 use super::output;
-use super::{explain, natural::load_quiet, Found, Selection};
+use super::{explain, Found, Selection};
 use crate::budget::{self, LeftOut};
 use crate::cli::Plan;
 use crate::document::ReadOptions;
@@ -297,11 +297,11 @@ impl Results {
         let spotter = Spotter::new(&found.q)?;
         let mut out = Vec::new();
         for (h, lines) in &found.search.selected {
-            let Some(doc) = load_quiet(&found.search.haystacks[*h], &self.read) else {
+            let Some(doc) = found.search.document(*h, &self.read) else {
                 continue;
             };
-            let texts: Vec<&[u8]> = doc.lines().collect();
-            let matches = selected_lines(lines, texts.len(), plan.max_count);
+            let count = doc.line_count();
+            let matches = selected_lines(lines, count, plan.max_count);
             if matches.is_empty() {
                 continue;
             }
@@ -312,10 +312,12 @@ impl Results {
             let mut infos = matched.into_iter().map(|m| (m.number, m.kgrep));
             let mut info_of = |n: usize| infos.find(|(m, _)| *m == n).and_then(|(_, i)| i);
             let mut file_lines = Vec::new();
-            for (start, end) in context_groups(&matches, plan.before, plan.after, texts.len()) {
+            let groups = context_groups(&matches, plan.before, plan.after, count);
+            let texts = doc.lines_at(groups.iter().flat_map(|&(start, end)| start..=end));
+            for (start, end) in groups {
                 for n in start..=end {
                     let is_match = matches.binary_search(&n).is_ok();
-                    let Some(text) = texts.get(n.wrapping_sub(1)) else {
+                    let Some(text) = texts.get(&n) else {
                         continue;
                     };
                     file_lines.push(LineView {

@@ -15,7 +15,7 @@ mod classify;
 mod words;
 
 pub use classify::{classify, is_identifier_like, is_wordless, looks_like_regex};
-pub use words::{cjk_script, split_identifier, typed_words, words, Cjk};
+pub use words::{cjk_script, for_each_word, split_identifier, typed_words, words, Cjk};
 
 /// How a query is searched.
 #[derive(Clone, Debug, PartialEq, Eq)]

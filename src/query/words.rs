@@ -17,12 +17,7 @@ pub fn words(text: &str) -> Vec<String> {
 /// `words`, keeping the case the words were typed in.
 pub fn typed_words(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for token in text.split(|c: char| !c.is_alphanumeric()) {
-        if token.is_empty() {
-            continue;
-        }
-        out.extend(split_identifier(token).into_iter().map(str::to_string));
-    }
+    for_each_word(text, |part| out.push(part.to_string()));
     out
 }
 
@@ -47,28 +42,46 @@ pub fn cjk_script(c: char) -> Option<Cjk> {
     }
 }
 
+/// Calls `f` with each word of `text` as typed, in order: what
+/// [`typed_words`] lists, without a `String` per word (the typo vocabulary
+/// reads megabytes of text through it).
+pub fn for_each_word<'a>(text: &'a str, mut f: impl FnMut(&'a str)) {
+    for token in text.split(|c: char| !c.is_alphanumeric()) {
+        if !token.is_empty() {
+            for_each_part(token, &mut f);
+        }
+    }
+}
+
 /// Splits one alphanumeric token on case changes, letter/digit changes and
 /// script changes into or out of CJK.
 pub fn split_identifier(token: &str) -> Vec<&str> {
-    let chars: Vec<(usize, char)> = token.char_indices().collect();
     let mut parts = Vec::new();
-    let mut start = 0;
-    for i in 1..chars.len() {
-        let (pos, c) = chars[i];
-        let prev = chars[i - 1].1;
-        let next = chars.get(i + 1).map(|&(_, n)| n);
-        let lower_to_upper = prev.is_lowercase() && c.is_uppercase();
-        let acronym_end =
-            prev.is_uppercase() && c.is_uppercase() && next.is_some_and(char::is_lowercase);
-        let digit_edge = prev.is_ascii_digit() != c.is_ascii_digit();
-        let script_edge = cjk_script(prev) != cjk_script(c);
-        if lower_to_upper || acronym_end || digit_edge || script_edge {
-            parts.push(&token[start..pos]);
-            start = pos;
-        }
-    }
-    parts.push(&token[start..]);
+    for_each_part(token, |part| parts.push(part));
     parts
+}
+
+/// Calls `f` with each part of one alphanumeric token ([`split_identifier`]).
+fn for_each_part<'a>(token: &'a str, mut f: impl FnMut(&'a str)) {
+    let mut start = 0;
+    let mut prev: Option<char> = None;
+    let mut chars = token.char_indices().peekable();
+    while let Some((pos, c)) = chars.next() {
+        if let Some(prev) = prev {
+            let next = chars.peek().map(|&(_, n)| n);
+            let lower_to_upper = prev.is_lowercase() && c.is_uppercase();
+            let acronym_end =
+                prev.is_uppercase() && c.is_uppercase() && next.is_some_and(char::is_lowercase);
+            let digit_edge = prev.is_ascii_digit() != c.is_ascii_digit();
+            let script_edge = cjk_script(prev) != cjk_script(c);
+            if lower_to_upper || acronym_end || digit_edge || script_edge {
+                f(&token[start..pos]);
+                start = pos;
+            }
+        }
+        prev = Some(c);
+    }
+    f(&token[start..]);
 }
 
 #[cfg(test)]

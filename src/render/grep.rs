@@ -162,10 +162,12 @@ fn layout<'a>(files: &'a [FileResult<'a>], opts: &GrepOptions) -> Vec<Row<'a>> {
 /// Appends one file's line rows (not its heading).
 fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &GrepOptions) {
     let doc = file.doc;
-    let lines: Vec<&[u8]> = doc.lines().collect();
-    let matches = selected_lines(&file.lines, lines.len(), opts.max_count);
+    let count = doc.line_count();
+    let matches = selected_lines(&file.lines, count, opts.max_count);
+    let groups = context_groups(&matches, opts.before, opts.after, count);
+    let lines = doc.lines_at(groups.iter().flat_map(|&(start, end)| start..=end));
     let line_row = |number: usize| {
-        let text = lines[number - 1];
+        let text = lines.get(&number).copied().unwrap_or_default();
         let spans = file.spans.get(&number).map_or(&[][..], Vec::as_slice);
         let cut = opts
             .long_lines
@@ -190,7 +192,6 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
         rows.extend(matches.iter().map(|&n| line_row(n)));
         return;
     }
-    let groups = context_groups(&matches, opts.before, opts.after, lines.len());
     for (index, &(start, end)) in groups.iter().enumerate() {
         if index > 0 {
             rows.push(Row::GroupBreak);
@@ -357,6 +358,7 @@ mod tests {
             key: key.to_string(),
             text: text.to_vec(),
             pages: None,
+            cut: None,
         }
     }
 
@@ -507,6 +509,7 @@ mod tests {
             key: "m.pdf".into(),
             text: b"===== Page 1 =====\nA\n\n===== Page 2 =====\nB\n".to_vec(),
             pages: Some(vec![1, 1, 1, 2, 2, 2]),
+            cut: None,
         };
         let (out, _) = render(&[(&d, &[4])], &opts(1, 1, None));
         assert_eq!(
@@ -658,6 +661,7 @@ mod tests {
             key: "m.pdf".into(),
             text: b"Demo".to_vec(),
             pages: Some(vec![1]),
+            cut: None,
         };
         let (out, _) = render(&[(&d, &[1])], &tty(false));
         assert_eq!(

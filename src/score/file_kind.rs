@@ -299,8 +299,15 @@ fn names_the_file(key: &str, terms: &[Term]) -> bool {
 
 /// `file_prior`, also demoting a file whose text reads as minified.
 pub fn text_prior(key: &str, terms: &[Term], text: &[u8]) -> f64 {
+    let lines = memchr::memchr_iter(b'\n', text).count() + 1;
+    text_prior_of(key, terms, text.len(), lines)
+}
+
+/// [`text_prior`] of a text known by its length and its number of lines (a
+/// file scored as it streams).
+pub fn text_prior_of(key: &str, terms: &[Term], len: usize, lines: usize) -> f64 {
     let prior = file_prior(key, terms);
-    if looks_minified(text) {
+    if len / lines.max(1) > MINIFIED_MEAN_LINE {
         prior.min(GENERATED_FILE_PRIOR)
     } else {
         prior

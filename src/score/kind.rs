@@ -45,12 +45,58 @@ pub fn classify_lines(text: &[u8]) -> Vec<LineKind> {
     let mut state = State::default();
     for raw in crate::document::lines(text) {
         let kind = state.next(raw);
-        let trimmed = raw.trim_ascii_start();
-        decorations.push(kind.comment || trimmed.starts_with(b"#[") || trimmed.starts_with(b"@"));
+        decorations.push(is_decoration(&kind, raw));
         out.push(kind);
     }
     attach_decorations(&mut out, &decorations);
     out
+}
+
+/// [`classify_lines`] one line at a time, for a file read as a stream: each
+/// line's label as it comes, and, when a definition arrives, the decoration
+/// lines just above it (doc comments, attributes) that belong to its block.
+/// Only the decoration lines the caller marks as kept are remembered, so a
+/// file of comments costs nothing.
+#[derive(Default)]
+pub struct Classifier {
+    state: State,
+    /// Kept decoration lines since the last line that was neither one nor a
+    /// definition.
+    pending: Vec<usize>,
+}
+
+impl Classifier {
+    /// The label of the next line (`raw`, numbered `number`; `kept`: the
+    /// caller keeps its label), and when it is a definition, its block with
+    /// the kept decoration lines just above it, which belong to that block
+    /// (`classify_lines`' decorations, attached going forward).
+    pub fn next(
+        &mut self,
+        number: usize,
+        raw: &[u8],
+        kept: bool,
+    ) -> (LineKind, Option<(u32, Vec<usize>)>) {
+        let kind = self.state.next(raw);
+        if kind.definition {
+            let adopted = std::mem::take(&mut self.pending);
+            return (kind, Some((kind.block, adopted)));
+        }
+        if is_decoration(&kind, raw) {
+            if kept {
+                self.pending.push(number);
+            }
+        } else {
+            self.pending.clear();
+        }
+        (kind, None)
+    }
+}
+
+/// A doc comment, an attribute or a decorator: it describes the definition
+/// below it.
+fn is_decoration(kind: &LineKind, raw: &[u8]) -> bool {
+    let trimmed = raw.trim_ascii_start();
+    kind.comment || trimmed.starts_with(b"#[") || trimmed.starts_with(b"@")
 }
 
 /// Reads the names defined on the given lines (the lines a query matched):
@@ -66,16 +112,22 @@ pub fn name_definitions<'a>(
         let Some(kind) = kinds.get_mut(n.wrapping_sub(1)) else {
             continue;
         };
-        if kind.comment || kind.import {
-            continue;
+        if let Some(text) = text_of(n) {
+            name_definition(kind, text);
         }
-        let Some(text) = text_of(n) else { continue };
-        let name = definition_name(text)
-            .and_then(|(s, e)| Some((u32::try_from(s).ok()?, u32::try_from(e).ok()?)));
-        if name.is_some() {
-            kind.name = name;
-            kind.definition = true;
-        }
+    }
+}
+
+/// [`name_definitions`] for one line, labelled `kind`, of text `text`.
+pub fn name_definition(kind: &mut LineKind, text: &[u8]) {
+    if kind.comment || kind.import {
+        return;
+    }
+    let name = definition_name(text)
+        .and_then(|(s, e)| Some((u32::try_from(s).ok()?, u32::try_from(e).ok()?)));
+    if name.is_some() {
+        kind.name = name;
+        kind.definition = true;
     }
 }
 

@@ -95,6 +95,18 @@ pub fn score_lines<'a>(
     text_of: impl Fn(usize) -> Option<&'a [u8]>,
 ) -> Vec<RankedLine> {
     let kind_of = |n: usize| kinds.get(n.wrapping_sub(1)).copied().unwrap_or_default();
+    score_lines_by(lines, weights, kind_of, wants_tests, text_of)
+}
+
+/// [`score_lines`] with the labels of a line given by `kind_of(n)`: a file
+/// scored as it streams keeps the labels of its matching lines only.
+pub fn score_lines_by<'a>(
+    lines: &[TermLine],
+    weights: &TermWeights,
+    kind_of: impl Fn(usize) -> LineKind,
+    wants_tests: bool,
+    text_of: impl Fn(usize) -> Option<&'a [u8]>,
+) -> Vec<RankedLine> {
     let slots: Vec<BTreeMap<usize, f64>> = lines
         .iter()
         .map(|tl| {

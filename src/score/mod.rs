@@ -23,10 +23,14 @@ use std::collections::BTreeMap;
 pub use bm25::{bm25, file_evidence, file_score, idf, path_terms, BM25_B, BM25_K1};
 pub use file_kind::{
     file_kind, file_prior, is_secondary_path, looks_minified, query_wants_secondary, text_prior,
-    FileKind, GENERATED_FILE_PRIOR,
+    text_prior_of, FileKind, GENERATED_FILE_PRIOR,
 };
-pub use kind::{classify_lines, is_definition, name_definitions, LineKind};
-pub use lines::{near_share, score_lines, slot_bit, LineScore, RankedLine, PASSAGE_LINES};
+pub use kind::{
+    classify_lines, is_definition, name_definition, name_definitions, Classifier, LineKind,
+};
+pub use lines::{
+    near_share, score_lines, score_lines_by, slot_bit, LineScore, RankedLine, PASSAGE_LINES,
+};
 pub use select::{better, priority, select, select_per_file, select_unsure};
 pub use symbol::definition_name;
 

@@ -131,9 +131,55 @@ proptest! {
         prop_assert_eq!(kinds, classify_lines(&text));
     }
 
+    /// Labelling a text line by line as it streams gives every line the
+    /// label `classify_lines` gives it (decorations attached included).
+    #[test]
+    fn streamed_labels_are_the_whole_text_labels(
+        pieces in prop::collection::vec(0..LABEL_PIECES.len(), 0..60),
+    ) {
+        let text: String = pieces.iter().map(|&p| LABEL_PIECES[p]).collect();
+        let whole = classify_lines(text.as_bytes());
+        let mut classifier = crate::score::Classifier::default();
+        let mut streamed = Vec::new();
+        for (i, line) in text.split('\n').enumerate() {
+            let (kind, adopted) = classifier.next(i + 1, line.as_bytes(), true);
+            streamed.push(kind);
+            if let Some((block, lines)) = adopted {
+                for n in lines {
+                    streamed[n - 1].block = block;
+                }
+            }
+        }
+        prop_assert_eq!(streamed, whole);
+    }
+
     #[test]
     fn query_analysis_never_panics_and_is_deterministic(raw in "\\PC{0,80}") {
         let a = crate::query::analyze(&raw);
         prop_assert_eq!(a, crate::query::analyze(&raw));
     }
 }
+
+/// Lines of code and their pieces, for the labelling property.
+const LABEL_PIECES: &[&str] = &[
+    "\n",
+    "fn retry() {\n",
+    "    let x = 1;\n",
+    "}\n",
+    "/// Docs.\n",
+    "#[test]\n",
+    "@decorator\n",
+    "def go(self):\n",
+    "    \"\"\"Doc.\"\"\"\n",
+    "    return 2\n",
+    "/* block\n",
+    "still */\n",
+    "use std::io;\n",
+    "from x import (\n",
+    "    a,\n",
+    ")\n",
+    "class Widget:\n",
+    "  # note\n",
+    "#[cfg(test)]\nmod tests {\n",
+    "    fn helper() {}\n",
+];

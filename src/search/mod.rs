@@ -43,8 +43,8 @@ use sink::TermLine;
 
 /// How many haystacks were read and how many were skipped (binary, unreadable
 /// or unconvertible), with the warnings for documents that could not be
-/// converted, in key order (`skip KEY: why`), to print after the summary as
-/// rlmgrep does.
+/// converted (`skip KEY: why`) or whose text was cut, in key order, to print
+/// after the summary as rlmgrep does.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LoadStats {
     pub loaded: usize,
@@ -111,6 +111,25 @@ impl Counters {
             .push((key.to_string(), format!("skip {key}: {err}")));
     }
 
+    /// Records a document whose conversion was cut at `limit` bytes of text:
+    /// a warning with the others, after the summary.
+    pub fn cut(&self, key: &str, limit: usize) {
+        let size = if limit.is_multiple_of(1 << 20) {
+            format!("{} MiB", limit >> 20)
+        } else {
+            format!("{limit} bytes")
+        };
+        self.skips
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push((
+                key.to_string(),
+                format!(
+                    "{key}: only its first {size} of text are searched (a document's text is cut there)"
+                ),
+            ));
+    }
+
     /// Records a file that was read as text, `bytes` long.
     pub fn loaded(&self, bytes: usize) {
         self.loaded.fetch_add(1, Ordering::Relaxed);
@@ -138,6 +157,9 @@ pub fn load(h: &Haystack, read: &ReadOptions, counters: &Counters) -> Option<Doc
     match document::load(h, read) {
         Ok(Loaded::Text(doc)) => {
             counters.loaded(doc.text.len());
+            if let Some(limit) = doc.cut {
+                counters.cut(&h.key, limit);
+            }
             Some(doc)
         }
         Ok(Loaded::Partial(doc, unread)) => {
@@ -341,6 +363,7 @@ mod term_lines_tests {
                 key: "t".into(),
                 text: text.clone().into_bytes(),
                 pages: None,
+                cut: None,
             };
             proptest::prop_assert_eq!(term_lines(&doc, &matcher), line_by_line(text.as_bytes(), &matcher));
         }

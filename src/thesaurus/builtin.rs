@@ -96,7 +96,7 @@ fn from_numbered(entries: &[(u64, Entry)], layer: Layer) -> Thesaurus {
         let concept = Concept {
             id: *id,
             name: e.name.clone(),
-            layer: layer.clone(),
+            layer,
             learned: None,
         };
         t.add(concept, &e.synonyms, false);

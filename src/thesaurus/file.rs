@@ -15,7 +15,7 @@ use anyhow::{bail, Context};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{Answer, Concept, Layer, Standing, Thesaurus};
+use super::{Answer, Concept, Layer, LayerData, Standing, Thesaurus};
 use crate::own_file::{self, Follow};
 
 /// Files larger than this are not thesauri (a mistyped path to a data dump):
@@ -64,6 +64,13 @@ impl Normalized {
 /// of at most [`MAX_THESAURUS_BYTES`] (`own_file::read`: a FIFO or a device
 /// is refused at once), through a symlink only as [`follow`] says.
 pub fn read(path: &Path, layer: Layer) -> anyhow::Result<Thesaurus> {
+    read_layer(path, layer).map(Thesaurus::from_layer)
+}
+
+/// Reads a JSON file or a Markdown folder as a layer's concepts and answers,
+/// to add over other layers ([`Thesaurus::add_layer`]) without building a
+/// thesaurus of its own first.
+pub fn read_layer(path: &Path, layer: Layer) -> anyhow::Result<LayerData> {
     let follow = follow(&layer);
     let is_dir = match follow {
         Follow::Yes => path.is_dir(),
@@ -74,24 +81,48 @@ pub fn read(path: &Path, layer: Layer) -> anyhow::Result<Thesaurus> {
     }
     let text = own_file::read_to_string(path, follow, MAX_THESAURUS_BYTES)
         .with_context(|| format!("cannot read thesaurus {}", path.display()))?;
-    parse_json(&text, layer).with_context(|| format!("invalid thesaurus {}", path.display()))
+    parse_layer(&text, layer).with_context(|| format!("invalid thesaurus {}", path.display()))
 }
 
 /// Parses Terraphim JSON or its legacy flat form.
 pub fn parse_json(text: &str, layer: Layer) -> anyhow::Result<Thesaurus> {
-    let value: Value = serde_json::from_str(text).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let Value::Object(top) = value else {
-        bail!("expected a JSON object");
+    parse_layer(text, layer).map(Thesaurus::from_layer)
+}
+
+/// Parses a file's text as a layer: as [`parse_object`] after parsing to
+/// JSON, but with the synonyms of `"data"` read straight into their entries
+/// (see [`stream`]).
+fn parse_layer(text: &str, layer: Layer) -> anyhow::Result<LayerData> {
+    let top: stream::Top = serde_json::from_str(text).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let entries = match top.data {
+        stream::Data::Entries(entries) => entries,
+        stream::Data::NotObject => bail!("\"data\" must be an object of synonyms"),
+        stream::Data::Missing => legacy_entries(&top.rest)
+            .into_iter()
+            .map(|(k, v)| {
+                let n = Normalized::read(&v).map_err(|e| e.to_string());
+                (k, n)
+            })
+            .collect(),
     };
-    parse_object(&top, layer)
+    let mut read = Vec::with_capacity(entries.len());
+    for (synonym, n) in entries {
+        read.push((
+            n.map_err(|e| anyhow::anyhow!("synonym {synonym:?}: {e}"))?,
+            synonym,
+        ));
+    }
+    Ok(layer_data(read, &top.rest, layer))
 }
 
 /// Reads a parsed document (its top-level object): what [`parse_json`] does
 /// after parsing the text, for a caller that keeps the JSON (`learn::store`).
+/// The concepts come in (id, name) order, each with its synonyms as the
+/// file lists them.
 pub fn parse_object(
     top: &serde_json::Map<String, Value>,
     layer: Layer,
-) -> anyhow::Result<Thesaurus> {
+) -> anyhow::Result<LayerData> {
     let legacy;
     let data = match top.get("data") {
         Some(Value::Object(data)) => data,
@@ -101,33 +132,44 @@ pub fn parse_object(
             &legacy
         }
     };
-    let mut by_concept: BTreeMap<(u64, String), Vec<String>> = BTreeMap::new();
+    let mut read = Vec::with_capacity(data.len());
     for (synonym, entry) in data {
         let n = Normalized::read(entry).map_err(|e| anyhow::anyhow!("synonym {synonym:?}: {e}"))?;
+        read.push((n, synonym.clone()));
+    }
+    Ok(layer_data(read, top, layer))
+}
+
+/// The layer of a file's entries (`(entry, synonym)`, in file order) and its
+/// top-level object (for the provenance).
+fn layer_data(
+    entries: Vec<(Normalized, String)>,
+    top: &serde_json::Map<String, Value>,
+    layer: Layer,
+) -> LayerData {
+    let mut by_concept: BTreeMap<(u64, String), Vec<String>> = BTreeMap::new();
+    for (n, synonym) in entries {
         by_concept
             .entry((n.id, n.concept()))
             .or_default()
-            .push(synonym.clone());
+            .push(synonym);
     }
     let standings = learned_standings(top);
-    let mut t = Thesaurus::new();
-    for answer in learned_answers(top, &standings) {
-        t.add_answer(answer);
-    }
-    for ((id, name), synonyms) in by_concept {
-        let learned = standings.get(&name).copied();
-        t.add(
-            Concept {
+    let answers = learned_answers(top, &standings);
+    let concepts = by_concept
+        .into_iter()
+        .map(|((id, name), synonyms)| {
+            let learned = standings.get(&name).copied();
+            let concept = Concept {
                 id,
                 name,
-                layer: layer.clone(),
+                layer,
                 learned,
-            },
-            &synonyms,
-            false,
-        );
-    }
-    Ok(t)
+            };
+            (concept, synonyms)
+        })
+        .collect();
+    LayerData { concepts, answers }
 }
 
 /// Where kgrep keeps a learned concept's provenance: `"kgrep": {"concepts":
@@ -209,7 +251,7 @@ fn legacy_entries(top: &serde_json::Map<String, Value>) -> serde_json::Map<Strin
 }
 
 /// Reads every `*.md` file of a folder, in file-name order (ids follow it).
-pub fn read_markdown_dir(dir: &Path, layer: Layer) -> anyhow::Result<Thesaurus> {
+pub fn read_markdown_dir(dir: &Path, layer: Layer) -> anyhow::Result<LayerData> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .with_context(|| format!("cannot read thesaurus folder {}", dir.display()))?
         .filter_map(Result::ok)
@@ -217,7 +259,7 @@ pub fn read_markdown_dir(dir: &Path, layer: Layer) -> anyhow::Result<Thesaurus> 
         .filter(|p| p.extension().is_some_and(|x| x == "md") && p.is_file())
         .collect();
     files.sort();
-    let mut t = Thesaurus::new();
+    let mut data = LayerData::default();
     for (i, path) in files.iter().enumerate() {
         let text = own_file::read_to_string(path, follow(&layer), MAX_THESAURUS_BYTES)
             .with_context(|| format!("cannot read {}", path.display()))?;
@@ -228,18 +270,15 @@ pub fn read_markdown_dir(dir: &Path, layer: Layer) -> anyhow::Result<Thesaurus> 
         let (display, synonyms) = parse_markdown(&text);
         let mut all = synonyms;
         all.extend(display);
-        t.add(
-            Concept {
-                id: i as u64 + 1,
-                name: stem,
-                layer: layer.clone(),
-                learned: None,
-            },
-            &all,
-            false,
-        );
+        let concept = Concept {
+            id: i as u64 + 1,
+            name: stem,
+            layer,
+            learned: None,
+        };
+        data.concepts.push((concept, all));
     }
-    Ok(t)
+    Ok(data)
 }
 
 /// A Markdown concept file: the first `# Heading` and the `synonyms::` list.
@@ -267,6 +306,211 @@ pub fn parse_markdown(text: &str) -> (Option<String>, Vec<String>) {
         }
     }
     (display, synonyms)
+}
+
+/// Reading a thesaurus file for a search without a JSON value per synonym:
+/// a learned file of 100k concepts spent most of its load building, then
+/// dropping, those values. The entries read exactly as [`Normalized::read`]
+/// reads a value (an entry that does not gets the same error, from the value
+/// rebuilt from what it held).
+mod stream {
+    use std::collections::HashMap;
+    use std::fmt;
+
+    use serde::de::value::SeqAccessDeserializer;
+    use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+    use serde_json::{Map, Value};
+
+    use super::Normalized;
+
+    /// A file's top level: `"data"` read entry by entry, the rest as JSON.
+    pub struct Top {
+        pub data: Data,
+        pub rest: Map<String, Value>,
+    }
+
+    /// What `"data"` held.
+    pub enum Data {
+        Missing,
+        NotObject,
+        /// Each synonym with its entry or why it is not one, in file order
+        /// (a repeated synonym keeps its first place and its last entry, as
+        /// a JSON object read into a map does).
+        Entries(Vec<(String, Result<Normalized, String>)>),
+    }
+
+    impl<'de> Deserialize<'de> for Top {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Top, D::Error> {
+            d.deserialize_map(TopVisitor)
+        }
+    }
+
+    struct TopVisitor;
+
+    impl<'de> Visitor<'de> for TopVisitor {
+        type Value = Top;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a JSON object")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Top, A::Error> {
+            let mut top = Top {
+                data: Data::Missing,
+                rest: Map::new(),
+            };
+            while let Some(key) = map.next_key::<String>()? {
+                if key == "data" {
+                    top.data = map.next_value()?;
+                } else {
+                    let value: Value = map.next_value()?;
+                    top.rest.insert(key, value);
+                }
+            }
+            Ok(top)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Data {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Data, D::Error> {
+            d.deserialize_any(DataVisitor)
+        }
+    }
+
+    struct DataVisitor;
+
+    impl<'de> Visitor<'de> for DataVisitor {
+        type Value = Data;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an object of synonyms")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Data, A::Error> {
+            let mut entries: Vec<(String, Result<Normalized, String>)> = Vec::new();
+            let mut place: HashMap<String, usize> = HashMap::new();
+            while let Some(key) = map.next_key::<String>()? {
+                let Entry(entry) = map.next_value()?;
+                match place.get(&key) {
+                    Some(&i) => entries[i].1 = entry,
+                    None => {
+                        place.insert(key.clone(), entries.len());
+                        entries.push((key, entry));
+                    }
+                }
+            }
+            Ok(Data::Entries(entries))
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Data, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(Data::NotObject)
+        }
+
+        fn visit_bool<E>(self, _: bool) -> Result<Data, E> {
+            Ok(Data::NotObject)
+        }
+
+        fn visit_i64<E>(self, _: i64) -> Result<Data, E> {
+            Ok(Data::NotObject)
+        }
+
+        fn visit_u64<E>(self, _: u64) -> Result<Data, E> {
+            Ok(Data::NotObject)
+        }
+
+        fn visit_f64<E>(self, _: f64) -> Result<Data, E> {
+            Ok(Data::NotObject)
+        }
+
+        fn visit_str<E>(self, _: &str) -> Result<Data, E> {
+            Ok(Data::NotObject)
+        }
+
+        fn visit_unit<E>(self) -> Result<Data, E> {
+            Ok(Data::NotObject)
+        }
+    }
+
+    /// One synonym's entry, or the error [`Normalized::read`] gives for it.
+    struct Entry(Result<Normalized, String>);
+
+    impl<'de> Deserialize<'de> for Entry {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Entry, D::Error> {
+            d.deserialize_any(EntryVisitor)
+        }
+    }
+
+    struct EntryVisitor;
+
+    /// The error reading `value` as an entry gives.
+    fn judged(value: &Value) -> Entry {
+        Entry(Normalized::read(value).map_err(|e| e.to_string()))
+    }
+
+    impl<'de> Visitor<'de> for EntryVisitor {
+        type Value = Entry;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a synonym's entry")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Entry, A::Error> {
+            // Only the fields an entry has are kept; the others are skipped
+            // unread, as `Normalized` ignores them.
+            let (mut id, mut nterm) = (None, None);
+            while let Some(key) = map.next_key::<String>()? {
+                match key.as_str() {
+                    "id" => id = Some(map.next_value::<Value>()?),
+                    "nterm" => nterm = Some(map.next_value::<Value>()?),
+                    _ => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            if let (Some(Value::Number(n)), Some(Value::String(name))) = (&id, &nterm) {
+                if let Some(id) = n.as_u64() {
+                    return Ok(Entry(Ok(Normalized {
+                        id,
+                        nterm: name.clone(),
+                    })));
+                }
+            }
+            let mut rebuilt = Map::new();
+            rebuilt.extend(id.map(|v| ("id".to_string(), v)));
+            rebuilt.extend(nterm.map(|v| ("nterm".to_string(), v)));
+            Ok(judged(&Value::Object(rebuilt)))
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Entry, A::Error> {
+            let value = Value::deserialize(SeqAccessDeserializer::new(seq))?;
+            Ok(judged(&value))
+        }
+
+        fn visit_bool<E>(self, v: bool) -> Result<Entry, E> {
+            Ok(judged(&Value::from(v)))
+        }
+
+        fn visit_i64<E>(self, v: i64) -> Result<Entry, E> {
+            Ok(judged(&Value::from(v)))
+        }
+
+        fn visit_u64<E>(self, v: u64) -> Result<Entry, E> {
+            Ok(judged(&Value::from(v)))
+        }
+
+        fn visit_f64<E>(self, v: f64) -> Result<Entry, E> {
+            Ok(judged(&Value::from(v)))
+        }
+
+        fn visit_str<E>(self, v: &str) -> Result<Entry, E> {
+            Ok(judged(&Value::from(v)))
+        }
+
+        fn visit_unit<E>(self) -> Result<Entry, E> {
+            Ok(judged(&Value::Null))
+        }
+    }
 }
 
 #[cfg(test)]
@@ -346,6 +590,45 @@ mod tests {
         );
         assert!(t.lookup("the widget").is_some());
         assert!(t.lookup("ignored").is_none());
+    }
+
+    /// The streamed reading of a file is the reading of its JSON value, for
+    /// every shape of file and entry, errors included.
+    #[test]
+    fn streaming_reads_what_the_json_value_reads() {
+        let texts = [
+            r#"{"name": "x", "data": {"cfg": {"id": 4, "nterm": "Configuration", "url": "u"},
+                "settings": {"id": 4, "nterm": "configuration"}, "jwt": {"nterm": "json web token", "id": 9}}}"#,
+            r#"{"data": {"a": {"id": 1, "nterm": "x"}, "b": {"id": 2, "nterm": "y"}, "a": {"id": 3, "nterm": "z"}}}"#,
+            r#"{"data": {"zib": {"id": 1, "nterm": "gronk", "display_value": null, "id": 2}},
+                "kgrep": {"concepts": {"gronk": {"status": "accepted", "trigger": ["a"], "answer": ["b"]}}}}"#,
+            r#"{"ctx": {"id": 12, "nterm": "context"}, "name": "legacy", "kgrep": {}, "n": 3}"#,
+            r#"{"data": 3}"#,
+            r#"{"data": [1, {"a": 2}]}"#,
+            r#"{"data": null}"#,
+            r#"{"data": "x"}"#,
+            r#"{"data": {"x": {"nterm": "y"}}}"#,
+            r#"{"data": {"x": {"id": -1, "nterm": "y"}}}"#,
+            r#"{"data": {"x": {"id": 1.5, "nterm": "y"}}}"#,
+            r#"{"data": {"x": {"id": "1", "nterm": "y"}}}"#,
+            r#"{"data": {"x": {"id": 1, "nterm": ["y"]}}}"#,
+            r#"{"data": {"x": 5}}"#,
+            r#"{"data": {"x": [1, 2]}}"#,
+            r#"{"data": {"x": "y"}}"#,
+            r#"{"data": {"x": null}}"#,
+            r#"{"data": {"x": true}}"#,
+            r#"{"data": {}}"#,
+            r#"{}"#,
+        ];
+        for text in texts {
+            let streamed = parse_layer(text, Layer::User).map_err(|e| format!("{e:#}"));
+            let value: Value = serde_json::from_str(text).unwrap();
+            let whole =
+                parse_object(value.as_object().unwrap(), Layer::User).map_err(|e| format!("{e:#}"));
+            assert_eq!(streamed, whole, "{text}");
+        }
+        assert!(parse_layer("[1]", Layer::User).is_err());
+        assert!(parse_layer("{", Layer::User).is_err());
     }
 
     #[test]

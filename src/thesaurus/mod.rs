@@ -11,13 +11,13 @@ pub mod builtin;
 pub mod file;
 
 use crate::paths;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::{messages, query};
 
 /// Where a concept came from; later layers override earlier ones.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Layer {
     /// Compiled into the binary.
     Builtin,
@@ -75,9 +75,16 @@ impl Standing {
 pub const MAX_SYNONYM_WORDS: usize = 4;
 
 /// Concepts and their synonyms, with lookup by phrase and by stem.
+///
+/// Every operation that loading repeats (adding a concept, mapping a
+/// synonym, adding an answer) is a hash lookup, so loading `n` concepts is
+/// linear in `n`: a learned file grows with use, and a scan per concept made
+/// a 100k-concept file take minutes to load (issue 28).
 #[derive(Clone, Debug, Default)]
 pub struct Thesaurus {
     concepts: Vec<Concept>,
+    /// (name, layer) → concept index: a layer's entries for one concept merge.
+    by_name: HashMap<(String, Layer), usize>,
     /// Every synonym (the concept's own name included) of each concept.
     synonyms: Vec<Vec<String>>,
     /// Normalised synonym → concept index.
@@ -88,6 +95,8 @@ pub struct Thesaurus {
     related: HashMap<String, Vec<String>>,
     /// Learned answers: which identifiers answered a query, by its words.
     answers: Vec<Answer>,
+    /// The names in `answers`, so adding one need not scan them.
+    answer_names: HashSet<String>,
 }
 
 /// A learned answer (`learn::record_answer`): the model once chose, and
@@ -123,6 +132,15 @@ impl Answer {
     }
 }
 
+/// A layer as read from its file, before it joins a thesaurus: its
+/// concepts (in the file's order, each with its synonyms as listed) and its
+/// learned answers.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LayerData {
+    pub concepts: Vec<(Concept, Vec<String>)>,
+    pub answers: Vec<Answer>,
+}
+
 /// A concept found in a query: which words it covered.
 #[derive(Clone, Debug, PartialEq)]
 pub struct QueryConcept {
@@ -137,6 +155,88 @@ impl Thesaurus {
     /// An empty thesaurus.
     pub fn new() -> Thesaurus {
         Thesaurus::default()
+    }
+
+    /// A thesaurus of one layer: within it, the first concept to list a
+    /// synonym keeps it.
+    pub fn from_layer(data: LayerData) -> Thesaurus {
+        let mut t = Thesaurus::new();
+        t.reserve(&data);
+        for answer in data.answers {
+            t.add_answer(answer);
+        }
+        for (concept, synonyms) in data.concepts {
+            t.add(concept, &synonyms, false);
+        }
+        t
+    }
+
+    /// Adds a layer over this thesaurus: what
+    /// `self.overlay(&Thesaurus::from_layer(data))` does, without building
+    /// and dropping the layer's own thesaurus (most of loading a large
+    /// learned file). Within the layer, the first concept to list a synonym
+    /// keeps it and entries of one name are one concept; over earlier
+    /// layers, the layer's synonyms win.
+    pub fn add_layer(&mut self, data: LayerData) {
+        self.reserve(&data);
+        for answer in data.answers {
+            self.add_answer(answer);
+        }
+        // The layer's concepts (merged by name, in order of first entry),
+        // each with the synonyms it keeps within the layer.
+        let mut merged: Vec<(Concept, Vec<(String, String)>)> = Vec::new();
+        let mut slot_of: HashMap<String, usize> = HashMap::new();
+        let mut claimed: HashSet<String> = HashSet::new();
+        for (concept, synonyms) in data.concepts {
+            let name = concept.name.clone();
+            let slot = *slot_of.entry(name.clone()).or_insert(merged.len());
+            if slot == merged.len() {
+                merged.push((concept, Vec::new()));
+            }
+            for syn in std::iter::once(&name).chain(&synonyms) {
+                let (Some(key), Some(spelled)) = (normalize(syn), spelling(syn)) else {
+                    continue;
+                };
+                if claimed.insert(key.clone()) {
+                    merged[slot].1.push((key, spelled));
+                }
+            }
+        }
+        for (concept, kept) in merged {
+            let name = concept.name.clone();
+            let index = self.index_for(concept);
+            // A concept's own name is its own, whoever listed it first.
+            let own = normalize(&name).zip(spelling(&name));
+            for (key, spelled) in own.into_iter().chain(kept) {
+                self.map(key, spelled, index, true);
+            }
+        }
+    }
+
+    /// Room for a layer's concepts and synonyms, so the maps do not grow
+    /// (and rehash) one entry at a time.
+    fn reserve(&mut self, data: &LayerData) {
+        let concepts = data.concepts.len();
+        let synonyms: usize = data.concepts.iter().map(|(_, s)| s.len() + 1).sum();
+        self.concepts.reserve(concepts);
+        self.synonyms.reserve(concepts);
+        self.by_name.reserve(concepts);
+        self.by_phrase.reserve(synonyms);
+        self.by_stem.reserve(synonyms);
+    }
+
+    /// The index of a concept with this name in this layer, added if new.
+    fn index_for(&mut self, concept: Concept) -> usize {
+        let next = self.concepts.len();
+        let index = *self
+            .by_name
+            .entry((concept.name.clone(), concept.layer))
+            .or_insert(next);
+        if index == next {
+            self.concepts.push(concept);
+            self.synonyms.push(Vec::new());
+        }
+        index
     }
 
     /// Number of concepts.
@@ -164,15 +264,8 @@ impl Thesaurus {
     /// concept is re-pointed when `override_existing` (a later layer), kept
     /// otherwise (first mapping wins within a layer). Returns the concept index.
     pub fn add(&mut self, concept: Concept, synonyms: &[String], override_existing: bool) -> usize {
-        let index = match self.find_same(&concept) {
-            Some(i) => i,
-            None => {
-                self.concepts.push(concept.clone());
-                self.synonyms.push(Vec::new());
-                self.concepts.len() - 1
-            }
-        };
         let name = concept.name.clone();
+        let index = self.index_for(concept);
         for syn in std::iter::once(&name).chain(synonyms) {
             let (Some(key), Some(spelled)) = (normalize(syn), spelling(syn)) else {
                 continue;
@@ -182,31 +275,43 @@ impl Thesaurus {
         index
     }
 
-    /// The concept with the same name and layer, so a layer's entries merge.
-    fn find_same(&self, concept: &Concept) -> Option<usize> {
-        self.concepts
-            .iter()
-            .position(|c| c.name == concept.name && c.layer == concept.layer)
-    }
-
     /// Maps a synonym (`key`, normalised) to a concept, keeping it as
     /// `spelled` in the concept's list (an identifier keeps its case, so
     /// `registerBlueprint` can still be split into its words).
     fn map(&mut self, key: String, spelled: String, index: usize, override_existing: bool) {
-        if let Some(&old) = self.by_phrase.get(&key) {
-            if old == index || !override_existing {
-                return;
+        use std::collections::hash_map::Entry;
+        // One hash of the key; its stem only when it is mapped.
+        let stem_of = |key: &str| (!key.contains(' ')).then(|| query::stem(key));
+        let stem = match self.by_phrase.entry(key) {
+            Entry::Occupied(mut entry) => {
+                let old = *entry.get();
+                if old == index || !override_existing {
+                    return;
+                }
+                let key = entry.key().as_str();
+                let stem = stem_of(key);
+                self.synonyms[old].retain(|s| normalize(s).as_deref() != Some(key));
+                entry.insert(index);
+                stem
             }
-            self.synonyms[old].retain(|s| normalize(s).as_deref() != Some(key.as_str()));
-        }
-        if !key.contains(' ') {
-            let stem = query::stem(&key);
-            if override_existing || !self.by_stem.contains_key(&stem) {
-                self.by_stem.insert(stem, index);
+            Entry::Vacant(entry) => {
+                let stem = stem_of(entry.key());
+                entry.insert(index);
+                stem
+            }
+        };
+        if let Some(stem) = stem {
+            match self.by_stem.entry(stem) {
+                Entry::Occupied(mut entry) if override_existing => {
+                    entry.insert(index);
+                }
+                Entry::Occupied(_) => {}
+                Entry::Vacant(entry) => {
+                    entry.insert(index);
+                }
             }
         }
         self.synonyms[index].push(spelled);
-        self.by_phrase.insert(key, index);
     }
 
     /// Adds a verb family: each member's stem relates it to the others.
@@ -226,9 +331,12 @@ impl Thesaurus {
         self.related.get(stem).map_or(&[], Vec::as_slice)
     }
 
-    /// Adds a learned answer; one of the same name is replaced.
+    /// Adds a learned answer; one of the same name is replaced (and the
+    /// new one goes last, as the latest).
     pub fn add_answer(&mut self, answer: Answer) {
-        self.answers.retain(|a| a.name != answer.name);
+        if !self.answer_names.insert(answer.name.clone()) {
+            self.answers.retain(|a| a.name != answer.name);
+        }
         self.answers.push(answer);
     }
 
@@ -339,27 +447,33 @@ pub fn load_layers(paths: &LayerPaths) -> Thesaurus {
     } else {
         Thesaurus::new()
     };
+    add_file_layers(&mut t, paths);
+    t
+}
+
+/// Adds the layers read from files (learned, project, `--thesaurus`) over
+/// `t`, as [`load_layers`] does after the embedded one.
+pub fn add_file_layers(t: &mut Thesaurus, paths: &LayerPaths) {
     if let Some(learned) = paths.learned.as_deref().filter(|p| p.exists()) {
-        overlay_file(&mut t, learned, Layer::Learned);
+        overlay_file(t, learned, Layer::Learned);
     }
     for root in &paths.project_roots {
         for candidate in [paths::project_thesaurus(root), paths::project_kg(root)] {
             if candidate.exists() {
-                overlay_file(&mut t, &candidate, Layer::Project);
+                overlay_file(t, &candidate, Layer::Project);
             }
         }
     }
     for extra in &paths.extra {
-        overlay_file(&mut t, extra, Layer::User);
+        overlay_file(t, extra, Layer::User);
     }
-    t
 }
 
 fn overlay_file(t: &mut Thesaurus, path: &Path, layer: Layer) {
     let learnable = matches!(layer, Layer::Learned | Layer::Project);
     let named = matches!(layer, Layer::User);
-    match file::read(path, layer) {
-        Ok(layer) => t.overlay(&layer),
+    match file::read_layer(path, layer) {
+        Ok(layer) => t.add_layer(layer),
         Err(err) if named => report_named(path, &err),
         Err(err) => warn_unusable(path, &err, learnable),
     }
@@ -433,6 +547,11 @@ pub fn spelling(phrase: &str) -> Option<String> {
 }
 
 pub fn normalize(phrase: &str) -> Option<String> {
+    let trimmed = phrase.trim();
+    if !trimmed.is_empty() && !trimmed.contains(char::is_whitespace) {
+        // One word (nearly every synonym): no split and join.
+        return Some(trimmed.to_lowercase());
+    }
     let words: Vec<String> = phrase.split_whitespace().map(str::to_lowercase).collect();
     if words.is_empty() || words.len() > MAX_SYNONYM_WORDS {
         return None;
@@ -594,6 +713,97 @@ mod tests {
             project_roots(&here, &[there.clone(), there]),
             vec![here.clone()]
         );
+    }
+
+    /// Random layers over a small vocabulary, so synonyms collide within a
+    /// layer, across layers and with concept names.
+    fn random_layer(rng: &mut proptest::test_runner::TestRng, layer: Layer) -> LayerData {
+        use crate::testing::below;
+        const WORDS: &[&str] = &[
+            "retry",
+            "retries",
+            "Backoff",
+            "wait",
+            "delay",
+            "cfg",
+            "conf",
+            "settings",
+            "pool",
+            "conn pool",
+            "try again",
+            "  Retry ",
+            "cache",
+            "caching",
+            "evict",
+        ];
+        let mut data = LayerData::default();
+        for _ in 0..below(rng, 12) {
+            let name = WORDS[below(rng, WORDS.len())].trim().to_lowercase();
+            let synonyms = (0..below(rng, 5))
+                .map(|_| WORDS[below(rng, WORDS.len())].to_string())
+                .collect();
+            let concept = concept(below(rng, 4) as u64, &name, layer);
+            data.concepts.push((concept, synonyms));
+        }
+        if below(rng, 2) == 0 {
+            data.answers.push(Answer {
+                name: WORDS[below(rng, 3)].to_lowercase(),
+                standing: Standing::Proposed,
+                trigger: strings(&["wait"]),
+                identifiers: strings(&["sleep_for"]),
+            });
+        }
+        data
+    }
+
+    /// Everything a lookup can see of a thesaurus.
+    fn observed(t: &Thesaurus) -> Vec<String> {
+        let mut out = vec![format!("{} {}", t.concept_count(), t.synonym_count())];
+        for word in [
+            "retry",
+            "retrying",
+            "backoff",
+            "wait",
+            "delay",
+            "cfg",
+            "conf",
+            "settings",
+            "pool",
+            "conn pool",
+            "try again",
+            "cache",
+            "caches",
+            "evict",
+            "nothing",
+        ] {
+            let found = t.lookup(word).map(|i| {
+                let c = t.concept(i).unwrap();
+                format!("{:?} {} {:?}", c.layer, c.name, t.synonyms(i))
+            });
+            out.push(format!("{word}: {found:?}"));
+        }
+        let stems = vec!["wait".to_string()];
+        out.extend(t.answers_for(&stems).iter().map(|a| format!("{a:?}")));
+        out
+    }
+
+    #[test]
+    fn adding_a_layer_in_one_pass_is_overlaying_its_thesaurus() {
+        let mut rng = crate::testing::rng(0x7e5a_0013);
+        for _ in 0..400 {
+            let base = random_layer(&mut rng, Layer::Builtin);
+            let layers: Vec<LayerData> = [Layer::Learned, Layer::User, Layer::User]
+                .into_iter()
+                .map(|l| random_layer(&mut rng, l))
+                .collect();
+            let mut two_pass = Thesaurus::from_layer(base.clone());
+            let mut one_pass = Thesaurus::from_layer(base);
+            for layer in layers {
+                two_pass.overlay(&Thesaurus::from_layer(layer.clone()));
+                one_pass.add_layer(layer);
+            }
+            assert_eq!(observed(&one_pass), observed(&two_pass));
+        }
     }
 
     #[test]

@@ -582,6 +582,7 @@ fn loaded_documents(
                 key: STDIN_KEY.to_string(),
                 text: bytes,
                 pages: None,
+                cut: None,
             };
             return BTreeMap::from([(STDIN_KEY.to_string(), doc)]);
         }

@@ -224,3 +224,29 @@ fn copy_dir(src: &Path, dst: &Path) {
         }
     }
 }
+
+/// A Word document whose body is `paragraphs`, one `w:p` each, stored
+/// uncompressed (so equal texts make equal sizes).
+pub fn docx<'a>(paragraphs: impl IntoIterator<Item = &'a str>) -> Vec<u8> {
+    use std::io::Write;
+    use zip::write::SimpleFileOptions;
+    let mut body = String::new();
+    for p in paragraphs {
+        body.push_str("<w:p><w:r><w:t>");
+        body.push_str(p);
+        body.push_str("</w:t></w:r></w:p>");
+    }
+    let document = format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>{body}</w:body></w:document>"#
+    );
+    let rels = r#"<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>"#;
+    let mut out = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Stored)
+        .last_modified_time(zip::DateTime::default());
+    for (name, bytes) in [("_rels/.rels", rels), ("word/document.xml", &document)] {
+        out.start_file(name, options).expect("zip entry");
+        out.write_all(bytes.as_bytes()).expect("zip write");
+    }
+    out.finish().expect("zip").into_inner()
+}

@@ -654,3 +654,23 @@ fn a_markdown_concept_keeps_its_heading_and_a_refused_one_says_why() {
     let again = std::fs::read_to_string(d.path().join("again/blueprint-registration.md")).unwrap();
     assert_eq!(again, exported);
 }
+
+#[test]
+fn a_learned_file_that_cannot_be_written_is_warned_about_once() {
+    // Issue 28: a run that learns an answer and a concept warned once for
+    // each when the learned file could not be written.
+    let dir = project();
+    let folder = dir.learned_path().parent().unwrap().to_path_buf();
+    std::fs::create_dir_all(folder.parent().unwrap()).unwrap();
+    std::fs::write(&folder, "a file where the folder should be").unwrap();
+    let mock = MockLlm::start(vec![
+        teach_gronk(),
+        chat(json!({"matches": [{"path": "src/stream.py", "line": 3}]})),
+    ]);
+    dir.use_model(&mock.base_url(), "");
+    let out = run(&dir, &[QUERY, "."], "always");
+    out.code(0);
+    assert_eq!(mock.received().len(), 2, "{}", out.describe);
+    let warnings = out.stderr.lines().filter(|l| l.contains("not learning"));
+    assert_eq!(warnings.count(), 1, "{}", out.describe);
+}

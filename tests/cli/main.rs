@@ -23,6 +23,7 @@ mod input;
 mod json;
 mod layout;
 mod learning;
+mod limits;
 mod llm_client;
 mod long_lines;
 mod max_count;

@@ -517,6 +517,73 @@ fn max_tokens_bounds_the_whole_result() {
 }
 
 #[test]
+fn a_long_query_is_echoed_cut_within_max_tokens() {
+    // Issue 28: the query was echoed whole in structuredContent, so a 1 MB
+    // query made a 1 MB result whatever max_tokens said.
+    let d = corpus();
+    let mut mcp = Mcp::ready(&d);
+    let words = ["retry", "delay", "computed", "backoff", "attempt"];
+    let query: String = (0..200_000)
+        .map(|i| words[i % 5])
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(query.len() > 1_000_000);
+    let result = mcp.call("search", json!({"query": query, "max_tokens": 4000}));
+    assert_eq!(result["isError"], false, "{}", &result.to_string()[..500]);
+    let used = kgrep::budget::tokens(result.to_string().as_bytes());
+    assert!(used <= 4000, "{used} tokens");
+    let echo = &result["structuredContent"]["query"];
+    assert_eq!(echo["cut"], true);
+    assert_eq!(echo["bytes"], query.len());
+    let text = echo["text"].as_str().unwrap();
+    assert!(
+        query.starts_with(text) && text.len() > 1_000,
+        "{}",
+        text.len()
+    );
+    // A query of ordinary length is echoed whole, without the fields.
+    let short = mcp.call(
+        "search",
+        json!({"query": "where is the retry delay computed"}),
+    );
+    let echo = &short["structuredContent"]["query"];
+    assert_eq!(echo["text"], "where is the retry delay computed");
+    assert!(
+        echo.get("cut").is_none() && echo.get("bytes").is_none(),
+        "{echo}"
+    );
+}
+
+#[test]
+fn a_document_is_converted_once_per_state_across_calls() {
+    // Issue 28: the server converted a document again on every call (10–15 s
+    // each for a bloated one). The second call here is served the first
+    // call's conversion: the file was rewritten behind the server's back with
+    // its time and size kept, and the old text still comes back. Once its
+    // time changes, the new text does.
+    let d = Dir::new();
+    std::fs::create_dir_all(d.path().join(".git")).unwrap();
+    let path = d.write(
+        "minutes.docx",
+        crate::harness::docx(["alpha gizmo meeting"]),
+    );
+    let mut mcp = Mcp::ready(&d);
+    let query = json!({"query": "\"gizmo meeting\""});
+    let first = mcp.call("search", query.clone());
+    assert!(text(&first).contains("alpha gizmo meeting"), "{first}");
+    let stamp = std::fs::metadata(&path).unwrap().modified().unwrap();
+    std::fs::write(&path, crate::harness::docx(["bravo gizmo meeting"])).unwrap();
+    let file = std::fs::File::options().write(true).open(&path).unwrap();
+    file.set_modified(stamp).unwrap();
+    let second = mcp.call("search", query.clone());
+    assert!(text(&second).contains("alpha gizmo meeting"), "{second}");
+    file.set_modified(stamp + std::time::Duration::from_secs(5))
+        .unwrap();
+    let third = mcp.call("search", query);
+    assert!(text(&third).contains("bravo gizmo meeting"), "{third}");
+}
+
+#[test]
 fn the_learned_thesaurus_is_read_again_when_it_changes() {
     let d = Dir::new();
     d.write("src/parts.rs", "fn build_widget() {}\n");

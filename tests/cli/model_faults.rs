@@ -147,6 +147,67 @@ fn a_stalled_body_hits_the_timeout() {
     );
 }
 
+/// A query whose words the files lack: on a working server the judge asks
+/// for an expansion, then a selection (two calls).
+const NEEDS_EXPANSION: &str = "how long does the client wait between reconnection attempts";
+
+/// Runs [`NEEDS_EXPANSION`] with the model on when the judge asks for it.
+fn run_needing_expansion(dir: &Dir) -> Run {
+    let args = ["-v", NEEDS_EXPANSION, "."];
+    let mut cmd = dir.cmd();
+    cmd.env("KGREP_LLM", "auto").args(args);
+    crate::harness::finish(&mut cmd, &args, dir.path())
+}
+
+fn count(text: &str, needle: &str) -> usize {
+    text.lines().filter(|l| l.contains(needle)).count()
+}
+
+#[test]
+fn a_server_that_failed_is_not_called_again_for_the_query() {
+    // Issue 28: the selection used to call the server the expansion had just
+    // timed out on, doubling the wait and the warning.
+    let dir = project();
+    let mock = failing(Step::chat("{}").delay(Duration::from_secs(4)));
+    let key = dir.use_model(&mock.base_url(), TIMEOUT_CONFIG);
+    let out = run_needing_expansion(&dir);
+    out.code(0)
+        .stderr_has("-> needs expansion")
+        .stderr_has("did not answer within 1s")
+        .stderr_lacks(key);
+    assert_eq!(mock.received().len(), 1, "{}", out.describe);
+    assert_eq!(
+        count(&out.stderr, "model call failed"),
+        1,
+        "{}",
+        out.describe
+    );
+    assert_every_line_is_real(&dir, &out);
+}
+
+#[test]
+fn one_deadline_bounds_a_query_retries_and_waits_included() {
+    // llm_timeout = 3: the query's model calls end within 6 s. The server asks
+    // for 5 s between attempts: one wait fits, a second would not (main
+    // waited 5 s twice per call, for two calls: 20 s).
+    let dir = project();
+    let mock = failing(Step::error(429, "slow down").header("Retry-After", "5"));
+    dir.use_model(&mock.base_url(), "llm_timeout = 3");
+    let started = Instant::now();
+    let out = run_needing_expansion(&dir);
+    let took = started.elapsed();
+    out.code(0).stderr_has("rate limited");
+    assert_eq!(mock.received().len(), 2, "{}", out.describe);
+    assert_eq!(
+        count(&out.stderr, "model call failed"),
+        1,
+        "{}",
+        out.describe
+    );
+    assert!(took < Duration::from_secs(12), "{took:?}\n{}", out.describe);
+    assert_every_line_is_real(&dir, &out);
+}
+
 #[test]
 fn http_errors_that_are_not_retried() {
     for status in [401, 403, 404] {

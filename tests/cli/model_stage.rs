@@ -722,3 +722,40 @@ fn expansion_words_too_common_to_name_a_concept_are_not_searched() {
         .stderr_has("model: not searching its words too common to name a concept: eviction, self\n")
         .stderr_has("model: searching its words too: cache, oldest\n");
 }
+
+#[test]
+fn a_long_query_is_cut_to_its_share_of_the_prompt_budget() {
+    // Issue 28: a 130 KB query went whole into every request, whatever
+    // prompt_tokens said (131 KB bodies under prompt_tokens 4000).
+    let dir = project();
+    let mock = MockLlm::start(vec![
+        chat(json!({"concepts": [{"name": "cache eviction", "synonyms": ["evict"]}]})),
+        chat(json!({"matches": [{"path": "src/cache.py", "line": 6}]})),
+    ]);
+    dir.use_model(&mock.base_url(), "prompt_tokens = 4000");
+    let words = [
+        "where", "are", "stale", "entries", "thrown", "away", "from", "caches",
+    ];
+    let query: String = (0..20_000)
+        .map(|i| words[i % 8])
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(query.len() > 100_000);
+    let out = run(&dir, &["--", &query, "."], "auto");
+    out.code(0)
+        .stderr_has("the query is about")
+        .stderr_has("more than 1/4 of prompt_tokens (4000)");
+    let warnings = out
+        .stderr
+        .lines()
+        .filter(|l| l.contains("the query is about"));
+    assert_eq!(warnings.count(), 1, "{}", out.describe);
+    let received = mock.received();
+    assert_eq!(received.len(), 2, "{}", out.describe);
+    for request in &received {
+        // 4000 estimated tokens are at most 12,000 bytes of prompt; the
+        // request adds its JSON, the schema and the model's name.
+        assert!(request.body.len() < 16_000, "{} bytes", request.body.len());
+        assert!(request.body.contains("where are stale entries thrown away"));
+    }
+}

@@ -63,9 +63,11 @@ impl<'b> Archive<'b> {
     /// The entry `name` as text (UTF-8, invalid bytes replaced), or `None` when
     /// the archive has no such entry.
     pub fn text(&mut self, name: &str) -> Result<Option<String>, ConvertError> {
-        Ok(self
-            .bytes(name)?
-            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned()))
+        // Valid UTF-8 (nearly every part) becomes the text without a copy.
+        Ok(self.bytes(name)?.map(|bytes| {
+            String::from_utf8(bytes)
+                .unwrap_or_else(|err| String::from_utf8_lossy(err.as_bytes()).into_owned())
+        }))
     }
 
     /// The entry `name`, inflated within the limits.

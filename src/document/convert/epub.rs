@@ -26,18 +26,19 @@ pub fn convert(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError>
     let opf = zip
         .text(&package)?
         .ok_or_else(|| ConvertError::corrupt(Format::Epub, format!("no {package} in the book")))?;
-    let mut out = TextOut::new(Format::Epub, limits.max_text_bytes);
-    for chapter in reading_order(&opf, folder(&package))? {
-        if let Some(xhtml) = zip.text(&chapter)? {
-            block_text(&xhtml, &mut out)?;
-            out.end_line()?;
+    let chapters = reading_order(&opf, folder(&package))?;
+    let mut out = TextOut::new(Format::Epub, limits.max_zip_text_bytes);
+    let write = |out: &mut TextOut| -> Result<(), ConvertError> {
+        for chapter in chapters {
+            if let Some(xhtml) = zip.text(&chapter)? {
+                block_text(&xhtml, out)?;
+                out.end_line()?;
+            }
         }
-    }
-    Ok(Converted {
-        text: out.finish(),
-        pages: None,
-        unread: Vec::new(),
-    })
+        Ok(())
+    };
+    let done = write(&mut out);
+    out.finish_after(done)
 }
 
 /// DRM lists encrypted content in `encryption.xml`; font obfuscation alone

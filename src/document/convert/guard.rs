@@ -141,6 +141,7 @@ mod tests {
                 text: "hello".into(),
                 pages: None,
                 unread: Vec::new(),
+                cut: None,
             })
         });
         assert_eq!(got.map(|c| c.text), Ok("hello".to_string()));
@@ -180,6 +181,7 @@ mod tests {
                 text: "fine".into(),
                 pages: None,
                 unread: Vec::new(),
+                cut: None,
             })
         };
         let _ = run("test", Duration::from_secs(5), || panic!("boom"));

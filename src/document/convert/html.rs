@@ -105,6 +105,7 @@ pub fn convert(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError>
         text: text.join("\n"),
         pages: None,
         unread: Vec::new(),
+        cut: None,
     })
 }
 

@@ -50,10 +50,16 @@ pub const MAX_PDF_FORM_DEPTH: usize = 8;
 /// documents have tens to a few thousand; more is a crafted archive.
 pub const MAX_ZIP_ENTRIES: usize = 20_000;
 /// Most bytes one zip entry may inflate to, whatever its header claims: the
-/// zip-bomb guard. A 4,000-page Word document's XML is about 50 MiB.
-pub const MAX_ZIP_ENTRY_BYTES: u64 = 128 << 20;
+/// zip-bomb guard. A 4,000-page Word document's XML is about 50 MiB; a
+/// 367 KB `.docx` holding 120 MiB of it cost 12 s and 1.1 GB (issue 28).
+pub const MAX_ZIP_ENTRY_BYTES: u64 = 64 << 20;
 /// Most bytes inflated per zip-based document, all entries read together.
-pub const MAX_ZIP_TOTAL_BYTES: u64 = 512 << 20;
+pub const MAX_ZIP_TOTAL_BYTES: u64 = 256 << 20;
+/// Most text a zip-based document (Office, OpenDocument, EPUB) converts to;
+/// the rest is cut, with a warning. The 4,000-page document above is about
+/// 12 MB of text; past this, the text is a generator's, not a writer's, and
+/// searching it all costs seconds per query.
+pub const MAX_ZIP_TEXT_BYTES: usize = 16 << 20;
 /// Most bytes of text one document may convert to; the whole text is held in
 /// memory like a text file's, so this matches the scale of `MAX_FILE_BYTES`.
 pub const MAX_TEXT_BYTES: usize = 256 << 20;
@@ -116,6 +122,7 @@ pub struct Limits {
     pub max_zip_entries: usize,
     pub max_zip_entry_bytes: u64,
     pub max_zip_total_bytes: u64,
+    pub max_zip_text_bytes: usize,
     pub max_text_bytes: usize,
     pub timeout: Duration,
 }
@@ -129,6 +136,7 @@ impl Limits {
         max_zip_entries: MAX_ZIP_ENTRIES,
         max_zip_entry_bytes: MAX_ZIP_ENTRY_BYTES,
         max_zip_total_bytes: MAX_ZIP_TOTAL_BYTES,
+        max_zip_text_bytes: MAX_ZIP_TEXT_BYTES,
         max_text_bytes: MAX_TEXT_BYTES,
         timeout: CONVERT_TIMEOUT,
     };
@@ -151,6 +159,9 @@ pub struct Converted {
     /// read`), their text missing from `text`: each is reported like an
     /// unreadable file, and the rest is searched.
     pub unread: Vec<String>,
+    /// Set when `text` is only the document's start: its text reached this
+    /// many bytes ([`Limits::max_zip_text_bytes`]) and the rest was not read.
+    pub cut: Option<usize>,
 }
 
 /// Why a document could not be converted. Each is reported as one warning

@@ -26,13 +26,9 @@ pub fn convert(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError>
     let xml = zip
         .text("content.xml")?
         .ok_or_else(|| ConvertError::corrupt(Format::Odf, "no content.xml in the package"))?;
-    let mut out = TextOut::new(Format::Odf, limits.max_text_bytes);
-    content(&xml, &mut out)?;
-    Ok(Converted {
-        text: out.finish(),
-        pages: None,
-        unread: Vec::new(),
-    })
+    let mut out = TextOut::new(Format::Odf, limits.max_zip_text_bytes);
+    let done = content(&xml, &mut out);
+    out.finish_after(done)
 }
 
 /// An encrypted ODF package lists `manifest:encryption-data` for its parts.

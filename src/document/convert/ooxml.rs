@@ -28,9 +28,9 @@ pub fn docx(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError> {
     let mut zip = Archive::open(bytes, Format::Docx, limits)?;
     let main = main_part(&mut zip, Format::Docx, "word/document.xml")?;
     let xml = required(&mut zip, &main, Format::Docx)?;
-    let mut out = TextOut::new(Format::Docx, limits.max_text_bytes);
-    paragraphs(&xml, Format::Docx, &mut out)?;
-    Ok(finish(out))
+    let mut out = TextOut::new(Format::Docx, limits.max_zip_text_bytes);
+    let done = paragraphs(&xml, Format::Docx, &mut out);
+    out.finish_after(done)
 }
 
 pub fn pptx(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError> {
@@ -38,23 +38,28 @@ pub fn pptx(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError> {
     let main = main_part(&mut zip, Format::Pptx, "ppt/presentation.xml")?;
     let presentation = required(&mut zip, &main, Format::Pptx)?;
     let rels = relationships(&mut zip, &main)?;
-    let mut out = TextOut::new(Format::Pptx, limits.max_text_bytes);
-    for (n, rid) in (1..).zip(ids_in_order(&presentation, Format::Pptx, "sldId")?) {
-        out.marker(&format!("Slide {n}"))?;
-        let Some(slide) = rels.get(&rid).map(|r| r.target.clone()) else {
-            continue;
-        };
-        if let Some(xml) = zip.text(&slide)? {
-            paragraphs(&xml, Format::Pptx, &mut out)?;
+    let slides = ids_in_order(&presentation, Format::Pptx, "sldId")?;
+    let mut out = TextOut::new(Format::Pptx, limits.max_zip_text_bytes);
+    let write = |out: &mut TextOut| -> Result<(), ConvertError> {
+        for (n, rid) in (1..).zip(slides) {
+            out.marker(&format!("Slide {n}"))?;
+            let Some(slide) = rels.get(&rid).map(|r| r.target.clone()) else {
+                continue;
+            };
+            if let Some(xml) = zip.text(&slide)? {
+                paragraphs(&xml, Format::Pptx, out)?;
+            }
+            let notes = relationships(&mut zip, &slide)?
+                .into_values()
+                .find(|r| r.kind == REL_NOTES);
+            if let Some(xml) = notes.map(|r| zip.text(&r.target)).transpose()?.flatten() {
+                paragraphs(&xml, Format::Pptx, out)?;
+            }
         }
-        let notes = relationships(&mut zip, &slide)?
-            .into_values()
-            .find(|r| r.kind == REL_NOTES);
-        if let Some(xml) = notes.map(|r| zip.text(&r.target)).transpose()?.flatten() {
-            paragraphs(&xml, Format::Pptx, &mut out)?;
-        }
-    }
-    Ok(finish(out))
+        Ok(())
+    };
+    let done = write(&mut out);
+    out.finish_after(done)
 }
 
 pub fn xlsx(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError> {
@@ -70,25 +75,22 @@ pub fn xlsx(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError> {
         .map(|xml| shared_strings(&xml))
         .transpose()?
         .unwrap_or_default();
-    let mut out = TextOut::new(Format::Xlsx, limits.max_text_bytes);
-    for (name, rid) in sheets(&workbook)? {
-        out.marker(&format!("Sheet: {name}"))?;
-        let Some(target) = rels.get(&rid).map(|r| r.target.clone()) else {
-            continue;
-        };
-        if let Some(xml) = zip.text(&target)? {
-            sheet_rows(&xml, &shared, &mut out)?;
+    let sheets = sheets(&workbook)?;
+    let mut out = TextOut::new(Format::Xlsx, limits.max_zip_text_bytes);
+    let write = |out: &mut TextOut| -> Result<(), ConvertError> {
+        for (name, rid) in sheets {
+            out.marker(&format!("Sheet: {name}"))?;
+            let Some(target) = rels.get(&rid).map(|r| r.target.clone()) else {
+                continue;
+            };
+            if let Some(xml) = zip.text(&target)? {
+                sheet_rows(&xml, &shared, out)?;
+            }
         }
-    }
-    Ok(finish(out))
-}
-
-fn finish(out: TextOut) -> Converted {
-    Converted {
-        text: out.finish(),
-        pages: None,
-        unread: Vec::new(),
-    }
+        Ok(())
+    };
+    let done = write(&mut out);
+    out.finish_after(done)
 }
 
 /// One relationship of a part: where it points and what kind it is.

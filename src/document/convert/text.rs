@@ -4,16 +4,19 @@
 //! layout: one line per paragraph (or table row, or spreadsheet row), no
 //! trailing spaces, never two empty lines in a row, `===== … =====` marker
 //! lines where a document has slides or sheets, and a final `\n` like a text
-//! file. The size limit turns a document that expands without end into an
-//! error instead of exhausting memory.
+//! file. The size limit cuts a document that expands without end: the text
+//! stops there, and [`TextOut::finish_after`] says it was cut (the caller
+//! warns), instead of exhausting memory or time.
 
-use super::{ConvertError, Format};
+use super::{ConvertError, Converted, Format};
 
 /// Converted text under construction.
 pub struct TextOut {
     buf: String,
     limit: usize,
     format: Format,
+    /// The limit was reached: the text stops here.
+    cut: bool,
 }
 
 impl TextOut {
@@ -22,12 +25,14 @@ impl TextOut {
             buf: String::new(),
             limit,
             format,
+            cut: false,
         }
     }
 
     /// Appends text to the current line.
     pub fn push_str(&mut self, text: &str) -> Result<(), ConvertError> {
         if self.buf.len() + text.len() > self.limit {
+            self.cut = true;
             return Err(ConvertError::too_large(format!(
                 "{} text over the {}-byte limit",
                 self.format.name(),
@@ -93,6 +98,24 @@ impl TextOut {
     }
 
     /// The text, ending in exactly one `\n` (nothing at all when empty).
+    /// The converted document once its converter stopped with `result`: the
+    /// text so far when the limit stopped it (marked cut), else the result's
+    /// error, or the whole text.
+    pub fn finish_after(self, result: Result<(), ConvertError>) -> Result<Converted, ConvertError> {
+        let cut = self.cut.then_some(self.limit);
+        match result {
+            Err(_) if cut.is_some() => {}
+            Err(err) => return Err(err),
+            Ok(()) => {}
+        }
+        Ok(Converted {
+            text: self.finish(),
+            pages: None,
+            unread: Vec::new(),
+            cut,
+        })
+    }
+
     pub fn finish(mut self) -> String {
         let trimmed = self.buf.trim_end().len();
         self.buf.truncate(trimmed);
@@ -163,6 +186,17 @@ mod tests {
         t.push_str("abcd").unwrap();
         let err = t.push_str("e").unwrap_err();
         assert!(matches!(err, ConvertError::TooLarge(_)), "{err}");
+        // The text so far is the document, marked cut at the limit.
+        let converted = t.finish_after(Err(err)).unwrap();
+        assert_eq!(converted.text, "abcd\n");
+        assert_eq!(converted.cut, Some(4));
+    }
+
+    #[test]
+    fn other_errors_stay_errors() {
+        let t = TextOut::new(Format::Xlsx, 4);
+        let err = ConvertError::too_large("an entry inflates past the limit");
+        assert_eq!(t.finish_after(Err(err.clone())), Err(err));
     }
 
     #[test]

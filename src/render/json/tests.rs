@@ -14,6 +14,7 @@ fn doc(key: &str, text: &[u8]) -> Document {
         key: key.to_string(),
         text: text.to_vec(),
         pages: None,
+        cut: None,
     }
 }
 

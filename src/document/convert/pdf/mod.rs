@@ -151,6 +151,7 @@ impl PageLines {
             text: self.text,
             pages,
             unread: Vec::new(),
+            cut: None,
         }
     }
 }
