@@ -19,9 +19,10 @@ use crate::query::{Origin, Query, QueryKind, Term};
 use crate::render::grep::Spans;
 use crate::render::json::kgrep::{
     FileCounts, LineInfo, LineSource, QueryInfo, QueryKindName, RunInfo, ScoreParts, TermInfo,
-    TermOrigin,
+    TermOrigin, UnitInfo,
 };
 use crate::render::json::MatchLine;
+use crate::score::unit::{RankedUnit, FIELDS};
 use crate::score::{LineScore, RankedFile};
 use crate::search::matcher::TermMatcher;
 use crate::search::LoadStats;
@@ -156,6 +157,48 @@ pub fn match_lines(
         .collect()
 }
 
+/// Names the code unit of each natural-language match line (`data.kgrep.unit`):
+/// the innermost of `units` whose extent holds it.
+pub fn mark_units(matches: &mut [MatchLine], units: &[RankedUnit]) {
+    for m in matches.iter_mut() {
+        let Some(info) = m.kgrep.as_mut() else {
+            continue;
+        };
+        info.unit = innermost_unit(units, m.number).map(unit_info);
+    }
+}
+
+/// The unit of `units` with the smallest extent holding `line`.
+pub fn innermost_unit(units: &[RankedUnit], line: usize) -> Option<&RankedUnit> {
+    units
+        .iter()
+        .filter(|u| u.span.start_line <= line && line <= u.span.end_line)
+        .min_by_key(|u| (u.span.end_line - u.span.start_line, u.index))
+}
+
+fn unit_info(u: &RankedUnit) -> UnitInfo {
+    let s = &u.score;
+    UnitInfo {
+        kind: u.span.kind.to_string(),
+        name: u.span.name.clone(),
+        start: u.span.start_line,
+        end: u.span.end_line,
+        def_line: u.span.def_line,
+        score: unsigned_zero(s.total),
+        fields: FIELDS
+            .iter()
+            .zip(&s.fields)
+            .filter(|(_, &v)| v > 0.0)
+            .map(|(f, &v)| (f.label().to_string(), v))
+            .collect(),
+        support: unsigned_zero(s.support),
+        context: unsigned_zero(s.context),
+        line: unsigned_zero(s.line),
+        factor: unsigned_zero(s.factor),
+        length: unsigned_zero(s.length),
+    }
+}
+
 /// Marks the lines a language model chose (after fusion with the offline
 /// results): their `data.kgrep.source` is `model`.
 pub fn mark_chosen(matches: &mut [MatchLine], chosen: impl Fn(usize) -> bool) {
@@ -210,6 +253,7 @@ pub fn line_info(hits: &[Occurrence], terms: &[Term], score: Option<LineScore>) 
             .filter_map(|h| h.term)
             .filter_map(|t| seen.iter().position(|&s| s == t))
             .collect(),
+        unit: None,
     }
 }
 

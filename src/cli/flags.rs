@@ -320,6 +320,12 @@ pub struct Flags {
     #[arg(long, help_heading = MISC)]
     pub explain: bool,
 
+    /// For training a ranker: print each candidate file of a natural-language
+    /// query with its ranking features, one JSON object a line, instead of the
+    /// results (`tests/bench/train/`).
+    #[arg(long, hide = true)]
+    pub features: bool,
+
     /// Write kgrep's commented default config file if it does not exist, print its path.
     #[arg(long, help_heading = MISC)]
     pub init_config: bool,

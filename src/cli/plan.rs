@@ -135,6 +135,8 @@ pub struct Plan {
     pub dry_run: bool,
     /// `--explain` (or `-v`): each printed line's score on stderr.
     pub explain: bool,
+    /// `--features`: print the candidates' ranking features instead of results.
+    pub features: bool,
     /// The sufficiency judge's thresholds (config keys `judge_*`).
     pub judge: Thresholds,
     /// Prompt budget of a query's model calls together; of each selection
@@ -222,6 +224,7 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
         model: model_settings(&flags, config),
         dry_run: flags.dry_run,
         explain: flags.explain || flags.verbose,
+        features: flags.features,
         judge: judge_thresholds(config),
         prompt_tokens: config
             .prompt_tokens

@@ -102,6 +102,7 @@ mod tests {
                 prior,
                 score,
                 lines: Vec::new(),
+                ..RankedFile::default()
             })
             .collect();
         (haystacks, ranked)

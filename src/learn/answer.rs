@@ -164,7 +164,7 @@ pub fn lesson(q: &Query, identifiers: Vec<String>) -> Option<AnswerLesson> {
     let own: Vec<&query::Term> = q
         .terms
         .iter()
-        .filter(|t| t.origin == Origin::Query && t.weight >= 1.0)
+        .filter(|t| t.origin == Origin::Query && t.weight >= 1.0 && !t.is_joined())
         .collect();
     let mut slots: Vec<usize> = own.iter().map(|t| t.slot).collect();
     slots.dedup();

@@ -60,7 +60,7 @@ pub fn key(q: &Query, max_lines: usize) -> Option<String> {
     let mut stems: Vec<&str> = q
         .terms
         .iter()
-        .filter(|t| t.origin == Origin::Query)
+        .filter(|t| t.origin == Origin::Query && !t.is_joined())
         .map(|t| t.stem.as_str())
         .collect();
     stems.sort_unstable();

@@ -8,6 +8,7 @@
 use super::model::Report;
 use super::Found;
 use crate::query::{Query, QueryKind};
+use crate::score::unit::{RankedUnit, FIELDS};
 use crate::score::{RankedFile, RankedLine};
 
 /// Explains every printed line, file by file, in printed order: one message
@@ -18,7 +19,13 @@ pub(super) fn explain(found: &Found, report: &Report) -> Vec<String> {
         let key = &found.search.haystacks[*h].key;
         let ranked = found.search.ranked.iter().find(|f| f.haystack == *h);
         out.push(file_line(key, ranked, &found.q, report.answered));
+        let mut shown: Vec<usize> = Vec::new();
         for &n in lines {
+            let unit = ranked.and_then(|f| crate::report::innermost_unit(&f.units, n));
+            if let Some(u) = unit.filter(|u| !shown.contains(&u.index)) {
+                shown.push(u.index);
+                out.push(unit_line(u, &found.q));
+            }
             let scored = ranked.and_then(|f| f.lines.iter().find(|l| l.line == n));
             out.push(line_explanation(n, scored, &found.q, report.answered));
         }
@@ -29,14 +36,26 @@ pub(super) fn explain(found: &Found, report: &Report) -> Vec<String> {
 fn file_line(key: &str, ranked: Option<&RankedFile>, q: &Query, by_model: bool) -> String {
     match (ranked, &q.kind) {
         (Some(f), _) => {
-            let best = f.lines.iter().map(|l| l.score.total).fold(0.0, f64::max);
             let evidence = if f.prior > 0.0 {
                 f.file_score / f.prior
             } else {
                 0.0
             };
+            let mut units: Vec<f64> = f.units.iter().map(|u| u.score.evidence).collect();
+            units.sort_by(|a, b| b.total_cmp(a));
+            let place = match units.as_slice() {
+                [] => format!(
+                    "best line {:.2}",
+                    f.lines.iter().map(|l| l.score.total).fold(0.0, f64::max)
+                ),
+                [best] => format!("best unit {best:.2}"),
+                [best, second, ..] => format!(
+                    "best unit {best:.2} + {:.2} x second unit {second:.2}",
+                    crate::score::SECOND_UNIT_SHARE
+                ),
+            };
             format!(
-                "explain: {key}: rank {:.2} = (file {evidence:.2}: BM25 over the query's terms and the words of its path, + best line {best:.2}) x {:.2} for a {} file",
+                "explain: {key}: rank {:.2} = (file {evidence:.2}: BM25 over the query's terms and the words of its path, + {place}) x {:.2} for a {} file",
                 f.score,
                 f.prior,
                 kind_name(key, f.prior)
@@ -53,6 +72,46 @@ fn file_line(key: &str, ranked: Option<&RankedFile>, q: &Query, by_model: bool) 
         }
         (None, QueryKind::Natural) => format!("explain: {key}: not in the offline ranking"),
     }
+}
+
+/// A code unit's score, field by field.
+fn unit_line(u: &RankedUnit, q: &Query) -> String {
+    let s = &u.score;
+    let mut parts: Vec<String> = FIELDS
+        .iter()
+        .zip(&s.fields)
+        .filter(|(_, &v)| v > 0.0)
+        .map(|(f, v)| format!("{} {v:.2}", f.label()))
+        .collect();
+    for (name, v) in [
+        ("support", s.support),
+        ("context", s.context),
+        ("best line", s.line),
+    ] {
+        if v > 0.0 {
+            parts.push(format!("{name} {v:.2}"));
+        }
+    }
+    let name = u
+        .span
+        .name
+        .as_deref()
+        .map_or(String::new(), |n| format!(" {n}"));
+    let mut out = format!(
+        "explain:   {}{name} (lines {}-{}): {:.2} = ({}) x {:.2} x length {:.2}",
+        u.span.kind,
+        u.span.start_line,
+        u.span.end_line,
+        s.total,
+        parts.join(" + "),
+        s.factor,
+        s.length
+    );
+    let words = slot_words(q, u.slots);
+    if !words.is_empty() {
+        out.push_str(&format!("; holds: {}", words.join(", ")));
+    }
+    out
 }
 
 /// What kind of file the prior is for, in words.
@@ -178,6 +237,7 @@ mod tests {
             prior: 0.1,
             score: 0.6,
             lines: vec![line],
+            ..RankedFile::default()
         };
         assert_eq!(
             file_line("dist/app.min.js", Some(&f), &query(), false),

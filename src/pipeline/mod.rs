@@ -187,6 +187,10 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     spinner.finish();
     let mut searched = searched?;
     searched.context = plan.before.max(plan.after);
+    if plan.features && q.kind == QueryKind::Natural {
+        natural::print_features(&q, &searched)?;
+        return Ok(Finding::Done(ExitStatus::Matched));
+    }
     let wordless = match &q.kind {
         QueryKind::Literal(lit) if query::is_wordless(&q.raw, lit) => {
             Some(cap_total(&mut searched.selected, plan.max_lines))

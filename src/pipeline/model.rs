@@ -696,11 +696,11 @@ impl Stage<'_> {
             .find(|f| f.haystack == *h)
             .map(|f| f.best_lines(usize::MAX))
             .unwrap_or_default();
+        // The printed lines that carry the query, best first: a unit's
+        // defining line printed to frame its body is not what answered.
         lines.retain(|n| printed.contains(n));
-        for n in printed {
-            if !lines.contains(n) {
-                lines.push(*n);
-            }
+        if lines.is_empty() {
+            lines.clone_from(printed);
         }
         let doc = found.search.document(*h, self.cx.read)?;
         let key = haystack.key.clone();

@@ -276,6 +276,11 @@ fn verbose_common(q: &Query, scan: &search::TermScan) {
     }
 }
 
+/// The best candidates of the first pass that are parsed into code units
+/// (`crate::units`); the others keep the line heuristics. A parse costs about
+/// as much as reading the file ten times over.
+const PARSED_FILES: usize = 16;
+
 /// What the second pass needs to score a candidate file.
 struct SecondPass<'a> {
     haystacks: &'a [Haystack],
@@ -292,15 +297,19 @@ impl SecondPass<'_> {
     /// ones).
     fn score(&self, candidates: &[(usize, f64)]) -> Vec<RankedFile> {
         use rayon::prelude::*;
+        let parsed = PARSED_FILES;
         candidates
             .par_iter()
-            .filter_map(|&(h, _)| self.score_file(h))
+            .enumerate()
+            .filter_map(|(i, &(h, _))| self.score_file(h, i, i < parsed))
             .collect()
     }
 
-    fn score_file(&self, h: usize) -> Option<RankedFile> {
+    /// Scores one candidate; `parse`: cut it into units with a parser (its
+    /// language's, if kgrep has one) rather than the line heuristics.
+    fn score_file(&self, h: usize, first_rank: usize, parse: bool) -> Option<RankedFile> {
         if let Some(path) = document::stream::streamed(&self.haystacks[h], self.read) {
-            return self.score_streamed(h, path);
+            return self.score_streamed(h, first_rank, path);
         }
         let key = &self.haystacks[h].key;
         let doc = load_quiet(&self.haystacks[h], self.read)?;
@@ -312,6 +321,14 @@ impl SecondPass<'_> {
             }
         }
         let prior = score::text_prior(key, &self.q.terms, &doc.text);
+        let parts = score::file_parts(
+            &counts,
+            doc.text.len(),
+            self.mean_len,
+            key,
+            &self.q.terms,
+            self.weights,
+        );
         let file_score = prior
             * score::file_evidence(
                 &counts,
@@ -327,12 +344,25 @@ impl SecondPass<'_> {
         score::name_definitions(&mut kinds, lines.iter().map(|l| l.line), text_of);
         let wants_tests = score::query_wants_secondary(&self.q.terms);
         let scored = score::score_lines(&lines, self.weights, &kinds, wants_tests, text_of);
+        let parsed = crate::units::Lang::of_source(key, &doc.text)
+            .filter(|_| parse)
+            .and_then(|lang| crate::units::parse(lang, &doc.text));
+        let layout = match &parsed {
+            Some(units) => score::unit::Layout::parsed(units, &doc.text, &starts, &lines),
+            None => score::unit::Layout::heuristic(&kinds, &lines),
+        };
+        let units = score::unit::score_units(&lines, &layout, self.weights, &scored, wants_tests);
         Some(RankedFile {
             haystack: h,
             file_score,
             prior,
-            score: score::final_score(file_score, &scored, prior),
+            score: score::final_score(file_score, &scored, &units, prior),
             lines: scored,
+            units,
+            parts,
+            first_rank,
+            len: doc.text.len(),
+            parsed: parsed.is_some(),
         })
     }
 }
@@ -364,8 +394,14 @@ impl SecondPass<'_> {
     /// [`SecondPass::score_file`] for a file too large to load
     /// (`document::stream`): its lines are matched and labelled as they
     /// stream past, and only the matching ones kept, with the same scores
-    /// the whole text would give them.
-    fn score_streamed(&self, h: usize, path: &std::path::Path) -> Option<RankedFile> {
+    /// the whole text would give them. It is not cut into units (that needs
+    /// all its lines): its best line stands for them in its score.
+    fn score_streamed(
+        &self,
+        h: usize,
+        first_rank: usize,
+        path: &std::path::Path,
+    ) -> Option<RankedFile> {
         use std::ops::ControlFlow;
         let key = &self.haystacks[h].key;
         let mut s = Streamed {
@@ -440,12 +476,25 @@ impl SecondPass<'_> {
         let kind_of = |n: usize| index(n).map(|i| s.kinds[i]).unwrap_or_default();
         let wants_tests = score::query_wants_secondary(&self.q.terms);
         let scored = score::score_lines_by(&s.lines, self.weights, kind_of, wants_tests, text_of);
+        let parts = score::file_parts(
+            &s.counts,
+            s.len,
+            self.mean_len,
+            key,
+            &self.q.terms,
+            self.weights,
+        );
         Some(RankedFile {
             haystack: h,
             file_score,
             prior,
-            score: score::final_score(file_score, &scored, prior),
+            score: score::final_score(file_score, &scored, &[], prior),
             lines: scored,
+            units: Vec::new(),
+            parts,
+            first_rank,
+            len: s.len,
+            parsed: false,
         })
     }
 }
@@ -479,6 +528,27 @@ fn verbose_ranking(ranked: &[RankedFile], haystacks: &[Haystack]) {
             "rank {:.2} (file {:.2}) {}{line}",
             f.score, f.file_score, haystacks[f.haystack].key
         ));
+        for u in f.units.iter().take(3) {
+            let fields: Vec<String> = score::unit::FIELDS
+                .iter()
+                .zip(&u.score.fields)
+                .filter(|(_, &v)| v > 0.0)
+                .map(|(f, v)| format!("{} {v:.2}", f.label()))
+                .collect();
+            messages::verbose(&format!(
+                "  unit {} {} lines {}-{} (def {}) = ({} + support {:.2} + line {:.2}) x {:.2} = {:.2}",
+                u.span.kind,
+                u.span.name.as_deref().unwrap_or("-"),
+                u.span.start_line,
+                u.span.end_line,
+                u.span.def_line,
+                fields.join(" + "),
+                u.score.support,
+                u.score.line,
+                u.score.factor,
+                u.score.total
+            ));
+        }
     }
 }
 
@@ -488,6 +558,37 @@ pub(super) fn load_quiet(h: &Haystack, read: &ReadOptions) -> Option<Document> {
         Ok(Loaded::Text(doc) | Loaded::Partial(doc, _)) => Some(doc),
         _ => None,
     }
+}
+
+/// `--features`: each ranked candidate's path, place and feature vector, one
+/// JSON object a line on stdout (the first line names the features).
+pub(super) fn print_features(q: &Query, searched: &Searched) -> anyhow::Result<()> {
+    let weights = TermWeights::new(&q.terms, &searched.df, searched.stats.loaded);
+    let typed = query::typed_names(&q.raw);
+    let facts = score::features::QueryFacts {
+        typed: &typed,
+        wants_tests: score::query_wants_secondary(&q.terms),
+        answers: query::answer_slots(&q.terms),
+        ask: score::features::Ask::of(&q.raw),
+    };
+    let keys = |h: usize| searched.haystacks[h].key.clone();
+    let all = score::features::all_features(&searched.ranked, keys, &weights, facts);
+    let mut out = std::io::stdout().lock();
+    use std::io::Write;
+    writeln!(
+        out,
+        "{}",
+        serde_json::json!({ "names": score::features::NAMES })
+    )?;
+    for (rank, (f, v)) in searched.ranked.iter().zip(all).enumerate() {
+        let row = serde_json::json!({
+            "path": searched.haystacks[f.haystack].key,
+            "rank": rank,
+            "f": v,
+        });
+        writeln!(out, "{row}")?;
+    }
+    Ok(())
 }
 
 /// Loads a haystack for a model's prompt, as `llm::outbound` allows: a
@@ -508,7 +609,8 @@ mod tests {
     use crate::walk::Source;
 
     /// A file scored as it streams gets the scores the loaded file gets: the
-    /// same lines, labels, file score and rank.
+    /// same lines, labels and file score (units are cut from loaded files
+    /// only).
     #[test]
     fn a_streamed_file_scores_as_the_loaded_file() {
         const PIECES: &[&str] = &[
@@ -557,8 +659,12 @@ mod tests {
                 mean_len: 400.0,
                 q: &q,
             };
-            let loaded = pass.score_file(0);
-            let streamed = pass.score_streamed(0, &path);
+            let loaded = pass.score_file(0, 0, false).map(|f| RankedFile {
+                units: Vec::new(),
+                score: score::final_score(f.file_score, &f.lines, &[], f.prior),
+                ..f
+            });
+            let streamed = pass.score_streamed(0, 0, &path);
             assert_eq!(streamed, loaded, "case {case}: {text:?}");
         }
     }

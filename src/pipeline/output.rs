@@ -119,6 +119,9 @@ pub(super) fn write_json_to(
         let score_of = |line: usize| found.search.scores.get(&(*h, line)).cloned();
         let mut matches = report::match_lines(&doc, lines, &spotter, &found.q.terms, score_of);
         report::mark_chosen(&mut matches, |n| found.chosen.contains(&(*h, n)));
+        if let Some(f) = found.search.ranked.iter().find(|f| f.haystack == *h) {
+            report::mark_units(&mut matches, &f.units);
+        }
         let file = JsonFile {
             doc: &doc,
             path: report::json_path(&found.search.haystacks[*h], given.as_deref()),

@@ -309,6 +309,9 @@ impl Results {
             let mut matched =
                 report::match_lines(&doc, &matches, &spotter, &found.q.terms, score_of);
             report::mark_chosen(&mut matched, |n| found.chosen.contains(&(*h, n)));
+            if let Some(f) = found.search.ranked.iter().find(|f| f.haystack == *h) {
+                report::mark_units(&mut matched, &f.units);
+            }
             let mut infos = matched.into_iter().map(|m| (m.number, m.kgrep));
             let mut info_of = |n: usize| infos.find(|(m, _)| *m == n).and_then(|(_, i)| i);
             let mut file_lines = Vec::new();

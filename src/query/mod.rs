@@ -15,7 +15,9 @@ mod classify;
 mod words;
 
 pub use classify::{classify, is_identifier_like, is_wordless, looks_like_regex};
-pub use words::{cjk_script, for_each_word, split_identifier, typed_words, words, Cjk};
+pub use words::{
+    cjk_script, for_each_word, split_identifier, typed_names, typed_words, words, Cjk,
+};
 
 /// How a query is searched.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,6 +57,18 @@ impl Term {
     /// Whether this term is a whole identifier rather than a word.
     pub fn is_identifier(&self) -> bool {
         self.parts.len() >= 2
+    }
+
+    /// Whether this term is a word joined to a naming function word beside
+    /// it (`too small` → `too_small`, `push_function_word_pairs`): it finds
+    /// code, but is not a word of its own for naming what the query asked
+    /// (a lesson, a settled query's key).
+    pub fn is_joined(&self) -> bool {
+        self.parts.len() == 2
+            && self
+                .parts
+                .iter()
+                .any(|p| NAMING_STOP_WORDS.binary_search(&p.as_str()).is_ok())
     }
 }
 
@@ -283,7 +297,55 @@ pub(super) fn terms_of(raw: &str) -> Vec<Term> {
             push_identifier(&mut terms, path, slot);
         }
     }
+    push_function_word_pairs(&mut terms, raw);
     terms
+}
+
+/// Function words that code joins to a word in a name (`is_empty`,
+/// `notFound`, `onError`, `toString`, `too_small`, `hasKey`): typed apart in
+/// a question they are stop words, but together with the word beside them
+/// they name the code.
+const NAMING_STOP_WORDS: &[&str] = &[
+    "after", "all", "any", "as", "at", "before", "by", "can", "from", "has", "if", "in", "is",
+    "no", "not", "of", "off", "on", "once", "only", "or", "over", "should", "to", "too", "under",
+    "with", "without",
+];
+
+/// For each naming function word next to a searched word ("too small",
+/// "is empty", "not found"), the pair as an identifier term in the word's
+/// slot: `too_small`, `isEmpty` and `NOT_FOUND` are found whole, where the
+/// function word alone is never searched.
+fn push_function_word_pairs(terms: &mut Vec<Term>, raw: &str) {
+    let typed: Vec<String> = without_contractions(raw)
+        .split_whitespace()
+        .map(|t| {
+            t.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .collect();
+    for pair in typed.windows(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        let naming = |w: &str| NAMING_STOP_WORDS.binary_search(&w).is_ok();
+        let content = |w: &str| {
+            !is_stop_word(w) && w.len() >= 2 && w.chars().all(|c| c.is_ascii_alphabetic())
+        };
+        let slot_of = |w: &str| {
+            terms
+                .iter()
+                .find(|t| t.text == w && !t.is_identifier())
+                .map(|t| t.slot)
+        };
+        let (word, slot) = if naming(a) && content(b) {
+            (b, slot_of(b))
+        } else if content(a) && naming(b) {
+            (a, slot_of(a))
+        } else {
+            continue;
+        };
+        if let Some(slot) = slot.filter(|_| !word.is_empty()) {
+            push_identifier(terms, vec![a.clone(), b.clone()], slot);
+        }
+    }
 }
 
 /// The code segments of a whitespace token: runs of letters, digits, `_`
@@ -809,7 +871,8 @@ mod tests {
             .into_iter()
             .map(|t| t.text)
             .collect();
-        assert_eq!(terms, vec!["reuse", "scheme", "port"]);
+        // "not reuse" is also searched joined, as code names it (`notReuse`).
+        assert_eq!(terms, vec!["reuse", "scheme", "port", "not_reuse"]);
     }
 
     #[test]
@@ -852,14 +915,22 @@ mod tests {
     fn capitals_and_long_numbers_are_kept() {
         assert_eq!(
             stems("why does a POST become a GET after a 302"),
-            vec!["post", "becom", "get", "302"]
+            vec!["post", "becom", "get", "302", "get_after"]
         );
-        assert_eq!(stems("what do we get after 2 tries"), vec!["get", "tri"]);
+        assert_eq!(
+            stems("what do we get after 2 tries"),
+            vec!["get", "tri", "get_after"]
+        );
     }
 
     #[test]
     fn stop_words_are_sorted_for_binary_search() {
-        for list in [STOP_WORDS, SCAFFOLD_STEMS, CJK_STOP_BIGRAMS] {
+        for list in [
+            STOP_WORDS,
+            SCAFFOLD_STEMS,
+            CJK_STOP_BIGRAMS,
+            NAMING_STOP_WORDS,
+        ] {
             let mut sorted = list.to_vec();
             sorted.sort_unstable();
             sorted.dedup();

@@ -61,6 +61,28 @@ pub fn split_identifier(token: &str) -> Vec<&str> {
     parts
 }
 
+/// The names a query types as code, lowercase, each once: the segments of
+/// its identifier-shaped tokens (`Arg::validator` gives `arg` and
+/// `validator`, `syncIndexes` gives `syncindexes`, `` `ADDRESS_FAMILY` ``
+/// gives `address_family`). A word only capitalised (`Windows`) is not one.
+pub fn typed_names(raw: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for token in raw.split_whitespace() {
+        let token = token.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_'));
+        let quoted_code = super::classify::is_identifier_like(token);
+        if !quoted_code {
+            continue;
+        }
+        for segment in token.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+            let name = segment.trim_matches('_').to_lowercase();
+            if name.len() >= 2 && name.chars().any(char::is_alphabetic) && !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
 /// Calls `f` with each part of one alphanumeric token ([`split_identifier`]).
 fn for_each_part<'a>(token: &'a str, mut f: impl FnMut(&'a str)) {
     let mut start = 0;

@@ -43,6 +43,37 @@ pub fn bm25(counts: &[u32], len: usize, mean_len: f64, idfs: &[f64], weights: &[
         .sum()
 }
 
+/// BM25 over query *slots* rather than terms: a query word and its synonyms
+/// and verb-family members count as one word, whose frequency is theirs
+/// summed, each weighted by its share of the slot's best weight. Scored term
+/// by term, a word with eight expansions counted eight times over in a long
+/// file that uses a few of them often (`select`, `pick`, `run`, `start`).
+pub fn bm25_slots(counts: &[u32], len: usize, mean_len: f64, weights: &TermWeights) -> f64 {
+    let norm = if mean_len > 0.0 {
+        1.0 - BM25_B + BM25_B * (len as f64 / mean_len)
+    } else {
+        1.0
+    };
+    let best = weights.slot_values(0..counts.len().min(weights.idf.len()));
+    let mut tf: std::collections::BTreeMap<usize, f64> = std::collections::BTreeMap::new();
+    for (t, &c) in counts.iter().enumerate() {
+        if c == 0 {
+            continue;
+        }
+        let slot = weights.slot_of(t);
+        let top = best.get(&slot).copied().unwrap_or(0.0);
+        if top > 0.0 {
+            *tf.entry(slot).or_insert(0.0) += f64::from(c) * weights.of(t) / top;
+        }
+    }
+    tf.iter()
+        .map(|(slot, &tf)| {
+            let w = best.get(slot).copied().unwrap_or(0.0);
+            w * tf * (BM25_K1 + 1.0) / (tf + BM25_K1 * norm)
+        })
+        .sum()
+}
+
 /// Which terms occur as words of the path (`src/requests/cookies.py` holds `cookie`).
 pub fn path_terms(key: &str, terms: &[Term]) -> Vec<bool> {
     let stems: BTreeSet<String> = query::words(key).iter().map(|w| query::stem(w)).collect();
@@ -91,14 +122,66 @@ pub fn file_evidence(
     terms: &[Term],
     weights: &TermWeights,
 ) -> f64 {
-    let base = bm25(counts, len, mean_len, &weights.idf, &weights.weight);
-    // Each slot once, at its best term's weight times where in the path it is.
-    let mut by_slot: std::collections::BTreeMap<usize, f64> = std::collections::BTreeMap::new();
+    let parts = file_parts(counts, len, mean_len, key, terms, weights);
+    parts.bm25 + FILE_NAME_WEIGHT * parts.name + FOLDER_WEIGHT * parts.folders
+}
+
+/// What a file's evidence is made of, before any weighting between the parts.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FileParts {
+    /// BM25 over the query's slots (`bm25_slots`).
+    pub bm25: f64,
+    /// The weight of the query slots that are words of the file's name.
+    pub name: f64,
+    /// The weight of the other slots that are words of its folders.
+    pub folders: f64,
+    /// The share of the query's slot weight the file holds at all.
+    pub coverage: f64,
+}
+
+/// The parts of [`file_evidence`].
+pub fn file_parts(
+    counts: &[u32],
+    len: usize,
+    mean_len: f64,
+    key: &str,
+    terms: &[Term],
+    weights: &TermWeights,
+) -> FileParts {
+    let bm25 = bm25_slots(counts, len, mean_len, weights);
+    // Each slot once, at its best term's weight, in the name or else the folders.
+    let (mut name, mut folders) = (
+        std::collections::BTreeMap::<usize, f64>::new(),
+        std::collections::BTreeMap::<usize, f64>::new(),
+    );
     for (t, w) in path_weights(key, terms).into_iter().enumerate() {
-        if w > 0.0 {
-            let e = by_slot.entry(weights.slot_of(t)).or_insert(0.0);
-            *e = e.max(weights.of(t) * w);
-        }
+        let place = if w >= FILE_NAME_WEIGHT {
+            &mut name
+        } else if w > 0.0 {
+            &mut folders
+        } else {
+            continue;
+        };
+        let e = place.entry(weights.slot_of(t)).or_insert(0.0);
+        *e = e.max(weights.of(t));
     }
-    base + by_slot.values().sum::<f64>()
+    folders.retain(|slot, _| !name.contains_key(slot));
+    let held = weights.slot_values(
+        counts
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c > 0)
+            .map(|(t, _)| t),
+    );
+    let total = weights.total();
+    FileParts {
+        bm25,
+        name: name.values().sum(),
+        folders: folders.values().sum(),
+        coverage: if total > 0.0 {
+            held.values().sum::<f64>() / total
+        } else {
+            0.0
+        },
+    }
 }

@@ -45,6 +45,9 @@ const SECONDARY_PATH_WORDS: &[&str] = &[
     "testing",
     "spec",
     "specs",
+    "regress",
+    "regression",
+    "e2e",
     "example",
     "examples",
     "bench",
@@ -89,6 +92,7 @@ const PROSE_NAMES: &[&str] = &[
 /// clap's `src/build/`.)
 const GENERATED_DIRS: &[&str] = &[
     "dist",
+    "min",
     "vendor",
     "vendored",
     "_vendor",
@@ -239,6 +243,23 @@ fn is_secondary(lower: &str, name: &str) -> bool {
     in_secondary_dir || prose_ext || prose_name
 }
 
+/// Whether a path is prose: docs, markup, changelogs, licences (by extension
+/// or name), as opposed to tests and examples.
+pub fn is_prose_path(key: &str) -> bool {
+    let lower = key.to_ascii_lowercase();
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    let stem = name
+        .split('.')
+        .next()
+        .unwrap_or(name)
+        .replace(['-', '_'], "");
+    PROSE_EXTENSIONS.iter().any(|ext| name.ends_with(ext))
+        || PROSE_NAMES.contains(&stem.as_str())
+        || query::words(&lower)
+            .iter()
+            .any(|w| matches!(w.as_str(), "doc" | "docs"))
+}
+
 /// Whether a path is a test, an example, a benchmark or prose (docs, changelogs).
 pub fn is_secondary_path(key: &str) -> bool {
     file_kind(key) == FileKind::Secondary
@@ -257,6 +278,30 @@ const SECONDARY_QUERY_STEMS: &[&str] = &[
     "bench",
     "benchmark",
 ];
+
+/// Stems of query words that ask for tests (not docs).
+const TEST_QUERY_STEMS: &[&str] = &["test", "spec", "bench", "benchmark"];
+
+/// Multiplier for source files when the query asks for tests.
+pub const TESTED_SOURCE_PRIOR: f64 = 0.7;
+
+/// Whether the query asks for tests or benchmarks (typed as a word, not
+/// inside an identifier).
+pub fn query_wants_tests(terms: &[Term]) -> bool {
+    asks_for(terms, TEST_QUERY_STEMS)
+}
+
+fn asks_for(terms: &[Term], stems: &[&str]) -> bool {
+    let in_identifier = |t: &Term| {
+        terms
+            .iter()
+            .any(|i| i.is_identifier() && i.parts.contains(&t.text))
+    };
+    terms
+        .iter()
+        .filter(|t| !t.is_identifier() && t.origin == query::Origin::Query)
+        .any(|t| stems.contains(&t.stem.as_str()) && !in_identifier(t))
+}
 
 /// Whether the query itself is about tests or documentation: a word such as
 /// "tests" or "docs" typed as a word, not inside an identifier (`TestClient`
@@ -278,7 +323,13 @@ pub fn query_wants_secondary(terms: &[Term]) -> bool {
 /// names the configuration file itself (`Cargo.toml` for "cargo features").
 pub fn file_prior(key: &str, terms: &[Term]) -> f64 {
     match file_kind(key) {
+        // "Which test checks …": the tests are the answer, the code they
+        // test a close second.
+        FileKind::Source if query_wants_tests(terms) => TESTED_SOURCE_PRIOR,
         FileKind::Source => 1.0,
+        FileKind::Secondary if query_wants_tests(terms) && is_prose_path(key) => {
+            SECONDARY_FILE_PRIOR
+        }
         FileKind::Secondary if query_wants_secondary(terms) => 1.0,
         FileKind::Secondary => SECONDARY_FILE_PRIOR,
         FileKind::Config if names_the_file(key, terms) => 1.0,

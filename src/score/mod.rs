@@ -8,6 +8,7 @@
 //! Does no I/O: callers hand in counts, lines and text.
 
 mod bm25;
+pub mod features;
 mod file_kind;
 pub mod kind;
 mod lines;
@@ -17,10 +18,13 @@ mod select;
 pub mod symbol;
 #[cfg(test)]
 mod tests;
+pub mod unit;
 
 use std::collections::BTreeMap;
 
-pub use bm25::{bm25, file_evidence, file_score, idf, path_terms, BM25_B, BM25_K1};
+pub use bm25::{
+    bm25, file_evidence, file_parts, file_score, idf, path_terms, FileParts, BM25_B, BM25_K1,
+};
 pub use file_kind::{
     file_kind, file_prior, is_secondary_path, looks_minified, query_wants_secondary, text_prior,
     text_prior_of, FileKind, GENERATED_FILE_PRIOR,
@@ -88,7 +92,7 @@ impl TermWeights {
 }
 
 /// A file with its rank score and scored lines.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct RankedFile {
     pub haystack: usize,
     /// BM25 plus path matches, times the file prior.
@@ -99,6 +103,16 @@ pub struct RankedFile {
     /// `file_score` plus the best line: the order files are printed in.
     pub score: f64,
     pub lines: Vec<RankedLine>,
+    /// Its code units that hold a term, best first (`unit::score_units`).
+    pub units: Vec<unit::RankedUnit>,
+    /// What its evidence is made of (`bm25::file_parts`).
+    pub parts: FileParts,
+    /// Its place in the first pass's order (0 = first).
+    pub first_rank: usize,
+    /// Its length in bytes.
+    pub len: usize,
+    /// Whether its units come from a parser rather than line heuristics.
+    pub parsed: bool,
 }
 
 impl RankedFile {
@@ -119,11 +133,35 @@ impl RankedFile {
     }
 }
 
-/// Combines a file's first-pass score with its best line (times the file prior).
-pub fn final_score(file_score: f64, lines: &[RankedLine], prior: f64) -> f64 {
-    let best = lines.iter().map(|l| l.score.total).fold(0.0, f64::max);
-    file_score + LINE_IN_FILE_WEIGHT * best * prior
+/// Combines a file's first-pass score with its best unit and, weaker, its
+/// second best (times the file prior). Without units (none scored), its best
+/// line stands in.
+pub fn final_score(
+    file_score: f64,
+    lines: &[RankedLine],
+    units: &[unit::RankedUnit],
+    prior: f64,
+) -> f64 {
+    let mut best = [0.0f64; 2];
+    for u in units {
+        let e = u.score.evidence;
+        if e > best[0] {
+            best = [e, best[0]];
+        } else if e > best[1] {
+            best[1] = e;
+        }
+    }
+    let evidence = if units.is_empty() {
+        lines.iter().map(|l| l.score.total).fold(0.0, f64::max)
+    } else {
+        best[0] + SECOND_UNIT_SHARE * best[1]
+    };
+    file_score + LINE_IN_FILE_WEIGHT * evidence * prior
 }
+
+/// Weight of a file's second-best unit in its rank, relative to its best: a
+/// file where two places hold the query is likelier the answer's home.
+pub const SECOND_UNIT_SHARE: f64 = 0.3;
 
 /// Puts the files holding a learned answer (a line with a slot of
 /// `answers`, `query::answer_slots`) first, each group keeping its order: a

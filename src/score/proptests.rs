@@ -77,13 +77,14 @@ fn rank(
                 doc.get(n.wrapping_sub(1)).map(|l| l.as_bytes())
             });
             let file_score = file_scores.get(h).copied().unwrap_or(0.0);
-            let score = final_score(file_score, &lines, 1.0);
+            let score = final_score(file_score, &lines, &[], 1.0);
             RankedFile {
                 haystack: h,
                 file_score,
                 prior: 1.0,
                 score,
                 lines,
+                ..RankedFile::default()
             }
         })
         .collect();

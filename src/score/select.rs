@@ -8,6 +8,7 @@
 //! one function; other places of the file get one line each.
 
 use super::lines::RankedLine;
+use super::unit::RankedUnit;
 use super::RankedFile;
 
 /// Files shown at most.
@@ -21,11 +22,11 @@ pub const CLOSE_SHARE: f64 = 0.9;
 /// When the judge is not confident in the first file, the runners-up that
 /// reach this share of its score are shown too, up to `UNSURE_MAX_FILES`:
 /// one line each is cheap, and the answer is often among them.
-pub const UNSURE_RUNNER_UP_SHARE: f64 = 0.4;
-pub const UNSURE_MAX_FILES: usize = 8;
+pub const UNSURE_RUNNER_UP_SHARE: f64 = 0.6;
+pub const UNSURE_MAX_FILES: usize = 5;
 /// Lines printed from the best place of a file shown in full (its best line
 /// included).
-pub const PLACE_LINES: usize = 5;
+pub const PLACE_LINES: usize = 7;
 /// A line of the best place is printed if it reaches this share of the best
 /// line: the function's body shares the query's evidence.
 pub const PLACE_LINE_SHARE: f64 = 0.2;
@@ -33,6 +34,9 @@ pub const PLACE_LINE_SHARE: f64 = 0.2;
 pub const OTHER_PLACES: usize = 2;
 /// An other place must reach this share of the file's best line.
 pub const OTHER_PLACE_SHARE: f64 = 0.6;
+/// A unit of another place is shown if it reaches this share of the best
+/// unit's score.
+pub const OTHER_UNIT_SHARE: f64 = 0.7;
 /// Two printed lines of one place are at least this far apart (adjacent lines
 /// repeat each other); lines of different places at least `MIN_PLACE_GAP`.
 pub const MIN_LINE_GAP: usize = 1;
@@ -93,16 +97,16 @@ fn select_within(
     };
     // Each shown file's lines as the policy picks them, best first, with no
     // cap on the total: the cap then keeps the best of all of them.
-    let mut pool: Vec<(usize, Vec<&RankedLine>)> = Vec::new();
+    let mut pool: Vec<(usize, Vec<(usize, f64)>)> = Vec::new();
     for (rank, file) in files.iter().take(max_files).enumerate() {
         if rank > 0 && file.score < runner_up_share * top {
             break;
         }
         let full = rank == 0 || file.score >= CLOSE_SHARE * top;
         let mut chosen = if full {
-            places(&file.lines)
+            places(file)
         } else {
-            by_score(&file.lines).into_iter().take(1).collect()
+            best_line(file).into_iter().collect()
         };
         chosen.truncate(per_file);
         if !chosen.is_empty() {
@@ -112,16 +116,12 @@ fn select_within(
     keep_best(pool, max_lines)
 }
 
-/// The `max` best lines of `pool` (files in print order, each file's lines
-/// best first) in [`priority`] order. Files keep their order, each with its
-/// kept lines sorted.
-fn keep_best(pool: Vec<(usize, Vec<&RankedLine>)>, max: usize) -> Vec<(usize, Vec<usize>)> {
-    let scored: Vec<(usize, Vec<(usize, f64)>)> = pool
-        .iter()
-        .map(|(h, lines)| (*h, lines.iter().map(|l| (l.line, l.score.total)).collect()))
-        .collect();
+/// The `max` best lines of `pool` (files in print order, each file's
+/// `(line, score)`s best first) in [`priority`] order. Files keep their
+/// order, each with its kept lines sorted.
+fn keep_best(pool: Vec<(usize, Vec<(usize, f64)>)>, max: usize) -> Vec<(usize, Vec<usize>)> {
     let mut kept: Vec<Vec<usize>> = vec![Vec::new(); pool.len()];
-    for (f, line) in priority(&scored).into_iter().take(max) {
+    for (f, line) in priority(&pool).into_iter().take(max) {
         kept[f].push(line);
     }
     pool.into_iter()
@@ -190,9 +190,83 @@ fn strong_lines(lines: &[RankedLine], per_file: usize) -> Vec<usize> {
     out
 }
 
+/// A file's one line when it is shown briefly, with its score: the best
+/// line of its best unit (the unit's defining line when none of its lines
+/// holds a term).
+fn best_line(file: &RankedFile) -> Option<(usize, f64)> {
+    match file.units.first() {
+        Some(unit) => Some(unit_best(file, unit)),
+        None => by_score(&file.lines)
+            .first()
+            .map(|l| (l.line, l.score.total)),
+    }
+}
+
+/// The scored lines inside a unit, best first.
+fn unit_lines<'f>(file: &'f RankedFile, unit: &RankedUnit) -> Vec<&'f RankedLine> {
+    by_score(&file.lines)
+        .into_iter()
+        .filter(|l| unit.span.start_line <= l.line && l.line <= unit.span.end_line)
+        .collect()
+}
+
+/// A unit's best line and its score; the defining line (scored 0) when
+/// none of its lines holds a term.
+fn unit_best(file: &RankedFile, unit: &RankedUnit) -> (usize, f64) {
+    unit_lines(file, unit)
+        .first()
+        .map_or((unit.span.def_line, 0.0), |l| (l.line, l.score.total))
+}
+
+/// The best unit of a file: its defining line, then its lines that carry
+/// the query, best first; then the next units, one line each (their best).
+/// In the order chosen (best first), each line with the score a cap ranks
+/// it by: the defining line takes its unit's best line's, so it is kept
+/// first. Files without units: [`line_places`].
+fn places(file: &RankedFile) -> Vec<(usize, f64)> {
+    let Some(best) = file.units.first() else {
+        return line_places(&file.lines)
+            .into_iter()
+            .map(|l| (l.line, l.score.total))
+            .collect();
+    };
+    let far_from = |chosen: &[(usize, f64)], n: usize, gap: usize| {
+        chosen.iter().all(|&(c, _)| c.abs_diff(n) > gap)
+    };
+    let inside = unit_lines(file, best);
+    let top = inside.first().map_or(0.0, |l| l.score.total);
+    let def_line = best.span.def_line;
+    let mut chosen = vec![(def_line, top)];
+    for l in inside {
+        if chosen.len() >= PLACE_LINES || l.score.total < PLACE_LINE_SHARE * top {
+            break;
+        }
+        // The defining line frames the body: the line right under it (a
+        // short function's one line of work) is printed too.
+        if l.line != def_line && far_from(&chosen[1..], l.line, MIN_LINE_GAP) {
+            chosen.push((l.line, l.score.total));
+        }
+    }
+    let mut others = 0;
+    for unit in &file.units[1..] {
+        if others >= OTHER_PLACES || unit.score.total < OTHER_UNIT_SHARE * best.score.total {
+            break;
+        }
+        // A unit inside the best one is already shown by its lines.
+        let nested =
+            best.span.start_line <= unit.span.def_line && unit.span.def_line <= best.span.end_line;
+        let (line, score) = unit_best(file, unit);
+        if !nested && far_from(&chosen, line, MIN_PLACE_GAP) {
+            chosen.push((line, score));
+            others += 1;
+        }
+    }
+    chosen
+}
+
 /// The best place of a file in full, then its other strong places: in the
-/// order chosen (best first).
-fn places(lines: &[RankedLine]) -> Vec<&RankedLine> {
+/// order chosen (best first). For files ranked without units.
+fn line_places(lines: &[RankedLine]) -> Vec<&RankedLine> {
     let order = by_score(lines);
     let Some(&best) = order.first() else {
         return Vec::new();

@@ -226,6 +226,7 @@ fn ranked(haystack: usize, score: f64, lines: &[(usize, u32, f64)]) -> RankedFil
                 },
             })
             .collect(),
+        ..RankedFile::default()
     }
 }
 
@@ -296,6 +297,7 @@ fn ranking_is_deterministic_on_ties() {
         prior: 1.0,
         score: 1.0,
         lines: vec![],
+        ..RankedFile::default()
     };
     let mut a = vec![mk(2), mk(1), mk(3)];
     sort_files(&mut a, |h| format!("f{h}"));

@@ -81,6 +81,11 @@ impl Identifiers {
             if !term.is_identifier() || !keep.get(i).copied().unwrap_or(false) {
                 continue;
             }
+            // As for words (`is_searchable`): a part too long to be a code
+            // word would cost the automaton the square of its length.
+            if term.parts.iter().any(|p| p.len() > MAX_WORD_LEN) {
+                continue;
+            }
             for join in IDENTIFIER_JOINS {
                 for pattern in identifier_casings(&term.parts, join) {
                     if !patterns.contains(&pattern) {

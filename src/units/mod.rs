@@ -99,6 +99,31 @@ impl Lang {
         Some(lang)
     }
 
+    /// [`Lang::of_path`], with a `.h` header that reads as C++ (a
+    /// namespace, a class, a template, `std::`, an access label) parsed as
+    /// C++: the C grammar's error recovery turns `namespace fmt {` into a
+    /// function and hides the definitions inside it.
+    pub fn of_source(path: &str, text: &[u8]) -> Option<Lang> {
+        let lang = Lang::of_path(path)?;
+        if lang != Lang::C || !path.to_ascii_lowercase().ends_with(".h") {
+            return Some(lang);
+        }
+        const CPP_MARKERS: &[&[u8]] = &[
+            b"namespace ",
+            b"class ",
+            b"template<",
+            b"template <",
+            b"std::",
+            b"public:",
+            b"private:",
+        ];
+        let head = &text[..text.len().min(64 << 10)];
+        let cpp = CPP_MARKERS
+            .iter()
+            .any(|m| memchr::memmem::find(head, m).is_some());
+        Some(if cpp { Lang::Cpp } else { Lang::C })
+    }
+
     /// The short name kgrep shows for the language (`rust`, `python`, …).
     pub fn name(self) -> &'static str {
         match self {

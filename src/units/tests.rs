@@ -817,6 +817,22 @@ fn extensions_choose_grammars() {
 }
 
 #[test]
+fn a_header_that_reads_as_cpp_is_parsed_as_cpp() {
+    let cpp = b"namespace fmt {\nstd::string format_float(double v) {\n  return x;\n}\n}\n";
+    assert_eq!(Lang::of_source("include/util.h", cpp), Some(Lang::Cpp));
+    assert_eq!(
+        Lang::of_source("include/util.h", b"int add(int a, int b);\n"),
+        Some(Lang::C)
+    );
+    assert_eq!(Lang::of_source("src/a.c", cpp), Some(Lang::C));
+    assert_eq!(Lang::of_source("a.md", cpp), None);
+    // Parsed as C++, the function inside the namespace is a unit of its own.
+    let text = std::str::from_utf8(cpp).unwrap();
+    let units = parse(Lang::Cpp, cpp).unwrap();
+    assert_eq!(unit(&units, text, "format_float").def_line, 2);
+}
+
+#[test]
 fn too_big_or_too_slow_is_not_parsed_and_the_parser_recovers() {
     let big = "x".repeat(MAX_PARSE_BYTES + 1);
     assert_eq!(parse(Lang::Rust, big.as_bytes()), None);

@@ -129,7 +129,9 @@ fn text_flag_searches_office_bytes_raw_but_still_reads_pdfs() {
     // rlmgrep reads every .pdf with its PDF reader, -a or not.
     d.run(&["-a", "Installation", "manual.pdf"])
         .code(0)
-        .stdout_is("./manual.pdf\n3:\tChapter 1: Installation\tpage=1\n");
+        .stdout_is(
+            "./manual.pdf\n3:\tChapter 1: Installation\tpage=1\n4:\tInstall the package with pip.\tpage=1\n",
+        );
 }
 
 #[test]

@@ -29,6 +29,17 @@ fn explained(run: &Run) -> Vec<String> {
         .lines()
         .filter_map(|l| l.strip_prefix("kgrep: explain:   "))
         .map(|l| l.split_once(':').unwrap().0.to_string())
+        .filter(|n| n.parse::<usize>().is_ok())
+        .collect()
+}
+
+/// The units `--explain` names (`method ToFishCompletion (lines 3-11)`).
+fn explained_units(run: &Run) -> Vec<String> {
+    run.stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("kgrep: explain:   "))
+        .map(|l| l.split_once(':').unwrap().0.to_string())
+        .filter(|n| n.parse::<usize>().is_err())
         .collect()
 }
 
@@ -103,6 +114,17 @@ fn verbose_names_the_best_line_that_is_printed_and_explained() {
     run.code(0);
     assert_eq!(printed(&run), ["4"], "{}", run.describe);
     assert_eq!(explained(&run), ["4"], "{}", run.describe);
+    // The printed line's unit is named, with its kind and extent, and its
+    // score by field.
+    assert_eq!(
+        explained_units(&run),
+        ["method ToFishCompletion (lines 3-11)"],
+        "{}",
+        run.describe
+    );
+    run.stderr_has("kgrep: explain:   method ToFishCompletion (lines 3-11): ")
+        .stderr_has("= (name ")
+        .stderr_has("holds: fish, shell, completion");
     let verbose_best = run
         .stderr
         .lines()

@@ -61,10 +61,14 @@ fn best_lines(run: &Run) -> BTreeMap<String, usize> {
         };
         if let Some(rest) = rest.strip_prefix("  ") {
             let (n, rest) = rest.trim_start().split_once(": ").unwrap();
+            // A line's explanation; a unit's (`function f (lines 3-9): …`) is skipped.
+            let Ok(n) = n.parse::<usize>() else {
+                continue;
+            };
             let score: f64 = rest.split(' ').next().unwrap().parse().unwrap();
             if score > best {
                 best = score;
-                out.insert(file.clone(), n.parse().unwrap());
+                out.insert(file.clone(), n);
             }
         } else {
             file = format!("./{}", rest.split(':').next().unwrap());

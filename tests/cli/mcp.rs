@@ -510,10 +510,13 @@ fn max_tokens_bounds_the_whole_result() {
         kgrep::budget::tokens(answer.to_string().as_bytes()) <= 600,
         "{answer}"
     );
-    assert_eq!(
-        answer["structuredContent"]["files"][0]["lines"][0]["line"],
-        55
-    );
+    let lines: Vec<u64> = answer["structuredContent"]["files"][0]["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["line"].as_u64().unwrap())
+        .collect();
+    assert!(lines.contains(&55), "{answer}");
 }
 
 #[test]

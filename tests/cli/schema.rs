@@ -129,6 +129,38 @@ struct LineKgrep {
     terms: Vec<Term>,
     concepts: Vec<String>,
     submatch_terms: Vec<usize>,
+    #[serde(default)]
+    unit: Option<Unit>,
+}
+
+/// The code unit holding a line of a natural-language query.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Unit {
+    kind: String,
+    name: Option<String>,
+    start: usize,
+    end: usize,
+    def_line: usize,
+    score: f64,
+    fields: std::collections::BTreeMap<UnitField, f64>,
+    support: f64,
+    context: f64,
+    line: f64,
+    factor: f64,
+    length: f64,
+}
+
+#[derive(Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+enum UnitField {
+    Name,
+    Signature,
+    Doc,
+    Body,
+    Call,
+    String,
+    Comment,
 }
 
 #[derive(Debug, Deserialize)]
@@ -333,6 +365,22 @@ fn check_line(l: &Line, raw: &str) {
     }
     if let Some(k) = &l.kgrep {
         assert!(k.verified, "{raw}");
+        if let Some(u) = &k.unit {
+            assert!(!u.kind.is_empty(), "{raw}");
+            assert!(u.name.as_ref().is_none_or(|n| !n.is_empty()), "{raw}");
+            assert!(u.start <= u.def_line && u.def_line <= u.end, "{raw}");
+            assert!(
+                l.line_number
+                    .is_some_and(|n| u.start as u64 <= n && n <= u.end as u64),
+                "the unit holds the line: {raw}"
+            );
+            let parts = [u.score, u.support, u.context, u.line, u.factor, u.length];
+            assert!(parts.iter().all(|x| x.is_finite() && *x >= 0.0), "{raw}");
+            assert!(
+                u.fields.values().all(|x| x.is_finite() && *x > 0.0),
+                "{raw}"
+            );
+        }
         if let Some(score) = &k.score {
             let total = (score.terms + score.near + score.merged + score.name) * score.factor;
             assert!((total - score.total).abs() < 1e-9, "{raw}");

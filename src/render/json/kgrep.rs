@@ -27,6 +27,39 @@ pub struct LineInfo {
     /// For each entry of `submatches`, the index of its term in `terms`
     /// (empty for literal and regex queries).
     pub submatch_terms: Vec<usize>,
+    /// The code unit holding the line (the innermost one that holds a query
+    /// term), for natural-language queries; omitted otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit: Option<UnitInfo>,
+}
+
+/// A code unit as ranking saw it (`score::unit`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct UnitInfo {
+    /// `function`, `method`, `class`, `struct`, `statements`, … (`definition`
+    /// when found by line heuristics rather than a parser).
+    pub kind: String,
+    pub name: Option<String>,
+    /// Its first and last line (1-based, inclusive) and the line holding its name.
+    pub start: usize,
+    pub end: usize,
+    pub def_line: usize,
+    /// Its score among the file's units, and the parts of it.
+    pub score: f64,
+    /// The weight of the query words found in each field (`name`,
+    /// `signature`, `doc`, `body`, `call`, `string`, `comment`), fields
+    /// without any omitted.
+    pub fields: std::collections::BTreeMap<String, f64>,
+    /// Bonus for words found in a second field.
+    pub support: f64,
+    /// Words only an enclosing unit's name holds.
+    pub context: f64,
+    /// Share of its best line's score.
+    pub line: f64,
+    /// Multiplier: declarations that only name the words, test code.
+    pub factor: f64,
+    /// Multiplier among the file's units: long units and containers.
+    pub length: f64,
 }
 
 /// Where a printed line came from.

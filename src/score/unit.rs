@@ -1,0 +1,672 @@
+//! Code units as ranked documents: which function, method, class or block of
+//! statements holds the query, field by field.
+//!
+//! Owns where each term occurrence sits in a file's units ([`Layout`]: the
+//! unit and the *field* — its name, signature, doc comment, body, a call, a
+//! string, a comment), how a unit scores from its fields ([`score_units`]),
+//! and what a file's units add to its rank. Units come from a real parser
+//! (`crate::units`, through [`Layout::parsed`]) or, for languages it does not
+//! know and for documents, from the line heuristics of `kind`
+//! ([`Layout::heuristic`]). Does no I/O and prints nothing; choosing the
+//! lines to print from the ranked units is `select`.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use super::kind::LineKind;
+use super::lines::RankedLine;
+use super::TermWeights;
+use crate::search::sink::TermLine;
+use crate::units::{UnitKind, Units};
+
+/// Where in a unit a term occurs. Each field weighs differently: code names
+/// what it does, so the defined name is the strongest evidence; calls and
+/// identifiers in the body are what the unit *does*; a signature's types,
+/// doc comments, strings and comments describe or mention.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Field {
+    /// The name the unit defines.
+    Name,
+    /// Its header: parameters, types, modifiers (the name excluded).
+    Signature,
+    /// Its doc comment or docstring.
+    Doc,
+    /// An identifier of its body that is not a callee.
+    Body,
+    /// The name of a function or method its body calls.
+    Call,
+    /// Inside a string literal.
+    Literal,
+    /// Inside a comment in its body.
+    Comment,
+}
+
+/// Every field, in the order of [`FieldScores`].
+pub const FIELDS: [Field; 7] = [
+    Field::Name,
+    Field::Signature,
+    Field::Doc,
+    Field::Body,
+    Field::Call,
+    Field::Literal,
+    Field::Comment,
+];
+
+impl Field {
+    /// Its index in [`FIELDS`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// How `--explain` and `--json` name it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Field::Name => "name",
+            Field::Signature => "signature",
+            Field::Doc => "doc",
+            Field::Body => "body",
+            Field::Call => "call",
+            Field::Literal => "string",
+            Field::Comment => "comment",
+        }
+    }
+
+    /// The weight of a query slot found in this field, relative to one
+    /// found in plain body code.
+    pub fn weight(self) -> f64 {
+        match self {
+            Field::Name => 1.6,
+            Field::Signature => 0.7,
+            Field::Doc => 0.5,
+            Field::Body => 1.0,
+            Field::Call => 1.2,
+            Field::Literal => 0.7,
+            Field::Comment => 0.5,
+        }
+    }
+}
+
+/// The kinds of code unit ranking tells apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// A function, method, closure or test: code that does something.
+    Callable,
+    /// A class, struct, trait, interface, impl, enum or module: a container
+    /// whose own lines declare rather than do.
+    Container,
+    /// A type alias, constant, variable, macro or other declaration: names a
+    /// thing; its initializer may hold a table of values.
+    Declaration,
+    /// Top-level statements outside any definition.
+    Statements,
+}
+
+impl Shape {
+    /// How `--explain` and `--json` name it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Shape::Callable => "function",
+            Shape::Container => "type",
+            Shape::Declaration => "declaration",
+            Shape::Statements => "statements",
+        }
+    }
+}
+
+/// A unit as ranking sees it: lines are 1-based and inclusive.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnitSpan {
+    pub shape: Shape,
+    /// What the parser calls it (`function`, `method`, `class`, …).
+    pub kind: &'static str,
+    pub name: Option<String>,
+    pub start_line: usize,
+    pub end_line: usize,
+    /// The line that holds its name (the first line of statements).
+    pub def_line: usize,
+    /// Test code (a test function or anything in a test module).
+    pub test: bool,
+    /// The innermost unit holding it.
+    pub parent: Option<usize>,
+}
+
+/// A file's units, and for each term occurrence of the second pass (in the
+/// order of `TermLine`s and their matches) its unit and field.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Layout {
+    pub units: Vec<UnitSpan>,
+    /// `at[i][j]`: where `lines[i].matches[j]` sits, `None` outside every unit.
+    pub at: Vec<Vec<Option<(usize, Field)>>>,
+}
+
+/// Top-level lines further apart than this start a new unit of statements.
+const STATEMENT_GAP: usize = 3;
+/// A unit of top-level statements spans at most this many lines.
+const STATEMENT_LINES: usize = 15;
+
+impl Layout {
+    /// Units from the line heuristics (`kind::classify_lines` with
+    /// `name_definitions`): a definition line opens a unit that holds the
+    /// lines whose innermost definition it is; the lines outside every
+    /// definition that hold terms are grouped into statements.
+    pub fn heuristic(kinds: &[LineKind], lines: &[TermLine]) -> Layout {
+        let kind_of = |n: usize| kinds.get(n.wrapping_sub(1)).copied().unwrap_or_default();
+        // Each definition's own lines: from its first to its last line.
+        let mut extents: BTreeMap<u32, (usize, usize)> = BTreeMap::new();
+        for (i, k) in kinds.iter().enumerate() {
+            if k.block != 0 {
+                let e = extents.entry(k.block).or_insert((i + 1, i + 1));
+                e.1 = i + 1;
+            }
+        }
+        let mut units: Vec<UnitSpan> = Vec::new();
+        let mut by_def: BTreeMap<u32, usize> = BTreeMap::new();
+        for (&block, &(start, end)) in &extents {
+            let def = block as usize;
+            let def_kind = kind_of(def);
+            units.push(UnitSpan {
+                shape: heuristic_shape(def_kind),
+                kind: "definition",
+                name: None,
+                start_line: start.min(def),
+                end_line: end,
+                def_line: def,
+                test: def_kind.test,
+                // Lines carry no nesting beyond their innermost definition.
+                parent: None,
+            });
+            by_def.insert(block, units.len() - 1);
+        }
+        let mut statements: Vec<(usize, usize)> = Vec::new();
+        for tl in lines {
+            if kind_of(tl.line).block != 0 {
+                continue;
+            }
+            match statements.last_mut() {
+                Some((start, end))
+                    if tl.line <= *end + STATEMENT_GAP && tl.line < *start + STATEMENT_LINES =>
+                {
+                    *end = tl.line;
+                }
+                _ => statements.push((tl.line, tl.line)),
+            }
+        }
+        let first_statement = units.len();
+        for (start, end) in &statements {
+            units.push(UnitSpan {
+                shape: Shape::Statements,
+                kind: "statements",
+                name: None,
+                start_line: *start,
+                end_line: *end,
+                def_line: *start,
+                test: kind_of(*start).test,
+                parent: None,
+            });
+        }
+        let at = lines
+            .iter()
+            .map(|tl| {
+                let k = kind_of(tl.line);
+                let unit = if k.block == 0 {
+                    statements
+                        .iter()
+                        .position(|&(s, e)| s <= tl.line && tl.line <= e)
+                        .map(|i| first_statement + i)
+                } else {
+                    by_def.get(&k.block).copied()
+                };
+                tl.matches
+                    .iter()
+                    .map(|m| {
+                        let field = if k.comment {
+                            if unit.is_some_and(|u| units[u].def_line > tl.line) {
+                                Field::Doc
+                            } else {
+                                Field::Comment
+                            }
+                        } else if k.definition && tl.line == k.block as usize {
+                            match k.name {
+                                Some((s, e)) if m.start >= s as usize && m.end <= e as usize => {
+                                    Field::Name
+                                }
+                                _ => Field::Signature,
+                            }
+                        } else {
+                            Field::Body
+                        };
+                        unit.map(|u| (u, field))
+                    })
+                    .collect()
+            })
+            .collect();
+        Layout { units, at }
+    }
+}
+
+impl Layout {
+    /// Units from a parse (`crate::units`): each occurrence sits in the unit
+    /// whose doc comment holds it, else in the innermost unit whose span holds
+    /// it, in the field its bytes fall in. `starts` are the text's line
+    /// starts (`Document::line_starts`).
+    pub fn parsed(parsed: &Units, text: &[u8], starts: &[usize], lines: &[TermLine]) -> Layout {
+        let units = parsed
+            .units
+            .iter()
+            .map(|u| UnitSpan {
+                shape: shape_of(u.kind),
+                kind: u.kind.name(),
+                name: u.name_in(text).map(str::to_string),
+                start_line: u.start_line,
+                end_line: u.end_line,
+                def_line: u.def_line,
+                test: u.test,
+                parent: u.parent,
+            })
+            .collect();
+        // Doc comments sit above their unit's node: find them by range.
+        let mut docs: Vec<(Range<usize>, usize)> = parsed
+            .units
+            .iter()
+            .enumerate()
+            .flat_map(|(i, u)| u.doc.iter().map(move |r| (r.clone(), i)))
+            .collect();
+        docs.sort_by_key(|(r, _)| r.start);
+        let at = lines
+            .iter()
+            .map(|tl| {
+                let base = starts.get(tl.line.wrapping_sub(1)).copied();
+                tl.matches
+                    .iter()
+                    .map(|m| {
+                        let start = base? + m.start;
+                        if let Some(&(_, unit)) = containing(&docs, start, |d| &d.0) {
+                            return Some((unit, Field::Doc));
+                        }
+                        let unit = parsed.at_byte(start)?;
+                        Some((unit, field_at(parsed, unit, start)))
+                    })
+                    .collect()
+            })
+            .collect();
+        Layout { units, at }
+    }
+}
+
+/// The element of `sorted` (by start, not overlapping) whose range holds `at`.
+fn containing<T>(sorted: &[T], at: usize, range: impl Fn(&T) -> &Range<usize>) -> Option<&T> {
+    let after = sorted.partition_point(|x| range(x).start <= at);
+    let candidate = sorted.get(after.checked_sub(1)?)?;
+    range(candidate).contains(&at).then_some(candidate)
+}
+
+/// The field of unit `u` that byte `at` falls in (not its doc: see `parsed`).
+fn field_at(parsed: &Units, u: usize, at: usize) -> Field {
+    let unit = &parsed.units[u];
+    if unit.name.as_ref().is_some_and(|r| r.contains(&at)) {
+        Field::Name
+    } else if containing(&parsed.strings, at, |r| r).is_some() {
+        Field::Literal
+    } else if containing(&parsed.comments, at, |r| r).is_some() {
+        Field::Comment
+    } else if unit.header.contains(&at) {
+        Field::Signature
+    } else if containing(&parsed.calls, at, |r| r).is_some() {
+        Field::Call
+    } else {
+        Field::Body
+    }
+}
+
+/// How ranking treats a parser's kind of unit.
+fn shape_of(kind: UnitKind) -> Shape {
+    match kind {
+        UnitKind::Function | UnitKind::Method => Shape::Callable,
+        UnitKind::Class
+        | UnitKind::Struct
+        | UnitKind::Enum
+        | UnitKind::Union
+        | UnitKind::Trait
+        | UnitKind::Interface
+        | UnitKind::Impl
+        | UnitKind::Module => Shape::Container,
+        UnitKind::TypeAlias | UnitKind::Const | UnitKind::Var | UnitKind::Macro => {
+            Shape::Declaration
+        }
+        UnitKind::Statements => Shape::Statements,
+    }
+}
+
+fn heuristic_shape(def: LineKind) -> Shape {
+    if def.definition {
+        Shape::Callable
+    } else {
+        Shape::Statements
+    }
+}
+
+/// A unit's score, and what it is made of.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct UnitScore {
+    /// Per field ([`FIELDS`] order): the weight of the query slots whose best
+    /// evidence is in that field.
+    pub fields: [f64; 7],
+    /// Bonus for slots found in more than one field (a name that says it
+    /// and a body that does it).
+    pub support: f64,
+    /// The slots only an enclosing unit's name holds (`CONTEXT_SHARE`).
+    pub context: f64,
+    /// The best line inside it (`lines::score_lines`: proximity of the query's
+    /// words), times `LINE_SHARE`.
+    pub line: f64,
+    /// Multiplier: containers, declarations that only name the words, test code.
+    pub factor: f64,
+    /// What the unit adds to its file's rank: the parts above times `factor`.
+    pub evidence: f64,
+    /// Multiplier for a long unit (`length_factor`) and for a container
+    /// (`CONTAINER_FACTOR`): among a file's units, the one that holds the
+    /// query in fewer lines, and a method rather than its class, is the one
+    /// to show. Not part of the file's rank.
+    pub length: f64,
+    /// `evidence * length`: the order of a file's units.
+    pub total: f64,
+}
+
+/// A scored unit of one file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RankedUnit {
+    pub span: UnitSpan,
+    /// Index in the file's `Layout::units`.
+    pub index: usize,
+    /// The query slots it holds (`lines::slot_bit`).
+    pub slots: u64,
+    pub score: UnitScore,
+}
+
+/// Share of a slot's weight added when it is found in a second field.
+const SUPPORT_SHARE: f64 = 0.25;
+/// Weight of the best line inside a unit in the unit's score.
+const LINE_SHARE: f64 = 0.5;
+/// Multiplier for a unit whose only evidence is its name and signature and
+/// that does nothing itself (a type, an alias, a declaration without body
+/// evidence): the code that does the thing is elsewhere.
+const NAMES_ONLY_FACTOR: f64 = 0.6;
+/// Multiplier for test code when the query is not about tests.
+const TEST_FACTOR: f64 = 0.5;
+/// Share of the weight of a slot that only an enclosing unit's name holds.
+const CONTEXT_SHARE: f64 = 0.4;
+/// Multiplier for a container (class, struct, impl, …): its own lines
+/// declare; the methods inside do the work, and carry its name as context.
+const CONTAINER_FACTOR: f64 = 0.5;
+/// Units up to this many lines are not discounted for length; longer ones
+/// are, slowly: a long function holds many words by its size alone.
+const UNIT_LINES: usize = 40;
+/// How steeply a unit longer than [`UNIT_LINES`] is discounted.
+const LENGTH_POWER: f64 = 0.3;
+
+/// The length discount of a unit of `lines` lines.
+fn length_factor(lines: usize) -> f64 {
+    let limit = UNIT_LINES as f64;
+    if (lines as f64) <= limit {
+        1.0
+    } else {
+        (limit / lines as f64).powf(LENGTH_POWER)
+    }
+}
+
+/// Scores every unit that holds a term, best first (ties: earlier unit).
+/// `ranked` are the file's scored lines (`lines::score_lines`), `wants_tests`
+/// whether the query asks for tests.
+pub fn score_units(
+    lines: &[TermLine],
+    layout: &Layout,
+    weights: &TermWeights,
+    ranked: &[RankedLine],
+    wants_tests: bool,
+) -> Vec<RankedUnit> {
+    // unit -> slot -> best weight per field
+    let mut evidence: BTreeMap<usize, BTreeMap<usize, [f64; 7]>> = BTreeMap::new();
+    for (tl, at) in lines.iter().zip(&layout.at) {
+        for (m, place) in tl.matches.iter().zip(at) {
+            let Some((unit, field)) = *place else {
+                continue;
+            };
+            let slot = weights.slot_of(m.term);
+            let e = evidence
+                .entry(unit)
+                .or_default()
+                .entry(slot)
+                .or_insert([0.0; 7]);
+            let w = weights.of(m.term);
+            let f = &mut e[field.index()];
+            *f = f.max(w);
+        }
+    }
+    // The slots each unit's *name* holds, for its children's context.
+    let names: BTreeMap<usize, BTreeMap<usize, f64>> = evidence
+        .iter()
+        .map(|(&u, slots)| {
+            let named = slots
+                .iter()
+                .filter(|(_, f)| f[Field::Name.index()] > 0.0)
+                .map(|(&s, f)| (s, f[Field::Name.index()]))
+                .collect();
+            (u, named)
+        })
+        .collect();
+    let mut out: Vec<RankedUnit> = evidence
+        .iter()
+        .map(|(&index, slots)| {
+            let span = layout.units[index].clone();
+            let mut score = UnitScore::default();
+            let mut bits = 0u64;
+            let mut named_only = true;
+            for (slot, fields) in slots {
+                bits |= super::lines::slot_bit(*slot);
+                let mut values: Vec<(f64, usize)> = fields
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &w)| (w * FIELDS[i].weight(), i))
+                    .filter(|(v, _)| *v > 0.0)
+                    .collect();
+                values.sort_by(|a, b| b.0.total_cmp(&a.0));
+                if let Some(&(best, i)) = values.first() {
+                    score.fields[i] += best;
+                    if !matches!(FIELDS[i], Field::Name | Field::Signature) {
+                        named_only = false;
+                    }
+                }
+                if let Some(&(second, _)) = values.get(1) {
+                    score.support += SUPPORT_SHARE * second;
+                }
+            }
+            // A method of `ProxyHeadersMiddleware` is about proxy headers too:
+            // the slots its enclosing units name and it lacks count, weaker.
+            let mut context: BTreeMap<usize, f64> = BTreeMap::new();
+            let mut parent = span.parent;
+            while let Some(p) = parent {
+                for (&slot, &w) in names.get(&p).into_iter().flatten() {
+                    if !slots.contains_key(&slot) {
+                        let e = context.entry(slot).or_insert(0.0);
+                        *e = e.max(w * Field::Name.weight());
+                    }
+                }
+                parent = layout.units.get(p).and_then(|u| u.parent);
+            }
+            score.context = CONTEXT_SHARE * context.values().sum::<f64>();
+            score.line = LINE_SHARE
+                * ranked
+                    .iter()
+                    .filter(|l| span.start_line <= l.line && l.line <= span.end_line)
+                    .map(|l| l.score.total)
+                    .fold(0.0, f64::max);
+            score.factor = 1.0;
+            score.length = length_factor(span.end_line + 1 - span.start_line.min(span.end_line));
+            if span.shape == Shape::Container {
+                score.length *= CONTAINER_FACTOR;
+            } else if named_only && span.shape != Shape::Callable {
+                score.factor *= NAMES_ONLY_FACTOR;
+            }
+            if span.test && !wants_tests {
+                score.factor *= TEST_FACTOR;
+            }
+            score.evidence =
+                (score.fields.iter().sum::<f64>() + score.support + score.context + score.line)
+                    * score.factor;
+            score.total = score.evidence * score.length;
+            RankedUnit {
+                span,
+                index,
+                slots: bits,
+                score,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.score
+            .total
+            .total_cmp(&a.score.total)
+            .then(a.index.cmp(&b.index))
+    });
+    out
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::document::Document;
+    use crate::search::matcher::TermMatcher;
+    use crate::units::Lang;
+
+    /// The ranked units of one file for a query, every term weighing the same.
+    fn ranked(path: &str, text: &str, query: &str) -> Vec<RankedUnit> {
+        let q = crate::query::analyze(query);
+        let doc = Document {
+            key: path.into(),
+            text: text.as_bytes().to_vec(),
+            pages: None,
+            cut: None,
+        };
+        let matcher = TermMatcher::new(&q.terms).unwrap();
+        let lines = crate::search::term_lines(&doc, &matcher);
+        let weights = TermWeights::new(&q.terms, &vec![1; q.terms.len()], 10);
+        let starts = doc.line_starts();
+        let text_of = |n: usize| {
+            let start = *starts.get(n.checked_sub(1)?)?;
+            let end = starts.get(n).map_or(doc.text.len(), |&s| s - 1);
+            doc.text.get(start..end)
+        };
+        let mut kinds = super::super::classify_lines(&doc.text);
+        super::super::name_definitions(&mut kinds, lines.iter().map(|l| l.line), text_of);
+        let scored = super::super::score_lines(&lines, &weights, &kinds, false, text_of);
+        let lang = Lang::of_path(path).unwrap();
+        let parsed = crate::units::parse(lang, &doc.text).unwrap();
+        let layout = Layout::parsed(&parsed, &doc.text, &starts, &lines);
+        score_units(&lines, &layout, &weights, &scored, false)
+    }
+
+    /// The unit that ranks first, as `kind name`.
+    fn first(path: &str, text: &str, query: &str) -> String {
+        let units = ranked(path, text, query);
+        let u = &units[0].span;
+        format!("{} {}", u.kind, u.name.as_deref().unwrap_or("-"))
+    }
+
+    const QUERY: &str = "how does the client retry a failed request with backoff";
+
+    #[test]
+    fn rust_the_body_that_does_it_beats_a_type_named_for_it() {
+        let text = "/// Settings for the retry backoff of a failed request.\n\
+            pub struct RetryBackoffRequest {\n    pub attempts: u32,\n}\n\n\
+            pub fn send(client: &Client, req: Request) -> Response {\n    let mut delay = 1;\n    \
+            loop {\n        match client.call(&req) {\n            Ok(r) => return r,\n            \
+            Err(_) => {\n                delay = backoff(delay);\n                retry_count += 1;\n            }\n        }\n    }\n}\n";
+        assert_eq!(first("src/client.rs", text, QUERY), "function send");
+    }
+
+    #[test]
+    fn python_the_body_that_does_it_beats_a_class_named_for_it() {
+        let text = "class RetryBackoffRequest:\n    \"\"\"A failed request's retry backoff.\"\"\"\n    attempts = 3\n\n\n\
+            def send(client, request):\n    delay = 1\n    while True:\n        try:\n            return client.call(request)\n        \
+            except Failure:\n            delay = backoff(delay)\n            retries += 1\n";
+        assert_eq!(first("client.py", text, QUERY), "function send");
+    }
+
+    #[test]
+    fn go_the_body_that_does_it_beats_a_type_named_for_it() {
+        let text = "package client\n\n// RetryBackoffRequest configures a failed request's retry backoff.\n\
+            type RetryBackoffRequest struct {\n\tAttempts int\n}\n\n\
+            func (c *Client) Send(req *Request) (*Response, error) {\n\tdelay := 1\n\tfor {\n\t\t\
+            resp, err := c.call(req)\n\t\tif err == nil {\n\t\t\treturn resp, nil\n\t\t}\n\t\t\
+            delay = backoff(delay)\n\t\tretries++\n\t}\n}\n";
+        assert_eq!(first("client.go", text, QUERY), "method Send");
+    }
+
+    #[test]
+    fn javascript_the_body_that_does_it_beats_a_declaration_named_for_it() {
+        let text = "const RETRY_BACKOFF_REQUEST = { attempts: 3 };\n\n\
+            async function send(client, request) {\n  let delay = 1;\n  for (;;) {\n    try {\n      \
+            return await client.call(request);\n    } catch (failure) {\n      delay = backoff(delay);\n      \
+            retries += 1;\n    }\n  }\n}\n";
+        assert_eq!(first("client.js", text, QUERY), "function send");
+    }
+
+    #[test]
+    fn typescript_the_body_that_does_it_beats_an_interface_named_for_it() {
+        let text = "/** Options of a failed request's retry backoff. */\n\
+            export interface RetryBackoffRequest {\n  attempts: number;\n}\n\n\
+            export async function send(client: Client, request: Request): Promise<Response> {\n  \
+            let delay = 1;\n  for (;;) {\n    try {\n      return await client.call(request);\n    } catch (failure) {\n      \
+            delay = backoff(delay);\n      retries += 1;\n    }\n  }\n}\n";
+        assert_eq!(first("client.ts", text, QUERY), "function send");
+    }
+
+    #[test]
+    fn java_the_body_that_does_it_beats_a_class_named_for_it() {
+        let text = "/** A failed request's retry backoff. */\nclass RetryBackoffRequest {\n    int attempts;\n}\n\n\
+            class Client {\n    Response send(Request request) {\n        int delay = 1;\n        while (true) {\n            \
+            try {\n                return call(request);\n            } catch (Failure e) {\n                \
+            delay = backoff(delay);\n                retries++;\n            }\n        }\n    }\n}\n";
+        assert_eq!(first("Client.java", text, QUERY), "method send");
+    }
+
+    #[test]
+    fn c_the_body_that_does_it_beats_a_struct_named_for_it() {
+        let text = "/* A failed request's retry backoff. */\nstruct retry_backoff_request {\n    int attempts;\n};\n\n\
+            int client_send(struct client *c, struct request *req) {\n    int delay = 1;\n    for (;;) {\n        \
+            if (client_call(c, req) == 0)\n            return 0;\n        delay = backoff(delay);\n        retries++;\n    }\n}\n";
+        assert_eq!(first("client.c", text, QUERY), "function client_send");
+    }
+
+    #[test]
+    fn cpp_the_body_that_does_it_beats_a_class_named_for_it() {
+        let text = "// A failed request's retry backoff.\nclass RetryBackoffRequest {\n  int attempts;\n};\n\n\
+            Response Client::send(const Request& request) {\n  int delay = 1;\n  for (;;) {\n    \
+            try {\n      return call(request);\n    } catch (const Failure&) {\n      delay = backoff(delay);\n      \
+            ++retries;\n    }\n  }\n}\n";
+        assert_eq!(first("client.cpp", text, QUERY), "method send");
+    }
+
+    #[test]
+    fn a_method_carries_its_class_name_as_context() {
+        let text = "class ProxyHeaders:\n    def client_host(self, forwarded):\n        return forwarded.split(',')[-1]\n\n\
+            def unrelated_host(value):\n    return value\n";
+        let units = ranked("proxy.py", text, "proxy headers client host");
+        let method = units
+            .iter()
+            .find(|u| u.span.name.as_deref() == Some("client_host"))
+            .unwrap();
+        assert!(method.score.context > 0.0, "{method:?}");
+        assert_eq!(
+            first("proxy.py", text, "proxy headers client host"),
+            "method client_host"
+        );
+    }
+
+    #[test]
+    fn words_in_a_doc_comment_weigh_less_than_words_in_code() {
+        let text = "/// Retries with backoff.\nfn documented() {}\n\nfn does() {\n    retry(backoff);\n}\n";
+        assert_eq!(first("a.rs", text, "retry backoff"), "function does");
+    }
+}

