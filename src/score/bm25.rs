@@ -122,8 +122,7 @@ pub fn file_evidence(
     terms: &[Term],
     weights: &TermWeights,
 ) -> f64 {
-    let parts = file_parts(counts, len, mean_len, key, terms, weights);
-    parts.bm25 + FILE_NAME_WEIGHT * parts.name + FOLDER_WEIGHT * parts.folders
+    file_parts(counts, len, mean_len, key, terms, weights).evidence()
 }
 
 /// What a file's evidence is made of, before any weighting between the parts.
@@ -137,6 +136,13 @@ pub struct FileParts {
     pub folders: f64,
     /// The share of the query's slot weight the file holds at all.
     pub coverage: f64,
+}
+
+impl FileParts {
+    /// [`file_evidence`]: BM25 plus the weighted path matches.
+    pub fn evidence(&self) -> f64 {
+        self.bm25 + FILE_NAME_WEIGHT * self.name + FOLDER_WEIGHT * self.folders
+    }
 }
 
 /// The parts of [`file_evidence`].

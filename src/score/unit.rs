@@ -209,9 +209,11 @@ impl Layout {
             .map(|tl| {
                 let k = kind_of(tl.line);
                 let unit = if k.block == 0 {
+                    // Statements are in line order and do not overlap.
                     statements
-                        .iter()
-                        .position(|&(s, e)| s <= tl.line && tl.line <= e)
+                        .partition_point(|&(s, _)| s <= tl.line)
+                        .checked_sub(1)
+                        .filter(|&i| tl.line <= statements[i].1)
                         .map(|i| first_statement + i)
                 } else {
                     by_def.get(&k.block).copied()
@@ -454,6 +456,17 @@ pub fn score_units(
             (u, named)
         })
         .collect();
+    // (line, score) in line order, so a unit's best line is a range's max.
+    let mut by_line: Vec<(usize, f64)> = ranked.iter().map(|l| (l.line, l.score.total)).collect();
+    by_line.sort_unstable_by_key(|&(line, _)| line);
+    let best_in = |start: usize, end: usize| {
+        let from = by_line.partition_point(|&(line, _)| line < start);
+        by_line[from..]
+            .iter()
+            .take_while(|&&(line, _)| line <= end)
+            .map(|&(_, total)| total)
+            .fold(0.0, f64::max)
+    };
     let mut out: Vec<RankedUnit> = evidence
         .iter()
         .map(|(&index, slots)| {
@@ -494,12 +507,7 @@ pub fn score_units(
                 parent = layout.units.get(p).and_then(|u| u.parent);
             }
             score.context = CONTEXT_SHARE * context.values().sum::<f64>();
-            score.line = LINE_SHARE
-                * ranked
-                    .iter()
-                    .filter(|l| span.start_line <= l.line && l.line <= span.end_line)
-                    .map(|l| l.score.total)
-                    .fold(0.0, f64::max);
+            score.line = LINE_SHARE * best_in(span.start_line, span.end_line);
             score.factor = 1.0;
             score.length = length_factor(span.end_line + 1 - span.start_line.min(span.end_line));
             if span.shape == Shape::Container {
