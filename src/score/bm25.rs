@@ -54,24 +54,37 @@ pub fn bm25_slots(counts: &[u32], len: usize, mean_len: f64, weights: &TermWeigh
     } else {
         1.0
     };
-    let best = weights.slot_values(0..counts.len().min(weights.idf.len()));
-    let mut tf: std::collections::BTreeMap<usize, f64> = std::collections::BTreeMap::new();
-    for (t, &c) in counts.iter().enumerate() {
-        if c == 0 {
-            continue;
-        }
-        let slot = weights.slot_of(t);
-        let top = best.get(&slot).copied().unwrap_or(0.0);
-        if top > 0.0 {
-            *tf.entry(slot).or_insert(0.0) += f64::from(c) * weights.of(t) / top;
+    // Indexed by slot: plain vectors, as this runs for every file of the
+    // first pass.
+    let terms = counts.len().min(weights.idf.len());
+    let slots = slot_count(weights, terms);
+    let mut best = vec![0.0f64; slots];
+    for t in 0..terms {
+        if let Some(b) = best.get_mut(weights.slot_of(t)) {
+            *b = b.max(weights.of(t));
         }
     }
-    tf.iter()
-        .map(|(slot, &tf)| {
-            let w = best.get(slot).copied().unwrap_or(0.0);
-            w * tf * (BM25_K1 + 1.0) / (tf + BM25_K1 * norm)
-        })
+    let mut tf = vec![0.0f64; slots];
+    for (t, &c) in counts.iter().enumerate().take(terms) {
+        let slot = weights.slot_of(t);
+        let top = best.get(slot).copied().unwrap_or(0.0);
+        if c > 0 && top > 0.0 {
+            tf[slot] += f64::from(c) * weights.of(t) / top;
+        }
+    }
+    best.iter()
+        .zip(&tf)
+        .filter(|(_, &tf)| tf > 0.0)
+        .map(|(&w, &tf)| w * tf * (BM25_K1 + 1.0) / (tf + BM25_K1 * norm))
         .sum()
+}
+
+/// How many slots the first `terms` terms fill (slots are numbered from 0).
+fn slot_count(weights: &TermWeights, terms: usize) -> usize {
+    (0..terms)
+        .map(|t| weights.slot_of(t) + 1)
+        .max()
+        .unwrap_or(0)
 }
 
 /// Which terms occur as words of the path (`src/requests/cookies.py` holds `cookie`).
@@ -172,20 +185,24 @@ pub fn file_parts(
         *e = e.max(weights.of(t));
     }
     folders.retain(|slot, _| !name.contains_key(slot));
-    let held = weights.slot_values(
-        counts
-            .iter()
-            .enumerate()
-            .filter(|(_, &c)| c > 0)
-            .map(|(t, _)| t),
-    );
-    let total = weights.total();
+    // The best weight of each slot, of all terms and of the held ones.
+    let terms = weights.idf.len();
+    let slots = slot_count(weights, terms);
+    let (mut all, mut held) = (vec![0.0f64; slots], vec![0.0f64; slots]);
+    for t in 0..terms {
+        let (slot, w) = (weights.slot_of(t), weights.of(t));
+        all[slot] = all[slot].max(w);
+        if counts.get(t).is_some_and(|&c| c > 0) {
+            held[slot] = held[slot].max(w);
+        }
+    }
+    let total: f64 = all.iter().sum();
     FileParts {
         bm25,
         name: name.values().sum(),
         folders: folders.values().sum(),
         coverage: if total > 0.0 {
-            held.values().sum::<f64>() / total
+            held.iter().sum::<f64>() / total
         } else {
             0.0
         },
