@@ -210,12 +210,16 @@ fn unit_lines<'f>(file: &'f RankedFile, unit: &RankedUnit) -> Vec<&'f RankedLine
         .collect()
 }
 
-/// A unit's best line and its score; the defining line (scored 0) when
-/// none of its lines holds a term.
+/// The one line that stands for a unit, with its score: its best line, or
+/// its defining line when that best line comes before it (a doc comment or
+/// decorator describes; the definition names the thing) or when none of its
+/// lines holds a term (scored 0).
 fn unit_best(file: &RankedFile, unit: &RankedUnit) -> (usize, f64) {
-    unit_lines(file, unit)
-        .first()
-        .map_or((unit.span.def_line, 0.0), |l| (l.line, l.score.total))
+    match unit_lines(file, unit).first() {
+        Some(l) if l.line >= unit.span.def_line => (l.line, l.score.total),
+        Some(l) => (unit.span.def_line, l.score.total),
+        None => (unit.span.def_line, 0.0),
+    }
 }
 
 /// The best unit of a file: its defining line, then its lines that carry

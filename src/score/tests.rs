@@ -357,3 +357,47 @@ fn files_holding_a_learned_answer_come_first_in_their_order() {
     answers_first(&mut files, 0);
     assert_eq!(files[0].haystack, 1, "no answer: nothing moves");
 }
+
+/// A unit of a test file: lines `start..=end`, named on `def`, ranked `total`.
+fn unit(start: usize, def: usize, end: usize, total: f64) -> unit::RankedUnit {
+    unit::RankedUnit {
+        span: unit::UnitSpan {
+            shape: unit::Shape::Callable,
+            kind: "function",
+            name: None,
+            start_line: start,
+            end_line: end,
+            def_line: def,
+            test: false,
+            parent: None,
+        },
+        index: 0,
+        slots: 0,
+        score: unit::UnitScore {
+            total,
+            ..unit::UnitScore::default()
+        },
+    }
+}
+
+#[test]
+fn a_unit_is_printed_from_its_definition_and_stands_by_it_when_a_doc_line_scores_best() {
+    // Unit 5-20 (named on 8): its doc line 6 scores best, then line 12. Unit
+    // 30-40 (named on 33): only its doc line 31 and line 36 hold terms.
+    let mut top = ranked(
+        1,
+        10.0,
+        &[(6, 0, 5.0), (12, 8, 3.0), (31, 0, 4.0), (36, 33, 1.0)],
+    );
+    top.units = vec![unit(5, 8, 20, 9.0), unit(30, 33, 40, 8.0)];
+    // A runner-up shown briefly: its unit's best line is a doc line too.
+    let mut brief = ranked(2, 7.0, &[(2, 0, 3.0), (6, 4, 1.0)]);
+    brief.units = vec![unit(1, 4, 9, 5.0)];
+    assert_eq!(
+        select(&[top, brief], 100),
+        // The best unit: its definition, then its lines best first (the doc
+        // line included); the other unit and the runner-up by their
+        // definitions, not the comments above them.
+        vec![(1, vec![6, 8, 12, 33]), (2, vec![4])]
+    );
+}

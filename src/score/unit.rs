@@ -507,7 +507,7 @@ pub fn score_units(
                 parent = layout.units.get(p).and_then(|u| u.parent);
             }
             score.context = CONTEXT_SHARE * context.values().sum::<f64>();
-            score.line = LINE_SHARE * best_in(span.start_line, span.end_line);
+            score.line = LINE_SHARE * best_in(span.def_line.max(span.start_line), span.end_line);
             score.factor = 1.0;
             score.length = length_factor(span.end_line + 1 - span.start_line.min(span.end_line));
             if span.shape == Shape::Container {
@@ -676,5 +676,18 @@ mod tests {
     fn words_in_a_doc_comment_weigh_less_than_words_in_code() {
         let text = "/// Retries with backoff.\nfn documented() {}\n\nfn does() {\n    retry(backoff);\n}\n";
         assert_eq!(first("a.rs", text, "retry backoff"), "function does");
+    }
+
+    #[test]
+    fn a_doc_comment_counts_as_doc_and_not_again_as_the_units_best_line() {
+        let text = "/// Retries with backoff.\nfn documented() {\n    let x = 1;\n}\n";
+        let units = ranked("a.rs", text, "retry backoff");
+        let documented = units
+            .iter()
+            .find(|u| u.span.name.as_deref() == Some("documented"))
+            .unwrap();
+        assert!(documented.score.fields[Field::Doc.index()] > 0.0);
+        // Its only line with the words is the comment above its definition.
+        assert_eq!(documented.score.line, 0.0);
     }
 }
