@@ -298,6 +298,7 @@ pub(super) fn terms_of(raw: &str) -> Vec<Term> {
         }
     }
     push_function_word_pairs(&mut terms, raw);
+    push_test_modifier_pairs(&mut terms, raw);
     terms
 }
 
@@ -316,29 +317,14 @@ const NAMING_STOP_WORDS: &[&str] = &[
 /// slot: `too_small`, `isEmpty` and `NOT_FOUND` are found whole, where the
 /// function word alone is never searched.
 fn push_function_word_pairs(terms: &mut Vec<Term>, raw: &str) {
-    let typed: Vec<String> = without_contractions(raw)
-        .split_whitespace()
-        .map(|t| {
-            t.trim_matches(|c: char| !c.is_alphanumeric())
-                .to_lowercase()
-        })
-        .collect();
+    let typed = typed_tokens(raw);
     for pair in typed.windows(2) {
         let (a, b) = (&pair[0], &pair[1]);
         let naming = |w: &str| NAMING_STOP_WORDS.binary_search(&w).is_ok();
-        let content = |w: &str| {
-            !is_stop_word(w) && w.len() >= 2 && w.chars().all(|c| c.is_ascii_alphabetic())
-        };
-        let slot_of = |w: &str| {
-            terms
-                .iter()
-                .find(|t| t.text == w && !t.is_identifier())
-                .map(|t| t.slot)
-        };
-        let (word, slot) = if naming(a) && content(b) {
-            (b, slot_of(b))
-        } else if content(a) && naming(b) {
-            (a, slot_of(a))
+        let (word, slot) = if naming(a) && is_name_part(b) {
+            (b, word_slot(terms, b))
+        } else if is_name_part(a) && naming(b) {
+            (a, word_slot(terms, a))
         } else {
             continue;
         };
@@ -346,6 +332,51 @@ fn push_function_word_pairs(terms: &mut Vec<Term>, raw: &str) {
             push_identifier(terms, vec![a.clone(), b.clone()], slot);
         }
     }
+}
+
+/// "test runner", "test client", "test matrix": a typed `test` that says
+/// what kind of thing the next word is, as code names it (`TestRunner`,
+/// `test_client`), rather than asking for tests ("which test checks …",
+/// "tests for …"). The pair is searched whole in the next word's slot, and
+/// a query whose only `test` is inside it does not ask for test files
+/// (`score::query_wants_tests` skips a word inside an identifier).
+fn push_test_modifier_pairs(terms: &mut Vec<Term>, raw: &str) {
+    let typed = typed_tokens(raw);
+    for (i, pair) in typed.windows(2).enumerate() {
+        let (a, b) = (&pair[0], &pair[1]);
+        let asked = i > 0 && matches!(typed[i - 1].as_str(), "which" | "what" | "any");
+        if a != "test" || asked || !is_name_part(b) {
+            continue;
+        }
+        if let Some(slot) = word_slot(terms, b) {
+            push_identifier(terms, vec![a.clone(), b.clone()], slot);
+        }
+    }
+}
+
+/// The whitespace tokens of a query, lowercase, without the punctuation
+/// around them (contractions undone).
+fn typed_tokens(raw: &str) -> Vec<String> {
+    without_contractions(raw)
+        .split_whitespace()
+        .map(|t| {
+            t.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .collect()
+}
+
+/// A word that can be half of a joined name: not a stop word, letters only.
+fn is_name_part(w: &str) -> bool {
+    !is_stop_word(w) && w.len() >= 2 && w.chars().all(|c| c.is_ascii_alphabetic())
+}
+
+/// The slot of a typed word among the terms (not of an identifier).
+fn word_slot(terms: &[Term], w: &str) -> Option<usize> {
+    terms
+        .iter()
+        .find(|t| t.text == w && !t.is_identifier())
+        .map(|t| t.slot)
 }
 
 /// The code segments of a whitespace token: runs of letters, digits, `_`
@@ -853,6 +884,25 @@ pub fn answer_slots(terms: &[Term]) -> u64 {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_test_that_names_the_next_word_is_joined_and_does_not_ask_for_tests() {
+        let joined = |q: &str| -> Vec<String> {
+            analyze(q)
+                .terms
+                .into_iter()
+                .filter(|t| t.parts.first().is_some_and(|p| p == "test"))
+                .map(|t| t.text)
+                .collect()
+        };
+        assert_eq!(joined("fix the test runner saving env"), ["test_runner"]);
+        assert!(joined("which test checks that a flag is rejected").is_empty());
+        assert!(joined("tests for the retry loop").is_empty());
+        let wants = |q: &str| crate::score::query_wants_tests(&analyze(q).terms);
+        assert!(!wants("fix the test runner saving env"));
+        assert!(wants("which test checks that a flag is rejected"));
+        assert!(wants("tests for the retry loop"));
+    }
 
     #[test]
     fn contractions_are_undone() {
