@@ -401,7 +401,15 @@ impl SecondPass<'_> {
             Some(units) => score::unit::Layout::parsed(units, &doc.text, &starts, &lines),
             None => score::unit::Layout::heuristic(&kinds, &lines),
         };
-        let units = score::unit::score_units(&lines, &layout, self.weights, &scored, wants_tests);
+        let wants_handling = score::features::Ask::of(&self.q.raw) == score::features::Ask::Happens;
+        let units = score::unit::score_units(
+            &lines,
+            &layout,
+            self.weights,
+            &scored,
+            wants_tests,
+            wants_handling,
+        );
         Some(RankedFile {
             haystack: h,
             file_score,
