@@ -886,6 +886,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_naming_function_word_is_joined_to_the_word_beside_it() {
+        let q = analyze("what happens when the buffer is too small");
+        let small = q.terms.iter().find(|t| t.text == "small").unwrap();
+        let too_small = q.terms.iter().find(|t| t.text == "too_small").unwrap();
+        assert_eq!(
+            too_small.slot, small.slot,
+            "the pair searches in the word's slot"
+        );
+        assert_eq!(too_small.parts, ["too", "small"]);
+        assert!(too_small.is_joined());
+        // The function word alone is never searched.
+        assert!(!q.terms.iter().any(|t| t.text == "too"));
+        let q = analyze("where is the check if the list is empty");
+        assert!(q
+            .terms
+            .iter()
+            .any(|t| t.text == "is_empty" && t.is_joined()));
+    }
+
+    #[test]
     fn a_test_that_names_the_next_word_is_joined_and_does_not_ask_for_tests() {
         let joined = |q: &str| -> Vec<String> {
             analyze(q)
