@@ -12,15 +12,7 @@ const QUERY_KEY: &str = "QueryKey0123456789abcdef";
 const PASSWORD: &str = "UrlPassw0rd9876";
 const QUESTION: &str = "where is the retry delay computed";
 
-fn project() -> Dir {
-    let dir = Dir::new();
-    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
-    dir.write(
-        "src/retry.py",
-        "def retry_delay(attempt):\n    return 0.5 * (2 ** attempt)\n",
-    );
-    dir
-}
+use crate::harness::retry_project as project;
 
 /// `…/v1` with an Azure-style query carrying a key.
 fn with_query(base: &str) -> String {

@@ -250,3 +250,15 @@ pub fn docx<'a>(paragraphs: impl IntoIterator<Item = &'a str>) -> Vec<u8> {
     }
     out.finish().expect("zip").into_inner()
 }
+
+/// A git project with one Python file defining `retry_delay`: the tree the
+/// model-stage and security tests search.
+pub fn retry_project() -> Dir {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+    dir.write(
+        "src/retry.py",
+        "def retry_delay(attempt):\n    return 0.5 * (2 ** attempt)\n",
+    );
+    dir
+}

@@ -12,15 +12,7 @@ use crate::mock_llm::{MockLlm, Step};
 /// (U+009B) and a DEL, in a model's answer.
 const HOSTILE: &str = "clear\u{1b}[2J clip\u{1b}]52;c;cHduZWQ=\u{7} c1\u{9b}31m del\u{7f} end";
 
-fn project() -> Dir {
-    let dir = Dir::new();
-    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
-    dir.write(
-        "src/retry.py",
-        "def retry_delay(attempt):\n    return 0.5 * (2 ** attempt)\n",
-    );
-    dir
-}
+use crate::harness::retry_project as project;
 
 fn run(dir: &Dir, args: &[&str]) -> Run {
     let mut cmd = dir.cmd();

@@ -55,15 +55,7 @@ fn run_bounded(mut cmd: Command, what: &str) -> Ended {
     }
 }
 
-fn project() -> Dir {
-    let dir = Dir::new();
-    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
-    dir.write(
-        "src/retry.py",
-        "def retry_delay(attempt):\n    return 0.5 * (2 ** attempt)\n",
-    );
-    dir
-}
+use crate::harness::retry_project as project;
 
 /// The two hostile kinds of file planted at `path`.
 #[derive(Clone, Copy, Debug)]
