@@ -312,6 +312,12 @@ const NAMING_STOP_WORDS: &[&str] = &[
     "with", "without",
 ];
 
+/// The naming function words code also puts *after* a word (`size_of`,
+/// `created_at`, `sort_by`, `log_in`, `depends_on`, `turn_off`); the
+/// others only lead a name (`is_empty`, `to_string`, `or_else`), so
+/// "buffer is" or "small or" is not joined.
+const NAMING_SUFFIX_WORDS: &[&str] = &["after", "at", "before", "by", "in", "of", "off", "on"];
+
 /// For each naming function word next to a searched word ("too small",
 /// "is empty", "not found"), the pair as an identifier term in the word's
 /// slot: `too_small`, `isEmpty` and `NOT_FOUND` are found whole, where the
@@ -323,7 +329,7 @@ fn push_function_word_pairs(terms: &mut Vec<Term>, raw: &str) {
         let naming = |w: &str| NAMING_STOP_WORDS.binary_search(&w).is_ok();
         let (word, slot) = if naming(a) && is_name_part(b) {
             (b, word_slot(terms, b))
-        } else if is_name_part(a) && naming(b) {
+        } else if is_name_part(a) && naming(b) && NAMING_SUFFIX_WORDS.contains(&b.as_str()) {
             (a, word_slot(terms, a))
         } else {
             continue;
@@ -903,6 +909,10 @@ mod tests {
             .terms
             .iter()
             .any(|t| t.text == "is_empty" && t.is_joined()));
+        // Only some naming words follow a word in a name: `size_of`, not `list_is`.
+        assert!(!q.terms.iter().any(|t| t.text == "list_is"));
+        let q = analyze("where is the size of the frame checked");
+        assert!(q.terms.iter().any(|t| t.text == "size_of"));
     }
 
     #[test]
