@@ -292,30 +292,28 @@ pub fn query_wants_tests(terms: &[Term]) -> bool {
 }
 
 fn asks_for(terms: &[Term], stems: &[&str]) -> bool {
-    let in_identifier = |t: &Term| {
-        terms
-            .iter()
-            .any(|i| i.is_identifier() && i.parts.contains(&t.text))
-    };
     terms
         .iter()
         .filter(|t| !t.is_identifier() && t.origin == query::Origin::Query)
-        .any(|t| stems.contains(&t.stem.as_str()) && !in_identifier(t))
+        .any(|t| stems.contains(&t.stem.as_str()) && !in_identifier(terms, t))
+}
+
+/// Whether a word is a part of one of the query's identifiers (`test` of
+/// `TestClient`): it names code there rather than asking for a kind of file.
+fn in_identifier(terms: &[Term], word: &Term) -> bool {
+    terms
+        .iter()
+        .any(|i| i.is_identifier() && i.parts.contains(&word.text))
 }
 
 /// Whether the query itself is about tests or documentation: a word such as
 /// "tests" or "docs" typed as a word, not inside an identifier (`TestClient`
 /// names a class, it does not ask for tests).
 pub fn query_wants_secondary(terms: &[Term]) -> bool {
-    let in_identifier = |t: &Term| {
-        terms
-            .iter()
-            .any(|i| i.is_identifier() && i.parts.contains(&t.text))
-    };
     terms
         .iter()
         .filter(|t| !t.is_identifier())
-        .any(|t| SECONDARY_QUERY_STEMS.contains(&t.stem.as_str()) && !in_identifier(t))
+        .any(|t| SECONDARY_QUERY_STEMS.contains(&t.stem.as_str()) && !in_identifier(terms, t))
 }
 
 /// The prior of a file's kind for this query: 1 for source; less for the

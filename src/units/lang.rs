@@ -166,18 +166,12 @@ pub fn is_transparent(lang: Lang, kind: &str) -> bool {
                 | "statement_block"
         ),
         Lang::Java => kind == "program",
-        Lang::C | Lang::Cpp => matches!(
-            kind,
-            "translation_unit"
-                | "preproc_if"
-                | "preproc_ifdef"
-                | "preproc_else"
-                | "preproc_elif"
-                | "preproc_elifdef"
-                | "linkage_specification"
-                | "declaration_list"
-                | "template_declaration"
-        ),
+        // The containers, and what wraps a definition: `extern "C" { … }`
+        // and `template <…>`.
+        Lang::C | Lang::Cpp => {
+            is_container(lang, kind)
+                || matches!(kind, "linkage_specification" | "template_declaration")
+        }
     }
 }
 
