@@ -58,6 +58,7 @@ pub(super) fn rank(
         weights: &weights,
         mean_len: scan.mean_len,
         q,
+        wants_handling: score::features::Ask::of(&q.raw) == score::features::Ask::Happens,
     };
     let mut ranked = second.score(&candidates);
     score::sort_files(&mut ranked, |h| scan.haystacks[h].key.clone());
@@ -324,6 +325,9 @@ struct SecondPass<'a> {
     weights: &'a TermWeights,
     mean_len: f64,
     q: &'a Query,
+    /// The query asks what happens in a case (`score::unit`'s handling
+    /// weight): read from the query once, not per file.
+    wants_handling: bool,
 }
 
 impl SecondPass<'_> {
@@ -401,14 +405,13 @@ impl SecondPass<'_> {
             Some(units) => score::unit::Layout::parsed(units, &doc.text, &starts, &lines),
             None => score::unit::Layout::heuristic(&kinds, &lines),
         };
-        let wants_handling = score::features::Ask::of(&self.q.raw) == score::features::Ask::Happens;
         let units = score::unit::score_units(
             &lines,
             &layout,
             self.weights,
             &scored,
             wants_tests,
-            wants_handling,
+            self.wants_handling,
         );
         Some(RankedFile {
             haystack: h,
@@ -726,6 +729,7 @@ mod tests {
                 weights: &weights,
                 mean_len: 400.0,
                 q: &q,
+                wants_handling: false,
             };
             let loaded = pass.score_file(0, 0, false).map(|f| RankedFile {
                 units: Vec::new(),
