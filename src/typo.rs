@@ -34,10 +34,30 @@ pub const MAX_VOCABULARY: usize = 200_000;
 /// no file holds, each a pass over the vocabulary; past these, none is.
 pub const MAX_CORRECTED_WORDS: usize = 8;
 
+/// Run-together spellings of at least this many letters are looked up as
+/// identifiers (`shouldbindjson`); shorter ones are too often a word of
+/// their own (`setup`, `into`).
+pub const MIN_RUN_TOGETHER_LEN: usize = 6;
+
+/// A corpus identifier found by its parts run together.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunTogether {
+    /// Its parts in lowercase (`should`, `bind`, `json`).
+    pub parts: Vec<String>,
+    /// As the corpus first spells it (`ShouldBindJSON`).
+    pub spelling: String,
+    /// Occurrences in the text read.
+    pub count: u32,
+}
+
 /// Corpus words and how often they occur.
 #[derive(Clone, Debug, Default)]
 pub struct Vocabulary {
     counts: HashMap<String, u32>,
+    /// Identifiers of two or more parts, by their parts run together in
+    /// lowercase (`shouldbindjson`): its parts, its first spelling
+    /// (`ShouldBindJSON`) and how often it occurs.
+    identifiers: HashMap<String, RunTogether>,
     /// Bytes of text read into it.
     read: usize,
 }
@@ -80,6 +100,87 @@ impl Vocabulary {
                 self.counts.insert(lower.clone(), 1);
             }
         });
+        self.add_identifiers(&text);
+    }
+
+    /// Indexes the text's identifiers of two or more parts by their parts
+    /// run together (`ShouldBindJSON`, `should_bind_json`: `shouldbindjson`),
+    /// so that an identifier typed in lowercase without its separators is
+    /// found ([`Vocabulary::identifier`]).
+    fn add_identifiers(&mut self, text: &str) {
+        let tokens = text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
+        for token in tokens {
+            let token = token.trim_matches('_');
+            if token.len() < MIN_RUN_TOGETHER_LEN
+                || token.len() > crate::search::matcher::MAX_WORD_LEN
+            {
+                continue;
+            }
+            let joined = token.contains('_')
+                || token
+                    .as_bytes()
+                    .windows(2)
+                    .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+            if !joined {
+                continue;
+            }
+            let flat: String = token
+                .chars()
+                .filter(|&c| c != '_')
+                .map(|c| c.to_ascii_lowercase())
+                .collect();
+            if let Some(found) = self.identifiers.get_mut(&flat) {
+                found.count = found.count.saturating_add(1);
+                continue;
+            }
+            if self.identifiers.len() >= MAX_VOCABULARY {
+                continue;
+            }
+            let parts = query::words(token);
+            if parts.len() >= 2 {
+                let spelling = token.to_string();
+                self.identifiers.insert(
+                    flat,
+                    RunTogether {
+                        parts,
+                        spelling,
+                        count: 1,
+                    },
+                );
+            }
+        }
+    }
+
+    /// The parts of the corpus identifier that `word` (lowercase) spells
+    /// run together: `shouldbindjson` → should, bind, json when the corpus
+    /// has `ShouldBindJSON` (or `should_bind_json`). `None` for a short word
+    /// or one no identifier spells.
+    pub fn identifier(&self, word: &str) -> Option<&RunTogether> {
+        if word.len() < MIN_RUN_TOGETHER_LEN {
+            return None;
+        }
+        self.identifiers.get(word)
+    }
+
+    /// The corpus identifier whose parts run together are one edit from
+    /// `word` (lowercase), the most frequent when several are: `regex` →
+    /// `RegExp`. For a word that is no corpus word and no identifier, so
+    /// only an identifier spelled its own way can be meant.
+    pub fn near_identifier(&self, word: &str) -> Option<&RunTogether> {
+        if word.len() + 1 < MIN_RUN_TOGETHER_LEN {
+            return None;
+        }
+        let letters = Letters::of(word);
+        self.identifiers
+            .iter()
+            .filter(|(flat, _)| flat.len().abs_diff(word.len()) <= 1)
+            .filter(|(flat, _)| letters.distance(flat) <= 1)
+            .filter(|(flat, _)| {
+                strsim::damerau_levenshtein(word, flat) <= 1
+                    && strsim::jaro_winkler(word, flat) >= MIN_JARO_WINKLER
+            })
+            .max_by(|a, b| a.1.count.cmp(&b.1.count).then(b.0.cmp(a.0)))
+            .map(|(_, found)| found)
     }
 
     /// Whether the vocabulary has read all the text it may.
@@ -211,6 +312,33 @@ mod tests {
         assert_eq!(v.corrections("retyr"), vec!["retry"]);
         assert_eq!(v.corrections("recieve"), vec!["receive"]);
         assert_eq!(v.corrections("timout"), vec!["timeout"]);
+    }
+
+    #[test]
+    fn finds_identifiers_typed_run_together_in_lowercase() {
+        let v = vocab("func (c *Context) ShouldBindJSON(obj any) { load_file_system(); x.y_z }");
+        let found = v.identifier("shouldbindjson").unwrap();
+        assert_eq!(found.parts, ["should", "bind", "json"]);
+        assert_eq!(found.spelling, "ShouldBindJSON");
+        let found = v.identifier("loadfilesystem").unwrap();
+        assert_eq!(found.parts, ["load", "file", "system"]);
+        assert_eq!(found.spelling, "load_file_system");
+        assert_eq!(
+            v.identifier("context"),
+            None,
+            "one part: a word, not an identifier"
+        );
+        assert_eq!(v.identifier("yz"), None, "too short to look up");
+        assert_eq!(v.identifier("shouldbind"), None, "only whole identifiers");
+    }
+
+    #[test]
+    fn a_word_one_edit_from_an_identifier_finds_it() {
+        let v = vocab("const re = new RegExp(s); RegExp(t); regExps; max_size");
+        assert_eq!(v.near_identifier("regex").unwrap().spelling, "RegExp");
+        assert_eq!(v.near_identifier("maxsizes").unwrap().spelling, "max_size");
+        assert!(v.near_identifier("reg").is_none(), "too short");
+        assert!(v.near_identifier("maxspeed").is_none(), "too far");
     }
 
     #[test]

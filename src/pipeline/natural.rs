@@ -179,6 +179,21 @@ fn with_corrections(q: &Query, scan: &search::TermScan, read: &ReadOptions) -> O
     let vocabulary = sample_vocabulary(scan, read);
     let mut terms = q.terms.clone();
     for word in missing {
+        let spelled = vocabulary.identifier(&word.text);
+        let fixes_of_words = || vocabulary.corrections(&word.text).is_empty();
+        let spelled = spelled.or_else(|| {
+            fixes_of_words()
+                .then(|| vocabulary.near_identifier(&word.text))
+                .flatten()
+        });
+        if let Some(found) = spelled {
+            messages::verbose(&format!(
+                "typo: {:?} is in no file; searching the identifier {} it spells",
+                word.text, found.spelling
+            ));
+            push_run_together(&mut terms, found, word.slot);
+            continue;
+        }
         let (fixes, effort) = vocabulary.corrections_with_effort(&word.text);
         let effort = format!(
             "compared with {} of the {} words near its length",
@@ -213,6 +228,48 @@ fn with_corrections(q: &Query, scan: &search::TermScan, read: &ReadOptions) -> O
         }
     }
     (terms.len() > q.terms.len()).then_some(terms)
+}
+
+/// Weight of each part of an identifier a query word spells run together
+/// (`shouldbindjson`: should, bind, json): the whole identifier is what was
+/// typed, its parts alone are weaker evidence than a word the user wrote.
+const RUN_TOGETHER_PART_WEIGHT: f32 = 0.4;
+/// Parts shorter than this are not searched as words of their own.
+const MIN_PART_LEN: usize = 4;
+
+/// Adds the corpus identifier a query word spells run together, in the
+/// word's slot: the identifier as a whole (also searched as the corpus
+/// spells it, `ShouldBindJSON`), and its parts as words.
+fn push_run_together(terms: &mut Vec<Term>, found: &typo::RunTogether, slot: usize) {
+    let key = found.parts.join("_");
+    if terms.iter().any(|t| t.stem == key) {
+        return;
+    }
+    terms.push(Term {
+        text: found.spelling.clone(),
+        stem: key,
+        weight: 1.0,
+        slot,
+        origin: Origin::Fuzzy,
+        concept: None,
+        parts: found.parts.clone(),
+    });
+    for part in &found.parts {
+        let stem = query::stem(part);
+        // A short part (`reg` of `RegExp`) is a part of too many words.
+        if part.len() < MIN_PART_LEN || terms.iter().any(|t| t.stem == stem && !t.is_identifier()) {
+            continue;
+        }
+        terms.push(Term {
+            text: part.clone(),
+            stem,
+            weight: RUN_TOGETHER_PART_WEIGHT,
+            slot,
+            origin: Origin::Fuzzy,
+            concept: None,
+            parts: Vec::new(),
+        });
+    }
 }
 
 /// Words of the best first-pass files and of a sample of all files read:

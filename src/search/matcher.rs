@@ -86,8 +86,10 @@ impl Identifiers {
             if term.parts.iter().any(|p| p.len() > MAX_WORD_LEN) {
                 continue;
             }
+            let as_spelled = spelled_identifier(term);
             for join in IDENTIFIER_JOINS {
-                for pattern in identifier_casings(&term.parts, join) {
+                let casings = identifier_casings(&term.parts, join);
+                for pattern in casings.into_iter().chain(as_spelled.clone()) {
                     if !patterns.contains(&pattern) {
                         patterns.push(pattern);
                         owners.push(i);
@@ -544,6 +546,16 @@ fn search_patterns(term: &Term) -> Vec<String> {
     out.retain(|p| !p.is_empty());
     out.dedup();
     out
+}
+
+/// An identifier term's own spelling when the casings of its parts may not
+/// hold it: a corpus identifier found from a run-together query word keeps
+/// the case it is written in (`ShouldBindJSON`, whose acronym no casing of
+/// should, bind, json spells). `None` for a lowercase spelling.
+fn spelled_identifier(term: &Term) -> Option<String> {
+    let text = &term.text;
+    let code_like = text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    (code_like && text.bytes().any(|b| b.is_ascii_uppercase())).then(|| text.clone())
 }
 
 /// The casings a code sub-word comes in: `retry`, `Retry` (camelCase parts,

@@ -39,6 +39,7 @@ mod output;
 mod planted_files;
 mod query_reading;
 mod readme;
+mod run_together;
 mod schema;
 mod settled;
 mod terminal;

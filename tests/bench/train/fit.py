@@ -175,7 +175,184 @@ def cross_validate(queries: list[dict], kind: str, args) -> tuple[dict, dict, li
         all_q += test
         all_model += scores
         all_hand += hand
+    if getattr(args, "languages", None):
+        by_lang: dict[str, list[int]] = defaultdict(list)
+        for i, q in enumerate(all_q):
+            by_lang[args.languages.get(q["group"], "?")].append(i)
+        for lang, idx in sorted(by_lang.items()):
+            pick = lambda xs: [xs[i] for i in idx]  # noqa: E731
+            lines.append(f"language {lang:10s}: hand {fmt(metrics(pick(all_q), pick(all_hand)))} | "
+                         f"{kind} {fmt(metrics(pick(all_q), pick(all_model)))}")
     return metrics(all_q, all_hand), metrics(all_q, all_model), lines
+
+
+# The judge: a logistic model of "the first file is right" over what the
+# learned ranking leaves a query (its scores' margins, a few facts of its first
+# file). The same names and order as `judge_features` in src/score/learned.rs.
+JUDGE_NAMES = ["margin_second", "margin_third", "top_score", "coverage", "unit_coverage",
+               "query_slots", "rel_hand_score", "first_rank_recip", "candidates"]
+# A margin is capped: past it, a lead is a lead.
+MARGIN_CAP = 5.0
+# The share of sufficient verdicts whose first file is right that the threshold aims for.
+JUDGE_PRECISION = 0.85
+
+
+def judge_features(q: dict, s: np.ndarray, names: list[str]) -> np.ndarray:
+    order = np.lexsort((np.arange(len(s)), -s))
+    top = s[order[0]]
+    nxt = [s[order[i]] if len(order) > i else top - MARGIN_CAP for i in (1, 2)]
+    f = q["X"][order[0]]
+    at = {n: i for i, n in enumerate(names)}
+    return np.array([
+        min(top - nxt[0], MARGIN_CAP), min(top - nxt[1], MARGIN_CAP), top,
+        f[at["coverage"]], f[at["unit_coverage"]], f[at["query_slots"]],
+        f[at["rel_hand_score"]], f[at["first_rank_recip"]], math.log(1 + len(s)),
+    ])
+
+
+def top_right(q: dict, s: np.ndarray) -> float:
+    order = np.lexsort((np.arange(len(s)), -s))
+    return float(q["y"][order[0]] > 0)
+
+
+def threshold_for(p: np.ndarray, right: np.ndarray, precision: float) -> float:
+    """The lowest probability threshold whose sufficient share keeps `precision`."""
+    best = 1.0
+    for t in sorted(set(np.round(p, 3)), reverse=True):
+        sel = p >= t
+        if sel.sum() >= 20 and right[sel].mean() >= precision:
+            best = float(t)
+    return best
+
+
+def fit_judge(labelled: list[dict], everything: list[dict], args) -> tuple[dict, str]:
+    """Fits the judge on out-of-fold ranker scores (each query scored by a
+    ranker that never saw its repository), over every query (one with no gold
+    candidate is a query whose first file is wrong), and validates it across
+    the same folds."""
+    from sklearn.linear_model import LogisticRegression
+
+    names = args.names
+    rows, ys, groups = [], [], []
+    for groups_out in folds_of(labelled, args.folds):
+        train = [q for q in labelled if q["group"] not in groups_out]
+        ranker = make("linear", args).fit(train)
+        for q in everything:
+            if q["group"] in groups_out:
+                s = ranker.score(q)
+                rows.append(judge_features(q, s, names))
+                ys.append(top_right(q, s))
+                groups.append(q["group"])
+    x, y = np.array(rows), np.array(ys)
+    oof = np.zeros(len(y))
+    for groups_out in folds_of(labelled, args.folds):
+        test = np.array([g in groups_out for g in groups])
+        m = LogisticRegression(C=1.0, max_iter=2000, random_state=SEED).fit(x[~test], y[~test])
+        oof[test] = m.predict_proba(x[test])[:, 1]
+    threshold = threshold_for(oof, y, JUDGE_PRECISION)
+    sel = oof >= threshold
+    final = LogisticRegression(C=1.0, max_iter=2000, random_state=SEED).fit(x, y)
+    report = (f"judge (cross-validated, {len(y)} queries): threshold {threshold:.3f}, "
+              f"sufficient {sel.mean():.3f}, first file right when sufficient "
+              f"{(y[sel].mean() if sel.any() else float('nan')):.3f}, overall right {y.mean():.3f}")
+    return {
+        "names": JUDGE_NAMES,
+        "weights": [float(w) for w in final.coef_[0]],
+        "intercept": float(final.intercept_[0]),
+        "threshold": threshold,
+        "validation": {"queries": int(len(y)), "sufficient": float(sel.mean()),
+                       "precision": float(y[sel].mean()) if sel.any() else None},
+    }, report
+
+
+def rust_floats(xs) -> str:
+    return ",\n".join(f"    {float(x)!r}" for x in xs)
+
+
+def write_model(args, names, ranker, judge, labelled, hand, model, lines) -> None:
+    """Writes the generated Rust file and its manifest (next to it in
+    tests/bench/train/manifest.json)."""
+    import subprocess
+
+    per_repo: dict[str, int] = defaultdict(int)
+    commits: dict[str, str] = {}
+    for q in labelled:
+        per_repo[q["group"]] += 1
+    tips = {}
+    if args.repos:
+        with open(args.repos) as f:
+            for row in f.read().splitlines()[1:]:
+                cols = row.split("\t")
+                if len(cols) >= 3:
+                    tips[cols[0]] = {"tip": cols[1], "language": cols[2]}
+    digest = hashlib.sha256()
+    for path in args.train:
+        with open(path, "rb") as f:
+            digest.update(f.read())
+    manifest = {
+        "generated": args.write,
+        "command": "python3 tests/bench/train/fit.py " + " ".join(sys.argv[1:]),
+        "model": "pairwise logistic regression (linear), C=%s, seed %d" % (args.c, SEED),
+        "features_sha256": digest.hexdigest(),
+        "queries": len(labelled),
+        "repositories": [{"repo": r, "queries": n, **tips.get(r, {})} for r, n in sorted(per_repo.items())],
+        "validation": {
+            "folds": args.folds,
+            "grouping": "leave repositories out",
+            "hand": hand, "learned": model, "per_fold": lines,
+        },
+        "names": names,
+        "weights": [float(w) for w in ranker.coef],
+        "bias": float(ranker.bias),
+        "judge": judge,
+    }
+    manifest_path = Path(args.write).parents[2] / "tests/bench/train/manifest.json"
+    with open(manifest_path, "w") as f:
+        json.dump(manifest, f, indent=1)
+        f.write("\n")
+    n, k = len(names), len(judge["names"])
+    src = f"""//! The learned file ranker and judge: generated by `tests/bench/train/fit.py`
+//! (do not edit; `tests/bench/train/README.md` says how to remake it). What
+//! it was trained on and how it validated is in `tests/bench/train/manifest.json`:
+//! {len(labelled)} commit queries from {len(per_repo)} repositories, validated leaving
+//! repositories out (R@1 {hand['r1']:.3f} by hand, {model['r1']:.3f} learned).
+
+/// The features the ranker weighs, in `score::features::NAMES` order.
+pub const NAMES: [&str; {n}] = [
+{chr(10).join(f'    "{x}",' for x in names)}
+];
+
+/// A candidate's learned score: `BIAS` plus each feature times its weight.
+pub const WEIGHTS: [f64; {n}] = [
+{rust_floats(ranker.coef)},
+];
+
+pub const BIAS: f64 = {float(ranker.bias)!r};
+
+/// The judge's features (`score::learned::judge_features`).
+pub const JUDGE_NAMES: [&str; {k}] = [
+{chr(10).join(f'    "{x}",' for x in judge['names'])}
+];
+
+/// The judge's logistic model: the probability that the first file is right.
+pub const JUDGE_WEIGHTS: [f64; {k}] = [
+{rust_floats(judge['weights'])},
+];
+
+pub const JUDGE_INTERCEPT: f64 = {judge['intercept']!r};
+
+/// The probability from which the first file is trusted: on the validation
+/// folds, {judge['validation']['sufficient']:.2f} of the queries reach it and the first file is
+/// right for {judge['validation']['precision'] or 0:.2f} of those.
+pub const SUFFICIENT_AT: f64 = {judge['threshold']!r};
+
+/// A judge margin is capped at this: past it, a lead is a lead.
+pub const MARGIN_CAP: f64 = {MARGIN_CAP!r};
+"""
+    with open(args.write, "w") as f:
+        f.write(src)
+    subprocess.run(["rustfmt", "--edition", "2021", args.write], check=False)
+    print(f"wrote {args.write} and {manifest_path}")
 
 
 def main() -> int:
@@ -188,7 +365,8 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=200)
     ap.add_argument("--leaves", type=int, default=15)
     ap.add_argument("--drop", action="append", default=[], help="leave this feature out (repeatable)")
-    ap.add_argument("--write")
+    ap.add_argument("--write", help="write the fitted model as this Rust file (and the manifest)")
+    ap.add_argument("--repos", help="repos.tsv of the training data: each repository's tip and language")
     args = ap.parse_args()
 
     names, queries = load(args.train)
@@ -204,6 +382,14 @@ def main() -> int:
 
     queries = masked(queries)
     names = [n for n, k in zip(names, keep) if k]
+    args.names = names
+    args.languages = {}
+    if args.repos:
+        with open(args.repos) as f:
+            for row in f.read().splitlines()[1:]:
+                cols = row.split("\t")
+                if len(cols) >= 3:
+                    args.languages[cols[0]] = cols[2]
     labelled = [q for q in queries if q["y"].sum() > 0]
     print(f"train: {len(queries)} queries from {len({q['group'] for q in queries})} repositories; "
           f"{len(labelled)} with a gold file among the candidates")
@@ -222,7 +408,11 @@ def main() -> int:
         for i in order[:20]:
             print(f"  {names[i]:24s} {final.coef[i]:+.4f}")
     if args.write:
-        raise SystemExit("--write: not yet")
+        if args.model != "linear" or args.drop:
+            raise SystemExit("error: --write needs the linear model over every feature")
+        judge, judge_report = fit_judge(labelled, queries, args)
+        print(judge_report)
+        write_model(args, names, final, judge, labelled, hand, model, lines)
     return 0
 
 
