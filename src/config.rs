@@ -344,7 +344,9 @@ pub const DEFAULT_CONFIG: &str = r#"# kgrep configuration. kgrep also reads rlmg
 # The sufficiency judge: below these, the offline results are not good enough
 # and a model is consulted (with llm = "auto").
 # judge_coverage = 0.7      # below it, an unsure result needs the corpus's words (expansion)
-# judge_confidence = 0.64   # estimated chance the first file is right, to skip the model
+# judge_confidence          # estimated chance the first file is right, to skip the model:
+#                           # unset, 0.64 for the hand-tuned judge (questions) and the
+#                           # learned judge's own threshold otherwise; set, both use it
 # judge_diversity = 1       # distinct files wanted unless one clearly leads
 # judge_min_results = 1     # printed lines
 

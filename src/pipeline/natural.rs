@@ -62,6 +62,14 @@ pub(super) fn rank(
     };
     let mut ranked = second.score(&candidates);
     score::sort_files(&mut ranked, |h| scan.haystacks[h].key.clone());
+    let typed = query::typed_names(&q.raw);
+    let facts = query_facts(q, &typed);
+    let learned = (limits.learned && score::rerank::applies(facts)).then(|| {
+        let keys = |h: usize| scan.haystacks[h].key.clone();
+        score::rerank::rerank(&mut ranked, keys, &weights, facts)
+    });
+    // A learned answer still comes first: the model that taught it chose the
+    // place for this very question, which no feature of the training knew.
     score::answers_first(&mut ranked, query::answer_slots(&q.terms));
     verbose_ranking(&ranked, &scan.haystacks);
     let scores: LineScores = crate::report::line_scores(&ranked);
@@ -70,6 +78,7 @@ pub(super) fn rank(
     let mut evidence = judge::evidence(&ranked, &selected, slots, weights.total());
     evidence.unknown = unknown_slots(q, &scan.df);
     evidence.answers = query::answer_slots(&q.terms);
+    evidence.learned = learned.as_ref().map(score::rerank::Learned::probability);
     let judgement = judge::judge(&evidence, thresholds);
     // Unsure of the first file: show more of the files that come close. A
     // learned answer spares the model call but not the wider selection the
@@ -117,6 +126,10 @@ fn unknown_slots(q: &Query, df: &[usize]) -> u64 {
 pub(super) struct Limits {
     pub max_lines: usize,
     pub max_count: Option<usize>,
+    /// Order the candidates by the learned ranker (`score::rerank`); off for
+    /// `--features`, whose training data must not depend on the model it
+    /// trains.
+    pub learned: bool,
 }
 
 impl Limits {
@@ -124,6 +137,7 @@ impl Limits {
         Limits {
             max_lines: plan.max_lines,
             max_count: plan.max_count,
+            learned: !plan.features,
         }
     }
 
@@ -481,6 +495,7 @@ impl SecondPass<'_> {
             first_rank,
             len: doc.text.len(),
             parsed: parsed.is_some(),
+            learned: None,
         })
     }
 }
@@ -606,6 +621,7 @@ impl SecondPass<'_> {
             first_rank,
             len: s.len,
             parsed: false,
+            learned: None,
         })
     }
 }
@@ -635,8 +651,11 @@ fn verbose_ranking(ranked: &[RankedFile], haystacks: &[Haystack]) {
                 l.score.total
             )
         });
+        let learned = f
+            .learned
+            .map_or(String::new(), |s| format!(", learned {s:.2}"));
         messages::verbose(&format!(
-            "rank {:.2} (file {:.2}) {}{line}",
+            "rank {:.2} (file {:.2}{learned}) {}{line}",
             f.score, f.file_score, haystacks[f.haystack].key
         ));
         for u in f.units.iter().take(3) {
@@ -663,6 +682,17 @@ fn verbose_ranking(ranked: &[RankedFile], haystacks: &[Haystack]) {
     }
 }
 
+/// What the features need to know of the query; `typed`: its
+/// `query::typed_names`.
+fn query_facts<'q>(q: &Query, typed: &'q [String]) -> score::features::QueryFacts<'q> {
+    score::features::QueryFacts {
+        typed,
+        wants_tests: score::query_wants_secondary(&q.terms),
+        answers: query::answer_slots(&q.terms),
+        ask: score::features::Ask::of(&q.raw),
+    }
+}
+
 /// Loads a haystack already read once; errors were reported the first time.
 pub(super) fn load_quiet(h: &Haystack, read: &ReadOptions) -> Option<Document> {
     match document::load(h, read) {
@@ -676,14 +706,9 @@ pub(super) fn load_quiet(h: &Haystack, read: &ReadOptions) -> Option<Document> {
 pub(super) fn print_features(q: &Query, searched: &Searched) -> anyhow::Result<()> {
     let weights = TermWeights::new(&q.terms, &searched.df, searched.stats.loaded);
     let typed = query::typed_names(&q.raw);
-    let facts = score::features::QueryFacts {
-        typed: &typed,
-        wants_tests: score::query_wants_secondary(&q.terms),
-        answers: query::answer_slots(&q.terms),
-        ask: score::features::Ask::of(&q.raw),
-    };
     let keys = |h: usize| searched.haystacks[h].key.clone();
-    let all = score::features::all_features(&searched.ranked, keys, &weights, facts);
+    let all =
+        score::features::all_features(&searched.ranked, keys, &weights, query_facts(q, &typed));
     let mut out = std::io::stdout().lock();
     use std::io::Write;
     writeln!(

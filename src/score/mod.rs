@@ -11,9 +11,11 @@ mod bm25;
 pub mod features;
 mod file_kind;
 pub mod kind;
+mod learned;
 mod lines;
 #[cfg(test)]
 mod proptests;
+pub mod rerank;
 mod select;
 pub mod symbol;
 #[cfg(test)]
@@ -113,6 +115,9 @@ pub struct RankedFile {
     pub len: usize,
     /// Whether its units come from a parser rather than line heuristics.
     pub parsed: bool,
+    /// Its score by the learned ranker (`rerank`), which orders the files
+    /// when set; `None` when the hand-tuned `score` does.
+    pub learned: Option<f64>,
 }
 
 impl RankedFile {

@@ -29,6 +29,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 VERDICT_RE = re.compile(r"judge: .* -> (sufficient|needs synthesis|needs expansion|insufficient)")
+CONFIDENCE_RE = re.compile(r"judge: coverage [0-9.]+, confidence ([0-9.]+)")
 
 
 def load_scorer(shared: Path):
@@ -62,6 +63,7 @@ def run(score, kgrep: str, row: dict, args) -> dict:
         "hit10": 1.0 if ranks and ranks[0] <= 10 else 0.0,
         "tokens": score.est_tokens(out),
         "verdict": m.group(1) if m else "none",
+        "confidence": float(c.group(1)) if (c := CONFIDENCE_RE.search(err)) else None,
     }
     if row.get("gold_lines"):
         regions = [(os.path.normpath(f), a, b) for f, rs in row["gold_lines"].items() for a, b in rs]

@@ -133,3 +133,31 @@ fn verbose_names_the_best_line_that_is_printed_and_explained() {
         .and_then(|rest| rest.split(' ').next());
     assert_eq!(verbose_best, Some("4"), "{}", run.describe);
 }
+
+/// A statement-shaped query (a commit subject's shape) is ordered by the
+/// learned ranker: `-v` gives each file's learned score, `--explain` says
+/// so, and the judge's confidence is the learned judge's. A question keeps
+/// the hand order and says nothing of a learned score.
+#[test]
+fn the_learned_ranker_orders_statements_and_says_so_questions_keep_the_hand_order() {
+    let d = corpus();
+    d.write(
+        "cookies.py",
+        "def sign_cookie(value, key):\n    return hmac(key, value)\n",
+    );
+    let statement = d.run(&[
+        "-v",
+        "--explain",
+        "make null session class configurable",
+        ".",
+    ]);
+    statement
+        .code(0)
+        .stderr_has(", learned ")
+        .stderr_has("ordered by the learned ranker's score");
+    let question = d.run(&["-v", "--explain", "where is the null session made", "."]);
+    question
+        .code(0)
+        .stderr_lacks(", learned ")
+        .stderr_lacks("ordered by the learned ranker");
+}

@@ -255,6 +255,10 @@ def fit_judge(labelled: list[dict], everything: list[dict], args) -> tuple[dict,
     report = (f"judge (cross-validated, {len(y)} queries): threshold {threshold:.3f}, "
               f"sufficient {sel.mean():.3f}, first file right when sufficient "
               f"{(y[sel].mean() if sel.any() else float('nan')):.3f}, overall right {y.mean():.3f}")
+    order = np.argsort(-oof)
+    for share in (0.3, 0.4, 0.5):
+        top = order[: int(round(share * len(y)))]
+        report += f"\n  judged sufficient {share:.0%}: first file right {y[top].mean():.3f} (threshold {oof[top[-1]]:.3f})"
     return {
         "names": JUDGE_NAMES,
         "weights": [float(w) for w in final.coef_[0]],
