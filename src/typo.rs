@@ -50,6 +50,13 @@ pub struct RunTogether {
     pub count: u32,
 }
 
+/// A word [`Vocabulary::watch`] looks out for, with its letters counted.
+#[derive(Clone, Debug)]
+struct Watched {
+    word: String,
+    letters: Letters,
+}
+
 /// Corpus words and how often they occur.
 #[derive(Clone, Debug, Default)]
 pub struct Vocabulary {
@@ -58,6 +65,9 @@ pub struct Vocabulary {
     /// lowercase (`shouldbindjson`): its parts, its first spelling
     /// (`ShouldBindJSON`) and how often it occurs.
     identifiers: HashMap<String, RunTogether>,
+    /// The words whose run-together identifiers are indexed
+    /// ([`Vocabulary::watch`]).
+    watched: Vec<Watched>,
     /// Bytes of text read into it.
     read: usize,
 }
@@ -106,47 +116,77 @@ impl Vocabulary {
     /// Indexes the text's identifiers of two or more parts by their parts
     /// run together (`ShouldBindJSON`, `should_bind_json`: `shouldbindjson`),
     /// so that an identifier typed in lowercase without its separators is
-    /// found ([`Vocabulary::identifier`]).
+    /// found ([`Vocabulary::identifier`]): only those one edit at most from
+    /// a watched word ([`Vocabulary::watch`]).
     fn add_identifiers(&mut self, text: &str) {
-        let tokens = text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
+        if self.watched.is_empty() {
+            return;
+        }
+        let mut buf = [0u8; crate::search::matcher::MAX_WORD_LEN];
+        let tokens = text
+            .as_bytes()
+            .split(|&b| !(b.is_ascii_alphanumeric() || b == b'_'));
         for token in tokens {
+            // ASCII by the split, so a str.
+            let Ok(token) = std::str::from_utf8(token) else {
+                continue;
+            };
             let token = token.trim_matches('_');
-            if token.len() < MIN_RUN_TOGETHER_LEN
-                || token.len() > crate::search::matcher::MAX_WORD_LEN
-            {
+            if token.len() < MIN_RUN_TOGETHER_LEN || token.len() > buf.len() {
                 continue;
             }
-            let joined = token.contains('_')
-                || token
-                    .as_bytes()
-                    .windows(2)
-                    .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
-            if !joined {
+            let mut flat_len = 0;
+            let mut joined = false;
+            let mut prev = 0u8;
+            for &b in token.as_bytes() {
+                if b == b'_' {
+                    joined = true;
+                } else {
+                    joined |= prev.is_ascii_lowercase() && b.is_ascii_uppercase();
+                    buf[flat_len] = b.to_ascii_lowercase();
+                    flat_len += 1;
+                }
+                prev = b;
+            }
+            let flat = &buf[..flat_len];
+            let watched = |w: &Watched| {
+                w.word.len().abs_diff(flat_len) <= 1 && w.letters.distance_bytes(flat) <= 1
+            };
+            if !joined || !self.watched.iter().any(watched) {
                 continue;
             }
-            let flat: String = token
-                .chars()
-                .filter(|&c| c != '_')
-                .map(|c| c.to_ascii_lowercase())
-                .collect();
-            if let Some(found) = self.identifiers.get_mut(&flat) {
+            let Ok(flat) = std::str::from_utf8(flat) else {
+                continue;
+            };
+            if let Some(found) = self.identifiers.get_mut(flat) {
                 found.count = found.count.saturating_add(1);
                 continue;
             }
-            if self.identifiers.len() >= MAX_VOCABULARY {
-                continue;
-            }
             let parts = query::words(token);
-            if parts.len() >= 2 {
-                let spelling = token.to_string();
-                self.identifiers.insert(
-                    flat,
-                    RunTogether {
-                        parts,
-                        spelling,
-                        count: 1,
-                    },
-                );
+            if parts.len() >= 2 && self.identifiers.len() < MAX_VOCABULARY {
+                let run = RunTogether {
+                    parts,
+                    spelling: token.to_string(),
+                    count: 1,
+                };
+                self.identifiers.insert(flat.to_string(), run);
+            }
+        }
+    }
+
+    /// Indexes identifiers (for [`Vocabulary::identifier`] and
+    /// [`Vocabulary::near_identifier`]) only for these words, those the
+    /// caller will look up: each text's identifiers whose parts run together
+    /// are one edit at most from one of them. Call before adding text;
+    /// without it no identifier is indexed, which keeps a vocabulary built
+    /// for typos alone as cheap as before.
+    pub fn watch(&mut self, words: &[&str]) {
+        for w in words {
+            if w.len() + 1 >= MIN_RUN_TOGETHER_LEN && w.is_ascii() {
+                self.watched.push(Watched {
+                    word: w.to_ascii_lowercase(),
+                    letters: Letters::of(w),
+                });
             }
         }
     }
@@ -266,6 +306,7 @@ impl Vocabulary {
 /// How many times each byte occurs in a word: the bag distance between two
 /// words (the larger of what each has that the other lacks) is a lower
 /// bound of their edit distance, and costs one pass over each.
+#[derive(Clone, Debug)]
 struct Letters([i32; 256]);
 
 impl Letters {
@@ -279,8 +320,12 @@ impl Letters {
     }
 
     fn distance(&self, other: &str) -> usize {
+        self.distance_bytes(other.as_bytes())
+    }
+
+    fn distance_bytes(&self, other: &[u8]) -> usize {
         let mut counts = self.0;
-        for &b in other.as_bytes() {
+        for &b in other {
             counts[usize::from(b)] -= 1;
         }
         let (mut extra, mut missing) = (0usize, 0usize);
@@ -306,6 +351,14 @@ mod tests {
         v
     }
 
+    /// A vocabulary indexing the identifiers `words` may spell.
+    fn watching(words: &[&str], text: &str) -> Vocabulary {
+        let mut v = Vocabulary::default();
+        v.watch(words);
+        v.add_text(text.as_bytes());
+        v
+    }
+
     #[test]
     fn corrects_transpositions_and_single_edits() {
         let v = vocab("fn retry_request() { let timeout = receive(); retry(); }");
@@ -316,7 +369,15 @@ mod tests {
 
     #[test]
     fn finds_identifiers_typed_run_together_in_lowercase() {
-        let v = vocab("func (c *Context) ShouldBindJSON(obj any) { load_file_system(); x.y_z }");
+        let text = "func (c *Context) ShouldBindJSON(obj any) { load_file_system(); x.y_z }";
+        let words = [
+            "shouldbindjson",
+            "loadfilesystem",
+            "context",
+            "yz",
+            "shouldbind",
+        ];
+        let v = watching(&words, text);
         let found = v.identifier("shouldbindjson").unwrap();
         assert_eq!(found.parts, ["should", "bind", "json"]);
         assert_eq!(found.spelling, "ShouldBindJSON");
@@ -330,11 +391,16 @@ mod tests {
         );
         assert_eq!(v.identifier("yz"), None, "too short to look up");
         assert_eq!(v.identifier("shouldbind"), None, "only whole identifiers");
+        // Unwatched, nothing is indexed: a vocabulary for typos costs no more.
+        assert_eq!(vocab(text).identifier("shouldbindjson"), None);
     }
 
     #[test]
     fn a_word_one_edit_from_an_identifier_finds_it() {
-        let v = vocab("const re = new RegExp(s); RegExp(t); regExps; max_size");
+        let v = watching(
+            &["regex", "maxsizes", "reg", "maxspeed"],
+            "const re = new RegExp(s); RegExp(t); regExps; max_size",
+        );
         assert_eq!(v.near_identifier("regex").unwrap().spelling, "RegExp");
         assert_eq!(v.near_identifier("maxsizes").unwrap().spelling, "max_size");
         assert!(v.near_identifier("reg").is_none(), "too short");

@@ -190,7 +190,8 @@ fn with_corrections(q: &Query, scan: &search::TermScan, read: &ReadOptions) -> O
         ));
         missing.truncate(typo::MAX_CORRECTED_WORDS);
     }
-    let vocabulary = sample_vocabulary(scan, read);
+    let watched: Vec<&str> = missing.iter().map(|t| t.text.as_str()).collect();
+    let vocabulary = sample_vocabulary(scan, read, &watched);
     let mut terms = q.terms.clone();
     for word in missing {
         let spelled = vocabulary.identifier(&word.text);
@@ -289,8 +290,9 @@ fn push_run_together(terms: &mut Vec<Term>, found: &typo::RunTogether, slot: usi
 /// Words of the best first-pass files and of a sample of all files read:
 /// the start of each, its share of `typo::MAX_VOCABULARY_BYTES` (what a file
 /// leaves unread goes to the next ones), so a few large files cannot crowd
-/// out the rest, nor make the sample large.
-fn sample_vocabulary(scan: &search::TermScan, read: &ReadOptions) -> Vocabulary {
+/// out the rest, nor make the sample large. It indexes the identifiers the `watch` words
+/// (the missing ones) may spell run together.
+fn sample_vocabulary(scan: &search::TermScan, read: &ReadOptions, watch: &[&str]) -> Vocabulary {
     let mut by_hits: Vec<&search::FileTerms> = scan.files.iter().collect();
     by_hits.sort_by_key(|f| std::cmp::Reverse(f.counts.iter().map(|&c| u64::from(c)).sum::<u64>()));
     let best = by_hits
@@ -305,6 +307,7 @@ fn sample_vocabulary(scan: &search::TermScan, read: &ReadOptions) -> Vocabulary 
         }
     }
     let mut vocabulary = Vocabulary::default();
+    vocabulary.watch(watch);
     let mut files = 0;
     for (i, h) in sampled.iter().enumerate() {
         let left = typo::MAX_VOCABULARY_BYTES.saturating_sub(vocabulary.bytes_read());
