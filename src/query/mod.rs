@@ -1072,27 +1072,35 @@ mod tests {
         );
     }
 
+    /// A pasted log of 128 KB keeps the first terms. Its cost (linear: a
+    /// quadratic step would take hours on a megabyte) is measured, not
+    /// asserted here: `tests/bench/limits.py --only query` runs a 1 MB query.
     #[test]
-    fn a_one_megabyte_query_keeps_the_first_terms() {
+    fn a_long_pasted_query_keeps_the_first_terms() {
         let words = [
             "retry", "backoff", "zebra", "quantum", "lorem", "ipsum", "socket",
         ];
         let mut raw = String::new();
         for i in 0.. {
-            if raw.len() >= 1024 * 1024 {
+            if raw.len() >= 128 * 1024 {
                 break;
             }
             raw.push_str(words[i % words.len()]);
             raw.push_str(&format!("{i} "));
         }
-        let started = std::time::Instant::now();
         let q = analyze_with(&raw, &crate::thesaurus::builtin::load());
         assert_eq!(q.kind, QueryKind::Natural);
         let own = q.terms.iter().filter(|t| t.origin == Origin::Query).count();
         assert_eq!(own, MAX_TERMS);
-        // Linear: seconds in a debug build under load; a quadratic step would
-        // take hours on 170k words.
-        assert!(started.elapsed() < std::time::Duration::from_secs(60));
+        // The first words, in order: the start of the paste is kept.
+        let first: Vec<&str> = q
+            .terms
+            .iter()
+            .filter(|t| t.origin == Origin::Query && !t.is_identifier())
+            .take(3)
+            .map(|t| t.text.as_str())
+            .collect();
+        assert_eq!(first, ["retry", "backoff", "zebra"]);
     }
 
     #[test]
