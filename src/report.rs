@@ -371,12 +371,7 @@ mod tests {
     use crate::query;
 
     fn doc(text: &str) -> Document {
-        Document {
-            key: "a".into(),
-            text: text.as_bytes().to_vec(),
-            pages: None,
-            cut: None,
-        }
+        crate::testing::doc("a", text)
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Helpers shared by unit tests: a seeded random generator (proptest's), so a
-//! randomised test fails the same way every time. Test builds only.
+//! randomised test fails the same way every time, and an in-memory document.
+//! Test builds only.
 
 use proptest::prelude::RngExt;
 use proptest::test_runner::{RngAlgorithm, TestRng};
@@ -15,4 +16,14 @@ pub fn rng(seed: u64) -> TestRng {
 /// A number below `n` (0 when `n` is 0).
 pub fn below(rng: &mut TestRng, n: usize) -> usize {
     rng.random_range(0..n.max(1))
+}
+
+/// A text document as if loaded from `key`: no pages, nothing cut.
+pub fn doc(key: &str, text: impl AsRef<[u8]>) -> crate::document::Document {
+    crate::document::Document {
+        key: key.to_string(),
+        text: text.as_ref().to_vec(),
+        pages: None,
+        cut: None,
+    }
 }

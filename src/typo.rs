@@ -233,13 +233,6 @@ impl Vocabulary {
         self.read
     }
 
-    /// Adds a known word (e.g. a thesaurus synonym) once.
-    pub fn add_word(&mut self, word: &str) {
-        if word.len() >= MIN_TYPO_LEN && word.is_ascii() && !word.contains(' ') {
-            self.counts.entry(word.to_ascii_lowercase()).or_insert(1);
-        }
-    }
-
     /// Whether the vocabulary has this word.
     pub fn contains(&self, word: &str) -> bool {
         self.counts.contains_key(word)

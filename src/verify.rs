@@ -172,14 +172,7 @@ mod tests {
 
     use super::*;
 
-    fn doc(key: &str, text: &str) -> Document {
-        Document {
-            key: key.to_string(),
-            text: text.as_bytes().to_vec(),
-            pages: None,
-            cut: None,
-        }
-    }
+    use crate::testing::doc;
 
     fn docs(list: &[(&str, &str)]) -> BTreeMap<String, Document> {
         list.iter()

@@ -91,12 +91,7 @@ mod tests {
 
     fn doc(n: usize) -> Document {
         let text: Vec<String> = (1..=n).map(|i| format!("line {i}")).collect();
-        Document {
-            key: "src/a.rs".into(),
-            text: text.join("\n").into_bytes(),
-            pages: None,
-            cut: None,
-        }
+        crate::testing::doc("src/a.rs", text.join("\n"))
     }
 
     #[test]

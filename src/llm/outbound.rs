@@ -81,14 +81,7 @@ pub fn without_markers(line: &str) -> Cow<'_, str> {
 mod tests {
     use super::*;
 
-    fn doc(key: &str, text: &str) -> Document {
-        Document {
-            key: key.into(),
-            text: text.as_bytes().to_vec(),
-            pages: None,
-            cut: None,
-        }
-    }
+    use crate::testing::doc;
 
     #[test]
     fn secret_files_are_withheld_whole() {

@@ -100,11 +100,6 @@ impl Results {
         self.found.model.as_ref().is_some_and(|m| m.calls > 0)
     }
 
-    /// Why no model was consulted, or why its call failed.
-    pub fn model_note(&self) -> Option<&str> {
-        self.found.model.as_ref().and_then(|m| m.note.as_deref())
-    }
-
     /// The answer (`--answer` modes).
     pub fn answer(&self) -> Option<&Answer> {
         self.found.answer.as_ref()

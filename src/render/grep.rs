@@ -353,14 +353,7 @@ mod tests {
 
     use super::*;
 
-    fn doc(key: &str, text: &[u8]) -> Document {
-        Document {
-            key: key.to_string(),
-            text: text.to_vec(),
-            pages: None,
-            cut: None,
-        }
-    }
+    use crate::testing::doc;
 
     fn numbered(n: usize) -> Vec<u8> {
         (1..=n)
@@ -400,7 +393,7 @@ mod tests {
 
     #[test]
     fn match_lines_sorted_and_unique() {
-        let d = doc("a", &numbered(20));
+        let d = doc("a", numbered(20));
         let (out, count) = render(&[(&d, &[16, 9, 10, 9])], &opts(0, 0, None));
         assert_eq!(out, "./a\n9:\tl9\n10:\tl10\n16:\tl16\n");
         assert_eq!(count, 3);
@@ -408,7 +401,7 @@ mod tests {
 
     #[test]
     fn no_separator_without_context() {
-        let d = doc("a", &numbered(10));
+        let d = doc("a", numbered(10));
         let (out, _) = render(&[(&d, &[2, 7])], &opts(0, 0, None));
         assert!(!out.contains("--"));
     }
@@ -424,7 +417,7 @@ mod tests {
 
     #[test]
     fn disjoint_groups_are_separated() {
-        let d = doc("a", &numbered(20));
+        let d = doc("a", numbered(20));
         let (out, count) = render(&[(&d, &[5, 13])], &opts(1, 1, None));
         assert_eq!(
             out,
@@ -435,7 +428,7 @@ mod tests {
 
     #[test]
     fn overlapping_ranges_merge() {
-        let d = doc("a", &numbered(20));
+        let d = doc("a", numbered(20));
         let (out, _) = render(&[(&d, &[5, 7])], &opts(1, 1, None));
         assert_eq!(out, "./a\n4-\tl4\n5:\tl5\n6-\tl6\n7:\tl7\n8-\tl8\n");
     }
@@ -443,7 +436,7 @@ mod tests {
     #[test]
     fn touching_ranges_merge() {
         // ctx_C1_adjacent: 4..6 and 7..9 touch.
-        let d = doc("a", &numbered(20));
+        let d = doc("a", numbered(20));
         let (out, _) = render(&[(&d, &[5, 8])], &opts(1, 1, None));
         assert!(!out.contains("--"));
         assert_eq!(out.lines().count(), 7);
@@ -451,14 +444,14 @@ mod tests {
 
     #[test]
     fn context_is_clamped_to_the_file() {
-        let d = doc("a", &numbered(3));
+        let d = doc("a", numbered(3));
         let (out, _) = render(&[(&d, &[1, 3])], &opts(2, 2, None));
         assert_eq!(out, "./a\n1:\tl1\n2-\tl2\n3:\tl3\n");
     }
 
     #[test]
     fn after_and_before_are_independent() {
-        let d = doc("a", &numbered(30));
+        let d = doc("a", numbered(30));
         let (out, _) = render(&[(&d, &[9, 10, 20])], &opts(0, 2, None));
         assert_eq!(
             out,
@@ -477,7 +470,7 @@ mod tests {
 
     #[test]
     fn max_count_keeps_the_lowest_lines() {
-        let d = doc("a", &numbered(40));
+        let d = doc("a", numbered(40));
         let (out, count) = render(&[(&d, &[33, 10, 20])], &opts(1, 1, Some(2)));
         assert_eq!(
             out,

@@ -9,14 +9,7 @@ use serde_json::{json, Value};
 use super::kgrep::{Answer, AnswerSource, LineInfo, RunInfo, SignatureOutput};
 use super::*;
 
-fn doc(key: &str, text: &[u8]) -> Document {
-    Document {
-        key: key.to_string(),
-        text: text.to_vec(),
-        pages: None,
-        cut: None,
-    }
-}
+use crate::testing::doc;
 
 fn line(number: usize, spans: &[Range<usize>]) -> MatchLine {
     MatchLine {
