@@ -137,13 +137,14 @@ mod tests {
         let manifest: serde_json::Value =
             serde_json::from_str(include_str!("../../tests/bench/train/manifest.json")).unwrap();
         assert_eq!(learned::NAMES.as_slice(), features::NAMES);
-        let names: Vec<&str> = manifest["names"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|n| n.as_str().unwrap())
-            .collect();
-        assert_eq!(names, learned::NAMES);
+        let strings = |v: &serde_json::Value| -> Vec<String> {
+            v.as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n.as_str().unwrap().to_string())
+                .collect()
+        };
+        assert_eq!(strings(&manifest["names"]), learned::NAMES);
         let floats = |v: &serde_json::Value| -> Vec<f64> {
             v.as_array()
                 .unwrap()
@@ -162,13 +163,7 @@ mod tests {
         assert!(same(&floats(&manifest["weights"]), &learned::WEIGHTS));
         assert!(same(&one(&manifest["bias"]), &[learned::BIAS]));
         let judge = &manifest["judge"];
-        let judge_names: Vec<&str> = judge["names"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|n| n.as_str().unwrap())
-            .collect();
-        assert_eq!(judge_names, learned::JUDGE_NAMES);
+        assert_eq!(strings(&judge["names"]), learned::JUDGE_NAMES);
         assert!(same(&floats(&judge["weights"]), &learned::JUDGE_WEIGHTS));
         assert!(same(&one(&judge["intercept"]), &[learned::JUDGE_INTERCEPT]));
         assert!(same(&one(&judge["threshold"]), &[learned::SUFFICIENT_AT]));
