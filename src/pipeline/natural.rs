@@ -194,10 +194,16 @@ fn with_corrections(q: &Query, scan: &search::TermScan, read: &ReadOptions) -> O
     let vocabulary = sample_vocabulary(scan, read, &watched);
     let mut terms = q.terms.clone();
     for word in missing {
-        let spelled = vocabulary.identifier(&word.text);
-        let fixes_of_words = || vocabulary.corrections(&word.text).is_empty();
-        let spelled = spelled.or_else(|| {
-            fixes_of_words()
+        // An identifier the word spells run together is what was typed; one
+        // a letter away is meant only when no corpus word is close.
+        let exact = vocabulary.identifier(&word.text);
+        let (fixes, effort) = match exact {
+            Some(_) => Default::default(),
+            None => vocabulary.corrections_with_effort(&word.text),
+        };
+        let spelled = exact.or_else(|| {
+            fixes
+                .is_empty()
                 .then(|| vocabulary.near_identifier(&word.text))
                 .flatten()
         });
@@ -209,7 +215,6 @@ fn with_corrections(q: &Query, scan: &search::TermScan, read: &ReadOptions) -> O
             push_run_together(&mut terms, found, word.slot);
             continue;
         }
-        let (fixes, effort) = vocabulary.corrections_with_effort(&word.text);
         let effort = format!(
             "compared with {} of the {} words near its length",
             effort.compared, effort.near_in_length
@@ -290,8 +295,8 @@ fn push_run_together(terms: &mut Vec<Term>, found: &typo::RunTogether, slot: usi
 /// Words of the best first-pass files and of a sample of all files read:
 /// the start of each, its share of `typo::MAX_VOCABULARY_BYTES` (what a file
 /// leaves unread goes to the next ones), so a few large files cannot crowd
-/// out the rest, nor make the sample large. It indexes the identifiers the `watch` words
-/// (the missing ones) may spell run together.
+/// out the rest, nor make the sample large. It indexes the identifiers the
+/// `watch` words (the missing ones) may spell run together.
 fn sample_vocabulary(scan: &search::TermScan, read: &ReadOptions, watch: &[&str]) -> Vocabulary {
     let mut by_hits: Vec<&search::FileTerms> = scan.files.iter().collect();
     by_hits.sort_by_key(|f| std::cmp::Reverse(f.counts.iter().map(|&c| u64::from(c)).sum::<u64>()));
