@@ -7,7 +7,9 @@
 //!   third, how strong it is for the query's weight, how much of the query it
 //!   holds, whether its best line *defines* what the query names, and how
 //!   many words the query has. Fitted on real commit-localisation queries
-//!   (`tests/bench/rank_eval.py` reports how it holds up per repository);
+//!   (`tests/bench/rank_eval.py` reports how it holds up per repository).
+//!   When the learned ranker ordered the files (`score::rerank`), the learned
+//!   judge's probability stands in, held to its own threshold;
 //! - **coverage**: the share of the query's words (slots: a word and its
 //!   synonyms count once) found on the printed lines or around them — which
 //!   kind of help a model would give when confidence is low;
