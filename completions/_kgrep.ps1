@@ -85,7 +85,7 @@ Register-ArgumentCompleter -Native -CommandName 'kgrep' -ScriptBlock {
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Verbose: how the query was understood and why lines were chosen, on stderr')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Verbose: how the query was understood and why lines were chosen, on stderr')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print each printed line''s score, decomposed (query words on the line and near it, identifier bonus, line kind, file score), on stderr. `-v` does too')
-            [CompletionResult]::new('--features', '--features', [CompletionResultType]::ParameterName, 'For training a ranker: print each candidate file of a natural-language query with its ranking features, one JSON object a line, instead of the results (`tests/bench/train/`)')
+            [CompletionResult]::new('--features', '--features', [CompletionResultType]::ParameterName, 'For training a ranker: print each candidate file of a natural-language query with its ranking features, one JSON object a line, instead of the results, in the hand-tuned order (`tests/bench/train/`)')
             [CompletionResult]::new('--init-config', '--init-config', [CompletionResultType]::ParameterName, 'Write kgrep''s commented default config file if it does not exist, print its path')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print the version and exit')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

@@ -82,7 +82,7 @@ set edit:completion:arg-completer[kgrep] = {|@words|
             cand -v 'Verbose: how the query was understood and why lines were chosen, on stderr'
             cand --verbose 'Verbose: how the query was understood and why lines were chosen, on stderr'
             cand --explain 'Print each printed line''s score, decomposed (query words on the line and near it, identifier bonus, line kind, file score), on stderr. `-v` does too'
-            cand --features 'For training a ranker: print each candidate file of a natural-language query with its ranking features, one JSON object a line, instead of the results (`tests/bench/train/`)'
+            cand --features 'For training a ranker: print each candidate file of a natural-language query with its ranking features, one JSON object a line, instead of the results, in the hand-tuned order (`tests/bench/train/`)'
             cand --init-config 'Write kgrep''s commented default config file if it does not exist, print its path'
             cand --version 'Print the version and exit'
             cand -h 'Print help (see more with ''--help'')'

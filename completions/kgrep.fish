@@ -63,7 +63,7 @@ complete -c kgrep -l no-learn -d 'Do not write what the model teaches to the lea
 complete -c kgrep -l thesaurus-list -d 'List the learned concepts and exit: one per line, tab-separated: name, status (proposed or accepted), hits, date, model, synonyms (comma-separated), query'
 complete -c kgrep -s v -l verbose -d 'Verbose: how the query was understood and why lines were chosen, on stderr'
 complete -c kgrep -l explain -d 'Print each printed line\'s score, decomposed (query words on the line and near it, identifier bonus, line kind, file score), on stderr. `-v` does too'
-complete -c kgrep -l features -d 'For training a ranker: print each candidate file of a natural-language query with its ranking features, one JSON object a line, instead of the results (`tests/bench/train/`)'
+complete -c kgrep -l features -d 'For training a ranker: print each candidate file of a natural-language query with its ranking features, one JSON object a line, instead of the results, in the hand-tuned order (`tests/bench/train/`)'
 complete -c kgrep -l init-config -d 'Write kgrep\'s commented default config file if it does not exist, print its path'
 complete -c kgrep -l version -d 'Print the version and exit'
 complete -c kgrep -s h -l help -d 'Print help (see more with \'--help\')'

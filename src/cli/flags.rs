@@ -322,8 +322,8 @@ pub struct Flags {
 
     /// For training a ranker: print each candidate file of a natural-language
     /// query with its ranking features, one JSON object a line, instead of the
-    /// results (`tests/bench/train/`).
-    #[arg(long, hide = true)]
+    /// results, in the hand-tuned order (`tests/bench/train/`).
+    #[arg(long, help_heading = MISC)]
     pub features: bool,
 
     /// Write kgrep's commented default config file if it does not exist, print its path.

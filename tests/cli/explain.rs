@@ -161,3 +161,31 @@ fn the_learned_ranker_orders_statements_and_says_so_questions_keep_the_hand_orde
         .stderr_lacks(", learned ")
         .stderr_lacks("ordered by the learned ranker");
 }
+
+/// `--features` (what `tests/bench/train/dump.py` reads): a line naming the
+/// features, then one object a candidate file, in the hand order, each with
+/// one number a feature.
+#[test]
+fn features_prints_each_candidates_vector_under_a_names_line() {
+    let d = corpus();
+    d.write(
+        "cookies.py",
+        "def sign_cookie(value, key):\n    return hmac(key, value)\n",
+    );
+    let run = d.run(&["--features", "make null session class configurable", "."]);
+    run.code(0);
+    let mut lines = run.stdout.lines();
+    let names: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    let names = names["names"].as_array().unwrap();
+    assert!(names.iter().any(|n| n == "bm25"), "{}", run.describe);
+    let rows: Vec<serde_json::Value> = lines.map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(!rows.is_empty(), "{}", run.describe);
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row["rank"].as_u64(), Some(i as u64));
+        assert_eq!(row["f"].as_array().unwrap().len(), names.len());
+        assert!(row["path"].as_str().is_some());
+    }
+    assert_eq!(rows[0]["path"].as_str(), Some("sessions.py"));
+    // Not the results: no heading, no numbered line.
+    assert!(!run.stdout.contains(":\t"), "{}", run.describe);
+}
