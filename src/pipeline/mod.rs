@@ -188,7 +188,9 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     let mut searched = searched?;
     searched.context = plan.before.max(plan.after);
     if plan.features && q.kind == QueryKind::Natural {
-        natural::print_features(&q, &searched)?;
+        let rows = natural::features(&q, &searched);
+        let mut out = std::io::stdout().lock();
+        crate::render::features::write_features(&mut out, crate::score::features::NAMES, &rows)?;
         return Ok(Finding::Done(ExitStatus::Matched));
     }
     let wordless = match &q.kind {

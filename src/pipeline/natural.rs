@@ -709,30 +709,23 @@ pub(super) fn load_quiet(h: &Haystack, read: &ReadOptions) -> Option<Document> {
     }
 }
 
-/// `--features`: each ranked candidate's path, place and feature vector, one
-/// JSON object a line on stdout (the first line names the features).
-pub(super) fn print_features(q: &Query, searched: &Searched) -> anyhow::Result<()> {
+/// `--features`: each ranked candidate's path and feature vector, in the
+/// ranking's order (`render::features` writes them).
+pub(super) fn features(q: &Query, searched: &Searched) -> Vec<crate::render::features::FeatureRow> {
     let weights = TermWeights::new(&q.terms, &searched.df, searched.stats.loaded);
     let typed = query::typed_names(&q.raw);
     let keys = |h: usize| searched.haystacks[h].key.clone();
     let all =
         score::features::all_features(&searched.ranked, keys, &weights, query_facts(q, &typed));
-    let mut out = std::io::stdout().lock();
-    use std::io::Write;
-    writeln!(
-        out,
-        "{}",
-        serde_json::json!({ "names": score::features::NAMES })
-    )?;
-    for (rank, (f, v)) in searched.ranked.iter().zip(all).enumerate() {
-        let row = serde_json::json!({
-            "path": searched.haystacks[f.haystack].key,
-            "rank": rank,
-            "f": v,
-        });
-        writeln!(out, "{row}")?;
-    }
-    Ok(())
+    searched
+        .ranked
+        .iter()
+        .zip(all)
+        .map(|(f, features)| crate::render::features::FeatureRow {
+            path: searched.haystacks[f.haystack].key.clone(),
+            features,
+        })
+        .collect()
 }
 
 /// Loads a haystack for a model's prompt, as `llm::outbound` allows: a

@@ -6,6 +6,7 @@
 //!
 //! - [`grep`]: rlmgrep's grep-style output, byte for byte (pipe and terminal).
 //! - [`json`]: `--json`, JSON Lines that are a strict superset of `rg --json`.
+//! - [`features`]: `--features`, the candidates' ranking features.
 //! - [`context`]: which lines a file prints (shared by both printers).
 //! - [`cut`]: the preview window of a long natural-language result line.
 //! - [`answer`]: the `--answer` section on stderr, as rlmgrep lays it out.
@@ -19,6 +20,7 @@ pub mod answer;
 pub mod cells;
 pub mod context;
 pub mod cut;
+pub mod features;
 pub mod grep;
 pub mod json;
 pub mod sanitize;
