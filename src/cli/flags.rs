@@ -350,14 +350,7 @@ pub enum ColorChoice {
     Never,
 }
 
-/// `--learn-to`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum LearnTo {
-    /// The user's learned thesaurus, $XDG_DATA_HOME/kgrep/thesaurus.json.
-    User,
-    /// The project's .kgrep/thesaurus.json (in the current directory).
-    Project,
-}
+pub use crate::learn::LearnTo;
 
 /// `--generate`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -374,6 +367,27 @@ pub enum GenerateKind {
     CompletePowershell,
     /// elvish completions.
     CompleteElvish,
+}
+
+impl Flags {
+    /// The learned-thesaurus command these flags name, if any (they exclude
+    /// each other).
+    pub fn thesaurus_command(&self) -> Option<crate::learn::manage::Command> {
+        use crate::learn::manage::Command;
+        if self.thesaurus_list {
+            return Some(Command::List);
+        }
+        if let Some(name) = &self.thesaurus_accept {
+            return Some(Command::Accept(name.clone()));
+        }
+        if let Some(name) = &self.thesaurus_forget {
+            return Some(Command::Forget(name.clone()));
+        }
+        if let Some(path) = &self.thesaurus_export {
+            return Some(Command::Export(path.clone()));
+        }
+        self.thesaurus_import.clone().map(Command::Import)
+    }
 }
 
 #[cfg(test)]

@@ -27,25 +27,6 @@ pub enum Command {
     Import(PathBuf),
 }
 
-impl Command {
-    /// The command the flags name, if any (they exclude each other).
-    pub fn from_flags(flags: &crate::cli::Flags) -> Option<Command> {
-        if flags.thesaurus_list {
-            return Some(Command::List);
-        }
-        if let Some(name) = &flags.thesaurus_accept {
-            return Some(Command::Accept(name.clone()));
-        }
-        if let Some(name) = &flags.thesaurus_forget {
-            return Some(Command::Forget(name.clone()));
-        }
-        if let Some(path) = &flags.thesaurus_export {
-            return Some(Command::Export(path.clone()));
-        }
-        flags.thesaurus_import.clone().map(Command::Import)
-    }
-}
-
 /// Runs a command on the learned file `path`. `known`: the loaded layers,
 /// against which imported synonyms are checked.
 pub fn run(command: &Command, path: &Path, known: &Thesaurus) -> anyhow::Result<ExitStatus> {

@@ -25,13 +25,21 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
 
-use crate::cli::flags::LearnTo;
 use crate::llm;
 use crate::query::{self, Origin, Term};
 use crate::search::matcher::TermMatcher;
 use crate::thesaurus::{self, Standing, Thesaurus};
 
 pub use store::StoreError;
+
+/// Which learned thesaurus a run writes (`--learn-to`, config `learn_to`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LearnTo {
+    /// The user's learned thesaurus, $XDG_DATA_HOME/kgrep/thesaurus.json.
+    User,
+    /// The project's .kgrep/thesaurus.json (in the current directory).
+    Project,
+}
 
 /// A concept reaches `accepted` once it has helped this many times (the run
 /// that taught it counts as one).

@@ -93,9 +93,9 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
-    use crate::cli::ModelSettings;
     use crate::llm::prompt::{self, Excerpt, SelectionRequest};
     use crate::llm::provider::resolve;
+    use crate::llm::settings::ModelSettings;
 
     const KEY: &str = "sk-proj-ZZZZsecretZZZZ0123456789abcdef";
 

@@ -12,7 +12,7 @@
 //! # How the pipeline uses it
 //!
 //! ```no_run
-//! use kgrep::cli::ModelSettings;
+//! use kgrep::llm::settings::ModelSettings;
 //! use kgrep::llm::{self, Client, Excerpt, Llm, LlmError, Meter, SelectionRequest};
 //!
 //! # fn demo(settings: &ModelSettings, excerpts: Vec<Excerpt>, dry_run: bool) {
@@ -63,6 +63,7 @@ pub mod prompt;
 pub mod provider;
 pub mod redact;
 pub mod reply;
+pub mod settings;
 pub mod wire;
 
 use std::fmt;

@@ -24,7 +24,7 @@
 use std::fmt;
 
 use super::address::{self, Base};
-use crate::cli::ModelSettings;
+use super::settings::ModelSettings;
 
 /// rlmgrep's default main model (`cli.py`, `_pick(args.model, …)`).
 pub const DEFAULT_MODEL: &str = "openai/gpt-5.2";

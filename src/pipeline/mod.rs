@@ -81,7 +81,7 @@ where
         return init_config(&config_paths);
     }
     let config = config::load(&config_paths);
-    if let Some(command) = learn::manage::Command::from_flags(&flags) {
+    if let Some(command) = flags.thesaurus_command() {
         return thesaurus_command(&command, &flags, &config, &dirs);
     }
     let env = process_env(dirs);
