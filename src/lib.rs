@@ -51,13 +51,27 @@ use std::ffi::OsString;
 
 use exit::ExitStatus;
 
-/// Runs kgrep with the given argv and returns the exit status.
+/// Runs kgrep with the given argv and returns the exit status: parses it and
+/// hands the flags to the front end they name.
 pub fn run<I, T>(args: I) -> ExitStatus
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    match pipeline::run(args) {
+    use clap::Parser;
+    let flags = match cli::Flags::try_parse_from(args) {
+        Ok(flags) => flags,
+        Err(err) => return pipeline::clap_exit(&err),
+    };
+    messages::set_verbose(flags.verbose);
+    // The two front ends: the MCP server, or the command line (`--generate`
+    // wins over `--mcp`, as it always has).
+    let result = if flags.mcp && flags.generate.is_none() {
+        Ok(mcp::serve_stdio(flags))
+    } else {
+        pipeline::run(flags)
+    };
+    match result {
         Ok(status) => status,
         Err(err) if exit::is_broken_pipe(&err) => ExitStatus::Matched,
         Err(err) => {

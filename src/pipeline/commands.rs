@@ -18,7 +18,7 @@ use crate::messages;
 use crate::thesaurus::{self, LayerPaths, Thesaurus};
 
 /// Help and version go to stdout with exit 0; usage errors to stderr with exit 2.
-pub(super) fn clap_exit(err: &clap::Error) -> ExitStatus {
+pub fn clap_exit(err: &clap::Error) -> ExitStatus {
     let _ = err.print();
     if err.use_stderr() {
         ExitStatus::Error

@@ -27,18 +27,17 @@ pub use results::{Budget, FileView, Fitted, LineView, Results};
 pub use model::DEFAULT_ITERATIONS;
 
 use crate::paths;
-use commands::{clap_exit, generate, init_config, thesaurus_command};
+pub use commands::clap_exit;
+use commands::{generate, init_config, thesaurus_command};
 use input::{gather, given_paths, process_env, walk_options, Gathered};
 use learning::{learn_from, verbose_learned_used, LearnRun};
 use output::{answer_of, signature_output, signature_spec, write_answer};
 
-use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::Context;
-use clap::Parser;
 
 use crate::budget::LeftOut;
 use crate::cli::{self, Flags, Input, LlmPolicy, Mode, Plan};
@@ -58,22 +57,11 @@ use crate::session::Session;
 use crate::thesaurus::{self, LayerPaths, Thesaurus};
 use crate::walk::{Haystack, WalkOptions};
 
-/// Parses argv and runs the command it names.
-pub fn run<I, T>(args: I) -> anyhow::Result<ExitStatus>
-where
-    I: IntoIterator<Item = T>,
-    T: Into<OsString> + Clone,
-{
-    let flags = match Flags::try_parse_from(args) {
-        Ok(flags) => flags,
-        Err(err) => return Ok(clap_exit(&err)),
-    };
-    messages::set_verbose(flags.verbose);
+/// Runs the command the parsed flags name (not `--mcp`: the front ends are
+/// chosen by `crate::run`).
+pub fn run(flags: Flags) -> anyhow::Result<ExitStatus> {
     if let Some(kind) = flags.generate {
         return generate(kind);
-    }
-    if flags.mcp {
-        return Ok(crate::mcp::serve_stdio(flags));
     }
     let dirs = paths::Env::from_process();
     let config_paths = ConfigPaths::from_env(&dirs);
