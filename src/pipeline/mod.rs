@@ -1,5 +1,6 @@
-//! The stages wired together: parse, plan, search (the walk runs inside it),
-//! rank, print.
+//! The stages wired together: plan, search (the walk runs inside it), rank,
+//! print. The flags arrive parsed (`crate::run`, which also starts the MCP
+//! front end instead when asked).
 //!
 //! Owns the order of the stages and the stderr summary lines; every decision
 //! about what matches, how it ranks or how it looks belongs to a stage module.
