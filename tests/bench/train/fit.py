@@ -269,6 +269,18 @@ def fit_judge(labelled: list[dict], everything: list[dict], args) -> tuple[dict,
     }, report
 
 
+def read_repos(path: str | None) -> dict[str, dict]:
+    """repos.tsv of the training data: each repository's pinned tip and language."""
+    out: dict[str, dict] = {}
+    if path:
+        with open(path) as f:
+            for row in f.read().splitlines()[1:]:
+                cols = row.split("\t")
+                if len(cols) >= 3:
+                    out[cols[0]] = {"tip": cols[1], "language": cols[2]}
+    return out
+
+
 def rust_floats(xs) -> str:
     return ",\n".join(f"    {float(x)!r}" for x in xs)
 
@@ -279,16 +291,9 @@ def write_model(args, names, ranker, judge, labelled, hand, model, lines) -> Non
     import subprocess
 
     per_repo: dict[str, int] = defaultdict(int)
-    commits: dict[str, str] = {}
     for q in labelled:
         per_repo[q["group"]] += 1
-    tips = {}
-    if args.repos:
-        with open(args.repos) as f:
-            for row in f.read().splitlines()[1:]:
-                cols = row.split("\t")
-                if len(cols) >= 3:
-                    tips[cols[0]] = {"tip": cols[1], "language": cols[2]}
+    tips = read_repos(args.repos)
     digest = hashlib.sha256()
     for path in args.train:
         with open(path, "rb") as f:
@@ -387,13 +392,7 @@ def main() -> int:
     queries = masked(queries)
     names = [n for n, k in zip(names, keep) if k]
     args.names = names
-    args.languages = {}
-    if args.repos:
-        with open(args.repos) as f:
-            for row in f.read().splitlines()[1:]:
-                cols = row.split("\t")
-                if len(cols) >= 3:
-                    args.languages[cols[0]] = cols[2]
+    args.languages = {repo: r["language"] for repo, r in read_repos(args.repos).items()}
     labelled = [q for q in queries if q["y"].sum() > 0]
     print(f"train: {len(queries)} queries from {len({q['group'] for q in queries})} repositories; "
           f"{len(labelled)} with a gold file among the candidates")
