@@ -27,8 +27,8 @@ use std::time::{Duration, SystemTime};
 
 use super::address::host_of;
 use super::prompt::{self, ExpansionRequest, Prompt, SelectionRequest};
-use super::provider::{ApiKey, Endpoint, Protocol};
-use super::redact::redact;
+use super::provider::{ApiKey, Endpoint, Protocol, DEFAULT_CALL_TIMEOUT};
+use super::redact::one_line;
 use super::reply::{parse_reply, Reply, ReplyError};
 use super::wire::{self, WireRequest};
 use super::{Llm, LlmError, Meter, Usage};
@@ -36,9 +36,6 @@ use super::{Llm, LlmError, Meter, Usage};
 /// Time to resolve, connect and finish TLS: a reachable server does it in well
 /// under a second; a dead one should not hold a search up for long.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-/// Time for one HTTP exchange, reply body included. Generous because a small
-/// local model on a laptop CPU needs a minute or more for a 4k-token prompt.
-pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(300);
 /// Retries after a 429 or 5xx (so at most three attempts per call).
 pub const DEFAULT_MAX_RETRIES: u32 = 2;
 /// First backoff when the server gives no `Retry-After`; doubles per retry.
@@ -49,8 +46,6 @@ pub const MAX_RETRY_WAIT: Duration = Duration::from_secs(20);
 /// Largest reply body read. A JSON reply with a few hundred claims is tens of
 /// kilobytes; anything near this is a broken or hostile server.
 pub const MAX_REPLY_BYTES: u64 = 4 * 1024 * 1024;
-/// Longest server error message kept for a warning, in chars.
-const MAX_MESSAGE_CHARS: usize = 200;
 
 /// Client limits; [`Default`] gives the named constants above.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -341,7 +336,10 @@ impl Client {
             ),
             other => {
                 let text = self.endpoint.scrub(&other.to_string());
-                self.connect_error(&one_line(&text, self.endpoint.api_key.as_ref()))
+                self.connect_error(&one_line(
+                    &text,
+                    self.endpoint.api_key.as_ref().map(ApiKey::expose),
+                ))
             }
         }
     }
@@ -404,25 +402,7 @@ fn server_message(body: &str, key: Option<&ApiKey>) -> String {
             .and_then(|m| m.as_str())
             .or_else(|| error.as_str())
     });
-    one_line(message.unwrap_or(body), key)
-}
-
-/// One printable line: the key (if any) and credentials redacted, control
-/// characters dropped, whitespace collapsed, cut to a short length.
-pub(crate) fn one_line(text: &str, key: Option<&ApiKey>) -> String {
-    let mut text = text.to_string();
-    if let Some(secret) = key.map(ApiKey::expose).filter(|k| k.len() >= 4) {
-        // In any case: a server may echo the key upper- or lower-cased.
-        text = super::redact::without_phrase(&text, secret);
-    }
-    let text = redact(&text).text;
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let line: String = words
-        .join(" ")
-        .chars()
-        .filter(|c| !c.is_control())
-        .collect();
-    crate::render::cut::ellipsize(&line, MAX_MESSAGE_CHARS + 1)
+    one_line(message.unwrap_or(body), key.map(ApiKey::expose))
 }
 
 #[cfg(test)]
@@ -485,7 +465,7 @@ mod tests {
         let long = "x".repeat(5000);
         assert_eq!(
             server_message(&long, None).chars().count(),
-            MAX_MESSAGE_CHARS + 1
+            super::super::redact::MAX_MESSAGE_CHARS + 1
         );
         assert_eq!(
             server_message("plain\ttext\u{1b}[31m", None),

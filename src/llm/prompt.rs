@@ -50,13 +50,7 @@ pub const ANSWER_MAX_TOKENS: u32 = 2_500;
 /// The name of the reply schema in `response_format`.
 pub const SCHEMA_NAME: &str = "kgrep_reply";
 
-/// Rough token count, erring high: three bytes per token. Measured on the
-/// fixture corpus with Qwen2.5-Coder's tokenizer: 3.4 bytes per token for code
-/// excerpts with the prompt around them (English prose is nearer four). Used
-/// only to keep prompts under budget.
-pub fn estimate_tokens(text: &str) -> usize {
-    text.len().div_ceil(3)
-}
+pub use crate::budget::estimate_tokens;
 
 /// The share of the prompt budget the query itself may take (one part in
 /// this many): the instructions and the excerpts need the rest.

@@ -22,9 +22,14 @@
 //!   nothing to LiteLLM, which then reads the provider env var itself).
 
 use std::fmt;
+use std::time::Duration;
 
 use super::address::{self, Base};
 use super::settings::ModelSettings;
+
+/// Time for one HTTP exchange, reply body included. Generous because a small
+/// local model on a laptop CPU needs a minute or more for a 4k-token prompt.
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// rlmgrep's default main model (`cli.py`, `_pick(args.model, …)`).
 pub const DEFAULT_MODEL: &str = "openai/gpt-5.2";
@@ -327,7 +332,7 @@ pub struct LlmConfig {
     /// `--max-iterations` as given; the pipeline picks its own default.
     pub max_iterations: Option<u32>,
     /// How long one request may take (config `llm_timeout`, at least a second).
-    pub call_timeout: std::time::Duration,
+    pub call_timeout: Duration,
     /// Warnings to print once (rlmgrep's wording where rlmgrep has one).
     pub warnings: Vec<String>,
 }
@@ -387,9 +392,7 @@ pub fn resolve(settings: &ModelSettings, env: impl Fn(&str) -> Option<String>) -
         max_iterations: settings.max_iterations,
         call_timeout: settings
             .timeout_secs
-            .map_or(super::client::DEFAULT_CALL_TIMEOUT, |s| {
-                std::time::Duration::from_secs(s.max(1))
-            }),
+            .map_or(DEFAULT_CALL_TIMEOUT, |s| Duration::from_secs(s.max(1))),
         warnings,
     }
 }

@@ -123,6 +123,27 @@ pub fn redact(text: &str) -> Redacted {
     }
 }
 
+/// Longest server error message kept for a warning, in chars.
+pub const MAX_MESSAGE_CHARS: usize = 200;
+
+/// One printable line: `secret` (the API key, if any) and credentials redacted,
+/// control characters dropped, whitespace collapsed, cut to a short length.
+pub(crate) fn one_line(text: &str, secret: Option<&str>) -> String {
+    let mut text = text.to_string();
+    if let Some(secret) = secret.filter(|k| k.len() >= 4) {
+        // In any case: a server may echo the key upper- or lower-cased.
+        text = without_phrase(&text, secret);
+    }
+    let text = redact(&text).text;
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let line: String = words
+        .join(" ")
+        .chars()
+        .filter(|c| !c.is_control())
+        .collect();
+    crate::render::cut::ellipsize(&line, MAX_MESSAGE_CHARS + 1)
+}
+
 /// `text` with every occurrence of `phrase` (a known secret, such as the
 /// API key), in any letter case, replaced by [`REDACTED`].
 pub fn without_phrase(text: &str, phrase: &str) -> String {

@@ -222,7 +222,7 @@ pub fn parse_completion(protocol: Protocol, body: &str) -> Result<Completion, Ll
             .unwrap_or("an error object");
         return Err(LlmError::BadReply(format!(
             "the server answered with {}",
-            super::client::one_line(message, None)
+            super::redact::one_line(message, None)
         )));
     }
     let (text, truncated) = match protocol {

@@ -17,6 +17,7 @@ use serde_json::{json, Map, Value};
 use super::jsonrpc::{
     self, Failure, Id, Message, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND,
 };
+use super::schema;
 use super::tools::{self, Tools};
 
 /// The protocol revisions served, latest first: the current one and the one
@@ -127,7 +128,7 @@ impl Server {
                 INVALID_REQUEST,
                 "Invalid Request: the session is not initialized; send initialize first".into(),
             )),
-            ("tools/list", Phase::Ready) => Ok(json!({ "tools": tools::definitions() })),
+            ("tools/list", Phase::Ready) => Ok(json!({ "tools": schema::definitions() })),
             ("tools/call", Phase::Ready) => self.call(params).map_err(|(code, m)| fail(code, m)),
             _ => Err(fail(
                 METHOD_NOT_FOUND,

@@ -79,11 +79,6 @@ impl Tool {
     }
 }
 
-/// Every tool's definition, for `tools/list`.
-pub fn definitions() -> Vec<Value> {
-    super::schema::definitions()
-}
-
 /// What every call shares: the server's flags and config, and the session's
 /// cached thesaurus layers.
 pub struct Tools {

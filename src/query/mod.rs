@@ -7,8 +7,7 @@
 //! words (`words`), synonyms and concepts (the thesaurus), matching
 //! (`search`), or weighting hits (`score`).
 
-use rust_stemmers::{Algorithm, Stemmer};
-
+pub use crate::thesaurus::stem;
 use crate::thesaurus::{Standing, Thesaurus};
 
 mod classify;
@@ -197,17 +196,17 @@ pub fn analyze_with(raw: &str, thesaurus: &Thesaurus) -> Query {
     }
 }
 
+/// The lowercase words of `text` that are not stop words: what the embedded
+/// thesaurus is focused on (`thesaurus::builtin::load_focused`).
+pub fn content_words(text: &str) -> Vec<String> {
+    let mut all = words(text);
+    all.retain(|w| !is_stop_word(w));
+    all
+}
+
 /// Whether a lowercase word is a stop word.
 pub fn is_stop_word(word: &str) -> bool {
     STOP_WORDS.binary_search(&word).is_ok()
-}
-
-/// The English stem of a lowercase word.
-pub fn stem(word: &str) -> String {
-    thread_local! {
-        static STEMMER: Stemmer = Stemmer::create(Algorithm::English);
-    }
-    STEMMER.with(|s| s.stem(word).into_owned())
 }
 
 /// Numbers shorter than this are not searched: `2` or `10` are everywhere,

@@ -13,6 +13,7 @@ mod resolve;
 pub mod schema;
 pub mod spec;
 mod syntax;
+mod types;
 pub mod validate;
 
 pub use schema::{json_schema, response_format};

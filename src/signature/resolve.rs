@@ -10,8 +10,8 @@
 //! Sequence Mapping Type Text`; any other name is "Unknown name" (DSPy would
 //! also try to import it as a module, or find it in rlmgrep's own globals).
 
-use super::spec::{LiteralValue, SpecError, Type};
 use super::syntax::{Ann, Const};
+use super::types::{LiteralValue, SpecError, Type};
 use crate::python::{json::float_repr, text::repr};
 
 /// Python's runtime view of an annotation.

@@ -21,7 +21,7 @@
 //! space inside the list; a spec pasted from a web page should still work).
 //! Nesting is bounded by [`MAX_TYPE_DEPTH`], so no input can exhaust the stack.
 
-use super::spec::SpecError;
+use super::types::SpecError;
 use crate::python::text::is_space;
 
 /// Deepest nesting of `[…]` (and of chained subscripts) a type may have. Real

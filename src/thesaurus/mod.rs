@@ -10,11 +10,22 @@
 pub mod builtin;
 pub mod file;
 
-use crate::paths;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::{messages, query};
+use rust_stemmers::{Algorithm, Stemmer};
+
+use crate::{messages, paths};
+
+/// The English stem of a lowercase word: how the thesaurus relates a word to
+/// its inflections (`retries` ~ `retry`), and how `query` and `search` compare
+/// words.
+pub fn stem(word: &str) -> String {
+    thread_local! {
+        static STEMMER: Stemmer = Stemmer::create(Algorithm::English);
+    }
+    STEMMER.with(|s| s.stem(word).into_owned())
+}
 
 /// Where a concept came from; later layers override earlier ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -281,7 +292,7 @@ impl Thesaurus {
     fn map(&mut self, key: String, spelled: String, index: usize, override_existing: bool) {
         use std::collections::hash_map::Entry;
         // One hash of the key; its stem only when it is mapped.
-        let stem_of = |key: &str| (!key.contains(' ')).then(|| query::stem(key));
+        let stem_of = |key: &str| (!key.contains(' ')).then(|| stem(key));
         let stem = match self.by_phrase.entry(key) {
             Entry::Occupied(mut entry) => {
                 let old = *entry.get();
@@ -317,7 +328,7 @@ impl Thesaurus {
     /// Adds a verb family: each member's stem relates it to the others.
     pub fn add_family(&mut self, members: &[String]) {
         for m in members {
-            let others = self.related.entry(query::stem(m)).or_default();
+            let others = self.related.entry(stem(m)).or_default();
             for o in members.iter().filter(|o| *o != m) {
                 if !others.contains(o) {
                     others.push(o.clone());
@@ -372,7 +383,7 @@ impl Thesaurus {
         if key.contains(' ') {
             return None;
         }
-        self.by_stem.get(&query::stem(&key)).copied()
+        self.by_stem.get(&stem(&key)).copied()
     }
 
     /// Concepts in a sequence of lowercase query words, longest phrase first,
@@ -419,8 +430,9 @@ pub struct LayerPaths {
     pub project_roots: Vec<PathBuf>,
     /// `--thesaurus PATH`, in order.
     pub extra: Vec<PathBuf>,
-    /// The query's words: only the embedded concepts that could match them
-    /// are built (start-up time). `None` builds them all.
+    /// The query's content words (`query::content_words`): only the embedded
+    /// concepts that could match them are built (start-up time). `None`
+    /// builds them all.
     pub focus: Option<Vec<String>>,
 }
 

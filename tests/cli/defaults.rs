@@ -86,7 +86,7 @@ fn the_man_pages_config_defaults_are_the_codes() {
         ("learn", "true".to_string()),
         (
             "llm_timeout",
-            llm::client::DEFAULT_CALL_TIMEOUT.as_secs().to_string(),
+            llm::provider::DEFAULT_CALL_TIMEOUT.as_secs().to_string(),
         ),
     ];
     for (key, value) in expected {
