@@ -15,118 +15,233 @@ use serde::Deserialize;
 
 use crate::messages;
 
-/// Every key kgrep understands. Unknown keys (rlmgrep's markitdown settings, keys of
-/// future versions) are accepted and ignored so a shared config never breaks.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
-pub struct Config {
-    pub model: Option<String>,
-    pub sub_model: Option<String>,
-    pub api_base: Option<String>,
-    pub api_key: Option<String>,
-    pub model_type: Option<String>,
-    pub temperature: Option<f64>,
-    pub top_p: Option<f64>,
-    pub max_tokens: Option<u32>,
-    pub sub_api_base: Option<String>,
-    pub sub_api_key: Option<String>,
-    pub sub_model_type: Option<String>,
-    pub sub_temperature: Option<f64>,
-    pub sub_top_p: Option<f64>,
-    pub sub_max_tokens: Option<u32>,
-    pub max_iterations: Option<u32>,
-    pub max_llm_calls: Option<u32>,
-    /// rlmgrep asks before loading more files than this into a model. kgrep never
-    /// sends the corpus, so it reads the key but the offline search ignores it.
-    pub file_warn_threshold: Option<u64>,
-    /// rlmgrep refuses to load more files than this; ignored offline, as above.
-    pub file_hard_max: Option<u64>,
-    /// kgrep: when to consult a model: "auto", "off" or "always".
-    pub llm: Option<String>,
-    /// kgrep: default for `--max-lines`.
-    pub max_lines: Option<usize>,
-    /// kgrep: the judge's minimum coverage (0–1).
-    pub judge_coverage: Option<f64>,
-    /// kgrep: the judge's minimum confidence (0–1).
-    pub judge_confidence: Option<f64>,
-    /// kgrep: distinct files the judge wants unless one clearly leads.
-    pub judge_diversity: Option<usize>,
-    /// kgrep: the judge's minimum number of printed lines.
-    pub judge_min_results: Option<usize>,
-    /// kgrep: prompt budget of a selection request, in estimated tokens.
-    pub prompt_tokens: Option<usize>,
-    /// kgrep: keep what the model teaches in the learned thesaurus (default true).
-    pub learn: Option<bool>,
-    /// kgrep: where learned concepts go: "user" (the default) or "project".
-    pub learn_to: Option<String>,
-    /// kgrep: seconds one model request may take (a slow local model needs more).
-    pub llm_timeout: Option<u64>,
-    /// kgrep: `kgrep --mcp` lets tool calls search outside its roots (as
-    /// `--allow-outside`).
-    pub mcp_allow_outside: Option<bool>,
-    /// Not a key: why no model may be consulted, set when a line of a file
-    /// that could not be read whole may have said where, whether or how much
-    /// to send (a [`PRIVACY_KEYS`] key, or no key at all). Fail closed: the
-    /// run is offline until the file is fixed (`cli::plan`).
-    #[serde(skip)]
-    pub closed: Option<String>,
+/// One config key, defined once: its name and type (`Config`'s field), what
+/// it does (the man page's item), the commented lines `--init-config` writes
+/// for it, and whether it decides what is sent to a model ([`is_privacy_key`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Key {
+    pub name: &'static str,
+    /// What the key does, for users: the man page's CONFIGURATION item.
+    pub about: &'static str,
+    /// The lines [`default_config`] writes for the key, each ending in a
+    /// newline; a leading empty line starts a paragraph. Empty for keys the
+    /// default file does not mention.
+    pub init: &'static str,
+    /// Whether the key decides whether, where or how much is sent to a model.
+    pub privacy: bool,
 }
 
-/// The keys that decide whether, where or how much is sent to a model: a
+/// Declares every key once; see [`Key`]. Generates [`Config`] (one
+/// `Option` field per key, deserialized by name), `Config::or`, and [`KEYS`].
+macro_rules! config_keys {
+    ($($name:ident: $ty:ty, privacy: $privacy:literal, about: $about:expr, init: $init:expr;)*) => {
+        /// Every key kgrep understands ([`KEYS`] says what each does). Unknown
+        /// keys (rlmgrep's markitdown settings, keys of future versions) are
+        /// accepted and ignored so a shared config never breaks.
+        #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+        pub struct Config {
+            $(#[doc = $about] pub $name: Option<$ty>,)*
+            /// Not a key: why no model may be consulted, set when a line of a file
+            /// that could not be read whole may have said where, whether or how much
+            /// to send (a privacy key, or no key at all). Fail closed: the
+            /// run is offline until the file is fixed (`cli::plan`).
+            #[serde(skip)]
+            pub closed: Option<String>,
+        }
+
+        impl Config {
+            /// Fills every key unset in `self` from `lower` (a lower-precedence file).
+            pub fn or(self, lower: Config) -> Config {
+                Config {
+                    $($name: self.$name.or(lower.$name),)*
+                    closed: self.closed.or(lower.closed),
+                }
+            }
+        }
+
+        /// Every key, in the order the man page and the default file give them.
+        pub const KEYS: &[Key] = &[$(Key {
+            name: stringify!($name),
+            about: $about,
+            init: $init,
+            privacy: $privacy,
+        },)*];
+    };
+}
+
+config_keys! {
+    llm: String,
+        privacy: true,
+        about: "When to consult a language model: \"auto\" (only when the offline results are not good enough), \"off\", or \"always\". KGREP_LLM and --offline/--rlm override it; with \"always\" and no usable model, a warning says so.",
+        init: r#"
+# When to consult a language model: "auto" (only when the offline results are
+# not good enough), "off" (never), "always". The KGREP_LLM environment
+# variable overrides this for a session.
+# llm = "auto"
+"#;
+    max_lines: usize,
+        privacy: false,
+        about: "Default for --max-lines (0 = every strong line of every file holding a query word).",
+        init: "
+# At most this many lines are printed for a natural-language query (0 = every
+# strong line of every ranked file).
+# max_lines = 15
+";
+    judge_coverage: f64,
+        privacy: false,
+        about: "The sufficiency judge's coverage threshold, 0-1 (default 0.7): the share of the query's words found on or near the printed lines; an unsure result below it asks the model for the corpus's words (expansion), above it for a choice (synthesis).",
+        init: r#"
+# The sufficiency judge: below these, the offline results are not good enough
+# and a model is consulted (with llm = "auto").
+# judge_coverage = 0.7      # below it, an unsure result needs the corpus's words (expansion)
+"#;
+    judge_confidence: f64,
+        privacy: false,
+        about: "The judge's minimum confidence, 0-1 (default 0.64): the estimated probability that the first file is right. For a question or a query asking for tests, the hand order ranks the files and a hand-tuned model estimates it (how far the first file leads the next two, its strength for the query, how much of the query it holds, whether its best line defines what the query names). For any other query the learned ranker orders the files and the learned judge estimates it from the same signals; unset, its threshold is its own (learned default 0.724, chosen so that on repositories the model never saw the first file is right for 85% of the queries that pass). Set, the key is both thresholds. Below it, the model is consulted (llm = auto) and more runner-up files are printed.",
+        init: "# judge_confidence          # estimated chance the first file is right, to skip the model:
+#                           # unset, 0.64 for the hand-tuned judge (questions) and the
+#                           # learned judge's own threshold otherwise; set, both use it
+";
+    judge_diversity: usize,
+        privacy: false,
+        about: "Distinct files the judge wants printed unless the best file clearly leads (default 1); 1 asks for nothing more than the best file.",
+        init: "# judge_diversity = 1       # distinct files wanted unless one clearly leads
+";
+    judge_min_results: usize,
+        privacy: false,
+        about: "The judge's minimum number of printed lines (default 1).",
+        init: "# judge_min_results = 1     # printed lines
+";
+    prompt_tokens: usize,
+        privacy: true,
+        about: "The most the model is sent for one query, all calls together, in estimated tokens (default 4000); with --rlm, the most each selection request sends. The query counts: one longer than a quarter of it is sent cut, with a warning.",
+        init: "
+# The most one query sends the model, all calls together, in estimated tokens
+# (with --rlm: each selection request).
+# prompt_tokens = 4000
+";
+    learn: bool,
+        privacy: false,
+        about: "Keep what the language model teaches in the learned thesaurus (default true); false is --no-learn for every run.",
+        init: "
+# The learning loop: concepts a model taught that led to verified results are
+# kept in a thesaurus, so the next similar query is answered offline.
+# learn = true
+";
+    learn_to: String,
+        privacy: false,
+        about: "Where learned concepts are kept: \"user\" ($XDG_DATA_HOME/kgrep/thesaurus.json, the default) or \"project\" (.kgrep/thesaurus.json in the current directory). Default for --learn-to.",
+        init: r#"# "user" ($XDG_DATA_HOME/kgrep/thesaurus.json) or "project" (.kgrep/thesaurus.json).
+# learn_to = "user"
+"#;
+    llm_timeout: u64,
+        privacy: false,
+        about: "Seconds one model request may take before it is abandoned (default 300); raise it for a slow local model. A query's model calls, retries and waits together end within twice this, and a call that fails is the query's last.",
+        init: "
+# Seconds one model request may take before it is abandoned; a query's model
+# calls together end within twice this.
+# llm_timeout = 300
+";
+    mcp_allow_outside: bool,
+        privacy: false,
+        about: "true lets kgrep --mcp tool calls search any path this user can read, as --allow-outside does (default false: only paths under the server's roots).",
+        init: "
+# kgrep --mcp: let tool calls search outside the server's roots (the roots the
+# client declares, else its working directory), as --allow-outside does.
+# mcp_allow_outside = false
+";
+    model: String,
+        privacy: true,
+        about: "Default for --model.",
+        init: r#"
+# Model settings, as in rlmgrep. Keys come from the provider's environment
+# variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY,
+# OPENROUTER_API_KEY) unless api_key is set here.
+# model = "openai/gpt-5.2"
+"#;
+    sub_model: String,
+        privacy: true,
+        about: "Default for --sub-model.",
+        init: r#"# sub_model = "openai/gpt-5-mini"
+"#;
+    api_base: String,
+        privacy: true,
+        about: "Default for --api-base.",
+        init: r#"# api_base = "https://api.openai.com/v1"
+"#;
+    api_key: String,
+        privacy: true,
+        about: "Default for --api-key; without it the provider's environment variable is used.",
+        init: r#"# api_key = ""
+"#;
+    model_type: String,
+        privacy: true,
+        about: "Default for --model-type (chat or responses).",
+        init: r#"# model_type = "chat"
+"#;
+    max_tokens: u32,
+        privacy: false,
+        about: "Default for --max-tokens.",
+        init: "# max_tokens = 4096
+";
+    max_iterations: u32,
+        privacy: true,
+        about: "Default for --max-iterations.",
+        init: "# max_iterations = 2
+";
+    max_llm_calls: u32,
+        privacy: true,
+        about: "Default for --max-llm-calls.",
+        init: "# max_llm_calls = 20
+";
+    temperature: f64,
+        privacy: false,
+        about: "Default for --temperature.",
+        init: "# temperature and top_p are not sent unless set (the provider's defaults).
+";
+    top_p: f64,
+        privacy: false,
+        about: "Default for --top-p.",
+        init: "";
+    sub_api_base: String,
+        privacy: true,
+        about: "Default for --sub-api-base.",
+        init: "";
+    sub_api_key: String,
+        privacy: true,
+        about: "Default for --sub-api-key.",
+        init: "";
+    sub_model_type: String,
+        privacy: false,
+        about: "Default for --sub-model-type.",
+        init: "";
+    sub_temperature: f64,
+        privacy: false,
+        about: "Default for --sub-temperature.",
+        init: "";
+    sub_top_p: f64,
+        privacy: false,
+        about: "Default for --sub-top-p.",
+        init: "";
+    sub_max_tokens: u32,
+        privacy: false,
+        about: "Default for --sub-max-tokens.",
+        init: "";
+    file_warn_threshold: u64,
+        privacy: false,
+        about: "rlmgrep asks before loading more files than this into a model. Read for compatibility and ignored: kgrep never sends the corpus anywhere.",
+        init: "";
+    file_hard_max: u64,
+        privacy: false,
+        about: "rlmgrep refuses to load more files than this. Read and ignored, as above.",
+        init: "";
+}
+
+/// Whether a key decides whether, where or how much is sent to a model: a
 /// line naming one that cannot be read makes the run offline rather than
 /// fall back to a default that could send more, or elsewhere.
-pub const PRIVACY_KEYS: [&str; 11] = [
-    "llm",
-    "model",
-    "sub_model",
-    "api_base",
-    "sub_api_base",
-    "api_key",
-    "sub_api_key",
-    "model_type",
-    "prompt_tokens",
-    "max_llm_calls",
-    "max_iterations",
-];
-
-impl Config {
-    /// Fills every key unset in `self` from `lower` (a lower-precedence file).
-    pub fn or(self, lower: Config) -> Config {
-        macro_rules! pick {
-            ($($field:ident),*) => { Config { $($field: self.$field.or(lower.$field)),* } };
-        }
-        pick!(
-            model,
-            sub_model,
-            api_base,
-            api_key,
-            model_type,
-            temperature,
-            top_p,
-            max_tokens,
-            sub_api_base,
-            sub_api_key,
-            sub_model_type,
-            sub_temperature,
-            sub_top_p,
-            sub_max_tokens,
-            max_iterations,
-            max_llm_calls,
-            file_warn_threshold,
-            file_hard_max,
-            llm,
-            max_lines,
-            judge_coverage,
-            judge_confidence,
-            judge_diversity,
-            judge_min_results,
-            prompt_tokens,
-            learn,
-            learn_to,
-            llm_timeout,
-            mcp_allow_outside,
-            closed
-        )
-    }
+pub fn is_privacy_key(name: &str) -> bool {
+    KEYS.iter().any(|k| k.privacy && k.name == name)
 }
 
 /// Where the configuration files live, resolved from the environment once.
@@ -164,7 +279,7 @@ pub fn load(paths: &ConfigPaths) -> Config {
 /// One file: absent → empty config. Unreadable → a warning, and offline
 /// (what it said about the model is unknown). Corrupt → a warning, and the
 /// keys of the lines that can be read ([`recover`]); offline when a line
-/// that cannot be read may have set a [`PRIVACY_KEYS`] key. The file is
+/// that cannot be read may have set a privacy key ([`is_privacy_key`]). The file is
 /// never touched.
 fn load_one(path: &Path) -> Config {
     let text = match read_text(path) {
@@ -240,7 +355,7 @@ pub struct Recovered {
     /// How many settings were kept.
     pub kept: usize,
     /// The first (1-based) line that could not be read and names a
-    /// [`PRIVACY_KEYS`] key, or no key at all.
+    /// privacy key ([`is_privacy_key`]), or no key at all.
     pub unsafe_line: Option<usize>,
 }
 
@@ -278,7 +393,7 @@ pub fn recover(text: &str) -> Recovered {
             }
             None => {
                 let key = leading_key(trimmed);
-                let named_safe = key.is_some_and(|k| !PRIVACY_KEYS.contains(&k));
+                let named_safe = key.is_some_and(|k| !is_privacy_key(k));
                 if !named_safe && out.unsafe_line.is_none() && !in_table {
                     out.unsafe_line = Some(i + 1);
                 }
@@ -328,59 +443,20 @@ fn one_line(err: &toml::de::Error) -> String {
     }
 }
 
-/// kgrep's commented default config, written by `--init-config`.
-pub const DEFAULT_CONFIG: &str = r#"# kgrep configuration. kgrep also reads rlmgrep's ~/.rlmgrep/config.toml;
+/// The first lines of the default config.
+const DEFAULT_CONFIG_HEAD: &str = r#"# kgrep configuration. kgrep also reads rlmgrep's ~/.rlmgrep/config.toml;
 # keys set here win over that file, and command-line flags win over both.
-
-# When to consult a language model: "auto" (only when the offline results are
-# not good enough), "off" (never), "always". The KGREP_LLM environment
-# variable overrides this for a session.
-# llm = "auto"
-
-# At most this many lines are printed for a natural-language query (0 = every
-# strong line of every ranked file).
-# max_lines = 15
-
-# The sufficiency judge: below these, the offline results are not good enough
-# and a model is consulted (with llm = "auto").
-# judge_coverage = 0.7      # below it, an unsure result needs the corpus's words (expansion)
-# judge_confidence          # estimated chance the first file is right, to skip the model:
-#                           # unset, 0.64 for the hand-tuned judge (questions) and the
-#                           # learned judge's own threshold otherwise; set, both use it
-# judge_diversity = 1       # distinct files wanted unless one clearly leads
-# judge_min_results = 1     # printed lines
-
-# The most one query sends the model, all calls together, in estimated tokens
-# (with --rlm: each selection request).
-# prompt_tokens = 4000
-
-# The learning loop: concepts a model taught that led to verified results are
-# kept in a thesaurus, so the next similar query is answered offline.
-# learn = true
-# "user" ($XDG_DATA_HOME/kgrep/thesaurus.json) or "project" (.kgrep/thesaurus.json).
-# learn_to = "user"
-
-# Seconds one model request may take before it is abandoned; a query's model
-# calls together end within twice this.
-# llm_timeout = 300
-
-# kgrep --mcp: let tool calls search outside the server's roots (the roots the
-# client declares, else its working directory), as --allow-outside does.
-# mcp_allow_outside = false
-
-# Model settings, as in rlmgrep. Keys come from the provider's environment
-# variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY,
-# OPENROUTER_API_KEY) unless api_key is set here.
-# model = "openai/gpt-5.2"
-# sub_model = "openai/gpt-5-mini"
-# api_base = "https://api.openai.com/v1"
-# api_key = ""
-# model_type = "chat"
-# max_tokens = 4096
-# max_iterations = 2
-# max_llm_calls = 20
-# temperature and top_p are not sent unless set (the provider's defaults).
 "#;
+
+/// kgrep's commented default config, written by `--init-config`: a head,
+/// then each key's [`Key::init`] lines.
+pub fn default_config() -> String {
+    let mut text = DEFAULT_CONFIG_HEAD.to_string();
+    for key in KEYS {
+        text.push_str(key.init);
+    }
+    text
+}
 
 /// Writes the default config to `path` unless a file is already there.
 /// Returns `Ok(true)` when written, `Ok(false)` when one existed.
@@ -400,7 +476,7 @@ pub fn init(path: &Path) -> anyhow::Result<bool> {
         Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => return Ok(false),
         Err(err) => return Err(err).with_context(|| format!("cannot write {}", path.display())),
     };
-    std::io::Write::write_all(&mut file, DEFAULT_CONFIG.as_bytes())
+    std::io::Write::write_all(&mut file, default_config().as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(true)
 }
@@ -432,7 +508,28 @@ markitdown_max_concurrency = 4
 
     #[test]
     fn default_config_text_parses_and_sets_nothing() {
-        assert_eq!(parse(DEFAULT_CONFIG).unwrap(), Config::default());
+        assert_eq!(parse(&default_config()).unwrap(), Config::default());
+    }
+
+    #[test]
+    fn each_keys_default_lines_set_that_key_only() {
+        let mut set = Vec::new();
+        for key in KEYS {
+            for line in key.init.lines() {
+                let Some(rest) = line.strip_prefix("# ") else {
+                    assert!(line.is_empty(), "{}: {line:?}", key.name);
+                    continue;
+                };
+                let named = rest.split([' ', '=']).next().unwrap_or("");
+                if KEYS.iter().any(|k| k.name == named) {
+                    assert_eq!(named, key.name, "{line:?}");
+                    set.push(named);
+                }
+            }
+            assert!(key.init.is_empty() || key.init.ends_with('\n'), "{}", key.name);
+        }
+        assert!(set.len() >= 15, "{set:?}");
+        assert!(default_config().starts_with(DEFAULT_CONFIG_HEAD));
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! The man page's prose: the sections clap cannot generate from the flag
-//! definitions (configuration keys, environment, thesaurus layers and file
+//! definitions (configuration, environment, thesaurus layers and file
 //! formats, exit status, the JSON messages, examples), as data rendered to roff.
+//! The configuration keys' items come from their one definition,
+//! `config::KEYS`.
 //!
 //! `generate.rs` places them after the generated OPTIONS sections. Tests check
-//! that every config key kgrep reads is listed here and that every example
+//! that every config key kgrep reads is documented and that every example
 //! names real flags; the wording is for users, like the flags' help.
 
 use std::io::{self, Write};
@@ -29,39 +31,6 @@ pub struct Section {
 }
 
 use Block::{Code, Item, Para};
-
-/// Every config key kgrep reads, with what it does (see `config.rs`).
-pub const CONFIG_KEYS: &[(&str, &str)] = &[
-    ("llm", "When to consult a language model: \"auto\" (only when the offline results are not good enough), \"off\", or \"always\". KGREP_LLM and --offline/--rlm override it; with \"always\" and no usable model, a warning says so."),
-    ("max_lines", "Default for --max-lines (0 = every strong line of every file holding a query word)."),
-    ("judge_coverage", "The sufficiency judge's coverage threshold, 0-1 (default 0.7): the share of the query's words found on or near the printed lines; an unsure result below it asks the model for the corpus's words (expansion), above it for a choice (synthesis)."),
-    ("judge_confidence", "The judge's minimum confidence, 0-1 (default 0.64): the estimated probability that the first file is right. For a question or a query asking for tests, the hand order ranks the files and a hand-tuned model estimates it (how far the first file leads the next two, its strength for the query, how much of the query it holds, whether its best line defines what the query names). For any other query the learned ranker orders the files and the learned judge estimates it from the same signals; unset, its threshold is its own (learned default 0.724, chosen so that on repositories the model never saw the first file is right for 85% of the queries that pass). Set, the key is both thresholds. Below it, the model is consulted (llm = auto) and more runner-up files are printed."),
-    ("judge_diversity", "Distinct files the judge wants printed unless the best file clearly leads (default 1); 1 asks for nothing more than the best file."),
-    ("judge_min_results", "The judge's minimum number of printed lines (default 1)."),
-    ("prompt_tokens", "The most the model is sent for one query, all calls together, in estimated tokens (default 4000); with --rlm, the most each selection request sends. The query counts: one longer than a quarter of it is sent cut, with a warning."),
-    ("learn", "Keep what the language model teaches in the learned thesaurus (default true); false is --no-learn for every run."),
-    ("learn_to", "Where learned concepts are kept: \"user\" ($XDG_DATA_HOME/kgrep/thesaurus.json, the default) or \"project\" (.kgrep/thesaurus.json in the current directory). Default for --learn-to."),
-    ("llm_timeout", "Seconds one model request may take before it is abandoned (default 300); raise it for a slow local model. A query's model calls, retries and waits together end within twice this, and a call that fails is the query's last."),
-    ("model", "Default for --model."),
-    ("sub_model", "Default for --sub-model."),
-    ("api_base", "Default for --api-base."),
-    ("api_key", "Default for --api-key; without it the provider's environment variable is used."),
-    ("model_type", "Default for --model-type (chat or responses)."),
-    ("temperature", "Default for --temperature."),
-    ("top_p", "Default for --top-p."),
-    ("max_tokens", "Default for --max-tokens."),
-    ("sub_api_base", "Default for --sub-api-base."),
-    ("sub_api_key", "Default for --sub-api-key."),
-    ("sub_model_type", "Default for --sub-model-type."),
-    ("sub_temperature", "Default for --sub-temperature."),
-    ("sub_top_p", "Default for --sub-top-p."),
-    ("sub_max_tokens", "Default for --sub-max-tokens."),
-    ("max_iterations", "Default for --max-iterations."),
-    ("max_llm_calls", "Default for --max-llm-calls."),
-    ("mcp_allow_outside", "true lets kgrep --mcp tool calls search any path this user can read, as --allow-outside does (default false: only paths under the server's roots)."),
-    ("file_warn_threshold", "rlmgrep asks before loading more files than this into a model. Read for compatibility and ignored: kgrep never sends the corpus anywhere."),
-    ("file_hard_max", "rlmgrep refuses to load more files than this. Read and ignored, as above."),
-];
 
 const DESCRIPTION: Section = Section {
     title: "HOW QUERIES ARE READ",
@@ -241,8 +210,8 @@ pub fn render(out: &mut dyn Write) -> io::Result<()> {
             render_block(&mut roff, *block);
         }
         if section.title == CONFIGURATION.title {
-            for (key, what) in CONFIG_KEYS {
-                render_block(&mut roff, Item(key, what));
+            for key in crate::config::KEYS {
+                render_block(&mut roff, Item(key.name, key.about));
             }
         }
     }
@@ -320,11 +289,30 @@ mod tests {
         let mut names = FieldNames(Vec::new());
         let _ = <Config as serde::Deserialize>::deserialize(&mut names);
         let mut read: Vec<&str> = names.0;
-        let mut documented: Vec<&str> = CONFIG_KEYS.iter().map(|(k, _)| *k).collect();
+        let mut documented: Vec<&str> = crate::config::KEYS.iter().map(|k| k.name).collect();
         read.sort_unstable();
         documented.sort_unstable();
         assert!(!read.is_empty());
         assert_eq!(documented, read);
+    }
+
+    #[test]
+    fn the_privacy_keys_named_in_prose_are_the_configs() {
+        let Para(text) = CONFIGURATION.blocks[0] else {
+            panic!("CONFIGURATION opens with a paragraph");
+        };
+        let at = text.find("may set whether or where queries are sent (").unwrap();
+        let list = &text[at..];
+        let list = &list[list.find('(').unwrap() + 1..list.find(')').unwrap()];
+        let mut named: Vec<&str> = list.split(", ").collect();
+        let mut keys: Vec<&str> = crate::config::KEYS
+            .iter()
+            .filter(|k| k.privacy)
+            .map(|k| k.name)
+            .collect();
+        named.sort_unstable();
+        keys.sort_unstable();
+        assert_eq!(named, keys);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use kgrep::cli::{self, Env, Flags};
-use kgrep::config::{self, Config, DEFAULT_CONFIG};
+use kgrep::config::{self, default_config, Config};
 use kgrep::llm::{self, provider};
 
 fn flags(args: &[&str]) -> Flags {
@@ -14,9 +14,9 @@ fn flags(args: &[&str]) -> Flags {
     Flags::try_parse_from(std::iter::once("kgrep").chain(args.iter().copied())).unwrap()
 }
 
-/// `DEFAULT_CONFIG` with every `# key = value` line uncommented.
+/// `default_config()` with every `# key = value` line uncommented.
 fn uncommented() -> String {
-    DEFAULT_CONFIG
+    default_config()
         .lines()
         .filter_map(|l| {
             let rest = l.strip_prefix("# ")?;
@@ -58,8 +58,8 @@ fn the_init_config_file_states_the_codes_defaults() {
             .unwrap_or(kgrep::pipeline::DEFAULT_ITERATIONS)
     };
     assert_eq!(iterations(&a), iterations(&b));
-    assert!(DEFAULT_CONFIG.contains(&format!("# model = \"{}\"", provider::DEFAULT_MODEL)));
-    assert!(DEFAULT_CONFIG.contains(&format!(
+    assert!(default_config().contains(&format!("# model = \"{}\"", provider::DEFAULT_MODEL)));
+    assert!(default_config().contains(&format!(
         "# sub_model = \"{}\"",
         provider::DEFAULT_SUB_MODEL
     )));
@@ -127,7 +127,7 @@ fn the_max_lines_default_is_the_same_everywhere() {
     for (name, text) in [
         ("README.md", &readme),
         ("SKILL.md", &skill),
-        ("config", &DEFAULT_CONFIG.to_string()),
+        ("config", &default_config()),
     ] {
         assert!(!text.contains("gpt-4o-mini"), "{name} names gpt-4o-mini");
     }
