@@ -526,7 +526,11 @@ markitdown_max_concurrency = 4
                     set.push(named);
                 }
             }
-            assert!(key.init.is_empty() || key.init.ends_with('\n'), "{}", key.name);
+            assert!(
+                key.init.is_empty() || key.init.ends_with('\n'),
+                "{}",
+                key.name
+            );
         }
         assert!(set.len() >= 15, "{set:?}");
         assert!(default_config().starts_with(DEFAULT_CONFIG_HEAD));

@@ -301,7 +301,9 @@ mod tests {
         let Para(text) = CONFIGURATION.blocks[0] else {
             panic!("CONFIGURATION opens with a paragraph");
         };
-        let at = text.find("may set whether or where queries are sent (").unwrap();
+        let at = text
+            .find("may set whether or where queries are sent (")
+            .unwrap();
         let list = &text[at..];
         let list = &list[list.find('(').unwrap() + 1..list.find(')').unwrap()];
         let mut named: Vec<&str> = list.split(", ").collect();

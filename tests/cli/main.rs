@@ -38,6 +38,7 @@ mod outbound;
 mod output;
 mod planted_files;
 mod query_reading;
+mod ranking;
 mod readme;
 mod run_together;
 mod schema;
