@@ -17,7 +17,8 @@ pub enum FileKind {
     /// Tests, examples, benchmarks, fixtures, documentation and prose.
     Secondary,
     /// Configuration, package and build metadata (`Cargo.toml`, `package.json`,
-    /// CI files): they name everything the project uses without doing any of it.
+    /// CI files, build scripts): they name everything the project uses without
+    /// doing any of it.
     Config,
     /// Generated, vendored or minified: bundles, source maps, lockfiles,
     /// `dist/`, `vendor/`. They repeat the source's words many times over
@@ -205,10 +206,16 @@ pub fn file_kind(key: &str) -> FileKind {
     if is_secondary(&lower, name) {
         return FileKind::Secondary;
     }
-    let in_ci_dir = dirs
-        .iter()
-        .any(|d| matches!(*d, ".github" | ".circleci" | ".gitlab" | ".buildkite"));
-    if in_ci_dir
+    // CI folders, and the folders of a project's own build and release
+    // scripts (`scripts/build.go`, Go's `hack/`): they drive the tools on the
+    // project's code and name its parts, without being where it does anything.
+    let in_tooling_dir = dirs.iter().any(|d| {
+        matches!(
+            *d,
+            ".github" | ".circleci" | ".gitlab" | ".buildkite" | "scripts" | "hack"
+        )
+    });
+    if in_tooling_dir
         || CONFIG_NAMES.contains(&name)
         || CONFIG_EXTENSIONS.iter().any(|ext| name.ends_with(ext))
     {
@@ -394,6 +401,9 @@ mod tests {
             ("package.json", FileKind::Config),
             ("appveyor.yml", FileKind::Config),
             (".github/workflows/ci.yml", FileKind::Config),
+            ("scripts/build.go", FileKind::Config),
+            ("hack/update-codegen.sh", FileKind::Config),
+            ("src/scripts.go", FileKind::Source),
             ("Makefile", FileKind::Config),
             ("configure.ac", FileKind::Config),
             ("Makefile.am", FileKind::Config),
