@@ -48,7 +48,7 @@ pub fn bm25(counts: &[u32], len: usize, mean_len: f64, idfs: &[f64], weights: &[
 /// summed, each weighted by its share of the slot's best weight. Scored term
 /// by term, a word with eight expansions counted eight times over in a long
 /// file that uses a few of them often (`select`, `pick`, `run`, `start`).
-pub fn bm25_slots(counts: &[u32], len: usize, mean_len: f64, weights: &TermWeights) -> f64 {
+pub(super) fn bm25_slots(counts: &[u32], len: usize, mean_len: f64, weights: &TermWeights) -> f64 {
     let norm = if mean_len > 0.0 {
         1.0 - BM25_B + BM25_B * (len as f64 / mean_len)
     } else {

@@ -29,11 +29,11 @@ pub enum FileKind {
 /// Multiplier for tests, examples and prose when the query is not about them:
 /// they repeat the query's words (test names, changelog entries) without being
 /// where the behaviour lives.
-pub const SECONDARY_FILE_PRIOR: f64 = 0.5;
+pub(super) const SECONDARY_FILE_PRIOR: f64 = 0.5;
 /// Multiplier for configuration and build metadata: a manifest lists every
 /// feature's name, so it matches many queries, but a question about code is
 /// answered by code.
-pub const CONFIG_FILE_PRIOR: f64 = 0.5;
+pub(super) const CONFIG_FILE_PRIOR: f64 = 0.5;
 /// Multiplier for generated, vendored and minified files: still found (an
 /// exact search prints them, and a query only they answer still ranks them),
 /// never ahead of the source they were made from.
@@ -252,7 +252,7 @@ fn is_secondary(lower: &str, name: &str) -> bool {
 
 /// Whether a path is prose: docs, markup, changelogs, licences (by extension
 /// or name), as opposed to tests and examples.
-pub fn is_prose_path(key: &str) -> bool {
+pub(super) fn is_prose_path(key: &str) -> bool {
     let lower = key.to_ascii_lowercase();
     let name = lower.rsplit('/').next().unwrap_or(&lower);
     let stem = name
@@ -290,7 +290,7 @@ const SECONDARY_QUERY_STEMS: &[&str] = &[
 const TEST_QUERY_STEMS: &[&str] = &["test", "spec", "bench", "benchmark"];
 
 /// Multiplier for source files when the query asks for tests.
-pub const TESTED_SOURCE_PRIOR: f64 = 0.7;
+pub(super) const TESTED_SOURCE_PRIOR: f64 = 0.7;
 
 /// Whether the query asks for tests or benchmarks (typed as a word, not
 /// inside an identifier).
@@ -372,7 +372,7 @@ pub fn text_prior_of(key: &str, terms: &[Term], len: usize, lines: usize) -> f64
 
 /// Mean bytes per line above which a text is minified or generated data
 /// rather than code written by hand (hand-written code averages 30–50).
-pub const MINIFIED_MEAN_LINE: usize = 300;
+pub(super) const MINIFIED_MEAN_LINE: usize = 300;
 
 /// Whether a text reads as minified or machine-written: few, very long lines.
 pub fn looks_minified(text: &[u8]) -> bool {

@@ -5,7 +5,7 @@
 //! repositories out (R@1 0.482 by hand, 0.497 learned).
 
 /// The features the ranker weighs, in `score::features::NAMES` order.
-pub const NAMES: [&str; 54] = [
+pub(super) const NAMES: [&str; 54] = [
     "bm25",
     "path_name",
     "path_folders",
@@ -63,7 +63,7 @@ pub const NAMES: [&str; 54] = [
 ];
 
 /// A candidate's learned score: `BIAS` plus each feature times its weight.
-pub const WEIGHTS: [f64; 54] = [
+pub(super) const WEIGHTS: [f64; 54] = [
     0.26875111983298133,
     3.8409019164891847,
     9.897265509801416,
@@ -120,10 +120,10 @@ pub const WEIGHTS: [f64; 54] = [
     1.143193714350314,
 ];
 
-pub const BIAS: f64 = -4.523656403742454;
+pub(super) const BIAS: f64 = -4.523656403742454;
 
 /// The judge's features (`score::learned::judge_features`).
-pub const JUDGE_NAMES: [&str; 9] = [
+pub(super) const JUDGE_NAMES: [&str; 9] = [
     "margin_second",
     "margin_third",
     "top_score",
@@ -136,7 +136,7 @@ pub const JUDGE_NAMES: [&str; 9] = [
 ];
 
 /// The judge's logistic model: the probability that the first file is right.
-pub const JUDGE_WEIGHTS: [f64; 9] = [
+pub(super) const JUDGE_WEIGHTS: [f64; 9] = [
     0.42014634873071116,
     0.4287122037492143,
     0.05408908093924485,
@@ -148,12 +148,12 @@ pub const JUDGE_WEIGHTS: [f64; 9] = [
     -0.5513346373999002,
 ];
 
-pub const JUDGE_INTERCEPT: f64 = -2.555227540219941;
+pub(super) const JUDGE_INTERCEPT: f64 = -2.555227540219941;
 
 /// The probability from which the first file is trusted: on the validation
 /// folds, 0.25 of the queries reach it and the first file is
 /// right for 0.85 of those.
-pub const SUFFICIENT_AT: f64 = 0.724;
+pub(super) const SUFFICIENT_AT: f64 = 0.724;
 
 /// A judge margin is capped at this: past it, a lead is a lead.
-pub const MARGIN_CAP: f64 = 5.0;
+pub(super) const MARGIN_CAP: f64 = 5.0;

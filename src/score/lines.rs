@@ -26,18 +26,18 @@ const BLOCK_SHARE: f64 = 0.25;
 /// Multiplier for a query word found in a comment or docstring rather than in
 /// code: prose matches a question's wording more easily than code does, so it
 /// is weaker evidence that the code is here.
-pub const COMMENT_FACTOR: f64 = 0.7;
+pub(super) const COMMENT_FACTOR: f64 = 0.7;
 /// Multiplier for lines of test code when the query is not about tests.
-pub const TEST_FACTOR: f64 = 0.5;
+pub(super) const TEST_FACTOR: f64 = 0.5;
 /// Multiplier for a line that defines something (fn, def, class, …).
-pub const DEFINITION_BONUS: f64 = 1.25;
+pub(super) const DEFINITION_BONUS: f64 = 1.25;
 /// Extra share of a query slot's weight when it is found in the *name* a line
 /// defines (`find_best_app` for "find the app"): code names what it does, so
 /// the definition whose name says it is the answer, not a line that uses it.
-pub const NAME_WEIGHT: f64 = 1.0;
+pub(super) const NAME_WEIGHT: f64 = 1.0;
 /// Multiplier for import lines: they name what the query asks about, but the
 /// behaviour lives where the name is defined or used.
-pub const IMPORT_FACTOR: f64 = 0.3;
+pub(super) const IMPORT_FACTOR: f64 = 0.3;
 
 /// The parts a line's score is made of, for `--explain`, `-v` and `--json`.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -12,35 +12,35 @@ use super::unit::RankedUnit;
 use super::RankedFile;
 
 /// Files shown at most.
-pub const MAX_FILES: usize = 5;
+pub(super) const MAX_FILES: usize = 5;
 /// A runner-up file is shown only if its score reaches this share of the top
 /// file's: weaker files are noise.
-pub const RUNNER_UP_SHARE: f64 = 0.6;
+pub(super) const RUNNER_UP_SHARE: f64 = 0.6;
 /// A runner-up this close to the top file is shown like the top file (its best
 /// place in full): the two are a toss-up.
-pub const CLOSE_SHARE: f64 = 0.9;
+pub(super) const CLOSE_SHARE: f64 = 0.9;
 /// When the judge is not confident in the first file, the runners-up that
 /// reach this share of its score are shown too, up to `UNSURE_MAX_FILES`:
 /// one line each is cheap, and the answer is often among them.
-pub const UNSURE_RUNNER_UP_SHARE: f64 = 0.6;
-pub const UNSURE_MAX_FILES: usize = 5;
+pub(super) const UNSURE_RUNNER_UP_SHARE: f64 = 0.6;
+pub(super) const UNSURE_MAX_FILES: usize = 5;
 /// Lines printed from the best place of a file shown in full (its best line
 /// included).
-pub const PLACE_LINES: usize = 7;
+pub(super) const PLACE_LINES: usize = 7;
 /// A line of the best place is printed if it reaches this share of the best
 /// line: the function's body shares the query's evidence.
-pub const PLACE_LINE_SHARE: f64 = 0.2;
+pub(super) const PLACE_LINE_SHARE: f64 = 0.2;
 /// Other places of a file shown in full, one line each.
-pub const OTHER_PLACES: usize = 2;
+pub(super) const OTHER_PLACES: usize = 2;
 /// An other place must reach this share of the file's best line.
-pub const OTHER_PLACE_SHARE: f64 = 0.6;
+pub(super) const OTHER_PLACE_SHARE: f64 = 0.6;
 /// A unit of another place is shown if it reaches this share of the best
 /// unit's score.
-pub const OTHER_UNIT_SHARE: f64 = 0.7;
+pub(super) const OTHER_UNIT_SHARE: f64 = 0.7;
 /// Two printed lines of one place are at least this far apart (adjacent lines
 /// repeat each other); lines of different places at least `MIN_PLACE_GAP`.
-pub const MIN_LINE_GAP: usize = 1;
-pub const MIN_PLACE_GAP: usize = 3;
+pub(super) const MIN_LINE_GAP: usize = 1;
+pub(super) const MIN_PLACE_GAP: usize = 3;
 
 /// Chooses the lines to print, files in rank order, each file's lines sorted;
 /// `max_lines` caps the total. 0 asks for everything: every ranked file, each

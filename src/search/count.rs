@@ -13,7 +13,7 @@ use std::io::{ErrorKind, Read};
 use super::matcher::TermMatcher;
 
 /// Bytes read at a time.
-pub const CHUNK: usize = 64 * 1024;
+pub(super) const CHUNK: usize = 64 * 1024;
 
 /// A buffer grown past this (by a long run of text with no separator to cut
 /// at) is freed after its file rather than kept for the next.
@@ -21,7 +21,7 @@ const KEEP_BUFFER_MAX: usize = 4 * CHUNK;
 
 /// What counting one stream found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Counted {
+pub(super) struct Counted {
     /// Occurrences of each of the matcher's terms.
     pub counts: Vec<u32>,
     /// Bytes read (the whole stream unless it was binary).
@@ -37,7 +37,7 @@ thread_local! {
 
 /// Counts the matcher's terms in `reader`, `chunk` bytes at a time. With
 /// `detect_binary`, stops at the first NUL byte.
-pub fn count_reader(
+pub(super) fn count_reader(
     reader: &mut impl Read,
     matcher: &TermMatcher,
     detect_binary: bool,
@@ -113,7 +113,7 @@ fn safe_cut(text: &[u8]) -> Option<usize> {
 /// Counts the matcher's terms in a text already in memory (a converted
 /// document). Matches never hold a line break, so this counts what the
 /// reader counts.
-pub fn count_text(matcher: &TermMatcher, text: &[u8]) -> Vec<u32> {
+pub(super) fn count_text(matcher: &TermMatcher, text: &[u8]) -> Vec<u32> {
     let mut counts = vec![0; matcher.term_count()];
     count_into(&mut counts, matcher, text);
     counts

@@ -23,7 +23,7 @@ use crate::walk::{Haystack, Source};
 pub const SAMPLE_FILES: usize = 1000;
 /// Files of the sample kept aside, hits or not, as a sample of the corpus's
 /// vocabulary (for typo correction when a query word matches nothing).
-pub const VOCABULARY_SAMPLE: usize = 50;
+pub(super) const VOCABULARY_SAMPLE: usize = 50;
 
 /// A term found in more than this share of the sampled files is common: its
 /// idf is below ln(1/0.1) ≈ 2.3 against 7–11 for a rare term in a big tree, so
@@ -53,7 +53,7 @@ thread_local! {
 }
 
 /// Runs `f` with this thread's searcher for slices (see `SLICE_SEARCHERS`).
-pub fn with_slice_searcher<R>(line_numbers: bool, f: impl FnOnce(&mut Searcher) -> R) -> R {
+pub(super) fn with_slice_searcher<R>(line_numbers: bool, f: impl FnOnce(&mut Searcher) -> R) -> R {
     SLICE_SEARCHERS.with(|cell| match cell.try_borrow_mut() {
         Ok(mut searchers) => {
             let slot = usize::from(line_numbers);

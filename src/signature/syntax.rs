@@ -40,7 +40,7 @@ const KEYWORDS: &[&str] = &[
 
 /// One parameter of the spec.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Param {
+pub(super) struct Param {
     pub name: String,
     /// 1-based column (in characters) of the name.
     pub column: usize,
@@ -49,7 +49,7 @@ pub struct Param {
 
 /// A type annotation as written.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Ann {
+pub(super) enum Ann {
     /// A name, or a dotted path such as `typing.List`.
     Path(Vec<String>),
     /// `base[args]`; `args` has one entry per comma-separated argument.
@@ -61,7 +61,7 @@ pub enum Ann {
 
 /// A constant in an annotation (`Literal["a", 1]`, or a mistake such as `x: 3`).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Const {
+pub(super) enum Const {
     Str(String),
     /// A bytes literal, kept as its characters (only ever quoted in a message).
     Bytes(String),
@@ -88,7 +88,7 @@ struct Token {
 }
 
 /// Parses a spec (already known to be non-empty and free of `->`).
-pub fn parse(spec: &str) -> Result<Vec<Param>, SpecError> {
+pub(super) fn parse(spec: &str) -> Result<Vec<Param>, SpecError> {
     let tokens = tokenize(spec)?;
     let mut parser = Parser {
         tokens,

@@ -324,13 +324,13 @@ mod stream {
     use super::Normalized;
 
     /// A file's top level: `"data"` read entry by entry, the rest as JSON.
-    pub struct Top {
+    pub(super) struct Top {
         pub data: Data,
         pub rest: Map<String, Value>,
     }
 
     /// What `"data"` held.
-    pub enum Data {
+    pub(super) enum Data {
         Missing,
         NotObject,
         /// Each synonym with its entry or why it is not one, in file order

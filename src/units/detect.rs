@@ -22,7 +22,7 @@ use super::lang::{is_require, last_identifier, string_content};
 use super::{Lang, UnitKind};
 
 /// Where a node that may be a unit sits.
-pub struct Site<'t, 'a> {
+pub(super) struct Site<'t, 'a> {
     pub lang: Lang,
     pub text: &'a [u8],
     pub node: Node<'t>,
@@ -40,7 +40,7 @@ pub struct Site<'t, 'a> {
 }
 
 /// A unit found at a node.
-pub struct Found {
+pub(super) struct Found {
     pub kind: UnitKind,
     pub name: Option<Range<usize>>,
     pub body: Option<Range<usize>>,
@@ -70,7 +70,7 @@ impl Found {
 }
 
 /// The unit whose node is `site.node`, if it is one.
-pub fn detect(site: &Site) -> Option<Found> {
+pub(super) fn detect(site: &Site) -> Option<Found> {
     let mut found = match site.lang {
         Lang::Rust => rust(site),
         Lang::Python => python(site),

@@ -70,7 +70,7 @@ struct Walk<'a> {
 }
 
 /// The units of `text`, parsed as `lang` into `tree`.
-pub fn units(lang: Lang, text: &[u8], tree: &Tree) -> Units {
+pub(super) fn units(lang: Lang, text: &[u8], tree: &Tree) -> Units {
     let lines = std::iter::once(0)
         .chain(memchr::memchr_iter(b'\n', text).map(|i| i + 1))
         .collect();

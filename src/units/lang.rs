@@ -13,7 +13,7 @@ use tree_sitter::{Language, Node};
 use super::Lang;
 
 /// The grammar that parses `lang`.
-pub fn grammar(lang: Lang) -> Language {
+pub(super) fn grammar(lang: Lang) -> Language {
     match lang {
         Lang::Rust => tree_sitter_rust::LANGUAGE.into(),
         Lang::Python => tree_sitter_python::LANGUAGE.into(),
@@ -27,7 +27,7 @@ pub fn grammar(lang: Lang) -> Language {
     }
 }
 
-pub fn is_comment(kind: &str) -> bool {
+pub(super) fn is_comment(kind: &str) -> bool {
     matches!(
         kind,
         "comment" | "line_comment" | "block_comment" | "html_comment"
@@ -35,7 +35,7 @@ pub fn is_comment(kind: &str) -> bool {
 }
 
 /// A string literal whose content is recorded (docstrings aside).
-pub fn is_string(lang: Lang, kind: &str) -> bool {
+pub(super) fn is_string(lang: Lang, kind: &str) -> bool {
     match lang {
         Lang::Rust => matches!(kind, "string_literal" | "raw_string_literal"),
         Lang::Python => kind == "string",
@@ -68,7 +68,7 @@ fn is_string_content(kind: &str) -> bool {
 
 /// The content of a string literal node: from its first content child to its
 /// last, or an empty range after the opening quote when it is empty.
-pub fn string_content(node: Node) -> Range<usize> {
+pub(super) fn string_content(node: Node) -> Range<usize> {
     let mut first: Option<Range<usize>> = None;
     let mut last = None;
     let mut cursor = node.walk();
@@ -90,7 +90,7 @@ pub fn string_content(node: Node) -> Range<usize> {
 
 /// An import-like node: never a unit nor a statement, and its strings and
 /// calls are not recorded.
-pub fn is_import(lang: Lang, node: Node, text: &[u8]) -> bool {
+pub(super) fn is_import(lang: Lang, node: Node, text: &[u8]) -> bool {
     let kind = node.kind();
     match lang {
         Lang::Rust => {
@@ -134,7 +134,7 @@ pub fn is_import(lang: Lang, node: Node, text: &[u8]) -> bool {
 
 /// A node whose children sit where the node sits: at the top level when it
 /// does (so a constant under `export` or `#ifdef` is a top-level constant).
-pub fn is_transparent(lang: Lang, kind: &str) -> bool {
+pub(super) fn is_transparent(lang: Lang, kind: &str) -> bool {
     if kind == "ERROR" {
         return true;
     }
@@ -177,7 +177,7 @@ pub fn is_transparent(lang: Lang, kind: &str) -> bool {
 
 /// A node whose children are top-level statements when it is at the top
 /// level: the file, and blocks such as `#ifdef … #endif` or `extern "C" {…}`.
-pub fn is_container(lang: Lang, kind: &str) -> bool {
+pub(super) fn is_container(lang: Lang, kind: &str) -> bool {
     if kind == "ERROR" {
         return true;
     }
@@ -205,7 +205,7 @@ pub fn is_container(lang: Lang, kind: &str) -> bool {
 /// `parent` is part of the unit whose node is `child`: the unit's extent and
 /// header start at `parent` (a decorator list, `export`, `template<…>`, a
 /// declaration of one variable).
-pub fn is_wrapper(lang: Lang, parent: Node, child: Node) -> bool {
+pub(super) fn is_wrapper(lang: Lang, parent: Node, child: Node) -> bool {
     match (lang, parent.kind()) {
         (Lang::Python, "decorated_definition") => true,
         (Lang::Python, "expression_statement") => parent.named_child_count() == 1,
@@ -238,7 +238,7 @@ fn only_named_child(parent: Node, child: Node) -> bool {
 
 /// Attribute-like siblings that belong to the unit after them (Rust
 /// `#[…]`, TypeScript member decorators).
-pub fn is_attribute(lang: Lang, kind: &str) -> bool {
+pub(super) fn is_attribute(lang: Lang, kind: &str) -> bool {
     match lang {
         Lang::Rust => kind == "attribute_item",
         Lang::JavaScript | Lang::TypeScript | Lang::Tsx => kind == "decorator",
@@ -247,7 +247,7 @@ pub fn is_attribute(lang: Lang, kind: &str) -> bool {
 }
 
 /// Not a statement even at the top level.
-pub fn is_filler(lang: Lang, kind: &str) -> bool {
+pub(super) fn is_filler(lang: Lang, kind: &str) -> bool {
     match lang {
         Lang::Rust => matches!(kind, "inner_attribute_item" | "attribute_item" | "shebang"),
         Lang::JavaScript | Lang::TypeScript | Lang::Tsx => {
@@ -260,7 +260,7 @@ pub fn is_filler(lang: Lang, kind: &str) -> bool {
 
 /// The node naming the callee if `node` is a call: `foo` in `foo(x)`, `a.b.bar`
 /// in `a.b.bar()`, `Foo` in `new Foo()`, `vec` in `vec![]`.
-pub fn callee(lang: Lang, node: Node) -> Option<Node> {
+pub(super) fn callee(lang: Lang, node: Node) -> Option<Node> {
     let field = match (lang, node.kind()) {
         (_, "call_expression") => "function",
         (Lang::Python, "call") => "function",
@@ -296,7 +296,7 @@ fn is_identifier(kind: &str) -> bool {
 /// The last identifier of a callee, a type or a declarator: `bar` in
 /// `a.b.bar`, `Foo` in `a::Foo<T>`, `make` in `std::make<T>`, `fn` in
 /// `*fn(int x)`. Bounded, so no input nests it deep.
-pub fn last_identifier(node: Node) -> Option<Range<usize>> {
+pub(super) fn last_identifier(node: Node) -> Option<Range<usize>> {
     const FIELDS: &[&str] = &[
         "name",
         "property",
@@ -333,7 +333,7 @@ fn last_named_child(node: Node) -> Option<Node> {
 /// Rust macro bodies are token trees: `name(…)` and `name!(…)` inside one
 /// are calls the grammar does not parse. Pushes the callee identifiers among
 /// `tree`'s direct children.
-pub fn token_tree_calls(tree: Node, out: &mut Vec<Range<usize>>) {
+pub(super) fn token_tree_calls(tree: Node, out: &mut Vec<Range<usize>>) {
     let mut cursor = tree.walk();
     let children: Vec<Node> = tree.children(&mut cursor).collect();
     let opens = |n: Option<&Node>| {
@@ -356,7 +356,7 @@ pub fn token_tree_calls(tree: Node, out: &mut Vec<Range<usize>>) {
 
 /// Nodes between a container and the container inside it: not statements
 /// themselves (`extern "C" { … }`, Rust `extern { … }`).
-pub fn is_passage(lang: Lang, kind: &str) -> bool {
+pub(super) fn is_passage(lang: Lang, kind: &str) -> bool {
     match lang {
         Lang::Rust => kind == "foreign_mod_item",
         Lang::C | Lang::Cpp => kind == "linkage_specification",
@@ -365,7 +365,7 @@ pub fn is_passage(lang: Lang, kind: &str) -> bool {
 }
 
 /// `require('x')`, `require('x').y`, `await import('x')`: an import.
-pub fn is_require(value: Node, text: &[u8]) -> bool {
+pub(super) fn is_require(value: Node, text: &[u8]) -> bool {
     let mut node = value;
     for _ in 0..8 {
         node = match node.kind() {

@@ -11,11 +11,11 @@ use std::ops::Range;
 
 /// The most lines a run of statements spans, unless one statement is longer:
 /// about what a reader takes in at a glance, and what a printed answer shows.
-pub const MAX_RUN_LINES: usize = 15;
+pub(super) const MAX_RUN_LINES: usize = 15;
 
 /// A top-level node, in document order.
 #[derive(Clone, Debug)]
-pub struct Candidate {
+pub(super) struct Candidate {
     pub range: Range<usize>,
     /// The node id of the container it sits in: statements in different
     /// containers (inside and outside an `#ifdef`) never share a run.
@@ -30,7 +30,7 @@ pub struct Candidate {
 
 /// The runs, each the byte range from its first statement's start to its last
 /// one's end.
-pub fn runs(
+pub(super) fn runs(
     candidates: &[Candidate],
     text: &[u8],
     line_of: impl Fn(usize) -> usize,

@@ -21,7 +21,7 @@ use super::{ConvertError, Format, Limits};
 const OLE_MAGIC: &[u8] = b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1";
 
 /// An open zip-based document.
-pub struct Archive<'b> {
+pub(super) struct Archive<'b> {
     zip: ZipArchive<Cursor<&'b [u8]>>,
     format: Format,
     limits: Limits,
@@ -30,7 +30,7 @@ pub struct Archive<'b> {
 
 impl<'b> Archive<'b> {
     /// Opens the archive, refusing encrypted Office files and crafted directories.
-    pub fn open(
+    pub(super) fn open(
         bytes: &'b [u8],
         format: Format,
         limits: &Limits,
@@ -56,13 +56,13 @@ impl<'b> Archive<'b> {
     }
 
     /// Whether the archive holds an entry called `name`.
-    pub fn has(&self, name: &str) -> bool {
+    pub(super) fn has(&self, name: &str) -> bool {
         self.zip.index_for_name(name).is_some()
     }
 
     /// The entry `name` as text (UTF-8, invalid bytes replaced), or `None` when
     /// the archive has no such entry.
-    pub fn text(&mut self, name: &str) -> Result<Option<String>, ConvertError> {
+    pub(super) fn text(&mut self, name: &str) -> Result<Option<String>, ConvertError> {
         // Valid UTF-8 (nearly every part) becomes the text without a copy.
         Ok(self.bytes(name)?.map(|bytes| {
             String::from_utf8(bytes)
@@ -71,7 +71,7 @@ impl<'b> Archive<'b> {
     }
 
     /// The entry `name`, inflated within the limits.
-    pub fn bytes(&mut self, name: &str) -> Result<Option<Vec<u8>>, ConvertError> {
+    pub(super) fn bytes(&mut self, name: &str) -> Result<Option<Vec<u8>>, ConvertError> {
         let format = self.format;
         let entry_cap = self.limits.max_zip_entry_bytes.min(
             self.limits
@@ -109,13 +109,13 @@ fn zip_error(format: Format, err: ZipError) -> ConvertError {
 }
 
 /// The folder part of a zip path (`word/document.xml` → `word/`).
-pub fn folder(path: &str) -> &str {
+pub(super) fn folder(path: &str) -> &str {
     path.rfind('/').map_or("", |i| &path[..=i])
 }
 
 /// Resolves a relationship or manifest target against the folder of the part
 /// that names it: `../media/x` and `/word/x` forms, `%20` escapes decoded.
-pub fn resolve(base_folder: &str, target: &str) -> String {
+pub(super) fn resolve(base_folder: &str, target: &str) -> String {
     let target = percent_decode(target);
     let joined = match target.strip_prefix('/') {
         Some(absolute) => absolute.to_string(),

@@ -17,7 +17,7 @@ use super::{ConvertError, Converted, Format, Limits};
 const CONTAINER: &str = "META-INF/container.xml";
 const ENCRYPTION: &str = "META-INF/encryption.xml";
 
-pub fn convert(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError> {
+pub(super) fn convert(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError> {
     let mut zip = Archive::open(bytes, Format::Epub, limits)?;
     if is_drm_protected(&mut zip)? {
         return Err(ConvertError::Encrypted(Format::Epub.name()));

@@ -44,7 +44,7 @@ thread_local! {
 /// Runs `work` on the calling thread with panics caught, for converters that
 /// are kgrep's own linear scans (HTML): no thread hop, and no time limit
 /// needed, since they cannot loop.
-pub fn run_here<F>(format: &'static str, work: F) -> Outcome
+pub(super) fn run_here<F>(format: &'static str, work: F) -> Outcome
 where
     F: FnOnce() -> Outcome,
 {
@@ -56,7 +56,7 @@ where
 }
 
 /// Runs `work` on this thread's converter thread and waits at most `timeout`.
-pub fn run<F>(format: &'static str, timeout: Duration, work: F) -> Outcome
+pub(super) fn run<F>(format: &'static str, timeout: Duration, work: F) -> Outcome
 where
     F: FnOnce() -> Outcome + Send + 'static,
 {

@@ -74,7 +74,7 @@ const BLOCKS: &[&str] = &[
 ];
 
 /// Converts an HTML file, keeping its lines (see the module doc).
-pub fn convert(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError> {
+pub(super) fn convert(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError> {
     let source = String::from_utf8_lossy(bytes);
     let source = source.replace("\r\n", "\n").replace('\r', "\n");
     let mut out = String::with_capacity(source.len() / 2);
@@ -111,7 +111,7 @@ pub fn convert(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError>
 
 /// Appends the text of an HTML chapter in the block layout (see the module
 /// doc); the `<head>` (title, metadata) is not part of the chapter's text.
-pub fn block_text(source: &str, out: &mut TextOut) -> Result<(), ConvertError> {
+pub(super) fn block_text(source: &str, out: &mut TextOut) -> Result<(), ConvertError> {
     let mut decoded = String::new();
     let mut in_head = false;
     for token in Tokens::new(source) {

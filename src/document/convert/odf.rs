@@ -18,7 +18,7 @@ use super::{ConvertError, Converted, Format, Limits};
 /// Most spaces one `text:s` element may stand for.
 const MAX_SPACES: usize = 64;
 
-pub fn convert(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError> {
+pub(super) fn convert(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError> {
     let mut zip = Archive::open(bytes, Format::Odf, limits)?;
     if zip.has("encryption-info") || manifest_has_encryption(&mut zip)? {
         return Err(ConvertError::Encrypted(Format::Odf.name()));

@@ -24,7 +24,7 @@ use super::{ConvertError, Converted, Format, Limits};
 const REL_OFFICE_DOCUMENT: &str = "officeDocument";
 const REL_NOTES: &str = "notesSlide";
 
-pub fn docx(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError> {
+pub(super) fn docx(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError> {
     let mut zip = Archive::open(bytes, Format::Docx, limits)?;
     let main = main_part(&mut zip, Format::Docx, "word/document.xml")?;
     let xml = required(&mut zip, &main, Format::Docx)?;
@@ -33,7 +33,7 @@ pub fn docx(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError> {
     out.finish_after(done)
 }
 
-pub fn pptx(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError> {
+pub(super) fn pptx(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError> {
     let mut zip = Archive::open(bytes, Format::Pptx, limits)?;
     let main = main_part(&mut zip, Format::Pptx, "ppt/presentation.xml")?;
     let presentation = required(&mut zip, &main, Format::Pptx)?;
@@ -62,7 +62,7 @@ pub fn pptx(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError> {
     out.finish_after(done)
 }
 
-pub fn xlsx(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError> {
+pub(super) fn xlsx(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError> {
     let mut zip = Archive::open(bytes, Format::Xlsx, limits)?;
     let main = main_part(&mut zip, Format::Xlsx, "xl/workbook.xml")?;
     let workbook = required(&mut zip, &main, Format::Xlsx)?;

@@ -11,7 +11,7 @@
 use super::{ConvertError, Converted, Format};
 
 /// Converted text under construction.
-pub struct TextOut {
+pub(super) struct TextOut {
     buf: String,
     limit: usize,
     format: Format,
@@ -20,7 +20,7 @@ pub struct TextOut {
 }
 
 impl TextOut {
-    pub fn new(format: Format, limit: usize) -> TextOut {
+    pub(super) fn new(format: Format, limit: usize) -> TextOut {
         TextOut {
             buf: String::new(),
             limit,
@@ -30,7 +30,7 @@ impl TextOut {
     }
 
     /// Appends text to the current line.
-    pub fn push_str(&mut self, text: &str) -> Result<(), ConvertError> {
+    pub(super) fn push_str(&mut self, text: &str) -> Result<(), ConvertError> {
         if self.buf.len() + text.len() > self.limit {
             self.cut = true;
             return Err(ConvertError::too_large(format!(
@@ -43,14 +43,14 @@ impl TextOut {
         Ok(())
     }
 
-    pub fn push(&mut self, c: char) -> Result<(), ConvertError> {
+    pub(super) fn push(&mut self, c: char) -> Result<(), ConvertError> {
         self.push_str(c.encode_utf8(&mut [0; 4]))
     }
 
     /// Appends a separator (a space or a tab) unless the line is empty or
     /// already ends in one; a tab (between cells) outranks a space (between
     /// paragraphs of one cell) and replaces it.
-    pub fn separate(&mut self, sep: char) -> Result<(), ConvertError> {
+    pub(super) fn separate(&mut self, sep: char) -> Result<(), ConvertError> {
         if sep == '\t' && self.buf.ends_with(' ') {
             let trimmed = self.buf.trim_end_matches(' ').len();
             self.buf.truncate(trimmed);
@@ -62,13 +62,13 @@ impl TextOut {
     }
 
     /// Whether nothing was written on the current line yet.
-    pub fn at_line_start(&self) -> bool {
+    pub(super) fn at_line_start(&self) -> bool {
         self.buf.is_empty() || self.buf.ends_with('\n')
     }
 
     /// Ends the current line: trailing whitespace goes, and an empty line
     /// right after another empty line is not written.
-    pub fn end_line(&mut self) -> Result<(), ConvertError> {
+    pub(super) fn end_line(&mut self) -> Result<(), ConvertError> {
         let trimmed = self.buf.trim_end_matches([' ', '\t']).len();
         self.buf.truncate(trimmed);
         let blank_before = self.buf.is_empty() || self.buf.ends_with("\n\n");
@@ -79,7 +79,7 @@ impl TextOut {
     }
 
     /// Ends a table row: like [`Self::end_line`], but an empty row writes nothing.
-    pub fn end_row(&mut self) -> Result<(), ConvertError> {
+    pub(super) fn end_row(&mut self) -> Result<(), ConvertError> {
         let trimmed = self.buf.trim_end_matches([' ', '\t']).len();
         self.buf.truncate(trimmed);
         if self.at_line_start() {
@@ -89,7 +89,7 @@ impl TextOut {
     }
 
     /// Writes a `===== label =====` marker on a line of its own.
-    pub fn marker(&mut self, label: &str) -> Result<(), ConvertError> {
+    pub(super) fn marker(&mut self, label: &str) -> Result<(), ConvertError> {
         if !self.at_line_start() {
             self.end_line()?;
         }
@@ -101,7 +101,10 @@ impl TextOut {
     /// The converted document once its converter stopped with `result`: the
     /// text so far when the limit stopped it (marked cut), else the result's
     /// error, or the whole text.
-    pub fn finish_after(self, result: Result<(), ConvertError>) -> Result<Converted, ConvertError> {
+    pub(super) fn finish_after(
+        self,
+        result: Result<(), ConvertError>,
+    ) -> Result<Converted, ConvertError> {
         let cut = self.cut.then_some(self.limit);
         match result {
             Err(_) if cut.is_some() => {}
@@ -116,7 +119,7 @@ impl TextOut {
         })
     }
 
-    pub fn finish(mut self) -> String {
+    pub(super) fn finish(mut self) -> String {
         let trimmed = self.buf.trim_end().len();
         self.buf.truncate(trimmed);
         if !self.buf.is_empty() {

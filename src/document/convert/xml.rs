@@ -14,7 +14,7 @@ use quick_xml::{Reader, XmlVersion};
 use super::{ConvertError, Format};
 
 /// One step of the walk.
-pub enum Node<'x> {
+pub(super) enum Node<'x> {
     /// `<name …>`; `empty` for `<name …/>` (no `Close` follows).
     Open { el: &'x BytesStart<'x>, empty: bool },
     /// `</name>`, by local name.
@@ -24,7 +24,7 @@ pub enum Node<'x> {
 }
 
 /// Calls `visit` for every element and text node of `xml`, in document order.
-pub fn walk<F>(xml: &str, format: Format, mut visit: F) -> Result<(), ConvertError>
+pub(super) fn walk<F>(xml: &str, format: Format, mut visit: F) -> Result<(), ConvertError>
 where
     F: FnMut(Node<'_>) -> Result<(), ConvertError>,
 {
@@ -75,7 +75,7 @@ fn resolve_reference(reference: &BytesRef<'_>) -> Option<String> {
 /// The character a `#…` reference (`#233`, `#xE9`; without `&` and `;`)
 /// stands for, by quick-xml's parser; `None` for U+0000, a surrogate or a
 /// malformed number. The one home of character references for XML and HTML.
-pub fn char_reference(reference: &str) -> Option<char> {
+pub(super) fn char_reference(reference: &str) -> Option<char> {
     // HTML allows `&#X…;`, quick-xml (XML) only `&#x…;`: spelled the XML way
     // by hand, as the converters always accepted both.
     let reference = match reference.strip_prefix("#X") {
@@ -86,12 +86,12 @@ pub fn char_reference(reference: &str) -> Option<char> {
 }
 
 /// An element's local name (`w:p` → `p`).
-pub fn local<'a>(el: &'a BytesStart<'_>) -> &'a str {
+pub(super) fn local<'a>(el: &'a BytesStart<'_>) -> &'a str {
     el.local_name().into_inner()
 }
 
 /// The value of the attribute written exactly `key` (`name`, `r:id`).
-pub fn attr(el: &BytesStart<'_>, key: &str) -> Option<String> {
+pub(super) fn attr(el: &BytesStart<'_>, key: &str) -> Option<String> {
     let value = el.try_get_attribute(key).ok()??;
     value
         .normalized_value(XmlVersion::Implicit1_0)
@@ -101,7 +101,7 @@ pub fn attr(el: &BytesStart<'_>, key: &str) -> Option<String> {
 
 /// The value of the first attribute whose local name is `local`, whatever its
 /// prefix (`table:name`, `text:c`).
-pub fn attr_local(el: &BytesStart<'_>, local: &str) -> Option<String> {
+pub(super) fn attr_local(el: &BytesStart<'_>, local: &str) -> Option<String> {
     el.attributes().with_checks(false).flatten().find_map(|a| {
         let key = a.key.local_name();
         (key.as_ref() == local)

@@ -327,36 +327,36 @@ def write_model(args, names, ranker, judge, labelled, hand, model, lines) -> Non
 //! repositories out (R@1 {hand['r1']:.3f} by hand, {model['r1']:.3f} learned).
 
 /// The features the ranker weighs, in `score::features::NAMES` order.
-pub const NAMES: [&str; {n}] = [
+pub(super) const NAMES: [&str; {n}] = [
 {chr(10).join(f'    "{x}",' for x in names)}
 ];
 
 /// A candidate's learned score: `BIAS` plus each feature times its weight.
-pub const WEIGHTS: [f64; {n}] = [
+pub(super) const WEIGHTS: [f64; {n}] = [
 {rust_floats(ranker.coef)},
 ];
 
-pub const BIAS: f64 = {float(ranker.bias)!r};
+pub(super) const BIAS: f64 = {float(ranker.bias)!r};
 
 /// The judge's features (`score::learned::judge_features`).
-pub const JUDGE_NAMES: [&str; {k}] = [
+pub(super) const JUDGE_NAMES: [&str; {k}] = [
 {chr(10).join(f'    "{x}",' for x in judge['names'])}
 ];
 
 /// The judge's logistic model: the probability that the first file is right.
-pub const JUDGE_WEIGHTS: [f64; {k}] = [
+pub(super) const JUDGE_WEIGHTS: [f64; {k}] = [
 {rust_floats(judge['weights'])},
 ];
 
-pub const JUDGE_INTERCEPT: f64 = {judge['intercept']!r};
+pub(super) const JUDGE_INTERCEPT: f64 = {judge['intercept']!r};
 
 /// The probability from which the first file is trusted: on the validation
 /// folds, {judge['validation']['sufficient']:.2f} of the queries reach it and the first file is
 /// right for {judge['validation']['precision'] or 0:.2f} of those.
-pub const SUFFICIENT_AT: f64 = {judge['threshold']!r};
+pub(super) const SUFFICIENT_AT: f64 = {judge['threshold']!r};
 
 /// A judge margin is capped at this: past it, a lead is a lead.
-pub const MARGIN_CAP: f64 = {MARGIN_CAP!r};
+pub(super) const MARGIN_CAP: f64 = {MARGIN_CAP!r};
 """
     with open(args.write, "w") as f:
         f.write(src)

@@ -21,7 +21,7 @@ const DEFAULT_WIDTH: f64 = 500.0;
 const FALLBACK_SPACE_WIDTH: f64 = 200.0;
 
 /// A font as the extractor uses it.
-pub struct Font<'d> {
+pub(super) struct Font<'d> {
     encoding: Option<Encoding<'d>>,
     /// Type0 (CID) fonts use two-byte codes; simple fonts one.
     two_byte: bool,
@@ -33,7 +33,7 @@ pub struct Font<'d> {
 
 impl<'d> Font<'d> {
     /// The font before any `Tf`, or for an unknown font name: WinAnsi, as pypdf.
-    pub fn fallback() -> Font<'static> {
+    pub(super) fn fallback() -> Font<'static> {
         Font {
             encoding: Some(Encoding::SimpleEncoding(b"WinAnsiEncoding")),
             two_byte: false,
@@ -45,7 +45,7 @@ impl<'d> Font<'d> {
 
     /// Reads a font dictionary. `unicode_source` is the dictionary to take the
     /// encoding from (see [`decoding_dict`]).
-    pub fn new(
+    pub(super) fn new(
         doc: &'d Document,
         font: &'d Dictionary,
         unicode_source: &'d Dictionary,
@@ -74,7 +74,7 @@ impl<'d> Font<'d> {
 
     /// The characters of a string operand, and the summed width of its codes
     /// (thousandths of an em) with the number of codes.
-    pub fn decode(&self, bytes: &[u8]) -> (String, f64, usize) {
+    pub(super) fn decode(&self, bytes: &[u8]) -> (String, f64, usize) {
         let text = match &self.encoding {
             Some(encoding) => encoding
                 .bytes_to_string(bytes)
@@ -119,7 +119,7 @@ impl<'d> Font<'d> {
 /// The dictionary to read the encoding from. lopdf prefers `/Encoding` over
 /// `/ToUnicode`; for a simple font with both, a copy without `/Encoding`
 /// makes it use the map. `None` means "the font itself".
-pub fn decoding_dict(font: &Dictionary) -> Option<Dictionary> {
+pub(super) fn decoding_dict(font: &Dictionary) -> Option<Dictionary> {
     let simple = font.get(b"Subtype").and_then(Object::as_name).ok() != Some(b"Type0".as_slice());
     if simple && font.has(b"ToUnicode") && font.has(b"Encoding") {
         let mut copy = font.clone();

@@ -51,7 +51,7 @@ const UNREADABLE_FORM: &str = "a form on it could not be decoded; its text is mi
 
 /// Why a page gave no text.
 #[derive(Debug)]
-pub enum PageError {
+pub(super) enum PageError {
     /// A limit was hit: the whole document is skipped.
     Limit(ConvertError),
     /// The page could not be read: it counts as empty, as in rlmgrep.
@@ -60,7 +60,7 @@ pub enum PageError {
 
 /// What is left to spend on one document, and font encodings worked out
 /// once for it.
-pub struct Budget {
+pub(super) struct Budget {
     content_left: usize,
     stream_limit: usize,
     text_left: usize,
@@ -71,7 +71,7 @@ pub struct Budget {
 }
 
 impl Budget {
-    pub fn new(limits: &Limits) -> Budget {
+    pub(super) fn new(limits: &Limits) -> Budget {
         Budget {
             content_left: limits.max_pdf_content_bytes,
             stream_limit: limits.max_pdf_stream_bytes,
@@ -89,7 +89,7 @@ impl Budget {
     }
 
     /// Why the page just read lost text (none: it was read in full).
-    pub fn take_lost(&mut self) -> Vec<&'static str> {
+    pub(super) fn take_lost(&mut self) -> Vec<&'static str> {
         std::mem::take(&mut self.lost)
     }
 
@@ -128,7 +128,11 @@ fn limit_error(err: lopdf::Error) -> PageError {
 }
 
 /// The text of one page.
-pub fn page_text(doc: &Document, page: ObjectId, budget: &mut Budget) -> Result<String, PageError> {
+pub(super) fn page_text(
+    doc: &Document,
+    page: ObjectId,
+    budget: &mut Budget,
+) -> Result<String, PageError> {
     let content = page_content(doc, page, budget)?;
     budget.spend_content(content.len())?;
     let resources = Resources::of_page(doc, page);

@@ -31,12 +31,12 @@ use lopdf::{DecompressError, Document, LoadOptions};
 use super::{ConvertError, Converted, Format, Limits};
 
 /// The marker line that starts each page, as rlmgrep writes it.
-pub fn page_marker(page: u32) -> String {
+pub(super) fn page_marker(page: u32) -> String {
     format!("===== Page {page} =====")
 }
 
 /// Converts a PDF held in memory.
-pub fn convert(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError> {
+pub(super) fn convert(bytes: &[u8], limits: &Limits) -> Result<Converted, ConvertError> {
     let doc = load(bytes, limits)?;
     let pages = doc.get_pages();
     if pages.len() > limits.max_pdf_pages {

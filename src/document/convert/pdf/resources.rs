@@ -13,13 +13,13 @@ const MAX_REFERENCE_HOPS: usize = 32;
 
 /// The resource dictionaries in effect, nearest first.
 #[derive(Clone, Default)]
-pub struct Resources<'d> {
+pub(super) struct Resources<'d> {
     dicts: Vec<&'d Dictionary>,
 }
 
 impl<'d> Resources<'d> {
     /// A page's resources: its own or inherited from the page tree.
-    pub fn of_page(doc: &'d Document, page: ObjectId) -> Resources<'d> {
+    pub(super) fn of_page(doc: &'d Document, page: ObjectId) -> Resources<'d> {
         let Ok((direct, ids)) = doc.get_page_resources(page) else {
             return Resources::default();
         };
@@ -29,7 +29,11 @@ impl<'d> Resources<'d> {
     }
 
     /// A form's resources, or its parent's when it has none of its own.
-    pub fn of_form(doc: &'d Document, form: &'d Stream, parent: &Resources<'d>) -> Resources<'d> {
+    pub(super) fn of_form(
+        doc: &'d Document,
+        form: &'d Stream,
+        parent: &Resources<'d>,
+    ) -> Resources<'d> {
         match form.dict.get(b"Resources").ok().and_then(|o| dict(doc, o)) {
             Some(own) => Resources { dicts: vec![own] },
             None => parent.clone(),
@@ -37,7 +41,7 @@ impl<'d> Resources<'d> {
     }
 
     /// Font dictionaries by resource name; the nearest dictionary wins.
-    pub fn fonts(&self, doc: &'d Document) -> BTreeMap<Vec<u8>, &'d Dictionary> {
+    pub(super) fn fonts(&self, doc: &'d Document) -> BTreeMap<Vec<u8>, &'d Dictionary> {
         let mut fonts = BTreeMap::new();
         for entries in self.category(doc, b"Font") {
             for (name, value) in entries.iter() {
@@ -50,7 +54,7 @@ impl<'d> Resources<'d> {
     }
 
     /// The form XObject called `name`, with its object id (images are not forms).
-    pub fn form(&self, doc: &'d Document, name: &[u8]) -> Option<(ObjectId, &'d Stream)> {
+    pub(super) fn form(&self, doc: &'d Document, name: &[u8]) -> Option<(ObjectId, &'d Stream)> {
         for entries in self.category(doc, b"XObject") {
             let Ok(Object::Reference(id)) = entries.get(name) else {
                 continue;
@@ -76,12 +80,12 @@ impl<'d> Resources<'d> {
 }
 
 /// `object` as a dictionary, following references.
-pub fn dict<'d>(doc: &'d Document, object: &'d Object) -> Option<&'d Dictionary> {
+pub(super) fn dict<'d>(doc: &'d Document, object: &'d Object) -> Option<&'d Dictionary> {
     resolve(doc, object)?.as_dict().ok()
 }
 
 /// `object` with references followed (at most [`MAX_REFERENCE_HOPS`]).
-pub fn resolve<'d>(doc: &'d Document, mut object: &'d Object) -> Option<&'d Object> {
+pub(super) fn resolve<'d>(doc: &'d Document, mut object: &'d Object) -> Option<&'d Object> {
     for _ in 0..MAX_REFERENCE_HOPS {
         match object {
             Object::Reference(id) => object = doc.get_object(*id).ok()?,
@@ -92,7 +96,7 @@ pub fn resolve<'d>(doc: &'d Document, mut object: &'d Object) -> Option<&'d Obje
 }
 
 /// A number operand or dictionary value.
-pub fn number(object: &Object) -> Option<f64> {
+pub(super) fn number(object: &Object) -> Option<f64> {
     match object {
         Object::Integer(i) => Some(*i as f64),
         Object::Real(r) => Some(f64::from(*r)),

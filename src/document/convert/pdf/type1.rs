@@ -28,7 +28,7 @@ type EncodingEntries = Vec<(i64, Vec<u8>)>;
 
 /// Built-in encodings and glyph-name checks already worked out for a document.
 #[derive(Default)]
-pub struct Type1Cache {
+pub(super) struct Type1Cache {
     /// By font program (`/FontFile`) object: the `(code, glyph)` pairs, or
     /// `None` when the program uses StandardEncoding or has none readable.
     programs: HashMap<ObjectId, Option<EncodingEntries>>,
@@ -40,7 +40,11 @@ impl Type1Cache {
     /// A copy of `font` with its built-in encoding spelled out as
     /// `/Differences` (the font's own differences applied on top), or `None`
     /// when the font does not use a built-in encoding.
-    pub fn decoding_dict(&mut self, doc: &Document, font: &Dictionary) -> Option<Dictionary> {
+    pub(super) fn decoding_dict(
+        &mut self,
+        doc: &Document,
+        font: &Dictionary,
+    ) -> Option<Dictionary> {
         if !uses_builtin_encoding(doc, font) {
             return None;
         }
@@ -121,7 +125,7 @@ fn read_program_encoding(doc: &Document, program: ObjectId) -> Option<EncodingEn
 
 /// The `dup <code> /<glyph> put` entries of a Type 1 program's `/Encoding`,
 /// or `None` for `/Encoding StandardEncoding def` or no encoding at all.
-pub fn parse_encoding(program: &[u8]) -> Option<EncodingEntries> {
+pub(super) fn parse_encoding(program: &[u8]) -> Option<EncodingEntries> {
     let start = memmem::find(program, b"/Encoding")?;
     let rest = &program[start + b"/Encoding".len()..];
     // The encrypted part follows `eexec`; the encoding is always before it.
