@@ -241,7 +241,12 @@ fn places(file: &RankedFile) -> Vec<(usize, f64)> {
     let top = inside.first().map_or(0.0, |l| l.score.total);
     let def_line = best.span.def_line;
     let mut chosen = vec![(def_line, top)];
-    for l in inside {
+    // The lines above the defining line (a doc comment, decorators) describe
+    // the unit, which its defining line stands for: the lines printed under
+    // it are its body's, where the work is done; the description only when
+    // no line of the body holds a query word.
+    let in_body = inside.iter().any(|l| l.line > def_line);
+    for l in inside.into_iter().filter(|l| l.line > def_line || !in_body) {
         if chosen.len() >= PLACE_LINES || l.score.total < PLACE_LINE_SHARE * top {
             break;
         }

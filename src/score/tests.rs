@@ -381,7 +381,7 @@ fn unit(start: usize, def: usize, end: usize, total: f64) -> unit::RankedUnit {
 }
 
 #[test]
-fn a_unit_is_printed_from_its_definition_and_stands_by_it_when_a_doc_line_scores_best() {
+fn a_unit_is_printed_from_its_definition_then_its_body_when_a_doc_line_scores_best() {
     // Unit 5-20 (named on 8): its doc line 6 scores best, then line 12. Unit
     // 30-40 (named on 33): only its doc line 31 and line 36 hold terms.
     let mut top = ranked(
@@ -395,9 +395,10 @@ fn a_unit_is_printed_from_its_definition_and_stands_by_it_when_a_doc_line_scores
     brief.units = vec![unit(1, 4, 9, 5.0)];
     assert_eq!(
         select(&[top, brief], 100),
-        // The best unit: its definition, then its lines best first (the doc
-        // line included); the other unit and the runner-up by their
-        // definitions, not the comments above them.
-        vec![(1, vec![6, 8, 12, 33]), (2, vec![4])]
+        // The best unit: its definition, then its body's lines best first
+        // (not the doc line above it, which the definition stands for); the
+        // other unit and the runner-up by their definitions, not the
+        // comments above them.
+        vec![(1, vec![8, 12, 33]), (2, vec![4])]
     );
 }
