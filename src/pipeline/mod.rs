@@ -12,7 +12,6 @@
 //! (`crate::mcp`) turns into tool results.
 
 mod commands;
-mod exact;
 mod explain;
 mod input;
 mod learning;
@@ -50,13 +49,12 @@ use crate::learn;
 use crate::messages;
 use crate::progress::Spinner;
 use crate::query::{self, QueryKind};
+use crate::rank::{cap_per_file, cap_total, exact, Searched};
 use crate::render::json::kgrep::Answer as JsonAnswer;
-use crate::report::LineScores;
-use crate::score::RankedFile;
 use crate::search::{Corpus, LoadStats};
 use crate::session::Session;
 use crate::thesaurus::{self, LayerPaths, Thesaurus};
-use crate::walk::{Haystack, WalkOptions};
+use crate::walk::WalkOptions;
 
 /// Runs the command the parsed flags name (not `--mcp`: the front ends are
 /// chosen by `crate::run`).
@@ -311,114 +309,6 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
         None => output::print(plan, found, read)?,
     };
     Ok(ExitStatus::of_search(printed > 0, messages::errored()))
-}
-
-/// Selected lines per haystack (an index into `Found::haystacks`), in print order.
-type Selection = Vec<(usize, Vec<usize>)>;
-
-/// Keeps the first `max` lines of a selection in print order (0 keeps all);
-/// returns how many there were.
-fn cap_total(selected: &mut Selection, max: usize) -> usize {
-    let total = selected.iter().map(|(_, lines)| lines.len()).sum();
-    if max == 0 {
-        return total;
-    }
-    let mut left = max;
-    for (_, lines) in selected.iter_mut() {
-        lines.truncate(left);
-        left -= lines.len();
-    }
-    selected.retain(|(_, lines)| !lines.is_empty());
-    total
-}
-
-/// `-m`: each file's lines as the printers keep them, the lowest line numbers
-/// (a natural-language selection already holds each file's best within the
-/// cap), so that `--explain`, the answer and learning see the printed lines.
-fn cap_per_file(selected: &mut Selection, max_count: Option<usize>) {
-    for (_, lines) in selected.iter_mut() {
-        lines.sort_unstable();
-        lines.dedup();
-        if let Some(max) = max_count {
-            lines.truncate(max);
-        }
-    }
-}
-
-/// What one kind of search hands to the printers.
-struct Searched {
-    /// The files with hits, sorted by key; `selected` indexes into it.
-    haystacks: Vec<Haystack>,
-    selected: Selection,
-    stats: LoadStats,
-    /// Line scores of a natural-language query (empty for exact ones).
-    scores: LineScores,
-    scanned: usize,
-    /// The ranked candidate files of a natural-language query, best first.
-    ranked: Vec<RankedFile>,
-    /// The judge's view of a natural-language query's results.
-    judgement: Option<Judgement>,
-    /// Document frequency of each term (natural language).
-    df: Vec<usize>,
-    /// Lines of context printed around each match (`-A`, `-B`, `-C`).
-    context: usize,
-}
-
-/// Lines around a ranked or printed line of a streamed file that a hollow
-/// load keeps (besides the context asked for): room for the model's
-/// excerpts and the answer's quotes around the places found.
-pub const HOLLOW_MARGIN: usize = 200;
-
-impl Searched {
-    /// Haystack `h`'s document, read again (`None`: gone or unreadable). A
-    /// file too large to load (`document::stream`) comes back hollow: only
-    /// the lines near its ranked and printed ones keep their text.
-    fn document(
-        &self,
-        h: usize,
-        read: &crate::document::ReadOptions,
-    ) -> Option<crate::document::Document> {
-        use crate::document::{stream, Loaded};
-        let haystack = self.haystacks.get(h)?;
-        let Some(path) = stream::streamed(haystack, read) else {
-            return natural::load_quiet(haystack, read);
-        };
-        let mut near: Vec<usize> = self
-            .ranked
-            .iter()
-            .filter(|f| f.haystack == h)
-            .flat_map(|f| f.lines.iter().map(|l| l.line))
-            .chain(
-                self.selected
-                    .iter()
-                    .filter(|(x, _)| *x == h)
-                    .flat_map(|(_, l)| l.iter().copied()),
-            )
-            .collect();
-        near.sort_unstable();
-        near.dedup();
-        let margin = HOLLOW_MARGIN.max(self.context);
-        let keep = |n: usize| {
-            let i = near.partition_point(|&m| m + margin < n);
-            near.get(i).is_some_and(|&m| m <= n + margin)
-        };
-        match stream::load_hollow(haystack, path, read, keep) {
-            Ok(Loaded::Text(doc)) => Some(doc),
-            _ => None,
-        }
-    }
-
-    /// Haystack `h`'s document as a model may see it
-    /// (`natural::load_disclosed`): `None` for a secret file, which is not read.
-    fn disclosed(
-        &self,
-        h: usize,
-        read: &crate::document::ReadOptions,
-    ) -> Option<crate::document::Document> {
-        self.haystacks
-            .get(h)
-            .and_then(|x| natural::load_disclosed(x, read))
-    }
 }
 
 /// What a search found, as the printers need it.

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Value};
 
-use super::{natural, Found, Selection};
+use super::{natural, Found};
 use crate::cli::{Mode, Plan};
 use crate::document::{Document, ReadOptions};
 use crate::fallback::{self, excerpts, expand, rrf, Decision};
@@ -25,6 +25,7 @@ use crate::llm::{
 use crate::messages;
 use crate::progress::Spinner;
 use crate::query::{self, Origin, QueryKind};
+use crate::rank::{self, exact, Searched, Selection};
 use crate::score;
 use crate::search::Corpus;
 use crate::signature::{self, Spec};
@@ -454,16 +455,16 @@ impl Stage<'_> {
     fn pattern_excerpts(&self, pattern: &str) -> Vec<Excerpt> {
         let read = self.cx.read.quiet();
         let searched = if query::looks_like_regex(pattern) {
-            super::exact::regex(pattern, self.cx.corpus, &read)
+            exact::regex(pattern, self.cx.corpus, &read)
         } else {
-            super::exact::literal(pattern, self.cx.corpus, &read)
+            exact::literal(pattern, self.cx.corpus, &read)
         };
         let Ok(searched) = searched else {
             return Vec::new();
         };
         let mut out = Vec::new();
         for (h, lines) in searched.selected.iter().take(FOLLOW_UP_FILES) {
-            let Some(doc) = natural::load_disclosed(&searched.haystacks[*h], self.cx.read) else {
+            let Some(doc) = rank::load_disclosed(&searched.haystacks[*h], self.cx.read) else {
                 continue;
             };
             let focus: Vec<usize> = lines.iter().copied().take(FOLLOW_UP_LINES).collect();
@@ -475,7 +476,7 @@ impl Stage<'_> {
     fn range_excerpt(&self, path: &str, start: i64, end: i64) -> Option<Excerpt> {
         let walked = self.walked();
         let h = walked.iter().find(|h| h.key == path)?;
-        let doc = natural::load_disclosed(h, self.cx.read)?;
+        let doc = rank::load_disclosed(h, self.cx.read)?;
         let count = doc.line_count();
         let start = usize::try_from(start).ok()?.clamp(1, count);
         let end = usize::try_from(end).ok()?.clamp(start, count);
@@ -551,7 +552,7 @@ impl Stage<'_> {
             }
             if let Some(doc) = index
                 .get(key)
-                .and_then(|&i| natural::load_quiet(&walked[i], self.cx.read))
+                .and_then(|&i| rank::load_quiet(&walked[i], self.cx.read))
             {
                 docs.insert(key.to_string(), doc);
             }
@@ -1106,7 +1107,7 @@ fn vocabulary(found: &Found, read: &ReadOptions) -> Vec<String> {
 
 /// Replaces `found`'s ranking with the fusion (reciprocal rank) of it and the
 /// ranking with the model's words (`rrf::fuse_ranked`), and selects again.
-fn fuse_into(found: &mut Found, second: super::Searched, limits: natural::Limits) {
+fn fuse_into(found: &mut Found, second: Searched, limits: natural::Limits) {
     let (haystacks, ranked) = rrf::fuse_ranked(
         (&found.search.haystacks, &found.search.ranked),
         (&second.haystacks, &second.ranked),

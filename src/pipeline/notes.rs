@@ -5,10 +5,10 @@
 //!
 //! Owns the wording and when each is said; the reading itself is `query`'s.
 
-use super::Searched;
 use crate::cli::{Mode, Plan};
 use crate::messages;
 use crate::query::{Origin, Query, QueryKind};
+use crate::rank::Searched;
 use crate::score::RankedFile;
 use crate::search::matcher;
 

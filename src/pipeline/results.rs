@@ -8,13 +8,14 @@
 //! `kgrep` prints into a pipe.
 
 use super::output;
-use super::{explain, Found, Selection};
+use super::{explain, Found};
 use crate::budget::{self, LeftOut};
 use crate::cli::Plan;
 use crate::document::ReadOptions;
 use crate::judge::{Judgement, Verdict};
 use crate::llm::prompt::estimate_tokens;
 use crate::query::Query;
+use crate::rank::Selection;
 use crate::render::context::{context_groups, selected_lines};
 use crate::render::json::kgrep::{Answer, LineInfo, RunInfo};
 use crate::report::{self, Spotter};

@@ -9,11 +9,12 @@
 use std::path::{Path, PathBuf};
 
 use super::learning::LearnRun;
-use super::{model, Found, Selection};
+use super::{model, Found};
 use crate::cli::{LlmPolicy, Mode, Plan};
 use crate::learn::{self, settled};
 use crate::messages;
 use crate::query::QueryKind;
+use crate::rank::Selection;
 use crate::search::Corpus;
 use crate::walk::Source;
 
