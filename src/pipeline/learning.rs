@@ -27,17 +27,23 @@ pub(super) struct LearnRun<'a> {
 /// successful model expansion taught, or count a hit for the proposed learned
 /// concepts of a query the offline results answered (judged sufficient). Nothing happens when a model call
 /// failed or nothing is printed.
-pub(super) fn learn_from(run: &LearnRun<'_>, found: &Found, report: &mut model::Report) {
+pub(super) fn learn_from(
+    run: &LearnRun<'_>,
+    found: &Found,
+    report: &mut model::Report,
+) -> Vec<String> {
+    let mut learned = Vec::new();
     if found.search.selected.is_empty() || report.failed {
-        return;
+        return learned;
     }
     let Some(path) = learn::target_path(run.plan.learn_to, run.cwd, &run.plan.dirs) else {
-        return;
+        return learned;
     };
-    learn_lessons(run, found, report, &path);
+    learn_lessons(run, found, report, &path, &mut learned);
     // Last: a settled query is not consulted again, so what the consultation
     // taught must be kept first (a run killed in between settles nothing).
     super::settled::record(run, found, report);
+    learned
 }
 
 /// Keeps what a model taught or chose, or counts a hit (see [`learn_from`]).
@@ -46,10 +52,11 @@ fn learn_lessons(
     found: &Found,
     report: &mut model::Report,
     path: &std::path::Path,
+    learned: &mut Vec<String>,
 ) {
     let path = path.to_path_buf();
     if let Some(lesson) = report.answer_lesson.take() {
-        if !learn_answer(run, &path, &lesson, report) {
+        if !learn_answer(run, &path, &lesson, learned) {
             // The file could not be written (warned): trying again for the
             // concepts would fail, and warn, the same way.
             return;
@@ -82,9 +89,7 @@ fn learn_lessons(
                 if written.is_empty() {
                     messages::verbose("learned: nothing new (every term was junk or known)");
                 }
-                report
-                    .learned
-                    .extend(written.into_iter().map(|(name, _)| name));
+                learned.extend(written.into_iter().map(|(name, _)| name));
             }
             Err(err) => learn::warn(&path, err),
         }
@@ -115,7 +120,7 @@ fn learn_answer(
     run: &LearnRun<'_>,
     path: &std::path::Path,
     lesson: &learn::answer::AnswerLesson,
-    report: &mut model::Report,
+    learned: &mut Vec<String>,
 ) -> bool {
     let from = learn::Provenance {
         // Kept on disk: secrets pasted into a query are not.
@@ -139,7 +144,7 @@ fn learn_answer(
                 },
                 path.display()
             ));
-            report.learned.push(name);
+            learned.push(name);
         }
         Ok(None) => messages::verbose(&format!(
             "learned: not keeping the answer: '{}' already names another concept",

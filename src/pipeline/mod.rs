@@ -16,7 +16,7 @@ mod explain;
 mod input;
 mod learning;
 mod model;
-mod natural;
+pub(crate) mod natural;
 mod notes;
 mod output;
 mod results;
@@ -24,7 +24,7 @@ mod settled;
 
 pub use results::{Budget, FileView, Fitted, LineView, Results};
 
-pub use model::DEFAULT_ITERATIONS;
+pub use crate::fallback::consult::DEFAULT_ITERATIONS;
 
 use crate::paths;
 pub use commands::clap_exit;
@@ -44,7 +44,6 @@ use crate::cli::{self, Flags, Input, LlmPolicy, Mode, Plan};
 use crate::config::{self, ConfigPaths};
 use crate::document::ReadOptions;
 use crate::exit::ExitStatus;
-use crate::judge::Judgement;
 use crate::learn;
 use crate::messages;
 use crate::progress::Spinner;
@@ -196,6 +195,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         cwd: cwd.clone(),
         left_out: None,
         chosen: Vec::new(),
+        learned: Vec::new(),
     };
     if !matches!(input, Gathered::Stdin(_)) {
         summary(found.search.scanned, &found.search.stats);
@@ -213,7 +213,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     }
     notes::how_it_was_read(plan, &found.q, &found.search);
     if let Some(j) = &found.search.judgement {
-        verbose_judgement(j);
+        messages::verbose(&j.summary());
     }
     let spec = match signature_spec(plan) {
         Ok(spec) => spec,
@@ -238,7 +238,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
             used: &learned_used,
             session,
         };
-        learn_from(&run, &found, &mut report);
+        found.learned = learn_from(&run, &found, &mut report);
     }
     if report.dropped > 0 {
         let tail = if report.kept_offline {
@@ -330,18 +330,8 @@ struct Found {
     /// The printed lines the model chose, `(haystack, line)`, after fusion:
     /// `--json` gives them `source: model`.
     chosen: Vec<(usize, usize)>,
-}
-
-fn verbose_judgement(j: &Judgement) {
-    messages::verbose(&format!(
-        "judge: coverage {:.2}, confidence {:.2}, diversity {}, results {} -> {} ({})",
-        j.coverage,
-        j.confidence,
-        j.diversity,
-        j.results,
-        j.verdict.name(),
-        j.reason
-    ));
+    /// Names of the concepts the run wrote to the learned thesaurus.
+    learned: Vec<String>,
 }
 
 fn cwd() -> anyhow::Result<PathBuf> {

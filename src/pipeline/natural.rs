@@ -123,7 +123,7 @@ fn unknown_slots(q: &Query, df: &[usize]) -> u64 {
 /// How many lines a natural-language query prints: `--max-lines` in all,
 /// `-m` of each file.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Limits {
+pub struct Limits {
     pub max_lines: usize,
     pub max_count: Option<usize>,
     /// Order the candidates by the learned ranker (`score::rerank`); off for

@@ -176,6 +176,30 @@ pub(super) fn print_json_requests(
     Ok(())
 }
 
+/// `--dry-run`: the requests as text on stdout, each stage headed when there
+/// are two.
+pub(super) fn print_requests(requests: &[(&'static str, Vec<ShownRequest>)]) -> anyhow::Result<()> {
+    let mut out = String::new();
+    let expanding = requests.len() > 1;
+    for (stage, shown) in requests {
+        match *stage {
+            "expansion" => out.push_str("# 1. expansion: the concepts behind the query\n"),
+            _ if expanding => {
+                out.push_str("# 2. selection (its excerpts would follow the expansion's search)\n")
+            }
+            _ => {}
+        }
+        for request in shown {
+            out.push_str(&crate::llm::dry_run::render(request));
+        }
+    }
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    lock.write_all(out.as_bytes())?;
+    lock.flush()?;
+    Ok(())
+}
+
 /// The summary's `data.kgrep`: the query, file counts, the judge and the model.
 pub(super) fn run_info(found: &Found) -> RunInfo {
     let mut run = report::run_info(&found.q, found.search.scanned, &found.search.stats);
@@ -192,7 +216,7 @@ pub(super) fn run_info(found: &Found) -> RunInfo {
             prompt_tokens: m.usage.prompt_tokens,
             completion_tokens: m.usage.completion_tokens,
         });
-        run.concepts_learned = Some(m.learned.clone());
+        run.concepts_learned = Some(found.learned.clone());
     }
     run.budget = found.left_out.map(|left| BudgetInfo {
         max_tokens: left.max_tokens as u64,
