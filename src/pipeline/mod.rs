@@ -4,23 +4,22 @@
 //!
 //! Owns the order of the stages and the stderr summary lines; every decision
 //! about what matches, how it ranks or how it looks belongs to a stage module.
-//! `input` reads stdin and the paths, `natural` and `exact` drive the search
-//! of each kind of query, `notes` what stderr says of how a query was read,
-//! `model` the model stage, `settled` the consultations
-//! that settled a query, `learning` the learning step, `output` the printers (lines, answer, signature fields). [`find`] is the entry point of every front end: it runs the stages
-//! and returns [`Results`], which the command line prints and the MCP server
+//! `input` reads stdin and the paths, `natural` drives the search of a
+//! natural-language query, `notes` what stderr says of how a query was read,
+//! `model` wires the model stage (`fallback::consult`), `output` the printers
+//! (lines, answer, signature fields); the learning step is `learn::step`.
+//! [`find`] is the entry point of every front end: it runs the stages and
+//! returns [`Results`], which the command line prints and the MCP server
 //! (`crate::mcp`) turns into tool results.
 
 mod commands;
 mod explain;
 mod input;
-mod learning;
 mod model;
 pub(crate) mod natural;
 mod notes;
 mod output;
 mod results;
-mod settled;
 
 pub use results::{Budget, FileView, Fitted, LineView, Results};
 
@@ -30,7 +29,6 @@ use crate::paths;
 pub use commands::clap_exit;
 use commands::{generate, init_config, thesaurus_command};
 use input::{gather, given_paths, process_env, walk_options, Gathered};
-use learning::{learn_from, verbose_learned_used, LearnRun};
 use output::{answer_of, signature_output, signature_spec, write_answer};
 
 use std::io::Write;
@@ -158,7 +156,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     let mut q = query::analyze_with(&plan.query, &thesaurus);
     verbose_query(&q);
     let learned_used = learn::learned_in_query(&q.terms, &thesaurus);
-    verbose_learned_used(&learned_used);
+    notes::learned_used(&learned_used);
     let searched = match &q.kind {
         QueryKind::Natural => natural::rank(
             &mut q,
@@ -226,19 +224,31 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         read: &read,
         spec: spec.as_ref(),
     };
-    let Some(mut report) = model::run(&cx, &mut found)? else {
+    let Some(report) = model::run(&cx, &mut found)? else {
         return Ok(Finding::Done(ExitStatus::Matched));
     };
     cap_per_file(&mut found.search.selected, plan.max_count);
-    if plan.learn {
-        let run = LearnRun {
-            plan,
-            cwd: &cwd,
+    let learned_file = learn::target_path(plan.learn_to, &cwd, &plan.dirs);
+    if let Some(path) = learned_file.as_deref().filter(|_| plan.learn) {
+        let step = learn::step::Step {
+            path,
+            asked: &plan.query,
+            model: plan.model.model.as_deref(),
+            query: &found.q,
+            results: &found.search,
+            chosen: &found.chosen,
             read: &read,
             used: &learned_used,
-            session,
+            settle: model::settling(plan),
+            cwd: &cwd,
         };
-        found.learned = learn_from(&run, &found, &mut report);
+        // Every layer in full: a synonym any concept has is not re-pointed.
+        let known = if step.needs_thesaurus(&report) {
+            load_thesaurus(session, plan, &cwd, false)
+        } else {
+            Thesaurus::new()
+        };
+        found.learned = learn::step::learn(&step, &report, &known);
     }
     if report.dropped > 0 {
         let tail = if report.kept_offline {

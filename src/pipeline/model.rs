@@ -12,6 +12,7 @@ use crate::cli::{LlmPolicy, Mode, Plan};
 use crate::document::ReadOptions;
 use crate::fallback::consult::{self, Consultation, Input, Policy, Wants};
 use crate::fallback::{self, Decision};
+use crate::learn::settled::{self, Replayed};
 use crate::llm::{
     self, Client, ClientOptions, Endpoint, ExpansionRequest, Llm, LlmConfig, LlmError, Meter,
     Reply, SelectionRequest, Usage,
@@ -40,11 +41,11 @@ pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<
     let plan = cx.plan;
     // A settled consultation answers before the judge is heard: what it
     // printed is printed again, whatever a lesson it taught now ranks first.
-    if let Some(report) = super::settled::replay(plan, cx.corpus, cx.cwd, found) {
-        if let Some(note) = &report.note {
-            messages::verbose(&format!("model: not consulted: {note}"));
-        }
-        return Ok(Some(report));
+    let replayed = crate::learn::target_path(plan.learn_to, cx.cwd, &plan.dirs)
+        .and_then(|path| settled::replay(&settling(plan), &path, &found.q, cx.corpus, cx.cwd));
+    if let Some(replayed) = replayed {
+        messages::verbose(&format!("model: not consulted: {}", replayed.note));
+        return Ok(Some(replay(found, replayed)));
     }
     let verdict = found.search.judgement.as_ref().map(|j| j.verdict);
     let expand = match fallback::decide(plan.llm, &plan.mode, verdict) {
@@ -112,6 +113,37 @@ pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<
     );
     let consultation = consult::consult(&input, &models, cx.corpus)?;
     Ok(Some(apply(found, consultation)))
+}
+
+/// What settling needs to know of the run (`learn::settled`).
+pub(super) fn settling(plan: &Plan) -> settled::Run {
+    settled::Run {
+        fallback: plan.llm == LlmPolicy::Auto && !plan.dry_run,
+        prints_lines: matches!(plan.mode, Mode::Grep | Mode::Answer | Mode::AnswerOnly),
+        wants_answer: matches!(plan.mode, Mode::Answer | Mode::AnswerOnly),
+        max_lines: plan.max_lines,
+    }
+}
+
+/// Prints a settled answer again: its lines (the model's chosen ones
+/// marked) become the run's, its answer the model's.
+fn replay(found: &mut Found, replayed: Replayed) -> Report {
+    let mut selected = Vec::new();
+    let mut chosen = Vec::new();
+    for (haystack, lines, model_chose) in replayed.files {
+        let h = found.search.place(&haystack);
+        chosen.extend(model_chose.iter().map(|&n| (h, n)));
+        selected.push((h, lines));
+    }
+    found.search.selected = selected;
+    found.chosen = chosen;
+    Report {
+        answered: true,
+        fused: true,
+        answer: replayed.answer,
+        note: Some(replayed.note),
+        ..Report::default()
+    }
 }
 
 /// Takes a consultation's results into the run's, and says its notes.

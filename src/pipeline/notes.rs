@@ -121,3 +121,18 @@ fn one_word(q: &Query, search: &Searched) -> Option<String> {
          holding it exactly, as ripgrep would, quote it: kgrep '\"{raw}\"'"
     ))
 }
+
+/// `-v`: the learned concepts the query's terms came from.
+pub(super) fn learned_used(used: &[(String, crate::thesaurus::Standing)]) {
+    if used.is_empty() {
+        return;
+    }
+    let names: Vec<String> = used
+        .iter()
+        .map(|(n, s)| format!("{n} ({})", s.name()))
+        .collect();
+    messages::verbose(&format!(
+        "thesaurus: from the learned layer: {}",
+        names.join(", ")
+    ));
+}

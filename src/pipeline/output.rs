@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::Context;
 
 use super::{model, Found};
-use crate::answer::{self, BestLine, NoModel};
+use crate::answer::{self, NoModel};
 use crate::cli::{LlmPolicy, Mode, Plan};
 use crate::document::{Document, ReadOptions};
 use crate::exit::ExitStatus;
@@ -316,31 +316,11 @@ pub(super) fn answer_of(
         if !report.failed {
             messages::line(&answer::offline_answer_note(why));
         }
-        answer::extractive_answer(&found.q.raw, &printed_lines(found, read))
+        answer::extractive_answer(&found.q.raw, &found.search.printed_lines(read))
     };
     JsonAnswer {
         text,
         source: AnswerSource::Extractive,
         model: None,
     }
-}
-
-/// The printed lines with their text, best first, for an extractive answer.
-pub(super) fn printed_lines(found: &Found, read: &ReadOptions) -> Vec<BestLine> {
-    let mut out = Vec::new();
-    for (h, lines) in &found.search.selected {
-        let Some(doc) = found.search.document(*h, read) else {
-            continue;
-        };
-        let texts = doc.lines_at(lines.iter().copied());
-        for &n in lines {
-            let text = texts.get(&n).copied().unwrap_or_default();
-            out.push(BestLine {
-                path: doc.key.clone(),
-                line: n,
-                text: String::from_utf8_lossy(text).into_owned(),
-            });
-        }
-    }
-    out
 }

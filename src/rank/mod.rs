@@ -11,6 +11,7 @@
 
 pub mod exact;
 
+use crate::answer::BestLine;
 use crate::document::{Document, Loaded, ReadOptions};
 use crate::judge::Judgement;
 use crate::report::LineScores;
@@ -98,6 +99,27 @@ impl Searched {
                 self.haystacks.len() - 1
             }
         }
+    }
+
+    /// The selected lines with their text, in print order (what an
+    /// extractive answer quotes, and what learning checks model words by).
+    pub fn printed_lines(&self, read: &ReadOptions) -> Vec<BestLine> {
+        let mut out = Vec::new();
+        for (h, lines) in &self.selected {
+            let Some(doc) = self.document(*h, read) else {
+                continue;
+            };
+            let texts = doc.lines_at(lines.iter().copied());
+            for &n in lines {
+                let text = texts.get(&n).copied().unwrap_or_default();
+                out.push(BestLine {
+                    path: doc.key.clone(),
+                    line: n,
+                    text: String::from_utf8_lossy(text).into_owned(),
+                });
+            }
+        }
+        out
     }
 
     /// Whether the judge found the results sufficient.
