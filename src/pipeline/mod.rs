@@ -13,23 +13,22 @@
 //! (`crate::mcp`) turns into tool results.
 
 mod commands;
-mod explain;
 mod input;
 mod model;
 pub(crate) mod natural;
 mod notes;
-mod output;
-mod results;
 
-pub use results::{Budget, FileView, Fitted, LineView, Results};
+pub use crate::render::results::{Budget, FileView, Fitted, LineView, Results};
 
 pub use crate::fallback::consult::DEFAULT_ITERATIONS;
 
 use crate::paths;
+use crate::render::found::Found;
+use crate::render::print::{self as output, answer_of, signature_output, write_answer};
 pub use commands::clap_exit;
 use commands::{generate, init_config, thesaurus_command};
 use input::{gather, given_paths, process_env, walk_options, Gathered};
-use output::{answer_of, signature_output, signature_spec, write_answer};
+use model::signature_spec;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -37,7 +36,6 @@ use std::time::Instant;
 
 use anyhow::Context;
 
-use crate::budget::LeftOut;
 use crate::cli::{self, Flags, Input, LlmPolicy, Mode, Plan};
 use crate::config::{self, ConfigPaths};
 use crate::document::ReadOptions;
@@ -46,8 +44,7 @@ use crate::learn;
 use crate::messages;
 use crate::progress::Spinner;
 use crate::query::{self, QueryKind};
-use crate::rank::{cap_per_file, cap_total, exact, Searched};
-use crate::render::json::kgrep::Answer as JsonAnswer;
+use crate::rank::{cap_per_file, cap_total, exact};
 use crate::search::{Corpus, LoadStats};
 use crate::session::Session;
 use crate::thesaurus::{self, LayerPaths, Thesaurus};
@@ -276,7 +273,7 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
     }
     let fitted = match plan.token_budget {
         Some(max_tokens) => {
-            let budget = results::Budget {
+            let budget = Budget {
                 max_tokens,
                 name: "--token-budget",
                 max_count: plan.max_count,
@@ -319,29 +316,6 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
         None => output::print(plan, found, read)?,
     };
     Ok(ExitStatus::of_search(printed > 0, messages::errored()))
-}
-
-/// What a search found, as the printers need it.
-struct Found {
-    q: query::Query,
-    /// The search's own results (the model stage fuses its places into them).
-    search: Searched,
-    started: Instant,
-    /// What the model stage did, once it ran.
-    model: Option<model::Report>,
-    /// The answer (`--answer`): in `--json` a message, on stderr otherwise.
-    answer: Option<JsonAnswer>,
-    /// The paths the user named (path arguments or a `--paths-from-stdin`
-    /// list), as written: `--json` names files through them, as ripgrep does.
-    given: Vec<PathBuf>,
-    cwd: PathBuf,
-    /// What `--token-budget` left out, once the output was fitted to it.
-    left_out: Option<LeftOut>,
-    /// The printed lines the model chose, `(haystack, line)`, after fusion:
-    /// `--json` gives them `source: model`.
-    chosen: Vec<(usize, usize)>,
-    /// Names of the concepts the run wrote to the learned thesaurus.
-    learned: Vec<String>,
 }
 
 fn cwd() -> anyhow::Result<PathBuf> {

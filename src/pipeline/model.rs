@@ -7,9 +7,10 @@
 //! Owns the order of those steps and the clients of a run (one meter, one
 //! deadline, a spinner while a call is out). Every decision is a stage's.
 
-use super::{natural, output, Found};
+use super::natural;
 use crate::cli::{LlmPolicy, Mode, Plan};
 use crate::document::ReadOptions;
+use crate::exit::ExitStatus;
 use crate::fallback::consult::{self, Consultation, Input, Policy, Wants};
 use crate::fallback::{self, Decision};
 use crate::learn::settled::{self, Replayed};
@@ -19,8 +20,10 @@ use crate::llm::{
 };
 use crate::messages;
 use crate::progress::Spinner;
+use crate::render::found::Found;
+use crate::render::print as output;
 use crate::search::Corpus;
-use crate::signature::Spec;
+use crate::signature::{self, Spec};
 
 pub(super) use consult::Report;
 
@@ -233,4 +236,16 @@ impl Llm for Models {
     fn usage(&self) -> Usage {
         self.meter.usage()
     }
+}
+
+/// The signature modes' spec, parsed. A bad spec is rlmgrep's error, after its
+/// `Scanned` line (as rlmgrep reports it): exit 2.
+pub(super) fn signature_spec(plan: &Plan) -> Result<Option<Spec>, ExitStatus> {
+    let (Mode::Signature(spec) | Mode::SignatureJson(spec)) = &plan.mode else {
+        return Ok(None);
+    };
+    signature::parse(spec).map(Some).map_err(|err| {
+        messages::line(&err.to_string());
+        ExitStatus::Error
+    })
 }
