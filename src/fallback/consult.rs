@@ -25,8 +25,8 @@ use crate::llm::{
     self, Excerpt, ExpansionRequest, Llm, LlmError, Prompt, Reply, Search, SelectionRequest, Usage,
 };
 use crate::messages::{self, Note};
-use crate::pipeline::natural::{self, Limits};
 use crate::query::{self, Origin, Query, QueryKind};
+use crate::rank::natural::{self, Limits};
 use crate::rank::{self, exact, Searched};
 use crate::search::Corpus;
 use crate::signature::{self, Spec};

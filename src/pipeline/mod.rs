@@ -4,8 +4,8 @@
 //!
 //! Owns the order of the stages and the stderr summary lines; every decision
 //! about what matches, how it ranks or how it looks belongs to a stage module.
-//! `input` reads stdin and the paths, `natural` drives the search of a
-//! natural-language query, `notes` what stderr says of how a query was read,
+//! `input` reads stdin and the paths, `notes` what stderr says of how a
+//! query was read,
 //! `model` wires the model stage (`fallback::consult`), `output` the printers
 //! (lines, answer, signature fields); the learning step is `learn::step`.
 //! [`find`] is the entry point of every front end: it runs the stages and
@@ -15,7 +15,6 @@
 mod commands;
 mod input;
 mod model;
-pub(crate) mod natural;
 mod notes;
 
 pub use crate::render::results::{Budget, FileView, Fitted, LineView, Results};
@@ -44,7 +43,7 @@ use crate::learn;
 use crate::messages;
 use crate::progress::Spinner;
 use crate::query::{self, QueryKind};
-use crate::rank::{cap_per_file, cap_total, exact};
+use crate::rank::{cap_per_file, cap_total, exact, natural};
 use crate::search::{Corpus, LoadStats};
 use crate::session::Session;
 use crate::thesaurus::{self, LayerPaths, Thesaurus};

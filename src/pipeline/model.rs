@@ -7,7 +7,6 @@
 //! Owns the order of those steps and the clients of a run (one meter, one
 //! deadline, a spinner while a call is out). Every decision is a stage's.
 
-use super::natural;
 use crate::cli::{LlmPolicy, Mode, Plan};
 use crate::document::ReadOptions;
 use crate::exit::ExitStatus;
@@ -20,6 +19,7 @@ use crate::llm::{
 };
 use crate::messages;
 use crate::progress::Spinner;
+use crate::rank::natural;
 use crate::render::found::Found;
 use crate::render::print as output;
 use crate::search::Corpus;

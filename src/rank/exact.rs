@@ -2,7 +2,7 @@
 //!
 //! Owns turning the query into a matcher and the hits into [`Searched`];
 //! the search itself is `search::search_exact`'s, and ranking is for
-//! natural-language queries only (`pipeline::natural`).
+//! natural-language queries only (`natural`).
 
 use anyhow::Context;
 

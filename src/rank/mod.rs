@@ -1,8 +1,8 @@
 //! A query's results as one value, [`Searched`]: the files with hits, the
 //! lines selected to print, and for a natural-language query the ranking,
 //! its line scores and the judge's view. Every kind of search hands it on
-//! (`pipeline::natural` ranks natural-language queries, [`exact`] finds every
-//! line of a literal or regex one); the model stage (`fallback::consult`),
+//! ([`natural`] ranks natural-language queries, [`exact`] finds every line
+//! of a literal or regex one); the model stage (`fallback::consult`),
 //! learning (`learn`) and the printers (`render`) read it.
 //!
 //! Owns the value, placing a file in it, capping its selection and reading
@@ -10,6 +10,7 @@
 //! (`search`), scored (`score`), judged (`judge`) or printed (`render`).
 
 pub mod exact;
+pub mod natural;
 
 use crate::answer::BestLine;
 use crate::document::{Document, Loaded, ReadOptions};
