@@ -3,11 +3,11 @@
 //! front end instead when asked).
 //!
 //! Owns the order of the stages and the stderr summary lines; every decision
-//! about what matches, how it ranks or how it looks belongs to a stage module.
-//! `input` reads stdin and the paths, `notes` what stderr says of how a
-//! query was read,
-//! `model` wires the model stage (`fallback::consult`), `output` the printers
-//! (lines, answer, signature fields); the learning step is `learn::step`.
+//! about what matches, how it ranks or how it looks belongs to a stage module:
+//! `rank` (the search of each kind of query), `fallback::consult` (the model
+//! stage, which `model` wires), `learn::step` (learning), `render::print`
+//! (the printers). `input` reads stdin and the paths, `notes` says on stderr
+//! how a query was read, `commands` runs the commands that are not searches.
 //! [`find`] is the entry point of every front end: it runs the stages and
 //! returns [`Results`], which the command line prints and the MCP server
 //! (`crate::mcp`) turns into tool results.
