@@ -167,6 +167,21 @@ pub struct Judgement {
     pub missing: Vec<usize>,
 }
 
+impl Judgement {
+    /// The `-v` line that says what the judge found.
+    pub fn summary(&self) -> String {
+        format!(
+            "judge: coverage {:.2}, confidence {:.2}, diversity {}, results {} -> {} ({})",
+            self.coverage,
+            self.confidence,
+            self.diversity,
+            self.results,
+            self.verdict.name(),
+            self.reason
+        )
+    }
+}
+
 /// Draws the evidence from ranked files (best first) and the printed selection
 /// (`(file index into ranked haystacks, lines)`). `slots`: the query's slot
 /// count; `max_line_score`: the most a line could score (`TermWeights::total`).

@@ -33,6 +33,7 @@ pub mod pipeline;
 pub mod progress;
 pub mod python;
 pub mod query;
+pub mod rank;
 pub mod render;
 pub mod report;
 pub mod score;

@@ -13,6 +13,11 @@
 //! A long-lived process (`kgrep --mcp`) runs each request inside [`capture`],
 //! which also collects that request's warnings and errors, so a tool result
 //! can say what went wrong.
+//!
+//! A stage that returns what to say rather than saying it (the model stage,
+//! `fallback::consult`) returns [`Note`]s, which its caller [`say`]s; what a
+//! stage it calls prints meanwhile is [`hold`]ed and returned as notes too,
+//! so everything is said in the order it happened.
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,6 +27,44 @@ static ERRORED: AtomicBool = AtomicBool::new(false);
 static VERBOSE: AtomicBool = AtomicBool::new(false);
 /// Warnings and errors of the run being captured (`capture`), if one is.
 static CAPTURED: Mutex<Option<Vec<String>>> = Mutex::new(None);
+/// Lines held instead of printed ([`hold`]), if some are.
+static HELD: Mutex<Option<Vec<Note>>> = Mutex::new(None);
+
+/// Something to say on stderr, as a value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Note {
+    /// A `-v` line ([`verbose`]).
+    Verbose(String),
+    /// A warning ([`warn`]).
+    Warn(String),
+    /// A line said always ([`line`]), recorded by nothing.
+    Line(String),
+}
+
+/// Says a note as its kind is said.
+pub fn say(note: &Note) {
+    match note {
+        Note::Verbose(msg) => verbose(msg),
+        Note::Warn(msg) => warn(msg),
+        Note::Line(msg) => line(msg),
+    }
+}
+
+/// Runs `f` holding every line it would print on stderr, and returns them
+/// (as [`Note::Line`]s, in order) for the caller to say later. Warnings are
+/// recorded for [`capture`] when reported, as always; `-v` lines are held
+/// only when `-v` is on. Not reentrant.
+pub fn hold<T>(f: impl FnOnce() -> T) -> (T, Vec<Note>) {
+    *held() = Some(Vec::new());
+    let out = f();
+    let lines = held().take().unwrap_or_default();
+    (out, lines)
+}
+
+fn held() -> std::sync::MutexGuard<'static, Option<Vec<Note>>> {
+    HELD.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 /// What [`capture`] collected.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -74,6 +117,10 @@ pub enum Voice {
 /// made visible (`render::sanitize`), terminal or not. Failures to write are
 /// ignored: there is nowhere left to report them.
 pub fn line(msg: &str) {
+    if let Some(held) = held().as_mut() {
+        held.push(Note::Line(msg.to_string()));
+        return;
+    }
     let mut err = std::io::stderr().lock();
     let msg = crate::render::sanitize::sanitize_text(msg);
     let _ = writeln!(err, "kgrep: {msg}");

@@ -1,16 +1,22 @@
-//! The LLM fallback's decisions and pure parts: whether to call a model for a
-//! run (`decide`), and the helpers the pipeline's model stage uses — excerpts
-//! of the results for the prompt (`excerpts`), the corpus vocabulary, model
-//! concepts as terms and which of them the corpus confirms (`expand`),
-//! reciprocal rank fusion of rankings (`rrf`) and of the model's places with
-//! the offline ones (`fuse`). Documents come in through a loader the caller
-//! passes, so each helper is testable without a tree.
+//! The LLM fallback: whether to call a model for a run (`decide`), and the
+//! model stage itself ([`consult`]: value in, value out, over any
+//! `llm::Llm`), with its parts — what becomes of the model's claims
+//! (`claims`) and what they teach (`lessons`), excerpts of the results for
+//! the prompt (`excerpts`), the corpus vocabulary, model concepts as terms
+//! and which of them the corpus confirms (`expand`), reciprocal rank fusion
+//! of rankings (`rrf`) and of the model's places with the offline ones
+//! (`fuse`). Documents come in through a loader the caller passes, so each
+//! helper is testable without a tree.
 //!
-//! It does not talk HTTP (`llm`), verify claims (`verify`) or print.
+//! It does not talk HTTP (`llm`), verify one claim (`verify`), write what
+//! is learned (`learn`) or print (`render`, `pipeline`).
 
+mod claims;
+pub mod consult;
 pub mod excerpts;
 pub mod expand;
 pub mod fuse;
+mod lessons;
 pub mod rrf;
 
 use crate::cli::{LlmPolicy, Mode};

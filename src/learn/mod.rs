@@ -17,6 +17,7 @@ pub mod answer;
 pub mod filter;
 pub mod manage;
 pub mod settled;
+pub mod step;
 pub mod store;
 
 use crate::paths;

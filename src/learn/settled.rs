@@ -11,15 +11,24 @@
 //! printed. It holds for a run when every one of those files is searched again
 //! and unchanged.
 //!
-//! Owns the record, its key, the fingerprints and the check. Does not decide
-//! when a model is consulted (`fallback`, `pipeline::model`), nor print.
+//! In a run: before a model call, a query whose record still holds is
+//! answered with it, with no call ([`replay`]); after a consultation that got
+//! a reply, what the run printed is kept ([`keep`]).
+//!
+//! Owns the record, its key, the fingerprints, the check, and when a run
+//! replays or records (its `-v` lines). Does not decide when a model is
+//! consulted (`fallback`), nor print results.
 
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::{store, StoreError};
-use crate::query::{Origin, Query};
+use crate::messages;
+use crate::query::{Origin, Query, QueryKind};
+use crate::rank::Searched;
+use crate::search::Corpus;
+use crate::walk::{Haystack, Source};
 
 /// Settled queries a learned file keeps; past it, the oldest go.
 pub const MAX_SETTLED: usize = 500;
@@ -133,6 +142,179 @@ fn date_of(v: &serde_json::Value) -> &str {
     v.get("date")
         .and_then(serde_json::Value::as_str)
         .unwrap_or("")
+}
+
+/// What settling needs to know of a run.
+#[derive(Clone, Copy, Debug)]
+pub struct Run {
+    /// kgrep's own fallback decides when to ask, and the run may ask
+    /// (`--rlm` and `llm = "always"` ask every time, as rlmgrep does; a dry
+    /// run asks nothing).
+    pub fallback: bool,
+    /// The output is lines, or lines and a written answer (a signature's
+    /// fields are asked for each time).
+    pub prints_lines: bool,
+    /// The output holds a written answer.
+    pub wants_answer: bool,
+    /// `--max-lines`, part of the key.
+    pub max_lines: usize,
+}
+
+impl Run {
+    /// Whether settling applies to the run of a query: kgrep's own fallback,
+    /// a mode that prints lines or a written answer, a natural-language query.
+    fn applies(&self, q: &Query) -> bool {
+        self.fallback && self.prints_lines && q.kind == QueryKind::Natural
+    }
+}
+
+/// A file's path as the run reads it (a relative one under `cwd`).
+fn real_path(source: &Source, cwd: &Path) -> Option<PathBuf> {
+    match source {
+        Source::Path(p) if p.is_absolute() => Some(p.clone()),
+        Source::Path(p) => Some(cwd.join(p)),
+        Source::Stdin(_) => None,
+    }
+}
+
+/// A settled answer that still holds, to print again.
+#[derive(Clone, Debug)]
+pub struct Replayed {
+    /// Its files in print order, each with its printed lines and those the
+    /// model chose.
+    pub files: Vec<(Haystack, Vec<usize>, Vec<usize>)>,
+    /// The model's answer, if it wrote one.
+    pub answer: Option<String>,
+    /// Why no model is consulted.
+    pub note: String,
+}
+
+/// The query's settled consultation (in the learned file at `path`) when
+/// that still holds: every file it printed is searched again (in `corpus`)
+/// and unchanged. `None` when there is none, or it no longer holds.
+pub fn replay(
+    run: &Run,
+    path: &Path,
+    q: &Query,
+    corpus: Corpus<'_>,
+    cwd: &Path,
+) -> Option<Replayed> {
+    if !run.applies(q) {
+        return None;
+    }
+    let key = key(q, run.max_lines)?;
+    let record = match lookup(path, &key) {
+        Ok(record) => record?,
+        Err(err) => {
+            messages::verbose(&format!("settled: cannot read {}: {err}", path.display()));
+            return None;
+        }
+    };
+    if run.wants_answer && record.answer.is_none() {
+        return None;
+    }
+    if let Some(changed) = record.files.iter().find(|f| !f.is_unchanged()) {
+        messages::verbose(&format!(
+            "settled: the answer of {} no longer holds: {} changed",
+            record.date,
+            changed.path.display()
+        ));
+        return None;
+    }
+    // Each of its files among the files searched now, by canonical path.
+    let listing = crate::search::list(corpus);
+    let mut files = Vec::with_capacity(record.files.len());
+    for file in &record.files {
+        let name = file.path.file_name()?;
+        let found_now = (0..listing.len())
+            .filter_map(|i| listing.get(i))
+            .filter(|h| matches!(&h.source, Source::Path(p) if p.file_name() == Some(name)))
+            .find(|h| {
+                real_path(&h.source, cwd)
+                    .and_then(|p| p.canonicalize().ok())
+                    .is_some_and(|p| p == file.path)
+            });
+        let Some(h) = found_now else {
+            messages::verbose(&format!(
+                "settled: the answer of {} does not hold here: {} is not searched",
+                record.date,
+                file.path.display()
+            ));
+            return None;
+        };
+        files.push((h, file.lines.clone(), file.chosen.clone()));
+    }
+    let count = record.files.len();
+    Some(Replayed {
+        files,
+        answer: record.answer,
+        note: format!(
+            "settled: the model was consulted on this query on {}, and the {count} file{} its answer rests on are unchanged",
+            record.date,
+            if count == 1 { "" } else { "s" }
+        ),
+    })
+}
+
+/// Keeps what a run printed (`results`, the model's `chosen` lines) after a
+/// consultation that got a reply (whatever it said) as the query's settled
+/// answer, in the learned file at `path`, with the model's `answer` when the
+/// output holds one. `asked`: the query as typed. Nothing is kept when
+/// settling does not apply, nothing was printed, or a printed file cannot be
+/// read back.
+#[allow(clippy::too_many_arguments)]
+pub fn keep(
+    run: &Run,
+    path: &Path,
+    q: &Query,
+    asked: &str,
+    (results, chosen): (&Searched, &[(usize, usize)]),
+    answer: Option<&str>,
+    cwd: &Path,
+) {
+    if !run.applies(q) {
+        return;
+    }
+    let Some(key) = key(q, run.max_lines) else {
+        return;
+    };
+    let mut files = Vec::new();
+    for (h, lines) in &results.selected {
+        let Some(real) = results
+            .haystacks
+            .get(*h)
+            .and_then(|x| real_path(&x.source, cwd))
+        else {
+            return;
+        };
+        let chosen: Vec<usize> = chosen
+            .iter()
+            .filter(|(c, _)| c == h)
+            .map(|&(_, n)| n)
+            .collect();
+        let Some(file) = File::of(&real, lines.clone(), chosen) else {
+            return;
+        };
+        files.push(file);
+    }
+    if files.is_empty() {
+        return;
+    }
+    let record = Settled {
+        // Kept on disk: secrets pasted into a query are not.
+        query: crate::llm::redact::redact(asked).text,
+        date: store::now_utc(),
+        files,
+        answer: answer.filter(|_| run.wants_answer).map(str::to_string),
+    };
+    match self::record(path, &key, &record) {
+        Ok(()) => messages::verbose(&format!(
+            "settled: the answer printed is kept in {} until one of its {} file(s) changes",
+            path.display(),
+            record.files.len()
+        )),
+        Err(err) => super::warn(path, err),
+    }
 }
 
 #[cfg(test)]

@@ -353,6 +353,14 @@ impl Llm for Client {
     fn select(&self, req: &SelectionRequest) -> Result<Reply, LlmError> {
         self.complete(&prompt::selection(req))
     }
+
+    fn calls(&self) -> u32 {
+        self.meter.calls()
+    }
+
+    fn usage(&self) -> Usage {
+        self.meter.usage()
+    }
 }
 
 /// 429, and the 5xx answers that mean "try again" (529: Anthropic overloaded).

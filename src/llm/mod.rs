@@ -79,14 +79,19 @@ pub use prompt::{Excerpt, ExpansionRequest, Prompt, PromptStats, SelectionReques
 pub use provider::{resolve, ApiKey, Endpoint, KeySource, LlmConfig, Offline, Protocol, Provider};
 pub use reply::{parse_reply, Concept, Reply, ReplyError, Search};
 
-/// The two requests the pipeline makes. [`Client`] implements it over HTTP;
-/// pipeline tests can implement it with canned replies.
+/// The two requests the model stage makes (`fallback::consult`), and what
+/// they cost so far. [`Client`] implements it over HTTP; the model stage's
+/// tests implement it with canned replies.
 pub trait Llm {
     /// Concepts, synonyms and identifiers behind a query (`Reply::concepts`).
     fn expand(&self, req: &ExpansionRequest) -> Result<Reply, LlmError>;
     /// The excerpt lines that answer a query (`Reply::matches`, and `answer` or
     /// signature fields when asked for).
     fn select(&self, req: &SelectionRequest) -> Result<Reply, LlmError>;
+    /// Calls made (or started) so far ([`Meter::calls`]).
+    fn calls(&self) -> u32;
+    /// Tokens the servers reported so far ([`Meter::usage`]).
+    fn usage(&self) -> Usage;
 }
 
 /// Why a model call gave nothing usable. Every variant means "warn and keep the

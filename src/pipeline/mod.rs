@@ -3,36 +3,31 @@
 //! front end instead when asked).
 //!
 //! Owns the order of the stages and the stderr summary lines; every decision
-//! about what matches, how it ranks or how it looks belongs to a stage module.
-//! `input` reads stdin and the paths, `natural` and `exact` drive the search
-//! of each kind of query, `notes` what stderr says of how a query was read,
-//! `model` the model stage, `settled` the consultations
-//! that settled a query, `learning` the learning step, `output` the printers (lines, answer, signature fields). [`find`] is the entry point of every front end: it runs the stages
-//! and returns [`Results`], which the command line prints and the MCP server
+//! about what matches, how it ranks or how it looks belongs to a stage module:
+//! `rank` (the search of each kind of query), `fallback::consult` (the model
+//! stage, which `model` wires), `learn::step` (learning), `render::print`
+//! (the printers). `input` reads stdin and the paths, `notes` says on stderr
+//! how a query was read, `commands` runs the commands that are not searches.
+//! [`find`] is the entry point of every front end: it runs the stages and
+//! returns [`Results`], which the command line prints and the MCP server
 //! (`crate::mcp`) turns into tool results.
 
 mod commands;
-mod exact;
-mod explain;
 mod input;
-mod learning;
 mod model;
-mod natural;
 mod notes;
-mod output;
-mod results;
-mod settled;
 
-pub use results::{Budget, FileView, Fitted, LineView, Results};
+pub use crate::render::results::{Budget, FileView, Fitted, LineView, Results};
 
-pub use model::DEFAULT_ITERATIONS;
+pub use crate::fallback::consult::DEFAULT_ITERATIONS;
 
 use crate::paths;
+use crate::render::found::Found;
+use crate::render::print::{self as output, answer_of, signature_output, write_answer};
 pub use commands::clap_exit;
 use commands::{generate, init_config, thesaurus_command};
 use input::{gather, given_paths, process_env, walk_options, Gathered};
-use learning::{learn_from, verbose_learned_used, LearnRun};
-use output::{answer_of, signature_output, signature_spec, write_answer};
+use model::signature_spec;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -40,23 +35,19 @@ use std::time::Instant;
 
 use anyhow::Context;
 
-use crate::budget::LeftOut;
 use crate::cli::{self, Flags, Input, LlmPolicy, Mode, Plan};
 use crate::config::{self, ConfigPaths};
 use crate::document::ReadOptions;
 use crate::exit::ExitStatus;
-use crate::judge::Judgement;
 use crate::learn;
 use crate::messages;
 use crate::progress::Spinner;
 use crate::query::{self, QueryKind};
-use crate::render::json::kgrep::Answer as JsonAnswer;
-use crate::report::LineScores;
-use crate::score::RankedFile;
+use crate::rank::{cap_per_file, cap_total, exact, natural};
 use crate::search::{Corpus, LoadStats};
 use crate::session::Session;
 use crate::thesaurus::{self, LayerPaths, Thesaurus};
-use crate::walk::{Haystack, WalkOptions};
+use crate::walk::WalkOptions;
 
 /// Runs the command the parsed flags name (not `--mcp`: the front ends are
 /// chosen by `crate::run`).
@@ -161,7 +152,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     let mut q = query::analyze_with(&plan.query, &thesaurus);
     verbose_query(&q);
     let learned_used = learn::learned_in_query(&q.terms, &thesaurus);
-    verbose_learned_used(&learned_used);
+    notes::learned_used(&learned_used);
     let searched = match &q.kind {
         QueryKind::Natural => natural::rank(
             &mut q,
@@ -198,6 +189,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         cwd: cwd.clone(),
         left_out: None,
         chosen: Vec::new(),
+        learned: Vec::new(),
     };
     if !matches!(input, Gathered::Stdin(_)) {
         summary(found.search.scanned, &found.search.stats);
@@ -215,7 +207,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     }
     notes::how_it_was_read(plan, &found.q, &found.search);
     if let Some(j) = &found.search.judgement {
-        verbose_judgement(j);
+        messages::verbose(&j.summary());
     }
     let spec = match signature_spec(plan) {
         Ok(spec) => spec,
@@ -228,19 +220,31 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         read: &read,
         spec: spec.as_ref(),
     };
-    let Some(mut report) = model::run(&cx, &mut found)? else {
+    let Some(report) = model::run(&cx, &mut found)? else {
         return Ok(Finding::Done(ExitStatus::Matched));
     };
     cap_per_file(&mut found.search.selected, plan.max_count);
-    if plan.learn {
-        let run = LearnRun {
-            plan,
-            cwd: &cwd,
+    let learned_file = learn::target_path(plan.learn_to, &cwd, &plan.dirs);
+    if let Some(path) = learned_file.as_deref().filter(|_| plan.learn) {
+        let step = learn::step::Step {
+            path,
+            asked: &plan.query,
+            model: plan.model.model.as_deref(),
+            query: &found.q,
+            results: &found.search,
+            chosen: &found.chosen,
             read: &read,
             used: &learned_used,
-            session,
+            settle: model::settling(plan),
+            cwd: &cwd,
         };
-        learn_from(&run, &found, &mut report);
+        // Every layer in full: a synonym any concept has is not re-pointed.
+        let known = if step.needs_thesaurus(&report) {
+            load_thesaurus(session, plan, &cwd, false)
+        } else {
+            Thesaurus::new()
+        };
+        found.learned = learn::step::learn(&step, &report, &known);
     }
     if report.dropped > 0 {
         let tail = if report.kept_offline {
@@ -268,7 +272,7 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
     }
     let fitted = match plan.token_budget {
         Some(max_tokens) => {
-            let budget = results::Budget {
+            let budget = Budget {
                 max_tokens,
                 name: "--token-budget",
                 max_count: plan.max_count,
@@ -311,147 +315,6 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
         None => output::print(plan, found, read)?,
     };
     Ok(ExitStatus::of_search(printed > 0, messages::errored()))
-}
-
-/// Selected lines per haystack (an index into `Found::haystacks`), in print order.
-type Selection = Vec<(usize, Vec<usize>)>;
-
-/// Keeps the first `max` lines of a selection in print order (0 keeps all);
-/// returns how many there were.
-fn cap_total(selected: &mut Selection, max: usize) -> usize {
-    let total = selected.iter().map(|(_, lines)| lines.len()).sum();
-    if max == 0 {
-        return total;
-    }
-    let mut left = max;
-    for (_, lines) in selected.iter_mut() {
-        lines.truncate(left);
-        left -= lines.len();
-    }
-    selected.retain(|(_, lines)| !lines.is_empty());
-    total
-}
-
-/// `-m`: each file's lines as the printers keep them, the lowest line numbers
-/// (a natural-language selection already holds each file's best within the
-/// cap), so that `--explain`, the answer and learning see the printed lines.
-fn cap_per_file(selected: &mut Selection, max_count: Option<usize>) {
-    for (_, lines) in selected.iter_mut() {
-        lines.sort_unstable();
-        lines.dedup();
-        if let Some(max) = max_count {
-            lines.truncate(max);
-        }
-    }
-}
-
-/// What one kind of search hands to the printers.
-struct Searched {
-    /// The files with hits, sorted by key; `selected` indexes into it.
-    haystacks: Vec<Haystack>,
-    selected: Selection,
-    stats: LoadStats,
-    /// Line scores of a natural-language query (empty for exact ones).
-    scores: LineScores,
-    scanned: usize,
-    /// The ranked candidate files of a natural-language query, best first.
-    ranked: Vec<RankedFile>,
-    /// The judge's view of a natural-language query's results.
-    judgement: Option<Judgement>,
-    /// Document frequency of each term (natural language).
-    df: Vec<usize>,
-    /// Lines of context printed around each match (`-A`, `-B`, `-C`).
-    context: usize,
-}
-
-/// Lines around a ranked or printed line of a streamed file that a hollow
-/// load keeps (besides the context asked for): room for the model's
-/// excerpts and the answer's quotes around the places found.
-pub const HOLLOW_MARGIN: usize = 200;
-
-impl Searched {
-    /// Haystack `h`'s document, read again (`None`: gone or unreadable). A
-    /// file too large to load (`document::stream`) comes back hollow: only
-    /// the lines near its ranked and printed ones keep their text.
-    fn document(
-        &self,
-        h: usize,
-        read: &crate::document::ReadOptions,
-    ) -> Option<crate::document::Document> {
-        use crate::document::{stream, Loaded};
-        let haystack = self.haystacks.get(h)?;
-        let Some(path) = stream::streamed(haystack, read) else {
-            return natural::load_quiet(haystack, read);
-        };
-        let mut near: Vec<usize> = self
-            .ranked
-            .iter()
-            .filter(|f| f.haystack == h)
-            .flat_map(|f| f.lines.iter().map(|l| l.line))
-            .chain(
-                self.selected
-                    .iter()
-                    .filter(|(x, _)| *x == h)
-                    .flat_map(|(_, l)| l.iter().copied()),
-            )
-            .collect();
-        near.sort_unstable();
-        near.dedup();
-        let margin = HOLLOW_MARGIN.max(self.context);
-        let keep = |n: usize| {
-            let i = near.partition_point(|&m| m + margin < n);
-            near.get(i).is_some_and(|&m| m <= n + margin)
-        };
-        match stream::load_hollow(haystack, path, read, keep) {
-            Ok(Loaded::Text(doc)) => Some(doc),
-            _ => None,
-        }
-    }
-
-    /// Haystack `h`'s document as a model may see it
-    /// (`natural::load_disclosed`): `None` for a secret file, which is not read.
-    fn disclosed(
-        &self,
-        h: usize,
-        read: &crate::document::ReadOptions,
-    ) -> Option<crate::document::Document> {
-        self.haystacks
-            .get(h)
-            .and_then(|x| natural::load_disclosed(x, read))
-    }
-}
-
-/// What a search found, as the printers need it.
-struct Found {
-    q: query::Query,
-    /// The search's own results (the model stage fuses its places into them).
-    search: Searched,
-    started: Instant,
-    /// What the model stage did, once it ran.
-    model: Option<model::Report>,
-    /// The answer (`--answer`): in `--json` a message, on stderr otherwise.
-    answer: Option<JsonAnswer>,
-    /// The paths the user named (path arguments or a `--paths-from-stdin`
-    /// list), as written: `--json` names files through them, as ripgrep does.
-    given: Vec<PathBuf>,
-    cwd: PathBuf,
-    /// What `--token-budget` left out, once the output was fitted to it.
-    left_out: Option<LeftOut>,
-    /// The printed lines the model chose, `(haystack, line)`, after fusion:
-    /// `--json` gives them `source: model`.
-    chosen: Vec<(usize, usize)>,
-}
-
-fn verbose_judgement(j: &Judgement) {
-    messages::verbose(&format!(
-        "judge: coverage {:.2}, confidence {:.2}, diversity {}, results {} -> {} ({})",
-        j.coverage,
-        j.confidence,
-        j.diversity,
-        j.results,
-        j.verdict.name(),
-        j.reason
-    ));
 }
 
 fn cwd() -> anyhow::Result<PathBuf> {

@@ -5,10 +5,10 @@
 //!
 //! Owns the wording and when each is said; the reading itself is `query`'s.
 
-use super::Searched;
 use crate::cli::{Mode, Plan};
 use crate::messages;
 use crate::query::{Origin, Query, QueryKind};
+use crate::rank::Searched;
 use crate::score::RankedFile;
 use crate::search::matcher;
 
@@ -120,4 +120,19 @@ fn one_word(q: &Query, search: &Searched) -> Option<String> {
          holding it in some form (stemmed, with synonyms), ranked; to print every line \
          holding it exactly, as ripgrep would, quote it: kgrep '\"{raw}\"'"
     ))
+}
+
+/// `-v`: the learned concepts the query's terms came from.
+pub(super) fn learned_used(used: &[(String, crate::thesaurus::Standing)]) {
+    if used.is_empty() {
+        return;
+    }
+    let names: Vec<String> = used
+        .iter()
+        .map(|(n, s)| format!("{n} ({})", s.name()))
+        .collect();
+    messages::verbose(&format!(
+        "thesaurus: from the learned layer: {}",
+        names.join(", ")
+    ));
 }

@@ -15,14 +15,24 @@
 //! - [`cells`]: terminal cell widths and rich-style tab expansion.
 //! - [`wrap`]: rich's word wrap (for the answer).
 //! - [`style`]: the ANSI colours and painting text with them.
+//!
+//! A run's results ([`found`], what the stages found) are printed by
+//! [`print`] (grep layout, `--json`, `--dry-run`'s requests, the answer, the
+//! signature fields), explained by [`explain`] (`--explain`), and read by any
+//! front end through [`results`] (which also fits them to a token budget,
+//! with `budget`'s arithmetic).
 
 pub mod answer;
 pub mod cells;
 pub mod context;
 pub mod cut;
+pub mod explain;
 pub mod features;
+pub mod found;
 pub mod grep;
 pub mod json;
+pub mod print;
+pub mod results;
 pub mod sanitize;
 pub mod signature;
 pub mod style;

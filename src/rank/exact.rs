@@ -1,4 +1,8 @@
 //! Literal and regex queries: every matching line, ripgrep's semantics.
+//!
+//! Owns turning the query into a matcher and the hits into [`Searched`];
+//! the search itself is `search::search_exact`'s, and ranking is for
+//! natural-language queries only (`natural`).
 
 use anyhow::Context;
 
@@ -11,11 +15,7 @@ use crate::search::{self, Corpus};
 /// streamed to their first match before being loaded (`search_exact`'s
 /// prefilter), unless the literal holds characters the text normalisation
 /// changes.
-pub(super) fn literal(
-    lit: &str,
-    corpus: Corpus<'_>,
-    read: &ReadOptions,
-) -> anyhow::Result<Searched> {
+pub fn literal(lit: &str, corpus: Corpus<'_>, read: &ReadOptions) -> anyhow::Result<Searched> {
     let matcher = grep_regex::RegexMatcherBuilder::new()
         .fixed_strings(true)
         .build(lit)
@@ -28,7 +28,7 @@ pub(super) fn literal(
 
 /// A regex query: every matching line. Files are loaded and normalised before
 /// matching, since a pattern may depend on line ends or invalid UTF-8.
-pub(super) fn regex(re: &str, corpus: Corpus<'_>, read: &ReadOptions) -> anyhow::Result<Searched> {
+pub fn regex(re: &str, corpus: Corpus<'_>, read: &ReadOptions) -> anyhow::Result<Searched> {
     let matcher = grep_regex::RegexMatcherBuilder::new()
         .build(re)
         .with_context(|| format!("invalid regex {re:?}"))?;

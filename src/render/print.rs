@@ -1,18 +1,24 @@
-//! Printing what a search found: rlmgrep's grep layout, or `--json`, each
-//! written to any writer (stdout, or a buffer that `--token-budget` measures
-//! and an MCP tool result carries); the answer (`--answer`, the model's or an
-//! extractive one) and the signature fields (`--signature[-json]`).
+//! Printing what a search found ([`Found`]): rlmgrep's grep layout, or
+//! `--json`, each written to any writer (stdout, or a buffer that
+//! `--token-budget` measures and an MCP tool result carries); the answer
+//! (`--answer`, the model's or an extractive one), the signature fields
+//! (`--signature[-json]`) and `--dry-run`'s requests.
+//!
+//! Owns turning a run's values into the printers' (`grep`, `json`, `answer`,
+//! `signature`). Does not decide which lines print (the stages, `rank`,
+//! `fallback`) nor fit them to a budget (`results`).
 
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
 use anyhow::Context;
 
-use super::{model, Found};
-use crate::answer::{self, BestLine, NoModel};
+use super::found::Found;
+use crate::answer::{self, NoModel};
 use crate::cli::{LlmPolicy, Mode, Plan};
 use crate::document::{Document, ReadOptions};
 use crate::exit::ExitStatus;
+use crate::fallback::consult::Report;
 use crate::judge::Verdict;
 use crate::llm::ShownRequest;
 use crate::messages;
@@ -24,11 +30,11 @@ use crate::render::json::kgrep::{BudgetInfo, JudgeInfo, ModelUsage, Request, Run
 use crate::render::json::{JsonFile, JsonOptions, JsonPrinter};
 use crate::render::{self, answer::AnswerStyle, signature::SignatureFormat};
 use crate::report::{self, Spotter};
-use crate::signature::{self, Spec};
+use crate::signature::Spec;
 use crate::walk;
 
 /// Prints the selected lines; returns how many match lines were printed.
-pub(super) fn print(plan: &Plan, found: &Found, read: &ReadOptions) -> anyhow::Result<usize> {
+pub(crate) fn print(plan: &Plan, found: &Found, read: &ReadOptions) -> anyhow::Result<usize> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let printed = write_grep_to(&mut out, plan, found, read)?;
@@ -38,7 +44,7 @@ pub(super) fn print(plan: &Plan, found: &Found, read: &ReadOptions) -> anyhow::R
 
 /// Writes the selected lines grep-style to `out` (nothing for
 /// `--answer-only`); returns how many match lines were (or would be) printed.
-pub(super) fn write_grep_to(
+pub(crate) fn write_grep_to(
     out: &mut dyn Write,
     plan: &Plan,
     found: &Found,
@@ -85,14 +91,14 @@ pub(super) fn write_grep_to(
 
 /// `--json`: every selected file's messages, then the summary (always).
 /// Returns how many match lines were printed.
-pub(super) fn print_json(plan: &Plan, found: &Found, read: &ReadOptions) -> anyhow::Result<usize> {
+pub(crate) fn print_json(plan: &Plan, found: &Found, read: &ReadOptions) -> anyhow::Result<usize> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     write_json_to(&mut out, plan, found, read)
 }
 
 /// Writes `--json` to `out`; returns how many match lines were printed.
-pub(super) fn write_json_to(
+pub(crate) fn write_json_to(
     out: &mut dyn Write,
     plan: &Plan,
     found: &Found,
@@ -143,7 +149,7 @@ pub(super) fn write_json_to(
 
 /// `--dry-run --json`: one `request` message per request that would be sent
 /// (`stage` names the call), then the summary; no match lines.
-pub(super) fn print_json_requests(
+pub(crate) fn print_json_requests(
     plan: &Plan,
     found: &Found,
     requests: &[(&'static str, Vec<ShownRequest>)],
@@ -176,8 +182,32 @@ pub(super) fn print_json_requests(
     Ok(())
 }
 
+/// `--dry-run`: the requests as text on stdout, each stage headed when there
+/// are two.
+pub(crate) fn print_requests(requests: &[(&'static str, Vec<ShownRequest>)]) -> anyhow::Result<()> {
+    let mut out = String::new();
+    let expanding = requests.len() > 1;
+    for (stage, shown) in requests {
+        match *stage {
+            "expansion" => out.push_str("# 1. expansion: the concepts behind the query\n"),
+            _ if expanding => {
+                out.push_str("# 2. selection (its excerpts would follow the expansion's search)\n")
+            }
+            _ => {}
+        }
+        for request in shown {
+            out.push_str(&crate::llm::dry_run::render(request));
+        }
+    }
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    lock.write_all(out.as_bytes())?;
+    lock.flush()?;
+    Ok(())
+}
+
 /// The summary's `data.kgrep`: the query, file counts, the judge and the model.
-pub(super) fn run_info(found: &Found) -> RunInfo {
+pub(crate) fn run_info(found: &Found) -> RunInfo {
     let mut run = report::run_info(&found.q, found.search.scanned, &found.search.stats);
     run.judge = found.search.judgement.as_ref().map(|j| JudgeInfo {
         sufficient: j.verdict == Verdict::Sufficient,
@@ -192,7 +222,7 @@ pub(super) fn run_info(found: &Found) -> RunInfo {
             prompt_tokens: m.usage.prompt_tokens,
             completion_tokens: m.usage.completion_tokens,
         });
-        run.concepts_learned = Some(m.learned.clone());
+        run.concepts_learned = Some(found.learned.clone());
     }
     run.budget = found.left_out.map(|left| BudgetInfo {
         max_tokens: left.max_tokens as u64,
@@ -207,23 +237,11 @@ fn count_lines(f: &FileResult, max_count: Option<usize>) -> usize {
     max_count.map_or(f.lines.len(), |m| f.lines.len().min(m))
 }
 
-/// The signature modes' spec, parsed. A bad spec is rlmgrep's error, after its
-/// `Scanned` line (as rlmgrep reports it): exit 2.
-pub(super) fn signature_spec(plan: &Plan) -> Result<Option<Spec>, ExitStatus> {
-    let (Mode::Signature(spec) | Mode::SignatureJson(spec)) = &plan.mode else {
-        return Ok(None);
-    };
-    signature::parse(spec).map(Some).map_err(|err| {
-        messages::line(&err.to_string());
-        ExitStatus::Error
-    })
-}
-
 /// Prints the signature fields (exit 0), or says why there are none (exit 2).
-pub(super) fn signature_output(
+pub(crate) fn signature_output(
     plan: &Plan,
     spec: &Spec,
-    report: &model::Report,
+    report: &Report,
 ) -> anyhow::Result<ExitStatus> {
     let (flag, format) = match plan.mode {
         Mode::SignatureJson(_) => ("--signature-json", SignatureFormat::Json),
@@ -255,7 +273,7 @@ pub(super) fn signature_output(
 
 /// The answer section on stderr, laid out as rlmgrep's rich console does; its
 /// header coloured as `--color` says for stderr ([`Plan::answer_color`]).
-pub(super) fn write_answer(text: &str, plan: &Plan) -> anyhow::Result<()> {
+pub(crate) fn write_answer(text: &str, plan: &Plan) -> anyhow::Result<()> {
     let style = AnswerStyle {
         width: render::answer::console_width(
             std::env::var("COLUMNS").ok().as_deref(),
@@ -270,10 +288,10 @@ pub(super) fn write_answer(text: &str, plan: &Plan) -> anyhow::Result<()> {
 
 /// `--answer`: the model's answer, or offline an extractive one (with a note
 /// on stderr saying why).
-pub(super) fn answer_of(
+pub(crate) fn answer_of(
     plan: &Plan,
     found: &Found,
-    report: &model::Report,
+    report: &Report,
     read: &ReadOptions,
 ) -> JsonAnswer {
     if report.answered {
@@ -292,31 +310,11 @@ pub(super) fn answer_of(
         if !report.failed {
             messages::line(&answer::offline_answer_note(why));
         }
-        answer::extractive_answer(&found.q.raw, &printed_lines(found, read))
+        answer::extractive_answer(&found.q.raw, &found.search.printed_lines(read))
     };
     JsonAnswer {
         text,
         source: AnswerSource::Extractive,
         model: None,
     }
-}
-
-/// The printed lines with their text, best first, for an extractive answer.
-pub(super) fn printed_lines(found: &Found, read: &ReadOptions) -> Vec<BestLine> {
-    let mut out = Vec::new();
-    for (h, lines) in &found.search.selected {
-        let Some(doc) = found.search.document(*h, read) else {
-            continue;
-        };
-        let texts = doc.lines_at(lines.iter().copied());
-        for &n in lines {
-            let text = texts.get(&n).copied().unwrap_or_default();
-            out.push(BestLine {
-                path: doc.key.clone(),
-                line: n,
-                text: String::from_utf8_lossy(text).into_owned(),
-            });
-        }
-    }
-    out
 }

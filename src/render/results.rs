@@ -1,20 +1,22 @@
-//! What [`super::find`] returns: a search's results, read through plain
-//! values by any front end. The command line prints them (`super::print`);
+//! What `pipeline::find` returns: a search's results, read through plain
+//! values by any front end. The command line prints them (`pipeline`);
 //! the MCP server (`crate::mcp`) asks for the grep-style text, the files and
 //! lines as data, the answer and the explanations.
 //!
 //! Owns the read-only view; every number and line comes from the stages
-//! unchanged, and the text is `output`'s rendering, byte for byte what
+//! unchanged, and the text is `print`'s rendering, byte for byte what
 //! `kgrep` prints into a pipe.
 
-use super::output;
-use super::{explain, Found, Selection};
+use super::explain;
+use super::found::Found;
+use super::print;
 use crate::budget::{self, LeftOut};
 use crate::cli::Plan;
 use crate::document::ReadOptions;
 use crate::judge::{Judgement, Verdict};
 use crate::llm::prompt::estimate_tokens;
 use crate::query::Query;
+use crate::rank::Selection;
 use crate::render::context::{context_groups, selected_lines};
 use crate::render::json::kgrep::{Answer, LineInfo, RunInfo};
 use crate::report::{self, Spotter};
@@ -22,10 +24,10 @@ use crate::signature::Spec;
 
 /// A search's results.
 pub struct Results {
-    pub(super) found: Found,
-    pub(super) read: ReadOptions,
+    pub(crate) found: Found,
+    pub(crate) read: ReadOptions,
     /// The signature spec (signature modes): the fields are printed instead.
-    pub(super) spec: Option<Spec>,
+    pub(crate) spec: Option<Spec>,
 }
 
 /// A token budget and how the output it bounds is laid out.
@@ -112,7 +114,7 @@ impl Results {
 
     /// What `--json`'s summary says of the run (`data.kgrep`).
     pub fn run_info(&self) -> RunInfo {
-        output::run_info(&self.found)
+        print::run_info(&self.found)
     }
 
     /// Why each printed line was printed (`--explain`), one message each.
@@ -127,7 +129,7 @@ impl Results {
     /// The grep-style text `kgrep` prints into a pipe (no colour, no budget).
     pub fn text(&self, plan: &Plan) -> anyhow::Result<Vec<u8>> {
         let mut bytes = Vec::new();
-        output::write_grep_to(&mut bytes, &pipe(plan), &self.found, &self.read)?;
+        print::write_grep_to(&mut bytes, &pipe(plan), &self.found, &self.read)?;
         Ok(bytes)
     }
 

@@ -5,8 +5,8 @@
 //! the lines of a literal or regex query (exact, not ranked). The lines
 //! explained are the printed ones (`Found::selected` after `-m`).
 
-use super::model::Report;
-use super::Found;
+use super::found::Found;
+use crate::fallback::consult::Report;
 use crate::query::{Query, QueryKind};
 use crate::score::unit::{RankedUnit, FIELDS};
 use crate::score::{RankedFile, RankedLine};

@@ -1,11 +1,11 @@
 //! Natural-language queries: count terms everywhere, score lines in the best
 //! files, select the lines to print.
 
-use super::{Searched, Selection};
 use crate::document::{self, Document, Loaded, ReadOptions};
 use crate::judge::{self, Thresholds};
 use crate::messages;
 use crate::query::{self, Origin, Query, Term};
+use crate::rank::{load_quiet, Searched, Selection};
 use crate::report::LineScores;
 use crate::score::{self, RankedFile, TermWeights};
 use crate::search::{self, matcher::TermMatcher, sink::TermLine, Corpus};
@@ -17,7 +17,7 @@ use crate::walk::Haystack;
 /// query word the corpus never uses is corrected to its nearest corpus words
 /// (`typo`), which are added to the query's terms, and the corpus is counted
 /// again with them.
-pub(super) fn rank(
+pub(crate) fn rank(
     q: &mut Query,
     corpus: Corpus<'_>,
     read: &ReadOptions,
@@ -123,7 +123,7 @@ fn unknown_slots(q: &Query, df: &[usize]) -> u64 {
 /// How many lines a natural-language query prints: `--max-lines` in all,
 /// `-m` of each file.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Limits {
+pub struct Limits {
     pub max_lines: usize,
     pub max_count: Option<usize>,
     /// Order the candidates by the learned ranker (`score::rerank`); off for
@@ -701,17 +701,9 @@ fn query_facts<'q>(q: &Query, typed: &'q [String]) -> score::features::QueryFact
     }
 }
 
-/// Loads a haystack already read once; errors were reported the first time.
-pub(super) fn load_quiet(h: &Haystack, read: &ReadOptions) -> Option<Document> {
-    match document::load(h, read) {
-        Ok(Loaded::Text(doc) | Loaded::Partial(doc, _)) => Some(doc),
-        _ => None,
-    }
-}
-
 /// `--features`: each ranked candidate's path and feature vector, in the
 /// ranking's order (`render::features` writes them).
-pub(super) fn features(q: &Query, searched: &Searched) -> Vec<crate::render::features::FeatureRow> {
+pub(crate) fn features(q: &Query, searched: &Searched) -> Vec<crate::render::features::FeatureRow> {
     let weights = TermWeights::new(&q.terms, &searched.df, searched.stats.loaded);
     let typed = query::typed_names(&q.raw);
     let keys = |h: usize| searched.haystacks[h].key.clone();
@@ -726,16 +718,6 @@ pub(super) fn features(q: &Query, searched: &Searched) -> Vec<crate::render::fea
             features,
         })
         .collect()
-}
-
-/// Loads a haystack for a model's prompt, as `llm::outbound` allows: a
-/// withheld (secret) file is not read at all, any other is redacted whole.
-/// The model stage reads files for a prompt only through this.
-pub(super) fn load_disclosed(h: &Haystack, read: &ReadOptions) -> Option<Document> {
-    if crate::llm::outbound::is_withheld(&h.key) {
-        return None;
-    }
-    load_quiet(h, read).and_then(crate::llm::outbound::document)
 }
 
 #[cfg(test)]
