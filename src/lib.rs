@@ -2,18 +2,27 @@
 //! drop-in replacement for `rlmgrep`.
 //!
 //! ```text
-//! argv ─cli─▶ Plan ─walk─▶ Haystacks ─search─▶ hits ─score─▶ ranked lines ─report─▶ render ─▶ stdout
-//!                  query ─▶ Terms ──────┘
+//! argv ─cli─▶ Plan ─walk─▶ Haystacks ─search─▶ hits ─score─▶ ranked files ─judge─▶ verdict
+//!        query + thesaurus ─▶ Terms ─┘     (rank: one query's results, rank::Searched)
+//!   verdict "not sufficient" ─fallback::consult (llm)─▶ verified claims ─▶ fused results
+//!   results ─render─▶ stdout        results + what the model taught ─learn::step─▶ thesaurus
 //! ```
 //!
-//! Each stage is a module taking plain values and returning plain values; only
-//! `walk`, `document`, `search`, `render` and `progress` (stderr, on a terminal)
-//! touch the outside world, and `pipeline` wires them together. `report` turns
-//! ranked lines into what the printers take (match spans, `--json` data).
-//! `units` parses a candidate file of a known language (tree-sitter) into code
-//! units — functions, classes, top-level statements — as plain data for the
-//! stages after `search`. No stability promise: this library exists so
-//! the binary, the tests and the benchmarks can call each stage directly.
+//! Each stage is a module taking plain values and returning plain values;
+//! `pipeline` only wires them together. `rank` runs search, score and judge
+//! for one query and hands the rest of the run one value (`rank::Searched`);
+//! `fallback::consult` is the model stage, over any `llm::Llm`; `verify`
+//! checks every line a model proposes against the file; `learn::step` keeps
+//! what a model taught; `render` prints. Only `walk`, `document`, `search`,
+//! `llm`'s client, `learn`'s store, `render` and `progress` (stderr, on a
+//! terminal) touch the outside world. `report` turns ranked lines into what
+//! the printers take (match spans, `--json` data). `units` parses a candidate
+//! file of a known language (tree-sitter) into code units — functions,
+//! classes, top-level statements — as plain data for `score`. No stability
+//! promise: this library exists so the binary, the tests and the benchmarks
+//! can call each stage directly.
+
+#![warn(unreachable_pub)]
 
 pub mod answer;
 pub mod budget;

@@ -15,7 +15,7 @@ use zip::{CompressionMethod, ZipWriter};
 
 /// `make_fixture.py`'s MANUAL_PDF_PAGES: the pages of the contract's
 /// `manual.pdf` (the fixture generator and the PDF tests build it from these).
-pub const MANUAL: &[&[&str]] = &[
+pub(crate) const MANUAL: &[&[&str]] = &[
     &[
         "Demo Manual",
         "Chapter 1: Installation",
@@ -30,7 +30,7 @@ pub const MANUAL: &[&[&str]] = &[
 
 /// A zip archive of `(name, bytes)` entries, deflated (the first entry stored,
 /// as ODF and EPUB want their `mimetype`).
-pub fn zip(entries: &[(&str, &[u8])]) -> Vec<u8> {
+pub(crate) fn zip(entries: &[(&str, &[u8])]) -> Vec<u8> {
     let mut out = ZipWriter::new(std::io::Cursor::new(Vec::new()));
     for (i, (name, bytes)) in entries.iter().enumerate() {
         let method = if i == 0 && *name == "mimetype" {
@@ -49,7 +49,7 @@ pub fn zip(entries: &[(&str, &[u8])]) -> Vec<u8> {
 
 /// A zip whose one entry `name` inflates to `size` zero bytes: a few hundred
 /// KiB on disk per 100 MiB inflated.
-pub fn zip_bomb(name: &str, size: usize) -> Vec<u8> {
+pub(crate) fn zip_bomb(name: &str, size: usize) -> Vec<u8> {
     let mut out = ZipWriter::new(std::io::Cursor::new(Vec::new()));
     let options = SimpleFileOptions::default()
         .compression_method(CompressionMethod::Deflated)
@@ -77,7 +77,7 @@ fn pdf_escape(text: &str) -> String {
 
 /// A minimal PDF: one Helvetica line per entry, one page per list, laid out
 /// with `T*` like the rlmgrep contract's `make_fixture.py` (`_pdf_bytes`).
-pub fn pdf(pages: &[&[&str]]) -> Vec<u8> {
+pub(crate) fn pdf(pages: &[&[&str]]) -> Vec<u8> {
     let contents: Vec<String> = pages
         .iter()
         .map(|lines| {
@@ -94,7 +94,7 @@ pub fn pdf(pages: &[&[&str]]) -> Vec<u8> {
 }
 
 /// A PDF whose pages have the given raw content streams (Helvetica as `/F1`).
-pub fn pdf_from_contents(contents: &[String]) -> Vec<u8> {
+pub(crate) fn pdf_from_contents(contents: &[String]) -> Vec<u8> {
     let n = contents.len();
     let kids: Vec<String> = (0..n).map(|i| format!("{} 0 R", 4 + 2 * i)).collect();
     let mut objects: Vec<Vec<u8>> = vec![
@@ -125,7 +125,7 @@ pub fn pdf_from_contents(contents: &[String]) -> Vec<u8> {
 }
 
 /// Numbers `objects` from 1 and writes header, bodies, xref table and trailer.
-pub fn assemble_pdf(objects: &[Vec<u8>]) -> Vec<u8> {
+pub(crate) fn assemble_pdf(objects: &[Vec<u8>]) -> Vec<u8> {
     let mut out = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n".to_vec();
     let mut offsets = Vec::new();
     for (i, body) in objects.iter().enumerate() {
@@ -158,7 +158,7 @@ fn deflate(bytes: &[u8]) -> Vec<u8> {
 }
 
 /// `plain` encrypted (RC4, 128-bit) with a user password: unreadable without it.
-pub fn encrypted_pdf(plain: &[u8], user_password: &str) -> Vec<u8> {
+pub(crate) fn encrypted_pdf(plain: &[u8], user_password: &str) -> Vec<u8> {
     use lopdf::{EncryptionState, EncryptionVersion, Permissions};
     let mut doc = lopdf::Document::load_mem(plain).unwrap();
     let id = lopdf::Object::String(b"kgrep-test-file-id".to_vec(), lopdf::StringFormat::Literal);
@@ -206,7 +206,7 @@ fn rels(list: &[(&str, &str, &str)]) -> String {
 }
 
 /// A Word paragraph (with a heading style when `style` is given).
-pub fn w_para(style: Option<&str>, text: &str) -> String {
+pub(crate) fn w_para(style: Option<&str>, text: &str) -> String {
     let props = style
         .map(|s| format!(r#"<w:pPr><w:pStyle w:val="{s}"/></w:pPr>"#))
         .unwrap_or_default();
@@ -217,7 +217,7 @@ pub fn w_para(style: Option<&str>, text: &str) -> String {
 }
 
 /// A Word table, one paragraph per cell.
-pub fn w_table(rows: &[&[&str]]) -> String {
+pub(crate) fn w_table(rows: &[&[&str]]) -> String {
     let rows: String = rows
         .iter()
         .map(|cells| {
@@ -232,7 +232,7 @@ pub fn w_table(rows: &[&[&str]]) -> String {
 }
 
 /// A `.docx` whose body is `blocks` (from [`w_para`] and [`w_table`]).
-pub fn docx(blocks: &[String]) -> Vec<u8> {
+pub(crate) fn docx(blocks: &[String]) -> Vec<u8> {
     let document = format!(
         r#"{XML_HEAD}<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="{NS_REL}"><w:body>{}<w:sectPr/></w:body></w:document>"#,
         blocks.concat()
@@ -258,7 +258,7 @@ fn content_types(main: &str, kind: &str) -> String {
 
 /// An `.xlsx`: sheets of rows of cells; text cells go through the shared
 /// string table, cells that parse as numbers are written as numbers.
-pub fn xlsx(sheets: &[(&str, &[&[&str]])]) -> Vec<u8> {
+pub(crate) fn xlsx(sheets: &[(&str, &[&[&str]])]) -> Vec<u8> {
     let mut shared: Vec<String> = Vec::new();
     let mut parts: Vec<(String, String)> = Vec::new();
     for (index, (_, rows)) in sheets.iter().enumerate() {
@@ -339,7 +339,7 @@ pub fn xlsx(sheets: &[(&str, &[&[&str]])]) -> Vec<u8> {
 
 /// A `.pptx`: each slide is `(file number, paragraphs, notes)`; slides appear
 /// in the given order, whatever their file numbers.
-pub fn pptx(slides: &[(usize, &[&str], Option<&str>)]) -> Vec<u8> {
+pub(crate) fn pptx(slides: &[(usize, &[&str], Option<&str>)]) -> Vec<u8> {
     let ns = r#"xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main""#;
     let body = |paragraphs: &[&str]| -> String {
         paragraphs
@@ -414,7 +414,7 @@ pub fn pptx(slides: &[(usize, &[&str], Option<&str>)]) -> Vec<u8> {
 
 /// An OpenDocument package (`mimetype` e.g. `application/vnd.oasis.opendocument.text`)
 /// whose `office:body` holds `body`.
-pub fn odf(mimetype: &str, body: &str) -> Vec<u8> {
+pub(crate) fn odf(mimetype: &str, body: &str) -> Vec<u8> {
     let content = format!(
         r#"{XML_HEAD}<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" office:version="1.3"><office:body>{body}</office:body></office:document-content>"#
     );
@@ -430,7 +430,7 @@ pub fn odf(mimetype: &str, body: &str) -> Vec<u8> {
 
 /// An EPUB whose chapters (`(file name, XHTML body)`) are listed in the
 /// manifest in the given order and read in `spine` order (indexes).
-pub fn epub(chapters: &[(&str, &str)], spine: &[usize]) -> Vec<u8> {
+pub(crate) fn epub(chapters: &[(&str, &str)], spine: &[usize]) -> Vec<u8> {
     let container = format!(
         r#"{XML_HEAD}<container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>"#
     );
