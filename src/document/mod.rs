@@ -38,10 +38,11 @@ pub mod convert;
 pub mod stream;
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::walk::{Haystack, Source};
 use cache::ConversionCache;
@@ -153,6 +154,72 @@ pub struct ReadOptions {
     /// files already read once is quiet); it counts for the exit status
     /// either way.
     pub voice: crate::messages::Voice,
+    /// The run's documents read back after its search ([`reread`]), shared
+    /// by every copy of these options.
+    pub reread: Arc<Reread>,
+}
+
+/// The documents a run reads back after its search: the second pass, the
+/// model's excerpts, verification, learning, the printers and each
+/// `--token-budget` probe all get the bytes of one read ([`reread`]).
+/// Bounded by [`REREAD_BYTES`]: past it a document is handed out unkept
+/// (read again when asked again), so a run of huge files stays small.
+#[derive(Debug, Default)]
+pub struct Reread {
+    /// By haystack key; `None` for a file that read as nothing to show
+    /// (binary, unreadable), which is not tried again.
+    kept: Mutex<HashMap<String, Option<Document>>>,
+}
+
+/// Text kept by a run's [`Reread`] at most, in bytes.
+pub const REREAD_BYTES: usize = 32 * 1024 * 1024;
+
+/// Haystack `h` read back after the search, quietly (its errors were
+/// reported the first time): read once per run, then the same bytes for
+/// every stage that asks (`opts.reread`). `None` when it reads as no text.
+pub fn reread(h: &Haystack, opts: &ReadOptions) -> Option<Document> {
+    let lock = || opts.reread.kept.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(kept) = lock().get(&h.key) {
+        return kept.clone();
+    }
+    let doc = match load(h, opts) {
+        Ok(Loaded::Text(doc) | Loaded::Partial(doc, _)) => Some(doc),
+        _ => None,
+    };
+    let mut kept = lock();
+    let bytes: usize = kept.values().flatten().map(|d| d.text.len()).sum();
+    let size = doc.as_ref().map_or(0, |d| d.text.len());
+    if bytes + size <= REREAD_BYTES {
+        kept.insert(h.key.clone(), doc.clone());
+    }
+    doc
+}
+
+/// Whole-file reads from disk ([`load`], [`load_head`], a hollow load) per
+/// haystack key, while counting (`-v`, [`count_reads`]); the search's
+/// streamed reads are not among them. How `-v` shows that a run reads each
+/// file back once at most.
+static READS: Mutex<Option<HashMap<String, u32>>> = Mutex::new(None);
+
+/// Starts counting whole-file reads from nothing.
+pub fn count_reads() {
+    *READS.lock().unwrap_or_else(|e| e.into_inner()) = Some(HashMap::new());
+}
+
+/// The reads counted since [`count_reads`], by key; counting stops.
+pub fn counted_reads() -> HashMap<String, u32> {
+    READS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take()
+        .unwrap_or_default()
+}
+
+/// Records one whole-file read of `key` when counting.
+pub(crate) fn count_read(key: &str) {
+    if let Some(counts) = READS.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+        *counts.entry(key.to_string()).or_default() += 1;
+    }
 }
 
 impl ReadOptions {
@@ -169,6 +236,7 @@ impl ReadOptions {
             limits: Limits::DEFAULT,
             cache: Some(cache),
             voice: crate::messages::Voice::Loud,
+            reread: Arc::default(),
         }
     }
 
@@ -223,6 +291,7 @@ pub fn load(h: &Haystack, opts: &ReadOptions) -> io::Result<Loaded> {
             if let Some(outcome) = stamped.and_then(|(c, stamp)| c.get(path, stamp)) {
                 return Ok(from_converted(h.key.clone(), &outcome));
             }
+            count_read(&h.key);
             let bytes = read_capped(path)?;
             match conversion(path, &bytes, opts) {
                 Some(format) => {
@@ -248,6 +317,7 @@ pub fn load_head(h: &Haystack, opts: &ReadOptions, max: usize) -> io::Result<Loa
     match &h.source {
         Source::Path(path) if !is_converted(h, opts) => {
             let mut bytes = Vec::new();
+            count_read(&h.key);
             File::open(path)?.take(max as u64).read_to_end(&mut bytes)?;
             Ok(from_bytes(h.key.clone(), bytes, false, opts))
         }
@@ -376,18 +446,20 @@ mod tests {
     use std::path::PathBuf;
     use tempfile::TempDir;
 
-    const TEXT: ReadOptions = ReadOptions {
+    static TEXT: std::sync::LazyLock<ReadOptions> = std::sync::LazyLock::new(|| ReadOptions {
         text: false,
         limits: Limits::DEFAULT,
         cache: None,
         voice: crate::messages::Voice::Loud,
-    };
-    const AS_TEXT: ReadOptions = ReadOptions {
+        reread: Arc::default(),
+    });
+    static AS_TEXT: std::sync::LazyLock<ReadOptions> = std::sync::LazyLock::new(|| ReadOptions {
         text: true,
         limits: Limits::DEFAULT,
         cache: None,
         voice: crate::messages::Voice::Loud,
-    };
+        reread: Arc::default(),
+    });
 
     fn doc(bytes: &[u8]) -> Document {
         match from_bytes("k".to_string(), bytes.to_vec(), false, &TEXT) {

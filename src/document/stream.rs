@@ -123,6 +123,7 @@ pub fn load_hollow(
     opts: &ReadOptions,
     keep: impl Fn(usize) -> bool,
 ) -> io::Result<Loaded> {
+    super::count_read(&h.key);
     let mut text = Vec::new();
     let nul = for_each_line(path, |n, line| {
         if n > 1 {
@@ -170,12 +171,13 @@ mod tests {
         }
     }
 
-    const TEXT: ReadOptions = ReadOptions {
+    static TEXT: std::sync::LazyLock<ReadOptions> = std::sync::LazyLock::new(|| ReadOptions {
         text: true,
         limits: super::super::Limits::DEFAULT,
         cache: None,
         voice: crate::messages::Voice::Loud,
-    };
+        reread: std::sync::Arc::default(),
+    });
 
     /// Streamed lines are the loaded text's lines, for every kind of line
     /// break and invalid UTF-8, wherever the chunks end.
@@ -226,7 +228,7 @@ mod tests {
         std::fs::write(&path, b"a\0b\n").unwrap();
         let opts = ReadOptions {
             text: false,
-            ..TEXT
+            ..TEXT.clone()
         };
         assert_eq!(
             load_hollow(&h, &path, &opts, |_| true).unwrap(),

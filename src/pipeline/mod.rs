@@ -84,8 +84,17 @@ pub fn run(flags: Flags) -> anyhow::Result<ExitStatus> {
 
 /// Runs a search plan and prints its results.
 pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
+    if messages::is_verbose() {
+        crate::document::count_reads();
+    }
     match find(plan, &Session::one_shot())? {
-        Finding::Results(results) => print(plan, *results),
+        Finding::Results(results) => {
+            let status = print(plan, *results);
+            if messages::is_verbose() {
+                notes::reads(&crate::document::counted_reads());
+            }
+            status
+        }
         Finding::NothingReadable(results) => {
             if plan.json {
                 output::print_json(plan, &results.found, &results.read)?;

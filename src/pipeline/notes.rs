@@ -136,3 +136,22 @@ pub(super) fn learned_used(used: &[(String, crate::thesaurus::Standing)]) {
         names.join(", ")
     ));
 }
+
+/// `-v`: how often the run read whole files from disk
+/// (`document::counted_reads`): each file once, or the ones read more.
+pub(super) fn reads(counts: &std::collections::HashMap<String, u32>) {
+    let mut again: Vec<(&String, &u32)> = counts.iter().filter(|(_, &n)| n > 1).collect();
+    again.sort();
+    messages::verbose(&format!(
+        "reads: {} files read whole, {}",
+        counts.len(),
+        if again.is_empty() {
+            "each once".to_string()
+        } else {
+            format!("{} of them more than once", again.len())
+        }
+    ));
+    for (key, n) in again {
+        messages::verbose(&format!("reads: {key} read {n} times"));
+    }
+}

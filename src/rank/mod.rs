@@ -131,12 +131,11 @@ impl Searched {
     }
 }
 
-/// Loads a haystack already read once; errors were reported the first time.
+/// Loads a haystack already read once by the search; errors were reported
+/// the first time. One read per run: every later stage gets the same bytes
+/// (`document::reread`).
 pub fn load_quiet(h: &Haystack, read: &ReadOptions) -> Option<Document> {
-    match crate::document::load(h, read) {
-        Ok(Loaded::Text(doc) | Loaded::Partial(doc, _)) => Some(doc),
-        _ => None,
-    }
+    crate::document::reread(h, read)
 }
 
 /// Loads a haystack for a model's prompt, as `llm::outbound` allows: a

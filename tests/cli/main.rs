@@ -40,6 +40,7 @@ mod planted_files;
 mod query_reading;
 mod ranking;
 mod readme;
+mod reads;
 mod run_together;
 mod schema;
 mod settled;

@@ -1,0 +1,103 @@
+//! Each file is read whole once per run (issue 29): the second pass, the
+//! model's excerpts, verification, learning, the printers and each
+//! `--token-budget` probe share one read (`document::reread`). `-v` counts
+//! the whole-file reads from disk by file (`document::counted_reads`); a
+//! stage that read a file for itself would show as "read N times".
+
+use serde_json::json;
+
+use crate::harness::{Dir, Run};
+use crate::mock_llm::{MockLlm, Step};
+
+const QUERY: &str = "retry failed requests with exponential backoff";
+
+fn project() -> Dir {
+    let d = Dir::new();
+    d.copy_fixture("ranking");
+    d
+}
+
+fn run(d: &Dir, args: &[&str], llm: &str) -> Run {
+    let mut cmd = d.cmd();
+    cmd.env("KGREP_LLM", llm).args(args);
+    crate::harness::finish(&mut cmd, args, d.path())
+}
+
+/// The run read some files whole, and each of them once.
+fn read_each_once(run: &Run) {
+    let line = run
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("kgrep: reads: "))
+        .unwrap_or_else(|| panic!("no reads line\n{}", run.describe));
+    let files: usize = line["kgrep: reads: ".len()..]
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(files >= 1, "{line}");
+    assert!(line.ends_with("each once"), "{}", run.describe);
+}
+
+#[test]
+fn an_offline_query_reads_each_file_once() {
+    let d = project();
+    let out = run(&d, &["-v", QUERY, "."], "off");
+    out.code(0);
+    read_each_once(&out);
+}
+
+#[test]
+fn an_answer_a_token_budget_and_explain_read_each_file_once() {
+    let d = project();
+    let out = run(
+        &d,
+        &[
+            "-v",
+            "--answer",
+            "--explain",
+            "--token-budget",
+            "120",
+            QUERY,
+            ".",
+        ],
+        "off",
+    );
+    out.code(0);
+    read_each_once(&out);
+    let out = run(
+        &d,
+        &["-v", "--json", "--token-budget", "300", QUERY, "."],
+        "off",
+    );
+    out.code(0);
+    read_each_once(&out);
+}
+
+#[test]
+fn the_model_stage_reads_each_file_once() {
+    let d = project();
+    // The judge asks the model (a threshold no result reaches); it claims a
+    // line, which is verified against the file, fused and printed, and its
+    // answer's citation checked; the results are cut to a budget.
+    let reply = json!({
+        "answer": "It doubles the delay (src/http/retry.ts:21).",
+        "matches": [{"path": "src/http/retry.ts", "line": 21}],
+        "citations": [{"path": "src/http/retry.ts", "line": 21}]
+    })
+    .to_string();
+    // The first call is an expansion (some query words are missing near the
+    // results), which finds no new words in this reply; the second selects.
+    let mock = MockLlm::start(vec![Step::chat(&reply), Step::chat(&reply)]);
+    d.use_model(&mock.base_url(), "judge_confidence = 0.999");
+    let out = run(
+        &d,
+        &["-v", "--answer", "--token-budget", "400", QUERY, "."],
+        "auto",
+    );
+    out.code(0)
+        .stdout_has("21:\t      const delay = opts.baseDelayMs * 2 ** attempt;")
+        .stderr_has("model: ");
+    assert_eq!(mock.received().len(), 2, "{}", out.describe);
+    read_each_once(&out);
+}
