@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use crate::harness::{Dir, Run};
+use crate::harness::Run;
 use crate::mock_llm::{closed_port_url, MockLlm, Step};
 
 const QUERY_KEY: &str = "QueryKey0123456789abcdef";
@@ -17,12 +17,6 @@ use crate::harness::retry_project as project;
 /// `…/v1` with an Azure-style query carrying a key.
 fn with_query(base: &str) -> String {
     format!("{base}?api-version=2024-02-01&key={QUERY_KEY}")
-}
-
-fn run(dir: &Dir, args: &[&str]) -> Run {
-    let mut cmd = dir.cmd();
-    cmd.env("KGREP_LLM", "always").args(args);
-    crate::harness::finish(&mut cmd, args, dir.path())
 }
 
 fn assert_never_shown(out: &Run, secret: &str) {
@@ -43,7 +37,7 @@ fn the_query_string_stays_in_place_and_its_key_is_never_printed() {
     )]);
     let base = with_query(&mock.base_url());
     dir.use_model(&base, "learn = false");
-    let out = run(&dir, &["-v", QUESTION, "."]);
+    let out = dir.run_llm("always", &["-v", QUESTION, "."]);
     out.code(0).stdout_has("retry_delay");
     assert_never_shown(&out, QUERY_KEY);
     let paths = mock.paths();
@@ -58,7 +52,7 @@ fn dry_run_shows_the_path_and_no_query_value() {
     let mock = MockLlm::start(vec![]);
     let base = with_query(&mock.base_url());
     dir.use_model(&base, "learn = false");
-    let out = run(&dir, &["--dry-run", QUESTION, "."]);
+    let out = dir.run_llm("always", &["--dry-run", QUESTION, "."]);
     out.code(0).stdout_has(&format!(
         "POST {}/chat/completions?api-version=[REDACTED]&key=[REDACTED]\n",
         mock.base_url()
@@ -75,13 +69,13 @@ fn http_warnings_never_show_the_key_in_the_url() {
         Step::error(400, &format!("no such deployment: {}", request.path))
     }));
     dir.use_model(&with_query(&mock.base_url()), "learn = false");
-    let out = run(&dir, &["-v", QUESTION, "."]);
+    let out = dir.run_llm("always", &["-v", QUESTION, "."]);
     out.code(0).stderr_has("HTTP 400");
     assert_never_shown(&out, QUERY_KEY);
     // A server that cannot be reached.
     let dir = project();
     dir.use_model(&with_query(&closed_port_url()), "learn = false");
-    let out = run(&dir, &["-v", QUESTION, "."]);
+    let out = dir.run_llm("always", &["-v", QUESTION, "."]);
     out.code(0).stderr_has("cannot connect");
     assert_never_shown(&out, QUERY_KEY);
 }
@@ -94,10 +88,10 @@ fn credentials_in_the_url_are_stripped_and_never_printed() {
         .base_url()
         .replace("http://", &format!("http://user:{PASSWORD}@"));
     dir.use_model(&with_password, "learn = false");
-    let out = run(&dir, &["-v", QUESTION, "."]);
+    let out = dir.run_llm("always", &["-v", QUESTION, "."]);
     out.code(0).stderr_has("HTTP 500");
     assert_never_shown(&out, PASSWORD);
-    let out = run(&dir, &["--dry-run", QUESTION, "."]);
+    let out = dir.run_llm("always", &["--dry-run", QUESTION, "."]);
     assert_never_shown(&out, PASSWORD);
     let received = mock.received();
     assert!(!received.is_empty());

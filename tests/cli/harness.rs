@@ -170,6 +170,19 @@ impl Dir {
         KEY
     }
 
+    /// Runs with args and `KGREP_LLM=llm` ("off", "auto", "always").
+    pub fn run_llm(&self, llm: &str, args: &[&str]) -> Run {
+        let mut cmd = self.cmd();
+        cmd.env("KGREP_LLM", llm).args(args);
+        finish(&mut cmd, args, self.root.path())
+    }
+
+    /// The learned thesaurus of this dir's HOME, parsed (it must exist).
+    pub fn learned(&self) -> serde_json::Value {
+        let text = std::fs::read_to_string(self.learned_path()).expect("the learned file");
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("invalid learned file: {e}\n{text}"))
+    }
+
     /// The learned thesaurus of this dir's HOME.
     pub fn learned_path(&self) -> PathBuf {
         self.home.path().join(".local/share/kgrep/thesaurus.json")

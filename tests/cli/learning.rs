@@ -44,12 +44,6 @@ const QUERY: &str = "where do we gronk packets";
 /// Shares the concept (an inflection of its name) and nothing else.
 const PARAPHRASE: &str = "how is each packet gronked";
 
-fn run(dir: &Dir, args: &[&str], llm: &str) -> Run {
-    let mut cmd = dir.cmd();
-    cmd.env("KGREP_LLM", llm).args(args);
-    crate::harness::finish(&mut cmd, args, dir.path())
-}
-
 fn chat(value: Value) -> Step {
     Step::chat(&value.to_string())
 }
@@ -58,12 +52,6 @@ fn chat(value: Value) -> Step {
 fn teach_gronk() -> Step {
     chat(json!({"concepts": [{"name": "gronk",
         "synonyms": ["zibble", "zibbled", "gronking", "blorfify"], "related": []}]}))
-}
-
-/// The learned file, parsed (it must always be valid JSON).
-fn learned(dir: &Dir) -> Value {
-    let text = std::fs::read_to_string(dir.learned_path()).unwrap();
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("invalid learned file: {e}\n{text}"))
 }
 
 /// `--thesaurus-list`'s lines.
@@ -77,7 +65,7 @@ fn list(dir: &Dir) -> Vec<String> {
 fn learn_gronk(dir: &Dir) -> Run {
     let mock = MockLlm::start(vec![teach_gronk()]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(dir, &["-v", QUERY, "."], "auto");
+    let out = dir.run_llm("auto", &["-v", QUERY, "."]);
     out.code(0).stderr_has("learned: gronk (zibble");
     assert_eq!(mock.received().len(), 1, "{}", out.describe);
     out
@@ -96,7 +84,7 @@ fn a_concept_is_paid_for_once() {
     let dir = project();
     let mock = MockLlm::start(vec![teach_gronk()]);
     let key = dir.use_model(&mock.base_url(), "");
-    let first = run(&dir, &["-v", QUERY, "."], "auto");
+    let first = dir.run_llm("auto", &["-v", QUERY, "."]);
     first
         .code(0)
         .stderr_has("-> needs expansion")
@@ -112,7 +100,7 @@ fn a_concept_is_paid_for_once() {
         "{}",
         first.describe
     );
-    let file = learned(&dir);
+    let file = dir.learned();
     assert_eq!(file["data"]["zibble"]["nterm"], json!("gronk"), "{file}");
     assert_eq!(
         file["data"]["zibble"]["id"], file["data"]["gronk"]["id"],
@@ -138,7 +126,7 @@ fn a_concept_is_paid_for_once() {
     );
 
     let silent = silent_model(&dir);
-    let second = run(&dir, &["-v", QUERY, "."], "auto");
+    let second = dir.run_llm("auto", &["-v", QUERY, "."]);
     second
         .code(0)
         .stderr_has("from the learned layer: gronk (proposed)")
@@ -152,7 +140,7 @@ fn a_concept_is_paid_for_once() {
         list(&dir)
     );
 
-    let third = run(&dir, &["-v", PARAPHRASE, "."], "auto");
+    let third = dir.run_llm("auto", &["-v", PARAPHRASE, "."]);
     third
         .code(0)
         .stderr_has("from the learned layer: gronk (accepted)");
@@ -174,9 +162,9 @@ fn a_synonym_another_concept_owns_is_never_repointed() {
         chat(json!({"matches": [{"path": "src/packets.py", "line": 5}]})),
     ]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(&dir, &["-v", QUERY, "."], "auto");
+    let out = dir.run_llm("auto", &["-v", QUERY, "."]);
     out.code(0).stderr_has("learned: gronk (zibble) into");
-    let file = learned(&dir);
+    let file = dir.learned();
     assert!(
         file["data"].get("cfg").is_none(),
         "cfg is the embedded thesaurus's (configuration), though this query never named it: {file}"
@@ -189,7 +177,7 @@ fn a_paraphrase_is_free_while_the_concept_is_still_proposed() {
     let dir = project();
     learn_gronk(&dir);
     let silent = silent_model(&dir);
-    let out = run(&dir, &["-v", PARAPHRASE, "."], "auto");
+    let out = dir.run_llm("auto", &["-v", PARAPHRASE, "."]);
     out.code(0)
         .stderr_has("from the learned layer: gronk (proposed)")
         .stderr_has("learned: gronk helped again");
@@ -204,10 +192,9 @@ fn a_learned_concept_in_a_query_still_unanswered_earns_no_hit() {
     // No model any more; the query is not answered (the wombats are nowhere).
     let home = dir.learned_path().ancestors().nth(4).unwrap().to_path_buf();
     std::fs::write(home.join(".rlmgrep/config.toml"), "").unwrap();
-    let out = run(
-        &dir,
-        &["-v", "where do we gronk the wombats and yaks", "."],
+    let out = dir.run_llm(
         "auto",
+        &["-v", "where do we gronk the wombats and yaks", "."],
     );
     out.stderr_has("from the learned layer: gronk (proposed)")
         .stderr_lacks("-> sufficient")
@@ -224,7 +211,7 @@ fn proposed_concepts_weigh_less_until_accepted() {
     let dir = project();
     learn_gronk(&dir);
     let weight_of = |dir: &Dir| -> f64 {
-        let out = run(dir, &["--json", "--no-learn", QUERY, "."], "off");
+        let out = dir.run_llm("off", &["--json", "--no-learn", QUERY, "."]);
         let summary: Value = out
             .stdout
             .lines()
@@ -236,7 +223,7 @@ fn proposed_concepts_weigh_less_until_accepted() {
             .unwrap()
             .clone();
         assert!(!terms.is_empty(), "{summary}");
-        let out = run(dir, &["-v", "--no-learn", QUERY, "."], "off");
+        let out = dir.run_llm("off", &["-v", "--no-learn", QUERY, "."]);
         out.code(0);
         // The -v ranking lines carry the best line's term score.
         let line = out
@@ -261,20 +248,20 @@ fn no_learn_and_offline_write_nothing() {
     let dir = project();
     let mock = MockLlm::start(vec![teach_gronk()]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(&dir, &["-v", "--no-learn", QUERY, "."], "auto");
+    let out = dir.run_llm("auto", &["-v", "--no-learn", QUERY, "."]);
     out.code(0).stderr_lacks("learned:");
     assert_eq!(mock.received().len(), 1, "{}", out.describe);
     assert!(!dir.learned_path().exists(), "{}", out.describe);
 
     let mock = MockLlm::start(vec![teach_gronk()]);
     dir.use_model(&mock.base_url(), "learn = false");
-    run(&dir, &[QUERY, "."], "auto").code(0);
+    dir.run_llm("auto", &[QUERY, "."]).code(0);
     assert_eq!(mock.received().len(), 1);
     assert!(!dir.learned_path().exists());
 
     let mock = silent_model(&dir);
-    run(&dir, &["--offline", QUERY, "."], "auto");
-    run(&dir, &[QUERY, "."], "off");
+    dir.run_llm("auto", &["--offline", QUERY, "."]);
+    dir.run_llm("off", &[QUERY, "."]);
     assert!(mock.received().is_empty());
     assert!(!dir.learned_path().exists());
 }
@@ -284,14 +271,14 @@ fn a_failed_call_writes_nothing() {
     let dir = project();
     let mock = MockLlm::start(vec![Step::error(500, "boom")]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(&dir, &["-v", QUERY, "."], "auto");
+    let out = dir.run_llm("auto", &["-v", QUERY, "."]);
     out.stderr_has("model call failed");
     assert!(!dir.learned_path().exists(), "{}", out.describe);
     // An expansion that worked, then a selection that failed: the run's model
     // call failed, so nothing is kept either.
     let mock = MockLlm::start(vec![teach_gronk(), Step::error(500, "boom")]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(&dir, &["-v", QUERY, "."], "always");
+    let out = dir.run_llm("always", &["-v", QUERY, "."]);
     out.stderr_has("model call failed");
     out.stderr_has("model: 2 call(s)");
     assert!(!dir.learned_path().exists(), "{}", out.describe);
@@ -305,7 +292,7 @@ fn a_corrupt_learned_file_is_left_alone_and_reported_once() {
     std::fs::write(&path, "{\"data\": {\"zibble\": ").unwrap();
     let mock = MockLlm::start(vec![teach_gronk()]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(&dir, &[QUERY, "."], "auto");
+    let out = dir.run_llm("auto", &[QUERY, "."]);
     out.code(0).stderr_has("moved aside");
     assert_eq!(
         out.stderr.matches("invalid thesaurus").count(),
@@ -335,11 +322,7 @@ fn learning_into_the_project_thesaurus() {
     let dir = project();
     let mock = MockLlm::start(vec![teach_gronk()]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(
-        &dir,
-        &["--json", "--learn-to", "project", QUERY, "."],
-        "auto",
-    );
+    let out = dir.run_llm("auto", &["--json", "--learn-to", "project", QUERY, "."]);
     out.code(0);
     let summary: Value = serde_json::from_str(out.stdout.lines().last().unwrap()).unwrap();
     assert_eq!(
@@ -353,7 +336,7 @@ fn learning_into_the_project_thesaurus() {
     assert!(text.contains("\"zibble\""), "{text}");
     let silent = MockLlm::start(vec![]);
     dir.use_model(&silent.base_url(), "learn_to = \"project\"");
-    let again = run(&dir, &["-v", QUERY, "."], "auto");
+    let again = dir.run_llm("auto", &["-v", QUERY, "."]);
     again
         .code(0)
         .stderr_has("from the learned layer: gronk (proposed)");
@@ -396,22 +379,22 @@ fn list_accept_forget_export_import_round_trip() {
     let exported: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("out/all.json")).unwrap())
             .unwrap();
-    assert_eq!(exported, learned(&dir));
+    assert_eq!(exported, dir.learned());
 
     dir.run(&["--thesaurus-forget", "gronk"])
         .code(0)
         .stderr_has("forgot gronk");
     assert!(list(&dir).is_empty());
-    assert!(learned(&dir)["data"].get("zibble").is_none());
+    assert!(dir.learned()["data"].get("zibble").is_none());
     let silent = silent_model(&dir);
-    let forgotten = run(&dir, &["-v", QUERY, "."], "off");
+    let forgotten = dir.run_llm("off", &["-v", QUERY, "."]);
     forgotten.stderr_lacks("learned layer");
 
     dir.run(&["--thesaurus-import", "out/kg"]).code(0);
     let lines = list(&dir);
     assert!(lines[0].starts_with("gronk\taccepted\t0\t"), "{lines:?}");
     assert!(lines[0].contains("\tzibble\t"), "{lines:?}");
-    let back = run(&dir, &["-v", QUERY, "."], "auto");
+    let back = dir.run_llm("auto", &["-v", QUERY, "."]);
     back.code(0)
         .stderr_has("from the learned layer: gronk (accepted)");
     assert!(silent.received().is_empty(), "{}", back.describe);
@@ -429,7 +412,7 @@ fn list_accept_forget_export_import_round_trip() {
             "q": {"id": 1, "nterm": "wumpus"}}}"#,
     );
     dir.run(&["--thesaurus-import", "more.json"]).code(0);
-    let file = learned(&dir);
+    let file = dir.learned();
     assert_eq!(
         file["data"]["hunt the wumpus"]["nterm"],
         json!("wumpus"),
@@ -512,7 +495,7 @@ fn eight_processes_learning_at_once_lose_nothing() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    let file = learned(&dir);
+    let file = dir.learned();
     let concepts = file["kgrep"]["concepts"].as_object().unwrap();
     assert_eq!(concepts.len(), WORDS.len(), "{file}");
     let mut ids: Vec<u64> = Vec::new();
@@ -581,7 +564,7 @@ fn a_writer_killed_at_any_moment_never_leaves_a_broken_file() {
     let file = if finished.is_empty() {
         return;
     } else {
-        learned(&dir)
+        dir.learned()
     };
     for name in finished {
         assert!(
@@ -616,10 +599,10 @@ fn only_words_that_found_printed_lines_are_learned() {
         {"name": "packet florp", "synonyms": ["florp"], "related": []}
     ]}))]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(&dir, &["-v", QUERY, "."], "auto");
+    let out = dir.run_llm("auto", &["-v", QUERY, "."]);
     out.code(0).stderr_has("learned: gronk (zibble) into ");
     assert!(!out.stdout.contains("notes.md"), "{}", out.describe);
-    let file = learned(&dir);
+    let file = dir.learned();
     assert_eq!(file["data"]["zibble"]["nterm"], json!("gronk"), "{file}");
     for junk in ["return", "florp", "packet florp"] {
         assert!(file["data"].get(junk).is_none(), "{junk} learned: {file}");
@@ -668,7 +651,7 @@ fn a_learned_file_that_cannot_be_written_is_warned_about_once() {
         chat(json!({"matches": [{"path": "src/stream.py", "line": 3}]})),
     ]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(&dir, &[QUERY, "."], "always");
+    let out = dir.run_llm("always", &[QUERY, "."]);
     out.code(0);
     assert_eq!(mock.received().len(), 2, "{}", out.describe);
     let warnings = out.stderr.lines().filter(|l| l.contains("not learning"));

@@ -48,16 +48,6 @@ const SUFFICIENT: &str = "retry backoff";
 /// Not answered offline: the code says "evict", the query does not.
 const NEEDS_MODEL: &str = "where are stale entries thrown away";
 
-fn run(dir: &Dir, args: &[&str], llm: &str) -> Run {
-    let mut cmd = dir.cmd();
-    cmd.env("KGREP_LLM", llm).args(args);
-    crate::harness::finish(&mut cmd, args, dir.path())
-}
-
-fn offline(dir: &Dir, args: &[&str]) -> Run {
-    run(dir, args, "off")
-}
-
 fn chat(value: Value) -> Step {
     Step::chat(&value.to_string())
 }
@@ -90,7 +80,7 @@ fn sufficient_offline_results_make_no_call() {
     let dir = project();
     let mock = MockLlm::start(vec![]);
     dir.use_model(&mock.base_url(), "");
-    let with_model = run(&dir, &["-v", SUFFICIENT, "."], "auto");
+    let with_model = dir.run_llm("auto", &["-v", SUFFICIENT, "."]);
     with_model
         .code(0)
         .stderr_has("-> sufficient")
@@ -100,7 +90,7 @@ fn sufficient_offline_results_make_no_call() {
         !dir.learned_path().exists(),
         "nothing to learn without a call"
     );
-    let without = offline(&dir, &[SUFFICIENT, "."]);
+    let without = dir.run_llm("off", &[SUFFICIENT, "."]);
     assert_eq!(with_model.stdout, without.stdout);
 }
 
@@ -119,7 +109,7 @@ fn an_expansion_then_a_selection_fuses_only_verified_lines() {
             {"path": "/etc/passwd", "line": 1}]})),
     ]);
     let key = dir.use_model(&mock.base_url(), "");
-    let out = run(&dir, &["-v", NEEDS_MODEL, "."], "auto");
+    let out = dir.run_llm("auto", &["-v", NEEDS_MODEL, "."]);
     // The model's two verified lines join the offline results (fused, not
     // replacing them); its four others are dropped.
     out.code(0)
@@ -154,7 +144,7 @@ fn rlm_forces_a_selection_even_when_sufficient() {
         json!({"matches": [{"path": "src/retry.py", "line": 5}]}),
     )]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(&dir, &["--rlm", SUFFICIENT, "."], "auto");
+    let out = dir.run_llm("auto", &["--rlm", SUFFICIENT, "."]);
     out.code(0)
         .stdout_is("./src/retry.py\n5:\tdef retry_backoff(attempt):\n");
     assert_eq!(mock.received().len(), 1);
@@ -167,8 +157,8 @@ fn a_selection_with_no_verified_claim_keeps_the_offline_results() {
         json!({"matches": [{"path": "src/retry.py", "line": 500}]}),
     )]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(&dir, &["--rlm", SUFFICIENT, "."], "auto");
-    let without = offline(&dir, &[SUFFICIENT, "."]);
+    let out = dir.run_llm("auto", &["--rlm", SUFFICIENT, "."]);
+    let without = dir.run_llm("off", &[SUFFICIENT, "."]);
     out.code(0)
         .stdout_is(&without.stdout)
         .stderr_has("dropped 1 unverified matches; showing the offline results");
@@ -191,7 +181,7 @@ fn claimed_lines_that_say_nothing_are_not_printed_by_the_fallback() {
                                 {"path": "src/retry.py", "line": 11}]})),
     ]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(&dir, &["-v", "--no-learn", NEEDS_MODEL, "."], "auto");
+    let out = dir.run_llm("auto", &["-v", "--no-learn", NEEDS_MODEL, "."]);
     out.code(0)
         .stdout_has("def evict(self):")
         .stdout_lacks("1:\tfrom .retry import")
@@ -205,7 +195,7 @@ fn claimed_lines_that_say_nothing_are_not_printed_by_the_fallback() {
                            {"path": "src/settings.py", "line": 1}]}),
     )]);
     dir.use_model(&mock.base_url(), "judge_confidence = 0.999");
-    let out = run(&dir, &["-v", "--no-learn", SUFFICIENT, "."], "auto");
+    let out = dir.run_llm("auto", &["-v", "--no-learn", SUFFICIENT, "."]);
     out.code(0)
         .stdout_has("8:\t        # every request goes through the retry backoff loop\n")
         .stdout_lacks("1:\t# Settings for the HTTP client.")
@@ -215,7 +205,7 @@ fn claimed_lines_that_say_nothing_are_not_printed_by_the_fallback() {
         json!({"matches": [{"path": "src/settings.py", "line": 1}]}),
     )]);
     dir.use_model(&mock.base_url(), "");
-    run(&dir, &["--rlm", SUFFICIENT, "."], "auto")
+    dir.run_llm("auto", &["--rlm", SUFFICIENT, "."])
         .code(0)
         .stdout_is("./src/settings.py\n1:\t# Settings for the HTTP client.\n");
 }
@@ -232,7 +222,7 @@ fn claimed_blank_lines_are_not_printed_by_the_fallback() {
         chat(json!({"matches": [{"path": "src/cache.py", "line": 5}]})),
     ]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(&dir, &["-v", "--no-learn", NEEDS_MODEL, "."], "auto");
+    let out = dir.run_llm("auto", &["-v", "--no-learn", NEEDS_MODEL, "."]);
     out.code(0)
         .stdout_has("./src/cache.py\n")
         .stdout_has("6:\t    def evict(self):\n")
@@ -240,7 +230,7 @@ fn claimed_blank_lines_are_not_printed_by_the_fallback() {
         .stderr_has("model: 1 claimed line(s) blank, not printed")
         .stderr_lacks("unverified");
     // Only a blank line claimed: the fallback's own results stay.
-    let only_blank = run(&dir, &["--no-learn", NEEDS_MODEL, "."], "auto");
+    let only_blank = dir.run_llm("auto", &["--no-learn", NEEDS_MODEL, "."]);
     only_blank.code(0);
     assert!(
         only_blank.stdout.contains("def evict(self):") && !only_blank.stdout.contains("5:\t\n"),
@@ -252,7 +242,7 @@ fn claimed_blank_lines_are_not_printed_by_the_fallback() {
         json!({"matches": [{"path": "src/retry.py", "line": 2}]}),
     )]);
     dir.use_model(&mock.base_url(), "");
-    run(&dir, &["--rlm", SUFFICIENT, "."], "auto")
+    dir.run_llm("auto", &["--rlm", SUFFICIENT, "."])
         .code(0)
         .stdout_is("./src/retry.py\n2:\t\n");
 }
@@ -265,7 +255,7 @@ fn follow_up_searches_send_more_excerpts() {
         chat(json!({"matches": [{"path": "src/cache.py", "line": 3}]})),
     ]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(&dir, &["--rlm", "-v", SUFFICIENT, "."], "auto");
+    let out = dir.run_llm("auto", &["--rlm", "-v", SUFFICIENT, "."]);
     out.code(0)
         .stdout_is("./src/cache.py\n3:\t        self.capacity = capacity\n")
         .stderr_has("model: follow-up round 1");
@@ -285,7 +275,7 @@ fn the_answer_comes_from_the_model_with_its_citations_checked() {
         "matches": [{"path": "src/retry.py", "line": 5}],
         "citations": [{"path": "src/retry.py", "line": 5}]}))]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(&dir, &["--answer-only", SUFFICIENT, "."], "auto");
+    let out = dir.run_llm("auto", &["--answer-only", SUFFICIENT, "."]);
     // As rlmgrep, the answer goes to stderr; --answer-only prints no lines.
     out.code(0)
         .stdout_is("")
@@ -309,10 +299,9 @@ fn a_signature_reply_of_the_wrong_type_is_asked_again() {
         chat(json!({"max_retries": 5, "matches": [{"path": "src/retry.py", "line": 3}]})),
     ]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(
-        &dir,
-        &["--signature-json", "max_retries: int", SUFFICIENT, "."],
+    let out = dir.run_llm(
         "auto",
+        &["--signature-json", "max_retries: int", SUFFICIENT, "."],
     );
     out.code(0);
     let fields: Value = serde_json::from_str(out.stdout.trim()).expect("JSON on stdout");
@@ -328,7 +317,7 @@ fn dry_run_sends_nothing_and_masks_the_key() {
     let dir = project();
     let mock = MockLlm::start(vec![]);
     let key = dir.use_model(&mock.base_url(), "");
-    let out = run(&dir, &["--dry-run", NEEDS_MODEL, "."], "auto");
+    let out = dir.run_llm("auto", &["--dry-run", NEEDS_MODEL, "."]);
     out.code(0)
         .stdout_has("expansion")
         .stdout_has("stale entries")
@@ -344,7 +333,7 @@ fn json_reports_the_calls_and_tokens() {
         json!({"matches": [{"path": "src/retry.py", "line": 5}]}),
     )]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(&dir, &["--json", "--rlm", SUFFICIENT, "."], "auto");
+    let out = dir.run_llm("auto", &["--json", "--rlm", SUFFICIENT, "."]);
     out.code(0);
     let summary: Value = out
         .stdout
@@ -365,7 +354,7 @@ fn an_expansion_that_makes_the_results_sufficient_is_the_only_call() {
         {"name": "pause", "synonyms": ["sleep", "delay"], "related": ["backoff"]},
         {"name": "retry", "synonyms": ["retries", "retry"], "related": []}]}))]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(&dir, &["-v", "pause between tries", "."], "auto");
+    let out = dir.run_llm("auto", &["-v", "pause between tries", "."]);
     out.code(0).stderr_has("-> sufficient");
     assert_every_line_is_real(&dir, &out);
     assert_eq!(mock.received().len(), 1, "{}", out.describe);
@@ -382,8 +371,8 @@ fn llm_timeout_bounds_each_request_and_the_offline_results_stay() {
     let mock = MockLlm::start(vec![slow(), slow(), slow(), slow()]);
     dir.use_model(&mock.base_url(), "llm_timeout = 1");
     let started = std::time::Instant::now();
-    let out = run(&dir, &["--rlm", SUFFICIENT, "."], "auto");
-    let offline = offline(&dir, &[SUFFICIENT, "."]);
+    let out = dir.run_llm("auto", &["--rlm", SUFFICIENT, "."]);
+    let offline = dir.run_llm("off", &[SUFFICIENT, "."]);
     out.code(0)
         .stderr_has("did not answer within 1s; showing the offline results");
     assert_eq!(out.stdout, offline.stdout, "{}", out.describe);
@@ -405,7 +394,7 @@ fn every_signature_type_comes_back_typed_and_a_second_bad_reply_is_exit_2() {
         "matches": [{"path": "src/retry.py", "line": 5}]});
     let mock = MockLlm::start(vec![chat(good)]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(&dir, &["--signature-json", spec, SUFFICIENT, "."], "auto");
+    let out = dir.run_llm("auto", &["--signature-json", spec, SUFFICIENT, "."]);
     out.code(0);
     let fields: Value = serde_json::from_str(out.stdout.trim()).expect("one JSON object");
     // "5" for an int is coerced (lossless); everything else as declared.
@@ -423,7 +412,7 @@ fn every_signature_type_comes_back_typed_and_a_second_bad_reply_is_exit_2() {
     };
     let mock = MockLlm::start(vec![bad(), bad()]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(&dir, &["--signature-json", spec, SUFFICIENT, "."], "auto");
+    let out = dir.run_llm("auto", &["--signature-json", spec, SUFFICIENT, "."]);
     out.code(2).stdout_is("");
     assert_eq!(
         out.stderr
@@ -480,11 +469,11 @@ fn dry_run_shows_the_very_bodies_that_are_sent() {
     for (query, steps) in cases {
         let mock = MockLlm::start(steps);
         dir.use_model(&mock.base_url(), "");
-        let dry = run(&dir, &["--rlm", "--dry-run", query, "."], "auto");
+        let dry = dir.run_llm("auto", &["--rlm", "--dry-run", query, "."]);
         dry.code(0);
         assert!(mock.received().is_empty(), "{}", dry.describe);
         let shown = dry_run_bodies(&dry.stdout);
-        let real = run(&dir, &["--rlm", query, "."], "auto");
+        let real = dir.run_llm("auto", &["--rlm", query, "."]);
         let sent: Vec<Value> = mock.received().iter().map(|r| r.json()).collect();
         assert_eq!(
             shown.len(),
@@ -500,7 +489,7 @@ fn dry_run_shows_the_very_bodies_that_are_sent() {
             );
         }
         // --json shows the same bodies as request messages, then the summary.
-        let json = run(&dir, &["--rlm", "--dry-run", "--json", query, "."], "auto");
+        let json = dir.run_llm("auto", &["--rlm", "--dry-run", "--json", query, "."]);
         json.code(0);
         let types: Vec<String> = json
             .stdout
@@ -539,7 +528,7 @@ fn dry_run_without_a_usable_model_says_why_nothing_would_be_sent() {
         ),
         (&["--dry-run", SUFFICIENT, "."][..], "judged sufficient"),
     ] {
-        let out = run(&dir, args, "auto");
+        let out = dir.run_llm("auto", args);
         out.code(0)
             .stderr_has("kgrep: --dry-run: no model request would be sent: ")
             .stderr_has(why);
@@ -563,13 +552,13 @@ fn kgrep_llm_off_wins_over_rlm_and_a_model_on_the_command_line() {
         SUFFICIENT,
         ".",
     ];
-    let out = run(&dir, &args, "off");
+    let out = dir.run_llm("off", &args);
     out.code(0)
         .stdout_has("./src/retry.py")
         .stderr_has("kgrep: --rlm ignored: KGREP_LLM=off");
     assert!(mock.received().is_empty(), "{}", out.describe);
     dir.use_model(&base, "llm = \"always\"");
-    let out = run(&dir, &[SUFFICIENT, "."], "off");
+    let out = dir.run_llm("off", &[SUFFICIENT, "."]);
     out.code(0);
     assert!(mock.received().is_empty(), "{}", out.describe);
 }
@@ -578,7 +567,7 @@ fn kgrep_llm_off_wins_over_rlm_and_a_model_on_the_command_line() {
 fn asking_for_the_model_without_one_is_a_warning() {
     // issue 16 item 3: --rlm or llm = "always" with no key.
     let dir = project();
-    let out = run(&dir, &["--rlm", SUFFICIENT, "."], "auto");
+    let out = dir.run_llm("auto", &["--rlm", SUFFICIENT, "."]);
     out.code(0).stdout_has("./src/retry.py");
     let warnings: Vec<&str> = out
         .stderr
@@ -590,12 +579,14 @@ fn asking_for_the_model_without_one_is_a_warning() {
     let config = dir.home.path().join(".rlmgrep");
     std::fs::create_dir_all(&config).unwrap();
     std::fs::write(config.join("config.toml"), "llm = \"always\"\n").unwrap();
-    run(&dir, &[SUFFICIENT, "."], "").code(0).stderr_has(
+    dir.run_llm("", &[SUFFICIENT, "."]).code(0).stderr_has(
         "kgrep: llm = \"always\" in the config asks for a language model, but no API key",
     );
     // auto without a key stays quiet: nobody asked.
-    offline(&dir, &[SUFFICIENT, "."]).stderr_lacks("asks for a language model");
-    run(&dir, &[SUFFICIENT, "."], "auto").stderr_lacks("asks for a language model");
+    dir.run_llm("off", &[SUFFICIENT, "."])
+        .stderr_lacks("asks for a language model");
+    dir.run_llm("auto", &[SUFFICIENT, "."])
+        .stderr_lacks("asks for a language model");
 }
 
 /// `project()` and twelve files of eviction code: more excerpts than
@@ -646,7 +637,7 @@ fn a_query_spends_one_prompt_budget_across_its_calls() {
         chat(json!({"matches": [{"path": "src/cache.py", "line": 6}]})),
     ]);
     dir.use_model(&mock.base_url(), "prompt_tokens = 2000");
-    let out = run(&dir, &["-v", NEEDS_MODEL, "."], "auto");
+    let out = dir.run_llm("auto", &["-v", NEEDS_MODEL, "."]);
     out.code(0).stdout_has("6:\t    def evict(self):\n");
     let received = mock.received();
     assert_eq!(received.len(), 2, "{}", out.describe);
@@ -672,7 +663,7 @@ fn a_spent_budget_sends_no_selection_and_keeps_the_results() {
         50,
     )]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(&dir, &["-v", NEEDS_MODEL, "."], "auto");
+    let out = dir.run_llm("auto", &["-v", NEEDS_MODEL, "."]);
     out.code(0)
         .stdout_has("./src/cache.py\n")
         .stderr_has("model: no selection: the query's prompt budget");
@@ -689,7 +680,7 @@ fn the_fallback_makes_at_most_two_calls() {
         chat(json!({"matches": [{"path": "src/cache.py", "line": 3}]})),
     ]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(&dir, &["-v", NEEDS_MODEL, "."], "auto");
+    let out = dir.run_llm("auto", &["-v", NEEDS_MODEL, "."]);
     // The selection asked for a search instead of answering: with the
     // expansion that makes two calls, so no follow-up round is sent and the
     // fused results stand.
@@ -717,7 +708,7 @@ fn expansion_words_too_common_to_name_a_concept_are_not_searched() {
         chat(json!({"matches": [{"path": "src/cache.py", "line": 6}]})),
     ]);
     dir.use_model(&mock.base_url(), "");
-    let out = run(&dir, &["-v", "--no-learn", NEEDS_MODEL, "."], "auto");
+    let out = dir.run_llm("auto", &["-v", "--no-learn", NEEDS_MODEL, "."]);
     out.code(0)
         .stderr_has("model: not searching its words too common to name a concept: eviction, self\n")
         .stderr_has("model: searching its words too: cache, oldest\n");
@@ -741,7 +732,7 @@ fn a_long_query_is_cut_to_its_share_of_the_prompt_budget() {
         .collect::<Vec<_>>()
         .join(" ");
     assert!(query.len() > 100_000);
-    let out = run(&dir, &["--", &query, "."], "auto");
+    let out = dir.run_llm("auto", &["--", &query, "."]);
     out.code(0)
         .stderr_has("the query is about")
         .stderr_has("more than 1/4 of prompt_tokens (4000)");

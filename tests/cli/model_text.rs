@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use crate::harness::{Dir, Run};
+use crate::harness::Run;
 use crate::mock_llm::{MockLlm, Step};
 
 /// A CSI that clears the screen, an OSC 52 clipboard write, a C1 CSI
@@ -13,12 +13,6 @@ use crate::mock_llm::{MockLlm, Step};
 const HOSTILE: &str = "clear\u{1b}[2J clip\u{1b}]52;c;cHduZWQ=\u{7} c1\u{9b}31m del\u{7f} end";
 
 use crate::harness::retry_project as project;
-
-fn run(dir: &Dir, args: &[&str]) -> Run {
-    let mut cmd = dir.cmd();
-    cmd.env("KGREP_LLM", "auto").args(args);
-    crate::harness::finish(&mut cmd, args, dir.path())
-}
 
 fn answering(answer: &str) -> MockLlm {
     MockLlm::start(vec![Step::chat(
@@ -42,7 +36,7 @@ fn an_answers_escape_sequences_are_shown_not_sent_to_a_pipe() {
     let dir = project();
     let mock = answering(HOSTILE);
     dir.use_model(&mock.base_url(), "learn = false");
-    let out = run(&dir, &["--answer", "retry delay", "."]);
+    let out = dir.run_llm("auto", &["--answer", "retry delay", "."]);
     out.code(0)
         .stderr_has("===== Answer =====")
         .stderr_has("clear^[[2J clip^[]52;c;cHduZWQ= c1M-^[31m del^? end");
@@ -57,7 +51,7 @@ fn a_message_quoting_the_model_is_shown_safe_on_a_pipe() {
     let bad = json!({"matches": [], "count": format!("many{HOSTILE}")}).to_string();
     let mock = MockLlm::start(vec![Step::chat(&bad), Step::chat(&bad)]);
     dir.use_model(&mock.base_url(), "learn = false");
-    let out = run(&dir, &["--signature", "count: int", "retry delay", "."]);
+    let out = dir.run_llm("auto", &["--signature", "count: int", "retry delay", "."]);
     out.code(2).stderr_has("does not match the signature");
     assert_no_raw_control(&out.stderr, &out);
 }
@@ -67,7 +61,7 @@ fn json_keeps_json_escaping() {
     let dir = project();
     let mock = answering(HOSTILE);
     dir.use_model(&mock.base_url(), "learn = false");
-    let out = run(&dir, &["--answer", "--json", "retry delay", "."]);
+    let out = dir.run_llm("auto", &["--answer", "--json", "retry delay", "."]);
     out.code(0);
     assert!(!out.stdout.contains('\u{1b}'), "{}", out.describe);
     assert!(out.stdout.contains("\\u001b[2J"), "{}", out.describe);

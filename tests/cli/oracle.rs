@@ -226,12 +226,6 @@ fn model_chosen_lines_say_so_in_json() {
         .ends_with(gold));
 }
 
-/// Runs a query with learning on (the default), `-v` for the judge's reason.
-/// The learned thesaurus file of `d`'s HOME, parsed.
-fn learned(d: &Dir) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(d.learned_path()).unwrap()).unwrap()
-}
-
 fn learn_run(d: &Dir, query: &str) -> Run {
     let mut cmd = d.cmd();
     cmd.env("KGREP_LLM", "auto").args(["-v", query, "."]);
@@ -257,7 +251,7 @@ fn what_the_model_found_is_answered_offline_next_time_and_for_a_paraphrase() {
     taught.code(0);
     assert!(!mock.received().is_empty());
     taught.stderr_has("(the model's verified answer)");
-    let file = learned(&d);
+    let file = d.learned();
     let concept = &file["kgrep"]["concepts"]["stale entries thrown away"];
     assert_eq!(concept["answer"], json!(["evict"]), "{file:#}");
     assert_eq!(concept["status"], "proposed");
@@ -296,7 +290,7 @@ fn what_the_model_found_is_answered_offline_next_time_and_for_a_paraphrase() {
             out.describe
         );
     }
-    let file = learned(&d);
+    let file = d.learned();
     assert_eq!(
         file["kgrep"]["concepts"]["stale entries thrown away"]["status"], "accepted",
         "it helped again: {file:#}"
@@ -338,7 +332,7 @@ fn only_the_models_first_file_and_its_code_lines_are_learned() {
     ]));
     d.use_model(&mock.base_url(), ASK_ALWAYS);
     learn_run(&d, query).code(0);
-    let file = learned(&d);
+    let file = d.learned();
     assert_eq!(
         file["kgrep"]["concepts"]["stale entries thrown away"]["answer"],
         json!(["evict"]),
@@ -371,7 +365,7 @@ fn a_chosen_line_without_the_querys_words_that_defines_nothing_teaches_nothing()
     learn_run(&d, query)
         .code(0)
         .stderr_has("(the model's verified answer)");
-    let file = learned(&d);
+    let file = d.learned();
     assert_eq!(
         file["kgrep"]["concepts"]["stale entries thrown away"]["answer"],
         json!(["evict"]),

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 
-use crate::harness::{Dir, Run};
+use crate::harness::Dir;
 use crate::mock_llm::{MockLlm, Received, Step};
 
 /// Deterministic noise over `alphabet` (a linear congruential generator):
@@ -239,12 +239,6 @@ fn curious_model() -> MockLlm {
 /// an expansion, whose vocabulary is where key bodies leaked.
 const QUERY: &str = "where is the openssh private key renewed by the cron scheduler";
 
-fn run(dir: &Dir, llm: &str, args: &[&str]) -> Run {
-    let mut cmd = dir.cmd();
-    cmd.env("KGREP_LLM", llm).args(args);
-    crate::harness::finish(&mut cmd, args, dir.path())
-}
-
 #[test]
 fn no_fragment_of_a_planted_secret_reaches_the_model_in_any_mode() {
     let planted = planted();
@@ -265,7 +259,7 @@ fn no_fragment_of_a_planted_secret_reaches_the_model_in_any_mode() {
     for (llm, args) in &modes {
         let mock = curious_model();
         planted.dir.use_model(&mock.base_url(), "learn = false");
-        let out = run(&planted.dir, llm, args);
+        let out = planted.dir.run_llm(llm, args);
         let mode = format!("KGREP_LLM={llm} {args:?}");
         assert!(out.code == 0 || out.code == 1, "{mode}\n{}", out.describe);
         problems.extend(sent_leaks(&planted, &mock.received(), &mode));
@@ -278,7 +272,9 @@ fn follow_ups_never_show_the_model_a_secret() {
     let planted = planted();
     let mock = curious_model();
     planted.dir.use_model(&mock.base_url(), "learn = false");
-    let out = run(&planted.dir, "always", &["--hidden", "-v", QUERY, "."]);
+    let out = planted
+        .dir
+        .run_llm("always", &["--hidden", "-v", QUERY, "."]);
     out.code(0).stderr_has("model: follow-up round 1");
     let received = mock.received();
     assert!(received.len() >= 2, "{}", out.describe);
@@ -294,7 +290,9 @@ fn dry_run_shows_no_fragment_of_a_planted_secret() {
     let mock = MockLlm::start(vec![]);
     planted.dir.use_model(&mock.base_url(), "learn = false");
     for llm in ["auto", "always"] {
-        let out = run(&planted.dir, llm, &["--dry-run", "--hidden", QUERY, "."]);
+        let out = planted
+            .dir
+            .run_llm(llm, &["--dry-run", "--hidden", QUERY, "."]);
         out.code(0).stdout_has("POST ");
         assert_nothing_secret(&planted, &out.stdout, "--dry-run");
     }
@@ -313,7 +311,7 @@ fn a_key_the_server_echoes_in_another_case_is_never_printed() {
         Step::error(401, &format!("Incorrect API key provided: {key}"))
     }));
     let key = planted.dir.use_model(&mock.base_url(), "learn = false");
-    let out = run(&planted.dir, "always", &["-v", QUERY, "."]);
+    let out = planted.dir.run_llm("always", &["-v", QUERY, "."]);
     out.code(0).stderr_has("refused the API key");
     for text in [&out.stderr, &out.stdout] {
         assert!(

@@ -17,12 +17,6 @@ fn project() -> Dir {
     d
 }
 
-fn run(d: &Dir, args: &[&str], llm: &str) -> Run {
-    let mut cmd = d.cmd();
-    cmd.env("KGREP_LLM", llm).args(args);
-    crate::harness::finish(&mut cmd, args, d.path())
-}
-
 /// The run read some files whole, and each of them once.
 fn read_each_once(run: &Run) {
     let line = run
@@ -42,7 +36,7 @@ fn read_each_once(run: &Run) {
 #[test]
 fn an_offline_query_reads_each_file_once() {
     let d = project();
-    let out = run(&d, &["-v", QUERY, "."], "off");
+    let out = d.run_llm("off", &["-v", QUERY, "."]);
     out.code(0);
     read_each_once(&out);
 }
@@ -50,8 +44,8 @@ fn an_offline_query_reads_each_file_once() {
 #[test]
 fn an_answer_a_token_budget_and_explain_read_each_file_once() {
     let d = project();
-    let out = run(
-        &d,
+    let out = d.run_llm(
+        "off",
         &[
             "-v",
             "--answer",
@@ -61,14 +55,12 @@ fn an_answer_a_token_budget_and_explain_read_each_file_once() {
             QUERY,
             ".",
         ],
-        "off",
     );
     out.code(0);
     read_each_once(&out);
-    let out = run(
-        &d,
-        &["-v", "--json", "--token-budget", "300", QUERY, "."],
+    let out = d.run_llm(
         "off",
+        &["-v", "--json", "--token-budget", "300", QUERY, "."],
     );
     out.code(0);
     read_each_once(&out);
@@ -90,10 +82,9 @@ fn the_model_stage_reads_each_file_once() {
     // results), which finds no new words in this reply; the second selects.
     let mock = MockLlm::start(vec![Step::chat(&reply), Step::chat(&reply)]);
     d.use_model(&mock.base_url(), "judge_confidence = 0.999");
-    let out = run(
-        &d,
-        &["-v", "--answer", "--token-budget", "400", QUERY, "."],
+    let out = d.run_llm(
         "auto",
+        &["-v", "--answer", "--token-budget", "400", QUERY, "."],
     );
     out.code(0)
         .stdout_has("21:\t      const delay = opts.baseDelayMs * 2 ** attempt;")
