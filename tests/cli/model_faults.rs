@@ -38,9 +38,7 @@ const TIMEOUT_CONFIG: &str = "llm_timeout = 1";
 fn run(dir: &Dir, llm: &str, extra: &[&str]) -> Run {
     let mut args: Vec<&str> = extra.to_vec();
     args.extend([QUERY, "."]);
-    let mut cmd = dir.cmd();
-    cmd.env("KGREP_LLM", llm).args(&args);
-    crate::harness::finish(&mut cmd, &args, dir.path())
+    dir.run_llm(llm, &args)
 }
 
 /// Every `path:line:text` grep line printed is that line of that file.

@@ -90,10 +90,7 @@ fn claiming(matches: serde_json::Value) -> MockLlm {
 }
 
 fn run(d: &Dir, query: &str) -> Run {
-    let mut cmd = d.cmd();
-    cmd.env("KGREP_LLM", "auto")
-        .args(["--no-learn", query, "."]);
-    crate::harness::finish(&mut cmd, &["--no-learn", query, "."], d.path())
+    d.run_llm("auto", &["--no-learn", query, "."])
 }
 
 #[test]
