@@ -171,6 +171,16 @@ pub struct Reread {
     kept: Mutex<HashMap<String, Option<Document>>>,
 }
 
+impl Reread {
+    /// Forgets the documents whose key `keep` refuses: what the second
+    /// pass read of the candidates that will not be printed or shown to a
+    /// model need not stay in memory.
+    pub fn retain(&self, keep: impl Fn(&str) -> bool) {
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        kept.retain(|key, _| keep(key));
+    }
+}
+
 /// Text kept by a run's [`Reread`] at most, in bytes.
 pub const REREAD_BYTES: usize = 32 * 1024 * 1024;
 

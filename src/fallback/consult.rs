@@ -32,8 +32,9 @@ use crate::search::Corpus;
 use crate::signature::{self, Spec};
 use crate::walk::{self, Haystack};
 
-/// Files whose excerpts are offered to the model, best first.
-pub const EXCERPT_FILES: usize = 8;
+/// Files whose excerpts are offered to the model, best first: the ones
+/// ranking keeps read (`rank::READ_AGAIN_FILES`).
+pub const EXCERPT_FILES: usize = crate::rank::READ_AGAIN_FILES;
 /// Best lines of each file that its excerpts are built around.
 pub const FOCUS_LINES: usize = 6;
 /// Files and matching lines taken from a follow-up pattern search.

@@ -44,6 +44,11 @@ pub struct Searched {
     pub context: usize,
 }
 
+/// The best ranked files whose documents a run keeps after ranking, besides
+/// the printed ones: the files the model stage makes its excerpts of
+/// (`fallback::consult::EXCERPT_FILES` is this).
+pub const READ_AGAIN_FILES: usize = 8;
+
 /// Lines around a ranked or printed line of a streamed file that a hollow
 /// load keeps (besides the context asked for): room for the model's
 /// excerpts and the answer's quotes around the places found.

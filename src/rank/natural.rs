@@ -89,6 +89,16 @@ pub(crate) fn rank(
     } else {
         score::select_unsure(&ranked, limits.max_lines, limits.max_count)
     };
+    // The second pass read every candidate; the stages after it read the
+    // printed files and the best few (a model's excerpts) again.
+    let again: std::collections::HashSet<&str> = ranked
+        .iter()
+        .take(super::READ_AGAIN_FILES)
+        .map(|f| f.haystack)
+        .chain(selected.iter().map(|(h, _)| *h))
+        .filter_map(|h| scan.haystacks.get(h).map(|x| x.key.as_str()))
+        .collect();
+    read.reread.retain(|key| again.contains(key));
     Ok(Searched {
         haystacks: scan.haystacks,
         selected,
