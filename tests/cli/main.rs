@@ -19,6 +19,7 @@ mod fail_closed;
 mod flags;
 mod generated;
 mod identifier_synonyms;
+mod imports;
 mod input;
 mod json;
 mod layout;
