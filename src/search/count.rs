@@ -113,6 +113,30 @@ fn safe_cut(text: &[u8]) -> Option<usize> {
 /// Counts the matcher's terms in a text already in memory (a converted
 /// document). Matches never hold a line break, so this counts what the
 /// reader counts.
+/// [`count_reader`]'s count of a file read whole (`bytes`), handing the
+/// bytes to `keep` when it holds a term and is not binary.
+pub(super) fn count_whole(
+    bytes: Vec<u8>,
+    matcher: &TermMatcher,
+    detect_binary: bool,
+    keep: impl FnOnce(Vec<u8>),
+) -> Counted {
+    let mut out = Counted {
+        counts: vec![0; matcher.term_count()],
+        bytes: bytes.len(),
+        binary: false,
+    };
+    if detect_binary && memchr::memchr(0, &bytes).is_some() {
+        out.binary = true;
+        return out;
+    }
+    count_into(&mut out.counts, matcher, &bytes);
+    if out.counts.iter().any(|&c| c > 0) {
+        keep(bytes);
+    }
+    out
+}
+
 pub(super) fn count_text(matcher: &TermMatcher, text: &[u8]) -> Vec<u32> {
     let mut counts = vec![0; matcher.term_count()];
     count_into(&mut counts, matcher, text);

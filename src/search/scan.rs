@@ -5,6 +5,7 @@
 //! with hits.
 
 use std::cell::RefCell;
+use std::io::Read;
 
 use grep_matcher::Matcher;
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
@@ -352,8 +353,28 @@ fn count_file(
         let doc = load(h, read, counters)?;
         return Some((count::count_text(matcher, &doc.text), doc.text.len()));
     };
-    let counted = std::fs::File::open(path)
-        .and_then(|mut file| count::count_reader(&mut file, matcher, !read.text, count::CHUNK));
+    // A file read before in this run (a count of its common words after
+    // its rare ones) is counted from the bytes kept of it.
+    let kept = read.reread.with_raw(&h.key, |bytes| {
+        (count::count_text(matcher, bytes), bytes.len())
+    });
+    if let Some((counts, len)) = kept {
+        counters.loaded(len);
+        return Some((counts, len));
+    }
+    let counted = std::fs::File::open(path).and_then(|mut file| {
+        document::count_read(&h.key);
+        // A small file is read whole, and its bytes kept when it holds a
+        // query word: the stages after the search read it no more.
+        if file.metadata()?.len() <= count::CHUNK as u64 {
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes)?;
+            return Ok(count::count_whole(bytes, matcher, !read.text, |bytes| {
+                read.reread.keep_raw(&h.key, bytes)
+            }));
+        }
+        count::count_reader(&mut file, matcher, !read.text, count::CHUNK)
+    });
     let (result, c) = match counted {
         Ok(c) => (Ok(()), c),
         Err(err) => (Err(err), count::Counted::default()),
