@@ -36,22 +36,25 @@ thread_local! {
 }
 
 /// Counts the matcher's terms in `reader`, `chunk` bytes at a time. With
-/// `detect_binary`, stops at the first NUL byte.
+/// `detect_binary`, stops at the first NUL byte. A stream that ends within
+/// its first chunk is counted whole, and handed to `keep` when it holds a
+/// term and is not binary (no read more than counting alone needs).
 pub(super) fn count_reader(
     reader: &mut impl Read,
     matcher: &TermMatcher,
     detect_binary: bool,
     chunk: usize,
+    keep: impl FnOnce(&[u8]),
 ) -> std::io::Result<Counted> {
     BUFFER.with(|cell| match cell.try_borrow_mut() {
         Ok(mut buf) => {
-            let counted = count_with(&mut buf, reader, matcher, detect_binary, chunk);
+            let counted = count_with(&mut buf, reader, matcher, detect_binary, chunk, keep);
             if buf.capacity() > KEEP_BUFFER_MAX {
                 *buf = Vec::new();
             }
             counted
         }
-        Err(_) => count_with(&mut Vec::new(), reader, matcher, detect_binary, chunk),
+        Err(_) => count_with(&mut Vec::new(), reader, matcher, detect_binary, chunk, keep),
     })
 }
 
@@ -61,6 +64,7 @@ fn count_with(
     matcher: &TermMatcher,
     detect_binary: bool,
     chunk: usize,
+    keep: impl FnOnce(&[u8]),
 ) -> std::io::Result<Counted> {
     let chunk = chunk.max(1);
     let mut out = Counted {
@@ -69,6 +73,8 @@ fn count_with(
     };
     // Bytes at the front of `buf` carried over from the last read.
     let mut kept = 0;
+    // Whether every byte read so far is still in `buf` (nothing counted yet).
+    let mut whole = true;
     loop {
         if buf.len() < kept + chunk {
             buf.resize(kept + chunk, 0);
@@ -86,8 +92,18 @@ fn count_with(
         }
         if n == 0 {
             count_into(&mut out.counts, matcher, &buf[..filled]);
+            if whole && out.counts.iter().any(|&c| c > 0) {
+                keep(&buf[..filled]);
+            }
             return Ok(out);
         }
+        // A first read short of a chunk is most likely the whole file: the
+        // next read says so, before anything is counted.
+        if whole && filled < chunk {
+            kept = filled;
+            continue;
+        }
+        whole = false;
         // The carried bytes hold no cut (they follow the last one), so only
         // the new ones are looked at: a long run without one costs linear time.
         let Some(cut) = safe_cut(&buf[kept..filled]).map(|c| kept + c) else {
@@ -113,30 +129,6 @@ fn safe_cut(text: &[u8]) -> Option<usize> {
 /// Counts the matcher's terms in a text already in memory (a converted
 /// document). Matches never hold a line break, so this counts what the
 /// reader counts.
-/// [`count_reader`]'s count of a file read whole (`bytes`), handing the
-/// bytes to `keep` when it holds a term and is not binary.
-pub(super) fn count_whole(
-    bytes: Vec<u8>,
-    matcher: &TermMatcher,
-    detect_binary: bool,
-    keep: impl FnOnce(Vec<u8>),
-) -> Counted {
-    let mut out = Counted {
-        counts: vec![0; matcher.term_count()],
-        bytes: bytes.len(),
-        binary: false,
-    };
-    if detect_binary && memchr::memchr(0, &bytes).is_some() {
-        out.binary = true;
-        return out;
-    }
-    count_into(&mut out.counts, matcher, &bytes);
-    if out.counts.iter().any(|&c| c > 0) {
-        keep(bytes);
-    }
-    out
-}
-
 pub(super) fn count_text(matcher: &TermMatcher, text: &[u8]) -> Vec<u32> {
     let mut counts = vec![0; matcher.term_count()];
     count_into(&mut counts, matcher, text);
@@ -159,7 +151,7 @@ mod tests {
 
     fn counts(q: &str, text: &[u8], chunk: usize) -> Counted {
         let m = TermMatcher::new(&analyze(q).terms).unwrap();
-        count_reader(&mut &text[..], &m, true, chunk).unwrap()
+        count_reader(&mut &text[..], &m, true, chunk, |_| {}).unwrap()
     }
 
     #[test]
@@ -185,9 +177,25 @@ mod tests {
         let found = counts("retry", b"retry\nretry\0retry", 4);
         assert!(found.binary);
         let m = TermMatcher::new(&analyze("retry").terms).unwrap();
-        let text = count_reader(&mut &b"retry\0retry"[..], &m, false, CHUNK).unwrap();
+        let text = count_reader(&mut &b"retry\0retry"[..], &m, false, CHUNK, |_| {}).unwrap();
         assert!(!text.binary);
         assert_eq!(text.counts.iter().sum::<u32>(), 2);
+    }
+
+    #[test]
+    fn a_stream_within_one_chunk_that_holds_a_term_is_handed_over_whole() {
+        let m = TermMatcher::new(&analyze("retry").terms).unwrap();
+        let kept = |text: &[u8], chunk: usize| {
+            let mut got = None;
+            count_reader(&mut &text[..], &m, true, chunk, |b| got = Some(b.to_vec())).unwrap();
+            got
+        };
+        let text = b"fn a() {}\nlet retry = 3;\n";
+        assert_eq!(kept(text, 64).as_deref(), Some(&text[..]));
+        // More than a chunk, no term, or binary: nothing is handed over.
+        assert_eq!(kept(text, 8), None);
+        assert_eq!(kept(b"fn a() {}\n", 64), None);
+        assert_eq!(kept(b"retry\0", 64), None);
     }
 
     /// Pieces a code text is made of, word parts and separators of every kind.
@@ -209,7 +217,7 @@ mod tests {
             let m = TermMatcher::new(&analyze("retry timeout max_retry").terms).unwrap();
             let mut whole = vec![0; m.term_count()];
             count_into(&mut whole, &m, text.as_bytes());
-            let counted = count_reader(&mut text.as_bytes(), &m, true, chunk).unwrap();
+            let counted = count_reader(&mut text.as_bytes(), &m, true, chunk, |_| {}).unwrap();
             proptest::prop_assert_eq!(counted.counts, whole);
             proptest::prop_assert_eq!(counted.bytes, text.len());
         }

@@ -5,7 +5,6 @@
 //! with hits.
 
 use std::cell::RefCell;
-use std::io::Read;
 
 use grep_matcher::Matcher;
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
@@ -364,16 +363,11 @@ fn count_file(
     }
     let counted = std::fs::File::open(path).and_then(|mut file| {
         document::count_read(&h.key);
-        // A small file is read whole, and its bytes kept when it holds a
-        // query word: the stages after the search read it no more.
-        if file.metadata()?.len() <= count::CHUNK as u64 {
-            let mut bytes = Vec::new();
-            file.read_to_end(&mut bytes)?;
-            return Ok(count::count_whole(bytes, matcher, !read.text, |bytes| {
-                read.reread.keep_raw(&h.key, bytes)
-            }));
-        }
-        count::count_reader(&mut file, matcher, !read.text, count::CHUNK)
+        // A small file holding a query word is kept as read: the stages
+        // after the search read it no more.
+        count::count_reader(&mut file, matcher, !read.text, count::CHUNK, |bytes| {
+            read.reread.keep_raw(&h.key, bytes.to_vec())
+        })
     });
     let (result, c) = match counted {
         Ok(c) => (Ok(()), c),
