@@ -769,36 +769,24 @@ mod tests {
         }
     }
 
-    /// The corpus of the model-stage CLI tests (`tests/cli/model_stage.rs`).
+    /// The corpus of the model-stage CLI tests (`fixtures/model-project`).
     fn corpus() -> Vec<Haystack> {
         vec![
             file(
                 "src/cache.py",
-                "class LruCache:\n    def __init__(self, capacity):\n        \
-                 self.capacity = capacity\n        self.items = {}\n\n    def evict(self):\n        \
-                 oldest = next(iter(self.items))\n        del self.items[oldest]\n",
+                include_str!("../../fixtures/model-project/src/cache.py"),
             ),
             file(
                 "src/client.py",
-                "from .retry import call_with_retry, retry_backoff\n\nclass Client:\n    \
-                 def __init__(self, timeout=30):\n        self.timeout = timeout\n\n    \
-                 def get(self, url):\n        # every request goes through the retry backoff loop\n        \
-                 return call_with_retry(lambda: self._send(url))\n\n    def _send(self, url):\n        \
-                 raise IOError(\"unreachable: \" + url)\n",
+                include_str!("../../fixtures/model-project/src/client.py"),
             ),
             file(
                 "src/retry.py",
-                "import time\n\nMAX_RETRIES = 5\n\ndef retry_backoff(attempt):\n    \
-                 \"\"\"Exponential retry backoff: the delay doubles after each failed attempt.\"\"\"\n    \
-                 return 0.5 * (2 ** attempt)\n\ndef call_with_retry(fn):\n    \
-                 for attempt in range(MAX_RETRIES):\n        try:\n            return fn()\n        \
-                 except IOError:\n            time.sleep(retry_backoff(attempt))\n    \
-                 raise RuntimeError(\"gave up after retries\")\n",
+                include_str!("../../fixtures/model-project/src/retry.py"),
             ),
             file(
                 "src/settings.py",
-                "# Settings for the HTTP client.\nRETRY_BACKOFF_FACTOR = 0.5\nRETRY_BACKOFF_MAX = 60\n\
-                 CONNECT_TIMEOUT = 10\n",
+                include_str!("../../fixtures/model-project/src/settings.py"),
             ),
         ]
     }
