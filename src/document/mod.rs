@@ -159,127 +159,49 @@ pub struct ReadOptions {
     pub reread: Arc<Reread>,
 }
 
-/// The files a run has read, kept for the stages after its search: the
-/// search keeps the bytes of the small files it found a query word in
-/// ([`Reread::keep_raw`]), and the second pass, the model's excerpts,
-/// verification, learning, the printers and each `--token-budget` probe all
-/// get the bytes of that one read ([`reread`]). Bounded by [`REREAD_BYTES`]:
-/// past it a file is handed out unkept (read again when asked again), so a
-/// run over a huge tree stays small.
+/// The documents a run reads back after its search: the second pass, the
+/// model's excerpts, verification, learning, the printers and each
+/// `--token-budget` probe all get the bytes of one read ([`reread`]).
+/// Bounded by [`REREAD_BYTES`]: past it a document is handed out unkept
+/// (read again when asked again), so a run of huge files stays small.
 #[derive(Debug, Default)]
 pub struct Reread {
-    kept: Mutex<Kept>,
-}
-
-#[derive(Debug, Default)]
-struct Kept {
-    /// By haystack key.
-    files: HashMap<String, KeptFile>,
-    /// Bytes held by `files`.
-    bytes: usize,
-}
-
-#[derive(Debug)]
-enum KeptFile {
-    /// The bytes the search read, not yet normalised into a document.
-    Raw(Vec<u8>),
-    /// A document, or `None` for a file that read as nothing to show
+    /// By haystack key; `None` for a file that read as nothing to show
     /// (binary, unreadable), which is not tried again.
-    Read(Option<Document>),
-}
-
-impl KeptFile {
-    fn size(&self) -> usize {
-        match self {
-            KeptFile::Raw(bytes) => bytes.len(),
-            KeptFile::Read(doc) => doc.as_ref().map_or(0, |d| d.text.len()),
-        }
-    }
+    kept: Mutex<HashMap<String, Option<Document>>>,
 }
 
 impl Reread {
-    /// Keeps the bytes the search read of a plain file (`key`) it found a
-    /// query word in, when they fit; otherwise they are dropped, and the file
-    /// is read again if a later stage asks for it.
-    pub fn keep_raw(&self, key: &str, bytes: Vec<u8>) {
-        self.keep(key, KeptFile::Raw(bytes));
-    }
-
-    /// Runs `f` on what is kept of `key`, if anything: the bytes the search
-    /// read, or the document made of them (another search over a file
-    /// already read: a count of common words after rare ones, the model's
-    /// words; a document's text differs from its bytes only where they were
-    /// not UTF-8 or ended lines with CR LF, which no word spans).
-    pub fn with_raw<R>(&self, key: &str, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
-        let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
-        match kept.files.get(key) {
-            Some(KeptFile::Raw(bytes)) => Some(f(bytes)),
-            Some(KeptFile::Read(Some(doc))) => Some(f(&doc.text)),
-            _ => None,
-        }
-    }
-
-    fn keep(&self, key: &str, file: KeptFile) {
-        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
-        let size = file.size();
-        if kept.bytes + size <= REREAD_BYTES {
-            kept.bytes += size;
-            if let Some(old) = kept.files.insert(key.to_string(), file) {
-                kept.bytes -= old.size();
-            }
-        }
-    }
-
-    /// Forgets the files whose key `keep` refuses: what was read of the
-    /// candidates that will not be printed or shown to a model need not stay
-    /// in memory.
+    /// Forgets the documents whose key `keep` refuses: what the second
+    /// pass read of the candidates that will not be printed or shown to a
+    /// model need not stay in memory.
     pub fn retain(&self, keep: impl Fn(&str) -> bool) {
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
-        let mut freed = 0;
-        kept.files.retain(|key, file| {
-            let stays = keep(key);
-            if !stays {
-                freed += file.size();
-            }
-            stays
-        });
-        kept.bytes -= freed;
+        kept.retain(|key, _| keep(key));
     }
 }
 
 /// Text kept by a run's [`Reread`] at most, in bytes.
-pub const REREAD_BYTES: usize = 8 * 1024 * 1024;
+pub const REREAD_BYTES: usize = 32 * 1024 * 1024;
 
 /// Haystack `h` read back after the search, quietly (its errors were
 /// reported the first time): read once per run, then the same bytes for
 /// every stage that asks (`opts.reread`). `None` when it reads as no text.
 pub fn reread(h: &Haystack, opts: &ReadOptions) -> Option<Document> {
     let lock = || opts.reread.kept.lock().unwrap_or_else(|e| e.into_inner());
-    let raw = {
-        let mut kept = lock();
-        match kept.files.remove(&h.key) {
-            Some(KeptFile::Read(doc)) => {
-                let out = doc.clone();
-                kept.files.insert(h.key.clone(), KeptFile::Read(doc));
-                return out;
-            }
-            Some(KeptFile::Raw(bytes)) => {
-                kept.bytes -= bytes.len();
-                Some(bytes)
-            }
-            None => None,
-        }
-    };
-    let loaded = match raw {
-        // The search's read, normalised as `load` normalises a plain file.
-        Some(bytes) => Ok(from_bytes(h.key.clone(), bytes, false, opts)),
-        None => load(h, opts),
-    };
-    let doc = match loaded {
+    if let Some(kept) = lock().get(&h.key) {
+        return kept.clone();
+    }
+    let doc = match load(h, opts) {
         Ok(Loaded::Text(doc) | Loaded::Partial(doc, _)) => Some(doc),
         _ => None,
     };
-    opts.reread.keep(&h.key, KeptFile::Read(doc.clone()));
+    let mut kept = lock();
+    let bytes: usize = kept.values().flatten().map(|d| d.text.len()).sum();
+    let size = doc.as_ref().map_or(0, |d| d.text.len());
+    if bytes + size <= REREAD_BYTES {
+        kept.insert(h.key.clone(), doc.clone());
+    }
     doc
 }
 
@@ -379,8 +301,8 @@ pub fn load(h: &Haystack, opts: &ReadOptions) -> io::Result<Loaded> {
             if let Some(outcome) = stamped.and_then(|(c, stamp)| c.get(path, stamp)) {
                 return Ok(from_converted(h.key.clone(), &outcome));
             }
-            let bytes = read_capped(path)?;
             count_read(&h.key);
+            let bytes = read_capped(path)?;
             match conversion(path, &bytes, opts) {
                 Some(format) => {
                     let result = convert::convert(format, bytes, &opts.limits);
@@ -405,9 +327,8 @@ pub fn load_head(h: &Haystack, opts: &ReadOptions, max: usize) -> io::Result<Loa
     match &h.source {
         Source::Path(path) if !is_converted(h, opts) => {
             let mut bytes = Vec::new();
-            let file = File::open(path)?;
             count_read(&h.key);
-            file.take(max as u64).read_to_end(&mut bytes)?;
+            File::open(path)?.take(max as u64).read_to_end(&mut bytes)?;
             Ok(from_bytes(h.key.clone(), bytes, false, opts))
         }
         _ => load(h, opts),

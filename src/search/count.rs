@@ -36,25 +36,22 @@ thread_local! {
 }
 
 /// Counts the matcher's terms in `reader`, `chunk` bytes at a time. With
-/// `detect_binary`, stops at the first NUL byte. A stream that ends within
-/// its first chunk is counted whole, and handed to `keep` when it holds a
-/// term and is not binary (no read more than counting alone needs).
+/// `detect_binary`, stops at the first NUL byte.
 pub(super) fn count_reader(
     reader: &mut impl Read,
     matcher: &TermMatcher,
     detect_binary: bool,
     chunk: usize,
-    keep: impl FnOnce(&[u8]),
 ) -> std::io::Result<Counted> {
     BUFFER.with(|cell| match cell.try_borrow_mut() {
         Ok(mut buf) => {
-            let counted = count_with(&mut buf, reader, matcher, detect_binary, chunk, keep);
+            let counted = count_with(&mut buf, reader, matcher, detect_binary, chunk);
             if buf.capacity() > KEEP_BUFFER_MAX {
                 *buf = Vec::new();
             }
             counted
         }
-        Err(_) => count_with(&mut Vec::new(), reader, matcher, detect_binary, chunk, keep),
+        Err(_) => count_with(&mut Vec::new(), reader, matcher, detect_binary, chunk),
     })
 }
 
@@ -64,7 +61,6 @@ fn count_with(
     matcher: &TermMatcher,
     detect_binary: bool,
     chunk: usize,
-    keep: impl FnOnce(&[u8]),
 ) -> std::io::Result<Counted> {
     let chunk = chunk.max(1);
     let mut out = Counted {
@@ -73,8 +69,6 @@ fn count_with(
     };
     // Bytes at the front of `buf` carried over from the last read.
     let mut kept = 0;
-    // Whether every byte read so far is still in `buf` (nothing counted yet).
-    let mut whole = true;
     loop {
         if buf.len() < kept + chunk {
             buf.resize(kept + chunk, 0);
@@ -92,18 +86,8 @@ fn count_with(
         }
         if n == 0 {
             count_into(&mut out.counts, matcher, &buf[..filled]);
-            if whole && out.counts.iter().any(|&c| c > 0) {
-                keep(&buf[..filled]);
-            }
             return Ok(out);
         }
-        // A first read short of a chunk is most likely the whole file: the
-        // next read says so, before anything is counted.
-        if whole && filled < chunk {
-            kept = filled;
-            continue;
-        }
-        whole = false;
         // The carried bytes hold no cut (they follow the last one), so only
         // the new ones are looked at: a long run without one costs linear time.
         let Some(cut) = safe_cut(&buf[kept..filled]).map(|c| kept + c) else {
@@ -151,7 +135,7 @@ mod tests {
 
     fn counts(q: &str, text: &[u8], chunk: usize) -> Counted {
         let m = TermMatcher::new(&analyze(q).terms).unwrap();
-        count_reader(&mut &text[..], &m, true, chunk, |_| {}).unwrap()
+        count_reader(&mut &text[..], &m, true, chunk).unwrap()
     }
 
     #[test]
@@ -177,25 +161,9 @@ mod tests {
         let found = counts("retry", b"retry\nretry\0retry", 4);
         assert!(found.binary);
         let m = TermMatcher::new(&analyze("retry").terms).unwrap();
-        let text = count_reader(&mut &b"retry\0retry"[..], &m, false, CHUNK, |_| {}).unwrap();
+        let text = count_reader(&mut &b"retry\0retry"[..], &m, false, CHUNK).unwrap();
         assert!(!text.binary);
         assert_eq!(text.counts.iter().sum::<u32>(), 2);
-    }
-
-    #[test]
-    fn a_stream_within_one_chunk_that_holds_a_term_is_handed_over_whole() {
-        let m = TermMatcher::new(&analyze("retry").terms).unwrap();
-        let kept = |text: &[u8], chunk: usize| {
-            let mut got = None;
-            count_reader(&mut &text[..], &m, true, chunk, |b| got = Some(b.to_vec())).unwrap();
-            got
-        };
-        let text = b"fn a() {}\nlet retry = 3;\n";
-        assert_eq!(kept(text, 64).as_deref(), Some(&text[..]));
-        // More than a chunk, no term, or binary: nothing is handed over.
-        assert_eq!(kept(text, 8), None);
-        assert_eq!(kept(b"fn a() {}\n", 64), None);
-        assert_eq!(kept(b"retry\0", 64), None);
     }
 
     /// Pieces a code text is made of, word parts and separators of every kind.
@@ -217,7 +185,7 @@ mod tests {
             let m = TermMatcher::new(&analyze("retry timeout max_retry").terms).unwrap();
             let mut whole = vec![0; m.term_count()];
             count_into(&mut whole, &m, text.as_bytes());
-            let counted = count_reader(&mut text.as_bytes(), &m, true, chunk, |_| {}).unwrap();
+            let counted = count_reader(&mut text.as_bytes(), &m, true, chunk).unwrap();
             proptest::prop_assert_eq!(counted.counts, whole);
             proptest::prop_assert_eq!(counted.bytes, text.len());
         }

@@ -352,23 +352,8 @@ fn count_file(
         let doc = load(h, read, counters)?;
         return Some((count::count_text(matcher, &doc.text), doc.text.len()));
     };
-    // A file read before in this run (a count of its common words after
-    // its rare ones) is counted from the bytes kept of it.
-    let kept = read.reread.with_raw(&h.key, |bytes| {
-        (count::count_text(matcher, bytes), bytes.len())
-    });
-    if let Some((counts, len)) = kept {
-        counters.loaded(len);
-        return Some((counts, len));
-    }
-    let counted = std::fs::File::open(path).and_then(|mut file| {
-        document::count_read(&h.key);
-        // A small file holding a query word is kept as read: the stages
-        // after the search read it no more.
-        count::count_reader(&mut file, matcher, !read.text, count::CHUNK, |bytes| {
-            read.reread.keep_raw(&h.key, bytes.to_vec())
-        })
-    });
+    let counted = std::fs::File::open(path)
+        .and_then(|mut file| count::count_reader(&mut file, matcher, !read.text, count::CHUNK));
     let (result, c) = match counted {
         Ok(c) => (Ok(()), c),
         Err(err) => (Err(err), count::Counted::default()),
