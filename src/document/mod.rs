@@ -166,9 +166,20 @@ pub struct ReadOptions {
 /// (read again when asked again), so a run of huge files stays small.
 #[derive(Debug, Default)]
 pub struct Reread {
+    kept: Mutex<Kept>,
+}
+
+#[derive(Debug, Default)]
+struct Kept {
     /// By haystack key; `None` for a file that read as nothing to show
     /// (binary, unreadable), which is not tried again.
-    kept: Mutex<HashMap<String, Option<Document>>>,
+    docs: HashMap<String, Option<Document>>,
+    /// Text held by `docs`, in bytes.
+    bytes: usize,
+}
+
+fn text_len(doc: &Option<Document>) -> usize {
+    doc.as_ref().map_or(0, |d| d.text.len())
 }
 
 impl Reread {
@@ -177,7 +188,15 @@ impl Reread {
     /// model need not stay in memory.
     pub fn retain(&self, keep: impl Fn(&str) -> bool) {
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
-        kept.retain(|key, _| keep(key));
+        let mut freed = 0;
+        kept.docs.retain(|key, doc| {
+            let stays = keep(key);
+            if !stays {
+                freed += text_len(doc);
+            }
+            stays
+        });
+        kept.bytes -= freed;
     }
 }
 
@@ -189,7 +208,7 @@ pub const REREAD_BYTES: usize = 32 * 1024 * 1024;
 /// every stage that asks (`opts.reread`). `None` when it reads as no text.
 pub fn reread(h: &Haystack, opts: &ReadOptions) -> Option<Document> {
     let lock = || opts.reread.kept.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(kept) = lock().get(&h.key) {
+    if let Some(kept) = lock().docs.get(&h.key) {
         return kept.clone();
     }
     let doc = match load(h, opts) {
@@ -197,10 +216,10 @@ pub fn reread(h: &Haystack, opts: &ReadOptions) -> Option<Document> {
         _ => None,
     };
     let mut kept = lock();
-    let bytes: usize = kept.values().flatten().map(|d| d.text.len()).sum();
-    let size = doc.as_ref().map_or(0, |d| d.text.len());
-    if bytes + size <= REREAD_BYTES {
-        kept.insert(h.key.clone(), doc.clone());
+    let size = text_len(&doc);
+    if kept.bytes + size <= REREAD_BYTES && !kept.docs.contains_key(&h.key) {
+        kept.bytes += size;
+        kept.docs.insert(h.key.clone(), doc.clone());
     }
     doc
 }
@@ -301,8 +320,8 @@ pub fn load(h: &Haystack, opts: &ReadOptions) -> io::Result<Loaded> {
             if let Some(outcome) = stamped.and_then(|(c, stamp)| c.get(path, stamp)) {
                 return Ok(from_converted(h.key.clone(), &outcome));
             }
-            count_read(&h.key);
             let bytes = read_capped(path)?;
+            count_read(&h.key);
             match conversion(path, &bytes, opts) {
                 Some(format) => {
                     let result = convert::convert(format, bytes, &opts.limits);
@@ -327,8 +346,8 @@ pub fn load_head(h: &Haystack, opts: &ReadOptions, max: usize) -> io::Result<Loa
     match &h.source {
         Source::Path(path) if !is_converted(h, opts) => {
             let mut bytes = Vec::new();
-            count_read(&h.key);
             File::open(path)?.take(max as u64).read_to_end(&mut bytes)?;
+            count_read(&h.key);
             Ok(from_bytes(h.key.clone(), bytes, false, opts))
         }
         _ => load(h, opts),

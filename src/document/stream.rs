@@ -123,7 +123,6 @@ pub fn load_hollow(
     opts: &ReadOptions,
     keep: impl Fn(usize) -> bool,
 ) -> io::Result<Loaded> {
-    super::count_read(&h.key);
     let mut text = Vec::new();
     let nul = for_each_line(path, |n, line| {
         if n > 1 {
@@ -134,6 +133,7 @@ pub fn load_hollow(
         }
         ControlFlow::Continue(())
     })?;
+    super::count_read(&h.key);
     if nul && !opts.text {
         return Ok(Loaded::Binary);
     }

@@ -231,7 +231,7 @@ pub fn long_query_warning(raw: &str, prompt_tokens: usize) -> Option<String> {
         format!(
             "the query is about {} tokens, more than 1/{} of prompt_tokens ({}): the model \
              is sent its first {} bytes (the offline search used all of it)",
-            llm::prompt::estimate_tokens(raw.trim()),
+            crate::budget::estimate_tokens(raw.trim()),
             llm::prompt::QUERY_SHARE,
             prompt_tokens,
             sent.len()

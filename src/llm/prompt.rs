@@ -50,7 +50,7 @@ pub const ANSWER_MAX_TOKENS: u32 = 2_500;
 /// The name of the reply schema in `response_format`.
 pub const SCHEMA_NAME: &str = "kgrep_reply";
 
-pub use crate::budget::estimate_tokens;
+use crate::budget::estimate_tokens;
 
 /// The share of the prompt budget the query itself may take (one part in
 /// this many): the instructions and the excerpts need the rest.

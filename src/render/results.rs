@@ -10,11 +10,11 @@
 use super::explain;
 use super::found::Found;
 use super::print;
+use crate::budget::estimate_tokens;
 use crate::budget::{self, LeftOut};
 use crate::cli::Plan;
 use crate::document::ReadOptions;
 use crate::judge::{Judgement, Verdict};
-use crate::llm::prompt::estimate_tokens;
 use crate::query::Query;
 use crate::rank::Selection;
 use crate::render::context::{context_groups, selected_lines};
