@@ -16,8 +16,6 @@ use crate::python::text::strip;
 pub const EXTRACTIVE_MAX_LINES: usize = 5;
 /// Characters of one quoted line, after trimming (longer lines end in `…`).
 pub const EXTRACTIVE_MAX_CHARS: usize = 160;
-/// The label that opens every extractive answer.
-pub const EXTRACTIVE_LABEL: &str = "Extractive answer (no language model configured)";
 /// How to configure a model, for messages.
 const MODEL_SETUP: &str = "pass --model (with --api-base for a local server such as \
 Ollama or llama.cpp, or --api-key), set model/api_base/api_key in ~/.rlmgrep/config.toml \
@@ -35,29 +33,44 @@ pub struct BestLine {
     pub text: String,
 }
 
-/// Why there is no model to ask.
+/// Why no model wrote the answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NoModel {
     /// Nothing configured: no model with a key, no local server.
     NotConfigured,
     /// Switched off: `KGREP_LLM=off`, `llm = "off"` in the config, or `--offline`.
     Disabled,
+    /// A model was asked and gave no answer: the call failed (its error is
+    /// already on stderr) or the reply held none.
+    NoReply,
+}
+
+impl NoModel {
+    /// The label that opens an extractive answer: it says why no model wrote it.
+    pub fn label(self) -> &'static str {
+        match self {
+            NoModel::NotConfigured => "Extractive answer (no language model configured)",
+            NoModel::Disabled => "Extractive answer (language models switched off)",
+            NoModel::NoReply => "Extractive answer (the language model gave no answer)",
+        }
+    }
 }
 
 /// The extractive answer to `query` from `best` (in rank order; at most
-/// [`EXTRACTIVE_MAX_LINES`] are quoted).
+/// [`EXTRACTIVE_MAX_LINES`] are quoted), labelled with why no model wrote it.
 ///
 /// ```text
 /// Extractive answer (no language model configured): the lines that best match "…":
 /// - src/app.py:9: def connect(host, port=DEFAULT_PORT):
 /// - src/app.py:16: raise ConnectionError("database unreachable")
 /// ```
-pub fn extractive_answer(query: &str, best: &[BestLine]) -> String {
+pub fn extractive_answer(query: &str, best: &[BestLine], why: NoModel) -> String {
     let query = strip(query);
+    let label = why.label();
     if best.is_empty() {
-        return format!("{EXTRACTIVE_LABEL}: no line matches \"{query}\".");
+        return format!("{label}: no line matches \"{query}\".");
     }
-    let mut out = format!("{EXTRACTIVE_LABEL}: the lines that best match \"{query}\":");
+    let mut out = format!("{label}: the lines that best match \"{query}\":");
     for best_line in best.iter().take(EXTRACTIVE_MAX_LINES) {
         out.push_str(&format!(
             "\n- {}:{}: {}",
@@ -76,8 +89,9 @@ fn shorten(text: &str) -> String {
 
 /// The stderr note printed with an extractive answer (one line, without the
 /// `kgrep: ` prefix).
-pub fn offline_answer_note(why: NoModel) -> String {
-    match why {
+/// `None` for [`NoModel::NoReply`]: the failure already said what happened.
+pub fn offline_answer_note(why: NoModel) -> Option<String> {
+    Some(match why {
         NoModel::NotConfigured => format!(
             "--answer: no language model is configured, so the answer quotes the best lines; \
              for a written answer, {MODEL_SETUP}"
@@ -85,13 +99,15 @@ pub fn offline_answer_note(why: NoModel) -> String {
         NoModel::Disabled => "--answer: language models are switched off (KGREP_LLM=off, \
                               llm = \"off\" or --offline), so the answer quotes the best lines"
             .to_string(),
-    }
+        NoModel::NoReply => return None,
+    })
 }
 
 /// The error of `--signature`/`--signature-json` (`flag`) without a model
 /// (one line, without the `kgrep: ` prefix; the caller exits 2).
 pub fn model_required(flag: &str, why: NoModel) -> String {
     match why {
+        NoModel::NoReply => format!("{flag}: the language model gave no usable reply"),
         NoModel::NotConfigured => {
             format!("{flag} needs a language model, and none is configured: {MODEL_SETUP}")
         }
@@ -125,7 +141,11 @@ mod tests {
             ),
         ];
         assert_eq!(
-            extractive_answer(" where is the database connection handled\n", &best),
+            extractive_answer(
+                " where is the database connection handled\n",
+                &best,
+                NoModel::NotConfigured
+            ),
             "Extractive answer (no language model configured): the lines that best match \
              \"where is the database connection handled\":\n\
              - src/app.py:9: def connect(host, port=DEFAULT_PORT):\n\
@@ -138,7 +158,7 @@ mod tests {
         let best: Vec<BestLine> = (1..=9)
             .map(|i| best_line("a.rs", i, &"x".repeat(500)))
             .collect();
-        let answer = extractive_answer("q", &best);
+        let answer = extractive_answer("q", &best, NoModel::NoReply);
         assert_eq!(answer.lines().count(), 1 + EXTRACTIVE_MAX_LINES);
         let last = answer.lines().last().unwrap_or_default();
         assert_eq!(
@@ -151,14 +171,32 @@ mod tests {
     #[test]
     fn says_when_nothing_matched() {
         assert_eq!(
-            extractive_answer("quantum flux", &[]),
+            extractive_answer("quantum flux", &[], NoModel::NotConfigured),
             "Extractive answer (no language model configured): no line matches \"quantum flux\"."
         );
     }
 
     #[test]
+    fn the_label_says_why_no_model_wrote_the_answer() {
+        let best = [best_line("a.rs", 1, "fn main() {}")];
+        for (why, label) in [
+            (NoModel::NotConfigured, "(no language model configured)"),
+            (NoModel::Disabled, "(language models switched off)"),
+            (NoModel::NoReply, "(the language model gave no answer)"),
+        ] {
+            let answer = extractive_answer("main", &best, why);
+            assert!(
+                answer.starts_with(&format!("Extractive answer {label}: ")),
+                "{answer}"
+            );
+        }
+        assert!(offline_answer_note(NoModel::NoReply).is_none());
+        assert!(offline_answer_note(NoModel::Disabled).is_some());
+    }
+
+    #[test]
     fn messages_say_how_to_get_a_model() {
-        let note = offline_answer_note(NoModel::NotConfigured);
+        let note = offline_answer_note(NoModel::NotConfigured).unwrap_or_default();
         let err = model_required("--signature-json", NoModel::NotConfigured);
         for msg in [&note, &err] {
             assert!(!msg.contains('\n'));
@@ -168,6 +206,6 @@ mod tests {
         }
         assert!(err.starts_with("--signature-json needs a language model"));
         assert!(model_required("--signature", NoModel::Disabled).contains("KGREP_LLM=off"));
-        assert!(offline_answer_note(NoModel::Disabled).contains("switched off"));
+        assert!(offline_answer_note(NoModel::Disabled).is_some_and(|n| n.contains("switched off")));
     }
 }

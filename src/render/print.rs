@@ -302,15 +302,17 @@ pub(crate) fn answer_of(
         };
     }
     let text = {
-        let why = if plan.llm == LlmPolicy::Off {
+        let why = if report.failed || report.calls > 0 {
+            NoModel::NoReply
+        } else if plan.llm == LlmPolicy::Off {
             NoModel::Disabled
         } else {
             NoModel::NotConfigured
         };
-        if !report.failed {
-            messages::line(&answer::offline_answer_note(why));
+        if let Some(note) = answer::offline_answer_note(why) {
+            messages::line(&note);
         }
-        answer::extractive_answer(&found.q.raw, &found.search.printed_lines(read))
+        answer::extractive_answer(&found.q.raw, &found.search.printed_lines(read), why)
     };
     JsonAnswer {
         text,

@@ -484,9 +484,16 @@ fn answer_and_signature_modes_survive_a_failed_call() {
     out.code(0)
         .stdout_is(&offline.stdout)
         .stderr_has("model call failed")
-        .stderr_has("===== Answer =====")
+        .stderr_has("===== Answer =====\nExtractive answer (the language model gave no answer): ")
+        .stderr_lacks("no language model is configured")
+        .stderr_lacks("no language model configured")
         .stderr_lacks(key);
     assert_every_line_is_real(&dir, &out);
+    run(&dir, "off", &["--answer"])
+        .code(0)
+        .stdout_is(&offline.stdout)
+        .stderr_has("--answer: language models are switched off")
+        .stderr_has("===== Answer =====\nExtractive answer (language models switched off): ");
     let out = run(&dir, "always", &["--signature-json", "max_retries: int"]);
     out.stdout_lacks(key)
         .stderr_lacks(key)
