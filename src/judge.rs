@@ -8,8 +8,9 @@
 //!   holds, whether its best line *defines* what the query names, and how
 //!   many words the query has. Fitted on real commit-localisation queries
 //!   (`tests/bench/rank_eval.py` reports how it holds up per repository).
-//!   When the learned ranker ordered the files (`score::rerank`), the learned
-//!   judge's probability stands in, held to its own threshold;
+//!   For a statement-shaped query the learned ranker ordered
+//!   (`score::rerank::judges`), the learned judge's probability stands in,
+//!   held to its own threshold;
 //! - **coverage**: the share of the query's words (slots: a word and its
 //!   synonyms count once) found on the printed lines or around them — which
 //!   kind of help a model would give when confidence is low;
@@ -112,8 +113,8 @@ pub struct Evidence {
     /// once chose for this query and kgrep verified in the file.
     pub answers: u64,
     /// The learned judge's probability that the first file is right
-    /// (`score::rerank::Learned::probability`), when the learned ranker
-    /// ordered the files; `None` leaves confidence to the hand model.
+    /// (`score::rerank::Learned::probability`), when it judges the query
+    /// (`score::rerank::judges`); `None` leaves confidence to the hand model.
     pub learned: Option<f64>,
 }
 

@@ -78,7 +78,10 @@ pub(crate) fn rank(
     let mut evidence = judge::evidence(&ranked, &selected, slots, weights.total());
     evidence.unknown = unknown_slots(q, &scan.df);
     evidence.answers = query::answer_slots(&q.terms);
-    evidence.learned = learned.as_ref().map(score::rerank::Learned::probability);
+    evidence.learned = learned
+        .as_ref()
+        .filter(|_| score::rerank::judges(facts))
+        .map(score::rerank::Learned::probability);
     let judgement = judge::judge(&evidence, thresholds);
     // Unsure of the first file: show more of the files that come close. A
     // learned answer spares the model call but not the wider selection the

@@ -9,7 +9,7 @@
 
 use super::features::{self, QueryFacts};
 use super::learned;
-use super::{RankedFile, TermWeights};
+use super::{unit, RankedFile, TermWeights};
 
 // The generated model weighs the features `features` computes, one weight
 // each: a new feature needs a new model (`tests/bench/train/make_model.sh`).
@@ -18,15 +18,25 @@ const _: () = assert!(learned::NAMES.len() == features::NAMES.len());
 /// The learned judge's probability from which the first file is trusted.
 pub const SUFFICIENT_AT: f64 = learned::SUFFICIENT_AT;
 
-/// Whether the learned ranker orders a query's files: a query shaped like
-/// those it was trained on, a statement of a change (commit subjects: "add
-/// a timeout to retries"). A question ("where is …", "how does …", "what
-/// happens …") asks for the place that defines or does a thing, which no
-/// training query asked (fitted on commits, the model weighs a defined
-/// name below the words around it); a query asking for tests asks for the
-/// kind of file no training answer was. The hand order ranks those.
+/// Whether the learned ranker orders a query's files: every query but one
+/// asking for tests (no training answer was a test file). Fitted on commit
+/// subjects ("add a timeout to retries"), it ranks the files a change
+/// touches, callers among them; a question ("where is …", "how does …")
+/// asks for the function that does the thing, so for a question the
+/// definer of what the first file only calls goes first (`definer_first`).
+/// Measured on the question set: first file right 0.55 -> 0.62, dev set
+/// region recall 0.829 -> 0.837, R@1 unchanged.
 pub fn applies(facts: QueryFacts<'_>) -> bool {
-    facts.ask == features::Ask::Other && !facts.wants_tests
+    !facts.wants_tests
+}
+
+/// Whether the learned judge decides a query's sufficiency: a query shaped
+/// like the commit subjects it was calibrated on. A question keeps the hand
+/// judge: on the dev set's questions the learned one judged half as many
+/// sufficient (0.50 -> 0.26) for the same precision, calling the model for
+/// the rest.
+pub fn judges(facts: QueryFacts<'_>) -> bool {
+    applies(facts) && facts.ask == features::Ask::Other
 }
 
 /// A candidate's learned score: the model's bias plus its weighted features.
@@ -67,6 +77,9 @@ pub fn rerank(
         .collect();
     // A stable sort: ties stay in the hand order.
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    if facts.ask != features::Ask::Other {
+        definer_first(&mut scored);
+    }
     let mut out = Learned::default();
     for (i, (s, f, v)) in scored.into_iter().enumerate() {
         if i == 0 {
@@ -76,6 +89,51 @@ pub fn rerank(
         files.push(f);
     }
     out
+}
+
+/// Files after the first where a definer is looked for.
+const DEFINER_WINDOW: usize = 5;
+
+/// A question asks for the code that does the thing. When the first file's
+/// best unit only *calls* something named with the query's words (and none
+/// of its units is named with as much of them) and a runner-up of no lower
+/// kind (`prior`) has a best unit that is a function, not a test, *named*
+/// with them (as much weight in its name as the first has in its calls),
+/// the definer goes first. Fitted on
+/// commit subjects, the model ranks callers up (a change touches them as
+/// often); a question names what the function does.
+fn definer_first<V>(scored: &mut [(f64, RankedFile, V)]) {
+    let name = unit::Field::Name.index();
+    let call = unit::Field::Call.index();
+    let Some((_, file, _)) = scored.first() else {
+        return;
+    };
+    let Some(best) = file.units.first() else {
+        return;
+    };
+    let calls = best.score.fields[call];
+    let prior = file.prior;
+    // The first file may define what it calls itself.
+    if calls <= 0.0 || file.units.iter().any(|u| u.score.fields[name] >= calls) {
+        return;
+    }
+    let definer = scored
+        .iter()
+        .enumerate()
+        .skip(1)
+        .take(DEFINER_WINDOW)
+        .find(|(_, (_, f, _))| {
+            f.prior >= prior
+                && f.units.first().is_some_and(|u| {
+                    u.span.shape == unit::Shape::Callable
+                        && !u.span.test
+                        && u.score.fields[name] >= calls
+                })
+        })
+        .map(|(i, _)| i);
+    if let Some(i) = definer {
+        scored[..=i].rotate_right(1);
+    }
 }
 
 impl Learned {
@@ -190,6 +248,68 @@ mod tests {
             prior: 1.0,
             ..RankedFile::default()
         }
+    }
+
+    /// A file whose one unit has `name` and `call` weight in those fields.
+    fn with_unit(haystack: usize, name: f64, call: f64, test: bool) -> (f64, RankedFile, ()) {
+        let mut fields = [0.0; 7];
+        fields[unit::Field::Name.index()] = name;
+        fields[unit::Field::Call.index()] = call;
+        let span = unit::UnitSpan {
+            shape: unit::Shape::Callable,
+            kind: "function",
+            name: Some(format!("f{haystack}")),
+            start_line: 1,
+            end_line: 3,
+            def_line: 1,
+            test,
+            parent: None,
+        };
+        let ranked = unit::RankedUnit {
+            span,
+            index: 0,
+            slots: 1,
+            score: unit::UnitScore {
+                fields,
+                ..unit::UnitScore::default()
+            },
+        };
+        let mut f = file(haystack, 1.0);
+        f.units = vec![ranked];
+        (1.0, f, ())
+    }
+
+    fn order(scored: &[(f64, RankedFile, ())]) -> Vec<usize> {
+        scored.iter().map(|(_, f, _)| f.haystack).collect()
+    }
+
+    #[test]
+    fn a_question_puts_the_definer_before_a_file_that_only_calls_it() {
+        let mut scored = vec![
+            with_unit(0, 0.0, 2.0, false),
+            with_unit(1, 0.0, 1.0, false),
+            with_unit(2, 2.5, 0.0, false),
+        ];
+        definer_first(&mut scored);
+        assert_eq!(order(&scored), [2, 0, 1]);
+        // A name weaker than the first file's calls is not the definer.
+        let mut scored = vec![with_unit(0, 0.0, 2.0, false), with_unit(1, 1.0, 0.0, false)];
+        definer_first(&mut scored);
+        assert_eq!(order(&scored), [0, 1]);
+        // Nor is a test, or a file of a lower kind.
+        let mut scored = vec![with_unit(0, 0.0, 2.0, false), with_unit(1, 3.0, 0.0, true)];
+        definer_first(&mut scored);
+        assert_eq!(order(&scored), [0, 1]);
+        let mut scored = vec![with_unit(0, 0.0, 2.0, false), with_unit(1, 3.0, 0.0, false)];
+        scored[1].1.prior = 0.5;
+        definer_first(&mut scored);
+        assert_eq!(order(&scored), [0, 1]);
+        // A first file that defines what it calls keeps its place.
+        let mut scored = vec![with_unit(0, 0.0, 2.0, false), with_unit(1, 3.0, 0.0, false)];
+        let own = with_unit(0, 2.0, 0.0, false).1.units;
+        scored[0].1.units.extend(own);
+        definer_first(&mut scored);
+        assert_eq!(order(&scored), [0, 1]);
     }
 
     #[test]

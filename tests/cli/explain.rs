@@ -139,7 +139,7 @@ fn verbose_names_the_best_line_that_is_printed_and_explained() {
 /// so, and the judge's confidence is the learned judge's. A question keeps
 /// the hand order and says nothing of a learned score.
 #[test]
-fn the_learned_ranker_orders_statements_and_says_so_questions_keep_the_hand_order() {
+fn the_learned_ranker_orders_statements_and_questions_and_says_so_tests_keep_the_hand_order() {
     let d = corpus();
     d.write(
         "cookies.py",
@@ -157,6 +157,13 @@ fn the_learned_ranker_orders_statements_and_says_so_questions_keep_the_hand_orde
         .stderr_has("ordered by the learned ranker's score");
     let question = d.run(&["-v", "--explain", "where is the null session made", "."]);
     question
+        .code(0)
+        .stderr_has(", learned ")
+        .stderr_has("ordered by the learned ranker's score");
+    // No training answer was a test file: a query asking for tests keeps
+    // the hand order, which ranks test files first for it.
+    let tests = d.run(&["-v", "--explain", "tests for the null session", "."]);
+    tests
         .code(0)
         .stderr_lacks(", learned ")
         .stderr_lacks("ordered by the learned ranker");
