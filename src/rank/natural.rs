@@ -58,7 +58,7 @@ pub(crate) fn rank(
         weights: &weights,
         mean_len: scan.mean_len,
         q,
-        wants_handling: score::features::Ask::of(&q.raw) == score::features::Ask::Happens,
+        ask: score::features::Ask::of(&q.raw),
     };
     let mut ranked = second.score(&candidates);
     score::sort_files(&mut ranked, |h| scan.haystacks[h].key.clone());
@@ -417,9 +417,9 @@ struct SecondPass<'a> {
     weights: &'a TermWeights,
     mean_len: f64,
     q: &'a Query,
-    /// The query asks what happens in a case (`score::unit`'s handling
-    /// weight): read from the query once, not per file.
-    wants_handling: bool,
+    /// What the question asks for (`score::unit` weighs names and
+    /// declarations by it): read from the query once, not per file.
+    ask: score::features::Ask,
 }
 
 impl SecondPass<'_> {
@@ -503,7 +503,7 @@ impl SecondPass<'_> {
             self.weights,
             &scored,
             wants_tests,
-            self.wants_handling,
+            self.ask,
         );
         Some(RankedFile {
             haystack: h,
@@ -807,7 +807,7 @@ mod tests {
                 weights: &weights,
                 mean_len: 400.0,
                 q: &q,
-                wants_handling: false,
+                ask: score::features::Ask::Other,
             };
             let loaded = pass.score_file(0, 0, false).map(|f| RankedFile {
                 units: Vec::new(),

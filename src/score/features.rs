@@ -10,6 +10,7 @@
 
 use super::file_kind::{file_kind, FileKind};
 use super::unit::{Shape, FIELDS};
+pub use super::Ask;
 use super::{RankedFile, TermWeights};
 
 /// The names of the features, in the order of [`file_features`]'s vector.
@@ -89,36 +90,6 @@ pub struct QueryFacts<'q> {
     pub answers: u64,
     /// How the question is asked (`Ask::of`).
     pub ask: Ask,
-}
-
-/// What a question's first words ask for.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Ask {
-    /// "where is …", "which …": a place or a definition.
-    Where,
-    /// "how does …", "why …": the code that does it.
-    How,
-    /// "what happens when …": the handling of a case.
-    Happens,
-    #[default]
-    Other,
-}
-
-impl Ask {
-    /// From the query as typed.
-    pub fn of(raw: &str) -> Ask {
-        let lower = raw.to_lowercase();
-        let words: Vec<&str> = lower
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .collect();
-        match words.as_slice() {
-            ["what", "happens" | "happen", ..] => Ask::Happens,
-            ["where" | "which", ..] => Ask::Where,
-            ["how" | "why", ..] => Ask::How,
-            _ => Ask::Other,
-        }
-    }
 }
 
 /// The feature vectors of a query's candidates, in their order.

@@ -15,6 +15,7 @@ use std::ops::Range;
 
 use super::kind::LineKind;
 use super::lines::RankedLine;
+use super::Ask;
 use super::TermWeights;
 use crate::search::sink::TermLine;
 use crate::units::{UnitKind, Units};
@@ -425,16 +426,17 @@ fn length_factor(lines: usize) -> f64 {
 
 /// Scores every unit that holds a term, best first (ties: earlier unit).
 /// `ranked` are the file's scored lines (`lines::score_lines`), `wants_tests`
-/// whether the query asks for tests.
+/// whether the query asks for tests, `ask` what a question asks for.
 pub fn score_units(
     lines: &[TermLine],
     layout: &Layout,
     weights: &TermWeights,
     ranked: &[RankedLine],
     wants_tests: bool,
-    wants_handling: bool,
+    ask: Ask,
 ) -> Vec<RankedUnit> {
-    let name_factor = if wants_handling {
+    let question = ask != Ask::Other;
+    let name_factor = if ask == Ask::Happens {
         HANDLING_NAME_FACTOR
     } else {
         1.0
@@ -532,7 +534,12 @@ pub fn score_units(
             score.length = length_factor(span.end_line + 1 - span.start_line.min(span.end_line));
             if span.shape == Shape::Container {
                 score.length *= CONTAINER_FACTOR;
-            } else if named_only && span.shape != Shape::Callable {
+            } else if (named_only || (question && span.kind == "type_alias"))
+                && span.shape != Shape::Callable
+            {
+                // A type alias only names: what its body holds is a type,
+                // never the code that does the thing a question asks for
+                // (a change, a commit subject, may well be to the type).
                 score.factor *= NAMES_ONLY_FACTOR;
             }
             if span.test && !wants_tests {
@@ -596,7 +603,12 @@ mod tests {
         let lang = Lang::of_path(path).unwrap();
         let parsed = crate::units::parse(lang, &doc.text).unwrap();
         let layout = Layout::parsed(&parsed, &doc.text, &starts, &lines);
-        score_units(&lines, &layout, &weights, &scored, false, handling)
+        let ask = if handling {
+            Ask::Happens
+        } else {
+            Ask::of(query)
+        };
+        score_units(&lines, &layout, &weights, &scored, false, ask)
     }
 
     /// The unit that ranks first, as `kind name`.
@@ -649,6 +661,18 @@ mod tests {
     fn typescript_the_body_that_does_it_beats_an_interface_named_for_it() {
         let text = "/** Options of a failed request's retry backoff. */\n\
             export interface RetryBackoffRequest {\n  attempts: number;\n}\n\n\
+            export async function send(client: Client, request: Request): Promise<Response> {\n  \
+            let delay = 1;\n  for (;;) {\n    try {\n      return await client.call(request);\n    } catch (failure) {\n      \
+            delay = backoff(delay);\n      retries += 1;\n    }\n  }\n}\n";
+        assert_eq!(first("client.ts", text, QUERY), "function send");
+    }
+
+    /// A type alias's body is a type: even one whose parameters and doc
+    /// hold the words is a declaration, not the code that does it.
+    #[test]
+    fn typescript_the_body_that_does_it_beats_a_type_alias_with_a_body_of_words() {
+        let text = "/** A rule for requests. */\n\
+            type RetryRule = (client: Client, failed: Request, backoff: number) => boolean\n\n\
             export async function send(client: Client, request: Request): Promise<Response> {\n  \
             let delay = 1;\n  for (;;) {\n    try {\n      return await client.call(request);\n    } catch (failure) {\n      \
             delay = backoff(delay);\n      retries += 1;\n    }\n  }\n}\n";
