@@ -65,7 +65,7 @@ pub fn rerank(
     weights: &TermWeights,
     facts: QueryFacts<'_>,
 ) -> Learned {
-    let vectors = features::all_features(files, keys, weights, facts);
+    let vectors = features::all_features(files, &keys, weights, facts);
     let mut scored: Vec<(f64, RankedFile, Vec<f64>)> = std::mem::take(files)
         .into_iter()
         .zip(vectors)
@@ -78,6 +78,7 @@ pub fn rerank(
     // A stable sort: ties stay in the hand order.
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
     if facts.ask != features::Ask::Other {
+        code_before_declarations(&mut scored, |f| is_declaration_file(&keys(f.haystack)));
         definer_first(&mut scored);
     }
     let mut out = Learned::default();
@@ -89,6 +90,43 @@ pub fn rerank(
         files.push(f);
     }
     out
+}
+
+/// A file of type declarations only (TypeScript's `.d.ts`, Python's `.pyi`
+/// stubs): it declares what code elsewhere does.
+pub fn is_declaration_file(key: &str) -> bool {
+    [".d.ts", ".d.mts", ".d.cts", ".pyi"]
+        .iter()
+        .any(|ext| key.ends_with(ext))
+}
+
+/// A question asks for the code that does the thing; a declaration file
+/// (`is_declaration_file`) only names it, with every option's and method's
+/// words in one long file, which the learned ranker (fitted on commits, which
+/// change the declarations with the code) can put first. For a question,
+/// the best code file of no lower kind (`prior`) among the next
+/// `DEFINER_WINDOW` goes before it.
+fn code_before_declarations<V>(
+    scored: &mut [(f64, RankedFile, V)],
+    declares: impl Fn(&RankedFile) -> bool,
+) {
+    let Some((_, first, _)) = scored.first() else {
+        return;
+    };
+    if !declares(first) {
+        return;
+    }
+    let prior = first.prior;
+    let code = scored
+        .iter()
+        .enumerate()
+        .skip(1)
+        .take(DEFINER_WINDOW)
+        .find(|(_, (_, f, _))| f.prior >= prior && !declares(f))
+        .map(|(i, _)| i);
+    if let Some(i) = code {
+        scored[..=i].rotate_right(1);
+    }
 }
 
 /// Files after the first where a definer is looked for.
@@ -309,6 +347,30 @@ mod tests {
         let own = with_unit(0, 2.0, 0.0, false).1.units;
         scored[0].1.units.extend(own);
         definer_first(&mut scored);
+        assert_eq!(order(&scored), [0, 1]);
+    }
+
+    #[test]
+    fn a_question_puts_code_before_a_declaration_file() {
+        assert!(is_declaration_file("typings/index.d.ts"));
+        assert!(is_declaration_file("stubs/requests/api.pyi"));
+        assert!(!is_declaration_file("lib/command.js"));
+        assert!(!is_declaration_file("src/index.ts"));
+        let declares = |f: &RankedFile| f.haystack == 0;
+        let mut scored = vec![
+            with_unit(0, 1.0, 0.0, false),
+            with_unit(1, 1.0, 0.0, false),
+            with_unit(2, 1.0, 0.0, false),
+        ];
+        code_before_declarations(&mut scored, declares);
+        assert_eq!(order(&scored), [1, 0, 2]);
+        // Code first already, or only declarations and files of a lower kind
+        // after it: the order stays.
+        code_before_declarations(&mut scored, declares);
+        assert_eq!(order(&scored), [1, 0, 2]);
+        let mut scored = vec![with_unit(0, 1.0, 0.0, false), with_unit(1, 1.0, 0.0, false)];
+        scored[1].1.prior = 0.5;
+        code_before_declarations(&mut scored, declares);
         assert_eq!(order(&scored), [0, 1]);
     }
 

@@ -3,6 +3,8 @@
 //! language kgrep reads definitions of. Each project calls the function more
 //! often (and talks about it in comments) in another file than it defines it,
 //! so counting words alone would put the call sites first.
+//! And for a question, the code comes before a file of type declarations
+//! that only names it.
 
 use crate::harness::Dir;
 
@@ -173,4 +175,34 @@ fn cpp() {
         call_file: "src/main.cc",
         call_src: "#include \"util.h\"\n\n// A float value is formatted before it is written.\nvoid write(double value) {\n  auto a = fmt::format_float(value, 2);\n  auto b = fmt::format_float(value, 3);\n  auto c = fmt::format_float(value, 4);\n}\n",
     });
+}
+
+/// A type-declaration file (`.d.ts`) names every option and method with its
+/// words in doc comments, so it can outrank the code; a question asks for
+/// the code that does the thing.
+#[test]
+fn a_question_puts_the_code_before_its_type_declarations() {
+    let d = Dir::new();
+    for name in FILLER {
+        d.write(&format!("lib/{name}.js"), filler(name));
+    }
+    d.write(
+        "typings/index.d.ts",
+        "export class Command {\n  /**\n   * Copy settings that are useful to have in common across root command and subcommands.\n   * The settings are inherited by a subcommand from its parent when it is created.\n   */\n  copyInheritedSettings(sourceCommand: Command): this;\n  /** Add a subcommand; it inherits the parent's settings. */\n  command(nameAndArgs: string): Command;\n  /** The settings for output, copied to subcommands. */\n  configureOutput(configuration: OutputConfiguration): this;\n  /** Settings for help, inherited by subcommands. */\n  configureHelp(configuration: HelpConfiguration): this;\n}\nexport interface OutputConfiguration { writeOut?(str: string): void; }\nexport interface HelpConfiguration { sortSubcommands?: boolean; }\n",
+    );
+    d.write(
+        "lib/command.js",
+        "class Command {\n  copyInheritedSettings(sourceCommand) {\n    this._outputConfiguration = sourceCommand._outputConfiguration;\n    this._helpConfiguration = sourceCommand._helpConfiguration;\n    this._exitCallback = sourceCommand._exitCallback;\n    return this;\n  }\n\n  command(nameAndArgs) {\n    const cmd = this.createCommand(nameAndArgs);\n    cmd.copyInheritedSettings(this);\n    return cmd;\n  }\n}\n",
+    );
+    let question =
+        "Where are the settings copied that a subcommand inherits from its parent when it is created?";
+    let run = d.run(&[question, "."]);
+    run.code(0);
+    assert_eq!(
+        run.headings().first().map(String::as_str),
+        Some("./lib/command.js"),
+        "{}",
+        run.describe
+    );
+    run.stdout_has("2:\t  copyInheritedSettings(sourceCommand) {");
 }
