@@ -50,9 +50,9 @@ def mirrors_default() -> Path:
     return Path(env) if env else ROOT.parent / ".mirror"
 
 
-def load_questions(names: list[str]) -> list[dict]:
+def load_questions(names: list[str], folder: Path = HERE) -> list[dict]:
     rows = []
-    for path in sorted(HERE.glob("*.jsonl")):
+    for path in sorted(folder.glob("*.jsonl")):
         if names and path.stem not in names:
             continue
         for n, line in enumerate(path.open(), 1):
@@ -175,6 +175,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kgrep", default=str(ROOT / "target/release/kgrep"))
     ap.add_argument("--set", action="append", default=[], help="only this question file (stem); repeats")
+    ap.add_argument("--questions", default=str(HERE),
+                    help="the folder of question files (default: this script's; holdout/ holds a second set)")
     ap.add_argument("--corpora", default="/tmp/kgrep-questions")
     ap.add_argument("--mirrors", default=str(mirrors_default()))
     ap.add_argument("--json-out")
@@ -185,7 +187,7 @@ def main() -> int:
     args = ap.parse_args()
     args.kgrep = os.path.abspath(args.kgrep)
 
-    rows = load_questions(args.set)
+    rows = load_questions(args.set, Path(args.questions))
     corpora = Path(args.corpora)
     trees = {}
     for row in rows:
