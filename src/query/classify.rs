@@ -82,7 +82,9 @@ pub fn looks_like_regex(s: &str) -> bool {
                     | b'{'
             )
     });
-    let dot_repeat = s.contains(".*") || s.contains(".+") || s.contains(".?");
+    // An ellipsis is prose ("the 'did you mean ...?' hint"), not `.?`.
+    let no_ellipsis = s.replace("...", " ");
+    let dot_repeat = [".*", ".+", ".?"].iter().any(|r| no_ellipsis.contains(r));
     let class = has_char_class(s);
     let anchors = s.starts_with('^') || (s.ends_with('$') && s.len() > 1 && !s.contains(' '));
     let alternation = s.contains('|') && !s.contains(" | ") && !s.contains(' ');
@@ -251,6 +253,9 @@ mod tests {
             "cost in $",
             "what does a+b compute",
             "timeout?",
+            "how does it choose the 'did you mean ...?' suggestion",
+            "what happens when the list is empty...?",
+            "wait... what retries the request",
         ] {
             assert_eq!(classify(q), QueryKind::Natural, "{q}");
         }
