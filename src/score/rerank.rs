@@ -94,7 +94,7 @@ pub fn rerank(
 
 /// A file of type declarations only (TypeScript's `.d.ts`, Python's `.pyi`
 /// stubs): it declares what code elsewhere does.
-pub fn is_declaration_file(key: &str) -> bool {
+fn is_declaration_file(key: &str) -> bool {
     [".d.ts", ".d.mts", ".d.cts", ".pyi"]
         .iter()
         .any(|ext| key.ends_with(ext))
@@ -105,41 +105,45 @@ pub fn is_declaration_file(key: &str) -> bool {
 /// words in one long file, which the learned ranker (fitted on commits, which
 /// change the declarations with the code) can put first. For a question,
 /// the best code file of no lower kind (`prior`) among the next
-/// `DEFINER_WINDOW` goes before it.
+/// `PROMOTE_WINDOW` goes before it.
 fn code_before_declarations<V>(
     scored: &mut [(f64, RankedFile, V)],
     declares: impl Fn(&RankedFile) -> bool,
 ) {
-    let Some((_, first, _)) = scored.first() else {
+    if scored.first().is_some_and(|(_, f, _)| declares(f)) {
+        promote(scored, |f| !declares(f));
+    }
+}
+
+/// Moves to the front the first of the next `PROMOTE_WINDOW` files that is
+/// of no lower kind (`prior`) than the first and that `pick` accepts.
+fn promote<V>(scored: &mut [(f64, RankedFile, V)], pick: impl Fn(&RankedFile) -> bool) {
+    let Some(prior) = scored.first().map(|(_, f, _)| f.prior) else {
         return;
     };
-    if !declares(first) {
-        return;
-    }
-    let prior = first.prior;
-    let code = scored
+    let found = scored
         .iter()
         .enumerate()
         .skip(1)
-        .take(DEFINER_WINDOW)
-        .find(|(_, (_, f, _))| f.prior >= prior && !declares(f))
+        .take(PROMOTE_WINDOW)
+        .find(|(_, (_, f, _))| f.prior >= prior && pick(f))
         .map(|(i, _)| i);
-    if let Some(i) = code {
+    if let Some(i) = found {
         scored[..=i].rotate_right(1);
     }
 }
 
-/// Files after the first where a definer is looked for.
-const DEFINER_WINDOW: usize = 5;
+/// Files after the first among which `promote` looks for a better first.
+const PROMOTE_WINDOW: usize = 5;
 
 /// A question asks for the code that does the thing. When the first file's
 /// best unit only *calls* something named with the query's words (and none
 /// of its units is named with as much of them) and a runner-up of no lower
 /// kind (`prior`) has a best unit that is a function, not a test, *named*
 /// with them (as much weight in its name as the first has in its calls),
-/// the definer goes first. Fitted on
-/// commit subjects, the model ranks callers up (a change touches them as
-/// often); a question names what the function does.
+/// the definer goes first. Fitted on commit subjects, the model ranks
+/// callers up (a change touches them as often); a question names what the
+/// function does.
 fn definer_first<V>(scored: &mut [(f64, RankedFile, V)]) {
     let name = unit::Field::Name.index();
     let call = unit::Field::Call.index();
@@ -150,28 +154,15 @@ fn definer_first<V>(scored: &mut [(f64, RankedFile, V)]) {
         return;
     };
     let calls = best.score.fields[call];
-    let prior = file.prior;
     // The first file may define what it calls itself.
     if calls <= 0.0 || file.units.iter().any(|u| u.score.fields[name] >= calls) {
         return;
     }
-    let definer = scored
-        .iter()
-        .enumerate()
-        .skip(1)
-        .take(DEFINER_WINDOW)
-        .find(|(_, (_, f, _))| {
-            f.prior >= prior
-                && f.units.first().is_some_and(|u| {
-                    u.span.shape == unit::Shape::Callable
-                        && !u.span.test
-                        && u.score.fields[name] >= calls
-                })
+    promote(scored, |f| {
+        f.units.first().is_some_and(|u| {
+            u.span.shape == unit::Shape::Callable && !u.span.test && u.score.fields[name] >= calls
         })
-        .map(|(i, _)| i);
-    if let Some(i) = definer {
-        scored[..=i].rotate_right(1);
-    }
+    });
 }
 
 impl Learned {
