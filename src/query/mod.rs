@@ -983,6 +983,20 @@ mod tests {
         assert_eq!(irregular_base("send"), None);
     }
 
+    /// Code says "mandatory" where a user says "required" (commander's
+    /// mandatory options): the question finds both.
+    #[test]
+    fn a_required_thing_is_also_searched_as_mandatory() {
+        let q = analyze_with(
+            "what happens when a required option is not given",
+            &crate::thesaurus::builtin::load(),
+        );
+        let required = q.terms.iter().find(|t| t.text == "required").unwrap();
+        let mandatory = q.terms.iter().find(|t| t.text == "mandatory").unwrap();
+        assert_eq!(mandatory.slot, required.slot);
+        assert!(mandatory.weight < required.weight);
+    }
+
     #[test]
     fn synonyms_keep_their_meaning_when_the_stemmer_would_cut_deep() {
         assert_eq!(synonym_stem("settings"), "settings");
