@@ -997,6 +997,20 @@ mod tests {
         assert!(mandatory.weight < required.weight);
     }
 
+    /// "Broken up" is how people say what code calls splitting.
+    #[test]
+    fn broken_up_is_split() {
+        let q = analyze_with(
+            "how is the stream broken up into messages",
+            &crate::thesaurus::builtin::load(),
+        );
+        assert!(q.terms.iter().any(|t| t.stem == "split"), "{:?}", q.terms);
+        assert!(!analyze("how is the stream broken up into messages")
+            .terms
+            .iter()
+            .any(|t| t.stem == "split"));
+    }
+
     #[test]
     fn synonyms_keep_their_meaning_when_the_stemmer_would_cut_deep() {
         assert_eq!(synonym_stem("settings"), "settings");
