@@ -517,6 +517,7 @@ impl SecondPass<'_> {
             len: doc.text.len(),
             parsed: parsed.is_some(),
             learned: None,
+            promoted: None,
         })
     }
 }
@@ -643,6 +644,7 @@ impl SecondPass<'_> {
             len: s.len,
             parsed: false,
             learned: None,
+            promoted: None,
         })
     }
 }

@@ -54,9 +54,12 @@ fn file_line(key: &str, ranked: Option<&RankedFile>, q: &Query, by_model: bool) 
                     crate::score::SECOND_UNIT_SHARE
                 ),
             };
-            let learned = f.learned.map_or(String::new(), |s| {
+            let mut learned = f.learned.map_or(String::new(), |s| {
                 format!("; ordered by the learned ranker's score {s:.2}, which weighs these and the file's other features")
             });
+            if let Some(why) = f.promoted {
+                learned.push_str(&format!("; moved first: {why}"));
+            }
             format!(
                 "explain: {key}: rank {:.2} = (file {evidence:.2}: BM25 over the query's terms and the words of its path, + {place}) x {:.2} for a {} file{learned}",
                 f.score,

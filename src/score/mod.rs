@@ -118,6 +118,9 @@ pub struct RankedFile {
     /// Its score by the learned ranker (`rerank`), which orders the files
     /// when set; `None` when the hand-tuned `score` does.
     pub learned: Option<f64>,
+    /// Why a question's rule (`rerank`) put it first, above a higher learned
+    /// score (`--explain` and `-v` say so).
+    pub promoted: Option<&'static str>,
 }
 
 impl RankedFile {

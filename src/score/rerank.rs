@@ -111,13 +111,23 @@ fn code_before_declarations<V>(
     declares: impl Fn(&RankedFile) -> bool,
 ) {
     if scored.first().is_some_and(|(_, f, _)| declares(f)) {
-        promote(scored, |f| !declares(f));
+        promote(scored, |f| !declares(f), PROMOTED_CODE);
     }
 }
 
+/// Why `code_before_declarations` moved a file first.
+pub const PROMOTED_CODE: &str = "code, before a file that only declares its types";
+/// Why `definer_first` moved a file first.
+pub const PROMOTED_DEFINER: &str = "it defines what the learned first file only calls";
+
 /// Moves to the front the first of the next `PROMOTE_WINDOW` files that is
-/// of no lower kind (`prior`) than the first and that `pick` accepts.
-fn promote<V>(scored: &mut [(f64, RankedFile, V)], pick: impl Fn(&RankedFile) -> bool) {
+/// of no lower kind (`prior`) than the first and that `pick` accepts, and
+/// records `why` on it.
+fn promote<V>(
+    scored: &mut [(f64, RankedFile, V)],
+    pick: impl Fn(&RankedFile) -> bool,
+    why: &'static str,
+) {
     let Some(prior) = scored.first().map(|(_, f, _)| f.prior) else {
         return;
     };
@@ -129,6 +139,7 @@ fn promote<V>(scored: &mut [(f64, RankedFile, V)], pick: impl Fn(&RankedFile) ->
         .find(|(_, (_, f, _))| f.prior >= prior && pick(f))
         .map(|(i, _)| i);
     if let Some(i) = found {
+        scored[i].1.promoted = Some(why);
         scored[..=i].rotate_right(1);
     }
 }
@@ -158,11 +169,17 @@ fn definer_first<V>(scored: &mut [(f64, RankedFile, V)]) {
     if calls <= 0.0 || file.units.iter().any(|u| u.score.fields[name] >= calls) {
         return;
     }
-    promote(scored, |f| {
-        f.units.first().is_some_and(|u| {
-            u.span.shape == unit::Shape::Callable && !u.span.test && u.score.fields[name] >= calls
-        })
-    });
+    promote(
+        scored,
+        |f| {
+            f.units.first().is_some_and(|u| {
+                u.span.shape == unit::Shape::Callable
+                    && !u.span.test
+                    && u.score.fields[name] >= calls
+            })
+        },
+        PROMOTED_DEFINER,
+    );
 }
 
 impl Learned {

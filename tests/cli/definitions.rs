@@ -73,16 +73,19 @@ fn check(case: &Case) {
     );
 }
 
+const RUST_DEF: &str = "use std::collections::HashMap;\n\npub struct Registry {\n    items: HashMap<String, Box<dyn Fn()>>,\n}\n\nimpl Registry {\n    pub fn register_plugin(&mut self, name: &str, f: Box<dyn Fn()>) {\n        self.items.insert(name.to_string(), f);\n    }\n}\n";
+const RUST_CALL: &str = "// Every plugin is registered here: register the plugins at start.\nfn main() {\n    let mut r = registry::Registry::default();\n    r.register_plugin(\"a\", Box::new(|| ()));\n    r.register_plugin(\"b\", Box::new(|| ()));\n    r.register_plugin(\"c\", Box::new(|| ()));\n    // plugins registered\n}\n";
+
 #[test]
 fn rust() {
     check(&Case {
         lang: "rust",
         query: "where are plugins registered",
         def_file: "src/util.rs",
-        def_src: "use std::collections::HashMap;\n\npub struct Registry {\n    items: HashMap<String, Box<dyn Fn()>>,\n}\n\nimpl Registry {\n    pub fn register_plugin(&mut self, name: &str, f: Box<dyn Fn()>) {\n        self.items.insert(name.to_string(), f);\n    }\n}\n",
+        def_src: RUST_DEF,
         defines: "pub fn register_plugin(&mut self, name: &str, f: Box<dyn Fn()>) {",
         call_file: "src/app.rs",
-        call_src: "// Every plugin is registered here: register the plugins at start.\nfn main() {\n    let mut r = registry::Registry::default();\n    r.register_plugin(\"a\", Box::new(|| ()));\n    r.register_plugin(\"b\", Box::new(|| ()));\n    r.register_plugin(\"c\", Box::new(|| ()));\n    // plugins registered\n}\n",
+        call_src: RUST_CALL,
     });
 }
 
@@ -205,4 +208,29 @@ fn a_question_puts_the_code_before_its_type_declarations() {
         run.describe
     );
     run.stdout_has("2:\t  copyInheritedSettings(sourceCommand) {");
+    // `--explain` says why it is first despite a lower learned score.
+    d.run(&["--explain", question, "."])
+        .code(0)
+        .stderr_has("explain: lib/command.js: ")
+        .stderr_has("; moved first: code, before a file that only declares its types");
+}
+
+/// `--explain` says when the definer was moved above the file that calls it.
+#[test]
+fn explain_says_the_definer_was_moved_first() {
+    let d = Dir::new();
+    for name in FILLER {
+        d.write(&format!("misc/{name}.txt"), filler(name));
+    }
+    d.write("src/util.rs", RUST_DEF);
+    d.write("src/app.rs", RUST_CALL);
+    let run = d.run(&["--explain", "where are plugins registered", "."]);
+    run.code(0)
+        .stderr_has("; moved first: it defines what the learned first file only calls");
+    assert_eq!(
+        run.headings().first().map(String::as_str),
+        Some("./src/util.rs"),
+        "{}",
+        run.describe
+    );
 }
