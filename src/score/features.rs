@@ -10,7 +10,7 @@
 
 use super::file_kind::{file_kind, FileKind};
 use super::unit::{Shape, FIELDS};
-pub use super::Ask;
+use super::Ask;
 use super::{RankedFile, TermWeights};
 
 /// The names of the features, in the order of [`file_features`]'s vector.

@@ -9,7 +9,7 @@
 
 use super::features::{self, QueryFacts};
 use super::learned;
-use super::{unit, RankedFile, TermWeights};
+use super::{unit, Ask, RankedFile, TermWeights};
 
 // The generated model weighs the features `features` computes, one weight
 // each: a new feature needs a new model (`tests/bench/train/make_model.sh`).
@@ -36,7 +36,7 @@ pub fn applies(facts: QueryFacts<'_>) -> bool {
 /// sufficient (0.50 -> 0.26) for the same precision, calling the model for
 /// the rest.
 pub fn judges(facts: QueryFacts<'_>) -> bool {
-    applies(facts) && facts.ask == features::Ask::Other
+    applies(facts) && facts.ask == Ask::Other
 }
 
 /// A candidate's learned score: the model's bias plus its weighted features.
@@ -77,7 +77,7 @@ pub fn rerank(
         .collect();
     // A stable sort: ties stay in the hand order.
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-    if facts.ask != features::Ask::Other {
+    if facts.ask != Ask::Other {
         code_before_declarations(&mut scored, |f| is_declaration_file(&keys(f.haystack)));
         definer_first(&mut scored);
     }
@@ -116,9 +116,9 @@ fn code_before_declarations<V>(
 }
 
 /// Why `code_before_declarations` moved a file first.
-pub const PROMOTED_CODE: &str = "code, before a file that only declares its types";
+const PROMOTED_CODE: &str = "code, before a file that only declares its types";
 /// Why `definer_first` moved a file first.
-pub const PROMOTED_DEFINER: &str = "it defines what the learned first file only calls";
+const PROMOTED_DEFINER: &str = "it defines what the learned first file only calls";
 
 /// Moves to the front the first of the next `PROMOTE_WINDOW` files that is
 /// of no lower kind (`prior`) than the first and that `pick` accepts, and
@@ -393,7 +393,7 @@ mod tests {
             typed: &[],
             wants_tests: false,
             answers: 0,
-            ask: features::Ask::Other,
+            ask: Ask::Other,
         };
         // Identical files score the same: the hand order stands.
         let mut files = vec![file(3, 1.0), file(1, 1.0), file(2, 1.0)];
