@@ -1,7 +1,8 @@
 //! File-level evidence: BM25 (k1 1.2, b 0.75) over the query's terms, and query
 //! words found in the file's path.
 
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 use super::file_kind::file_prior;
 use super::TermWeights;
@@ -89,29 +90,63 @@ fn slot_count(weights: &TermWeights, terms: usize) -> usize {
 
 /// Which terms occur as words of the path (`src/requests/cookies.py` holds `cookie`).
 pub fn path_terms(key: &str, terms: &[Term]) -> Vec<bool> {
-    let stems: BTreeSet<String> = query::words(key).iter().map(|w| query::stem(w)).collect();
-    terms.iter().map(|t| stems.contains(&t.stem)).collect()
+    path_weights(key, terms)
+        .into_iter()
+        .map(|w| w > 0.0)
+        .collect()
 }
 
 /// The path's weight for each term: `FILE_NAME_WEIGHT` when it is a word of
 /// the file's name, `FOLDER_WEIGHT` when only of a folder's, else 0.
 fn path_weights(key: &str, terms: &[Term]) -> Vec<f64> {
     let (folders, name) = key.rsplit_once('/').unwrap_or(("", key));
-    let stems =
-        |s: &str| -> BTreeSet<String> { query::words(s).iter().map(|w| query::stem(w)).collect() };
-    let (name, folders) = (stems(name), stems(folders));
-    terms
-        .iter()
-        .map(|t| {
-            if name.contains(&t.stem) {
-                FILE_NAME_WEIGHT
-            } else if folders.contains(&t.stem) {
-                FOLDER_WEIGHT
-            } else {
-                0.0
+    let weigh = |name: &[String], folders: &[&[String]]| -> Vec<f64> {
+        terms
+            .iter()
+            .map(|t| {
+                if name.contains(&t.stem) {
+                    FILE_NAME_WEIGHT
+                } else if folders.iter().any(|f| f.contains(&t.stem)) {
+                    FOLDER_WEIGHT
+                } else {
+                    0.0
+                }
+            })
+            .collect()
+    };
+    PATH_STEMS.with(|cell| {
+        let Ok(mut cache) = cell.try_borrow_mut() else {
+            // Re-entered: stem afresh.
+            return weigh(&stems(name), &[&stems(folders)]);
+        };
+        if cache.len() > PATH_STEMS_CAP {
+            cache.clear();
+        }
+        for part in key.split('/') {
+            if !cache.contains_key(part) {
+                cache.insert(part.to_string(), stems(part));
             }
-        })
-        .collect()
+        }
+        let of = |part: &str| cache.get(part).map_or(&[][..], Vec::as_slice);
+        let folders: Vec<&[String]> = folders.split('/').map(of).collect();
+        weigh(of(name), &folders)
+    })
+}
+
+/// The stems of the words of a path or a part of one.
+fn stems(s: &str) -> Vec<String> {
+    query::words(s).iter().map(|w| query::stem(w)).collect()
+}
+
+/// Most path parts [`PATH_STEMS`] holds before it starts afresh (a server
+/// answers query after query, over any number of trees).
+const PATH_STEMS_CAP: usize = 1 << 14;
+
+thread_local! {
+    /// The stems of each file or folder name this thread has read: a tree's
+    /// files share their folders, and stemming every file's whole path was
+    /// most of scoring a registry's thousands of matching files.
+    static PATH_STEMS: RefCell<HashMap<String, Vec<String>>> = RefCell::default();
 }
 
 /// First-pass file score: `file_evidence` times the prior of the file's kind.

@@ -198,24 +198,18 @@ const CONFIG_NAMES: &[&str] = &[
 /// The kind of a file from its path (forward slashes, relative or not).
 pub fn file_kind(key: &str) -> FileKind {
     let lower = key.to_ascii_lowercase();
-    let name = lower.rsplit('/').next().unwrap_or(&lower);
-    let dirs: Vec<&str> = lower.split('/').rev().skip(1).collect();
-    if is_generated(name, &dirs) {
+    let (folders, name) = lower.rsplit_once('/').unwrap_or(("", &lower));
+    let dirs = folder_facts(folders);
+    if dirs.generated
+        || LOCKFILES.contains(&name)
+        || GENERATED_NAME_PARTS.iter().any(|p| name.contains(p))
+    {
         return FileKind::Generated;
     }
-    if is_secondary(&lower, name) {
+    if dirs.secondary || is_secondary_name(name) {
         return FileKind::Secondary;
     }
-    // CI folders, and the folders of a project's own build and release
-    // scripts (`scripts/build.go`, Go's `hack/`): they drive the tools on the
-    // project's code and name its parts, without being where it does anything.
-    let in_tooling_dir = dirs.iter().any(|d| {
-        matches!(
-            *d,
-            ".github" | ".circleci" | ".gitlab" | ".buildkite" | "scripts" | "hack"
-        )
-    });
-    if in_tooling_dir
+    if dirs.tooling
         || CONFIG_NAMES.contains(&name)
         || CONFIG_EXTENSIONS.iter().any(|ext| name.ends_with(ext))
     {
@@ -224,19 +218,86 @@ pub fn file_kind(key: &str) -> FileKind {
     FileKind::Source
 }
 
-fn is_generated(name: &str, dirs: &[&str]) -> bool {
-    LOCKFILES.contains(&name)
-        || GENERATED_NAME_PARTS.iter().any(|p| name.contains(p))
-        || dirs.iter().any(|d| GENERATED_DIRS.contains(d))
+/// What a file's folders say of its kind.
+#[derive(Clone, Copy, Debug, Default)]
+struct FolderFacts {
+    /// A folder of generated or vendored code (`node_modules`, `vendor`).
+    generated: bool,
+    /// A word of a folder is a tests', examples' or docs' word.
+    secondary: bool,
+    /// CI folders, and the folders of a project's own build and release
+    /// scripts (`scripts/build.go`, Go's `hack/`): they drive the tools on the
+    /// project's code and name its parts, without being where it does anything.
+    tooling: bool,
 }
 
-fn is_secondary(lower: &str, name: &str) -> bool {
-    let words = query::words(lower);
-    let in_secondary_dir = words
-        .iter()
-        .any(|w| SECONDARY_PATH_WORDS.contains(&w.as_str()));
+/// Most folder names [`FOLDERS`] holds before it starts afresh (a server
+/// answers query after query, over any number of trees).
+const FOLDERS_CAP: usize = 1 << 13;
+
+thread_local! {
+    /// The facts of each folder name (lowercase) this thread has read: a
+    /// tree's paths share their folders, and splitting every path into words
+    /// was a few percent of a query over a registry.
+    static FOLDERS: std::cell::RefCell<std::collections::HashMap<String, FolderFacts>> =
+        std::cell::RefCell::default();
+}
+
+/// [`FolderFacts`] of the folders of a path (lowercase, `/`-separated).
+fn folder_facts(folders: &str) -> FolderFacts {
+    FOLDERS.with(|cell| {
+        let mut cache = cell.try_borrow_mut().ok();
+        if cache.as_ref().is_some_and(|c| c.len() > FOLDERS_CAP) {
+            cache.iter_mut().for_each(|c| c.clear());
+        }
+        let mut all = FolderFacts::default();
+        for d in folders.split('/').filter(|d| !d.is_empty()) {
+            let f = match cache.as_mut() {
+                Some(c) => *c.entry(d.to_string()).or_insert_with(|| one_folder(d)),
+                // Re-entered: no cache.
+                None => one_folder(d),
+            };
+            all.generated |= f.generated;
+            all.secondary |= f.secondary;
+            all.tooling |= f.tooling;
+        }
+        all
+    })
+}
+
+/// [`FolderFacts`] of one folder name.
+fn one_folder(d: &str) -> FolderFacts {
+    let mut secondary = false;
+    query::for_each_word(d, |w| secondary |= is_word_of(SECONDARY_PATH_WORDS, w));
+    FolderFacts {
+        generated: GENERATED_DIRS.contains(&d),
+        secondary,
+        tooling: matches!(
+            d,
+            ".github" | ".circleci" | ".gitlab" | ".buildkite" | "scripts" | "hack"
+        ),
+    }
+}
+
+/// Whether the word `w` (any case) is one of `words` (lowercase).
+fn is_word_of(words: &[&str], w: &str) -> bool {
+    if w.is_ascii() {
+        words.contains(&w)
+    } else {
+        words.contains(&w.to_lowercase().as_str())
+    }
+}
+
+/// Whether a file's name (lowercase) is a tests', examples' or docs' name,
+/// or prose by its extension or name.
+fn is_secondary_name(name: &str) -> bool {
+    let mut secondary_word = false;
+    let mut first_word = None;
+    query::for_each_word(name, |w| {
+        secondary_word |= is_word_of(SECONDARY_PATH_WORDS, w);
+        first_word.get_or_insert(w);
+    });
     let prose_ext = PROSE_EXTENSIONS.iter().any(|ext| name.ends_with(ext));
-    let name_words = query::words(name);
     // `CHANGES.rst`, `ChangeLog` (one word, or split at its capital).
     let stem = name
         .split('.')
@@ -244,10 +305,8 @@ fn is_secondary(lower: &str, name: &str) -> bool {
         .unwrap_or(name)
         .replace(['-', '_'], "");
     let prose_name = PROSE_NAMES.contains(&stem.as_str())
-        || name_words
-            .first()
-            .is_some_and(|w| PROSE_NAMES.contains(&w.as_str()));
-    in_secondary_dir || prose_ext || prose_name
+        || first_word.is_some_and(|w| is_word_of(PROSE_NAMES, w));
+    secondary_word || prose_ext || prose_name
 }
 
 /// Whether a path is prose: docs, markup, changelogs, licences (by extension

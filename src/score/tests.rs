@@ -62,6 +62,46 @@ fn path_matches_count() {
 }
 
 #[test]
+fn path_matches_hold_file_after_file_whatever_came_before() {
+    // The words of paths are kept between files (per thread): each file
+    // still gets its own.
+    let terms = crate::query::analyze("cookie jar").terms;
+    let cases = [
+        ("src/cookies/jar.py", vec![true, true]),
+        ("src/cookies/other.py", vec![true, false]),
+        ("src/jar/other.py", vec![false, true]),
+        ("src/cookies/jar.py", vec![true, true]),
+        ("jar.py", vec![false, true]),
+        ("src/plain.py", vec![false, false]),
+    ];
+    for (key, want) in &cases {
+        assert_eq!(&path_terms(key, &terms), want, "{key}");
+    }
+    // Another query over the same paths.
+    let terms = crate::query::analyze("plain").terms;
+    assert_eq!(path_terms("src/plain.py", &terms), vec![true]);
+    assert_eq!(path_terms("src/cookies/jar.py", &terms), vec![false]);
+}
+
+#[test]
+fn a_files_kind_comes_from_its_own_folders_whatever_came_before() {
+    // Folder facts are kept between files (per thread).
+    for (key, kind) in [
+        ("tests/net/retry.rs", FileKind::Secondary),
+        ("src/net/retry.rs", FileKind::Source),
+        ("node_modules/x/index.js", FileKind::Generated),
+        ("src/x/index.js", FileKind::Source),
+        (".github/workflows/ci.yml", FileKind::Config),
+        ("src/workflows/ci.rs", FileKind::Source),
+        ("tests/net/retry.rs", FileKind::Secondary),
+        ("src/net/test_retry.rs", FileKind::Secondary),
+        ("Docs/Guide/retry.rs", FileKind::Secondary),
+    ] {
+        assert_eq!(file_kind(key), kind, "{key}");
+    }
+}
+
+#[test]
 fn secondary_files_rank_lower_unless_asked_for() {
     let terms = crate::query::analyze("retry delay").terms;
     let w = weights(2);

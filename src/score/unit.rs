@@ -152,17 +152,33 @@ impl Layout {
     /// definition that hold terms are grouped into statements.
     pub fn heuristic(kinds: &[LineKind], lines: &[TermLine]) -> Layout {
         let kind_of = |n: usize| kinds.get(n.wrapping_sub(1)).copied().unwrap_or_default();
-        // Each definition's own lines: from its first to its last line.
-        let mut extents: BTreeMap<u32, (usize, usize)> = BTreeMap::new();
+        // Only a definition that holds a term becomes a unit: one without
+        // is never scored, and a generated file declares tens of thousands.
+        let mut held: Vec<u32> = lines
+            .iter()
+            .map(|tl| kind_of(tl.line).block)
+            .filter(|&b| b != 0)
+            .collect();
+        held.sort_unstable();
+        held.dedup();
+        // Each such definition's own lines: from its first to its last line.
+        let mut extents: Vec<Option<(usize, usize)>> = vec![None; held.len()];
         for (i, k) in kinds.iter().enumerate() {
-            if k.block != 0 {
-                let e = extents.entry(k.block).or_insert((i + 1, i + 1));
+            if k.block == 0 {
+                continue;
+            }
+            if let Ok(at) = held.binary_search(&k.block) {
+                let e = extents[at].get_or_insert((i + 1, i + 1));
                 e.1 = i + 1;
             }
         }
         let mut units: Vec<UnitSpan> = Vec::new();
         let mut by_def: BTreeMap<u32, usize> = BTreeMap::new();
-        for (&block, &(start, end)) in &extents {
+        for (&block, &(start, end)) in held
+            .iter()
+            .zip(&extents)
+            .filter_map(|(b, e)| Some((b, e.as_ref()?)))
+        {
             let def = block as usize;
             let def_kind = kind_of(def);
             units.push(UnitSpan {
@@ -754,5 +770,39 @@ mod tests {
         assert!(documented.score.fields[Field::Doc.index()] > 0.0);
         // Its only line with the words is the comment above its definition.
         assert_eq!(documented.score.line, 0.0);
+    }
+
+    #[test]
+    fn the_line_heuristics_make_units_of_the_definitions_that_hold_a_term_only() {
+        // A generated file declares thousands; two hold the query's words.
+        let mut text = String::new();
+        for i in 0..200 {
+            text.push_str(&format!("pub const VALUE_{i}: u32 = {i};\n"));
+        }
+        text.push_str("pub fn retry_send() {\n    backoff();\n}\n");
+        text.push_str("pub const MAX_RETRIES: u32 = 3;\n");
+        let q = crate::query::analyze("retry backoff");
+        let doc = Document {
+            key: "gen.rs".into(),
+            text: text.clone().into_bytes(),
+            pages: None,
+            cut: None,
+        };
+        let matcher = TermMatcher::new(&q.terms).unwrap();
+        let lines = crate::search::term_lines(&doc, &matcher);
+        let starts = doc.line_starts();
+        let text_of = |n: usize| {
+            let start = *starts.get(n.checked_sub(1)?)?;
+            let end = starts.get(n).map_or(doc.text.len(), |&s| s - 1);
+            doc.text.get(start..end)
+        };
+        let mut kinds = super::super::classify_lines(&doc.text);
+        super::super::name_definitions(&mut kinds, lines.iter().map(|l| l.line), text_of);
+        let layout = Layout::heuristic(&kinds, &lines);
+        let defs: Vec<usize> = layout.units.iter().map(|u| u.def_line).collect();
+        assert_eq!(defs, vec![201, 204]);
+        assert_eq!(layout.units[0].end_line, 203);
+        // Every occurrence sits in one of them.
+        assert!(layout.at.iter().flatten().all(Option::is_some));
     }
 }
