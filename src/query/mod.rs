@@ -1011,6 +1011,18 @@ mod tests {
             .any(|t| t.stem == "split"));
     }
 
+    /// A process that "stops responding" hangs: code says hung or stuck
+    /// (uvicorn's supervisor kills a hung worker).
+    #[test]
+    fn stops_responding_is_a_hang() {
+        let q = analyze_with(
+            "what happens when a worker stops responding",
+            &crate::thesaurus::builtin::load(),
+        );
+        assert!(q.terms.iter().any(|t| t.text == "hung"), "{:?}", q.terms);
+        assert!(q.terms.iter().any(|t| t.text == "stuck"), "{:?}", q.terms);
+    }
+
     #[test]
     fn synonyms_keep_their_meaning_when_the_stemmer_would_cut_deep() {
         assert_eq!(synonym_stem("settings"), "settings");
