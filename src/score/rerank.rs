@@ -309,6 +309,7 @@ mod tests {
             end_line: 3,
             def_line: 1,
             test,
+            bodiless: false,
             parent: None,
         };
         let ranked = unit::RankedUnit {

@@ -409,6 +409,7 @@ fn unit(start: usize, def: usize, end: usize, total: f64) -> unit::RankedUnit {
             end_line: end,
             def_line: def,
             test: false,
+            bodiless: false,
             parent: None,
         },
         index: 0,

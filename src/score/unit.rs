@@ -127,6 +127,10 @@ pub struct UnitSpan {
     pub def_line: usize,
     /// Test code (a test function or anything in a test module).
     pub test: bool,
+    /// A function or method declared without a body: an interface's or an
+    /// abstract method, a trait method without a default, an overload
+    /// signature. The code that does what it names is elsewhere.
+    pub bodiless: bool,
     /// The innermost unit holding it.
     pub parent: Option<usize>,
 }
@@ -189,6 +193,7 @@ impl Layout {
                 end_line: end,
                 def_line: def,
                 test: def_kind.test,
+                bodiless: false,
                 // Lines carry no nesting beyond their innermost definition.
                 parent: None,
             });
@@ -218,6 +223,7 @@ impl Layout {
                 end_line: *end,
                 def_line: *start,
                 test: kind_of(*start).test,
+                bodiless: false,
                 parent: None,
             });
         }
@@ -280,6 +286,8 @@ impl Layout {
                 end_line: u.end_line,
                 def_line: u.def_line,
                 test: u.test,
+                bodiless: matches!(u.kind, UnitKind::Function | UnitKind::Method)
+                    && u.body.is_none(),
                 parent: u.parent,
             })
             .collect();
@@ -552,10 +560,12 @@ pub fn score_units(
                 score.length *= CONTAINER_FACTOR;
             } else if (named_only || (question && span.kind == "type_alias"))
                 && span.shape != Shape::Callable
+                || question && span.bodiless
             {
                 // A type alias only names: what its body holds is a type,
-                // never the code that does the thing a question asks for
-                // (a change, a commit subject, may well be to the type).
+                // never the code that does the thing a question asks for;
+                // nor does a method an interface declares (a change, a
+                // commit subject, may well be to the type or the interface).
                 score.factor *= NAMES_ONLY_FACTOR;
             }
             if span.test && !wants_tests {
@@ -804,5 +814,54 @@ mod tests {
         assert_eq!(layout.units[0].end_line, 203);
         // Every occurrence sits in one of them.
         assert!(layout.at.iter().flatten().all(Option::is_some));
+    }
+
+    #[test]
+    fn java_a_method_that_does_it_beats_the_interface_method_that_declares_it() {
+        let text = "interface Connection {\n    \
+                    /** Sets the user agent header sent with each request. */\n    \
+                    Connection userAgent(String agent);\n}\n\n\
+                    class HttpConnection implements Connection {\n    \
+                    public Connection userAgent(String agent) {\n        \
+                    this.agent = agent;\n        return this;\n    }\n}\n";
+        let query = "where is the user agent header of a request set";
+        let units = ranked("Connection.java", text, query);
+        let first = &units[0].span;
+        assert_eq!(first.name.as_deref(), Some("userAgent"));
+        assert_eq!(first.def_line, 7, "{units:#?}");
+        // A commit subject may well be about the interface: no discount.
+        let declared = ranked("Connection.java", text, "user agent header request")
+            .into_iter()
+            .find(|u| u.span.def_line == 3)
+            .unwrap();
+        assert!(declared.span.bodiless);
+        assert_eq!(declared.score.factor, 1.0);
+    }
+
+    #[test]
+    fn a_method_declared_without_a_body_is_bodiless_in_rust_and_typescript() {
+        let bodiless = |path: &str, text: &str| -> Vec<(String, bool)> {
+            ranked(path, text, "retry send")
+                .into_iter()
+                .filter(|u| u.span.shape == Shape::Callable)
+                .map(|u| (u.span.name.unwrap_or_default(), u.span.bodiless))
+                .collect()
+        };
+        let rust = "trait Retry {\n    fn send_retry(&self);\n}\n\n\
+                    fn retry_send() {\n    send();\n}\n";
+        let mut found = bodiless("a.rs", rust);
+        found.sort();
+        assert_eq!(
+            found,
+            vec![("retry_send".into(), false), ("send_retry".into(), true)]
+        );
+        let ts = "abstract class R {\n  abstract sendRetry(): void;\n  \
+                  retrySend() { send(); }\n}\n";
+        let mut found = bodiless("a.ts", ts);
+        found.sort();
+        assert_eq!(
+            found,
+            vec![("retrySend".into(), false), ("sendRetry".into(), true)]
+        );
     }
 }
