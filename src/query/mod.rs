@@ -177,6 +177,29 @@ const SCAFFOLD_STEMS: &[&str] = &[
 /// content word.
 pub const SCAFFOLD_WEIGHT: f32 = 0.25;
 
+/// Stems of `SCAFFOLD_STEMS` that in a question ("where does the app *add*
+/// the version flag", "how does it *prevent* two servers starting") name
+/// what the code does, not a change to it: content words there. Sorted.
+const QUESTION_ACTION_STEMS: &[&str] = &["add", "allow", "avoid", "ensur", "prevent"];
+
+/// Whether a query is a question ("where …", "how …", "what happens …"):
+/// its verbs are the code's actions.
+fn is_question(raw: &str) -> bool {
+    let mut first = None;
+    let mut second = None;
+    for_each_word(raw, |w| {
+        if first.is_none() {
+            first = Some(w.to_lowercase());
+        } else if second.is_none() {
+            second = Some(w.to_lowercase());
+        }
+    });
+    matches!(
+        (first.as_deref(), second.as_deref()),
+        (Some("where" | "which" | "how" | "why"), _) | (Some("what"), Some("happens" | "happen"))
+    )
+}
+
 /// Analyses a query string without a thesaurus.
 pub fn analyze(raw: &str) -> Query {
     analyze_with(raw, &Thesaurus::new())
@@ -264,6 +287,7 @@ pub fn without_contractions(raw: &str) -> String {
 pub(super) fn terms_of(raw: &str) -> Vec<Term> {
     let mut terms: Vec<Term> = Vec::new();
     let mut slots = 0;
+    let question = is_question(raw);
     for token in without_contractions(raw).split_whitespace() {
         let segments = code_segments(token);
         let mut path: Vec<String> = Vec::new();
@@ -276,7 +300,7 @@ pub(super) fn terms_of(raw: &str) -> Vec<Term> {
                 let slot = if is_cjk_word(word) {
                     push_cjk(&mut terms, &mut slots, word)
                 } else {
-                    push_word(&mut terms, &mut slots, word, compound)
+                    push_word(&mut terms, &mut slots, word, compound, question)
                 };
                 first_slot = first_slot.or(slot);
             }
@@ -404,6 +428,7 @@ fn push_word(
     slots: &mut usize,
     typed: &str,
     compound: bool,
+    question: bool,
 ) -> Option<usize> {
     let word = typed.to_lowercase();
     if !is_content_word(typed, &word) {
@@ -418,7 +443,9 @@ fn push_word(
     }
     let slot = *slots;
     *slots += 1;
-    let scaffold = !compound && SCAFFOLD_STEMS.binary_search(&stem.as_str()).is_ok();
+    let scaffold = !compound
+        && SCAFFOLD_STEMS.binary_search(&stem.as_str()).is_ok()
+        && !(question && QUESTION_ACTION_STEMS.binary_search(&stem.as_str()).is_ok());
     let weight = if scaffold { SCAFFOLD_WEIGHT } else { 1.0 };
     let base = irregular_base(&word).map(|b| (b.to_string(), self::stem(b)));
     terms.push(Term {
@@ -1009,6 +1036,27 @@ mod tests {
             .terms
             .iter()
             .any(|t| t.stem == "split"));
+    }
+
+    /// In a question, "add" names what the code does (and brings its verb
+    /// family); in a change description it is scaffolding.
+    #[test]
+    fn a_question_s_action_verbs_are_content_words() {
+        let thesaurus = crate::thesaurus::builtin::load();
+        let q = analyze_with("where does the app add the version flag", &thesaurus);
+        let add = q.terms.iter().find(|t| t.text == "add").unwrap();
+        assert_eq!(add.weight, 1.0);
+        assert!(q.terms.iter().any(|t| t.text == "append"), "{:?}", q.terms);
+        let q = analyze_with("add support for the version flag", &thesaurus);
+        let add = q.terms.iter().find(|t| t.text == "add").unwrap();
+        assert_eq!(add.weight, SCAFFOLD_WEIGHT);
+        assert!(!q.terms.iter().any(|t| t.text == "append"));
+        // Not every scaffolding word: "fix" stays one in a question.
+        let q = analyze_with("where do we fix the version flag", &thesaurus);
+        let fix = q.terms.iter().find(|t| t.text == "fix").unwrap();
+        assert_eq!(fix.weight, SCAFFOLD_WEIGHT);
+        assert!(is_question("What happens when it fails?"));
+        assert!(!is_question("what the flag does"));
     }
 
     /// A process that "stops responding" hangs: code says hung or stuck

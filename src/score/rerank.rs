@@ -148,11 +148,12 @@ fn promote<V>(
 const PROMOTE_WINDOW: usize = 5;
 
 /// A question asks for the code that does the thing. When the first file's
-/// best unit only *calls* something named with the query's words (and none
-/// of its units is named with as much of them) and a runner-up of no lower
+/// best unit only *calls* something named with the query's words (its body
+/// holds less of them, and none of its units is named with as much of them)
+/// and a runner-up of no lower
 /// kind (`prior`) has a best unit that is a function, not a test, *named*
-/// with them (as much weight in its name as the first has in its calls),
-/// the definer goes first. Fitted on commit subjects, the model ranks
+/// with them (as much weight in its name as the first has in its calls)
+/// and called by the first's, the definer goes first. Fitted on commit subjects, the model ranks
 /// callers up (a change touches them as often); a question names what the
 /// function does.
 fn definer_first<V>(scored: &mut [(f64, RankedFile, V)]) {
@@ -165,8 +166,13 @@ fn definer_first<V>(scored: &mut [(f64, RankedFile, V)]) {
         return;
     };
     let calls = best.score.fields[call];
-    // The first file may define what it calls itself.
-    if calls <= 0.0 || file.units.iter().any(|u| u.score.fields[name] >= calls) {
+    let callees = best.callees.clone();
+    // The first file may define what it calls itself, or do the thing in
+    // the body of its best unit as much as it calls something.
+    if calls <= 0.0
+        || best.score.fields[unit::Field::Body.index()] >= calls
+        || file.units.iter().any(|u| u.score.fields[name] >= calls)
+    {
         return;
     }
     promote(
@@ -176,6 +182,10 @@ fn definer_first<V>(scored: &mut [(f64, RankedFile, V)]) {
                 u.span.shape == unit::Shape::Callable
                     && !u.span.test
                     && u.score.fields[name] >= calls
+                    && u.span
+                        .name
+                        .as_ref()
+                        .is_some_and(|n| callees.binary_search(n).is_ok())
             })
         },
         PROMOTED_DEFINER,
@@ -312,6 +322,12 @@ mod tests {
             bodiless: false,
             parent: None,
         };
+        // A caller calls `f1` and `f2`.
+        let callees = if call > 0.0 {
+            vec!["f1".to_string(), "f2".to_string()]
+        } else {
+            Vec::new()
+        };
         let ranked = unit::RankedUnit {
             span,
             index: 0,
@@ -320,6 +336,7 @@ mod tests {
                 fields,
                 ..unit::UnitScore::default()
             },
+            callees,
         };
         let mut f = file(haystack, 1.0);
         f.units = vec![ranked];
@@ -355,6 +372,15 @@ mod tests {
         let mut scored = vec![with_unit(0, 0.0, 2.0, false), with_unit(1, 3.0, 0.0, false)];
         let own = with_unit(0, 2.0, 0.0, false).1.units;
         scored[0].1.units.extend(own);
+        definer_first(&mut scored);
+        assert_eq!(order(&scored), [0, 1]);
+        // A function the first file does not call is not its definer.
+        let mut scored = vec![with_unit(0, 0.0, 2.0, false), with_unit(3, 3.0, 0.0, false)];
+        definer_first(&mut scored);
+        assert_eq!(order(&scored), [0, 3]);
+        // Nor does a first file move that does the thing in its body too.
+        let mut scored = vec![with_unit(0, 0.0, 2.0, false), with_unit(1, 3.0, 0.0, false)];
+        scored[0].1.units[0].score.fields[unit::Field::Body.index()] = 2.0;
         definer_first(&mut scored);
         assert_eq!(order(&scored), [0, 1]);
     }

@@ -418,6 +418,7 @@ fn unit(start: usize, def: usize, end: usize, total: f64) -> unit::RankedUnit {
             total,
             ..unit::UnitScore::default()
         },
+        callees: Vec::new(),
     }
 }
 

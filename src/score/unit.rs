@@ -142,6 +142,8 @@ pub struct Layout {
     pub units: Vec<UnitSpan>,
     /// `at[i][j]`: where `lines[i].matches[j]` sits, `None` outside every unit.
     pub at: Vec<Vec<Option<(usize, Field)>>>,
+    /// (unit, callee name) of each call that holds a term (a parse only).
+    pub callees: Vec<(usize, String)>,
 }
 
 /// Top-level lines further apart than this start a new unit of statements.
@@ -265,7 +267,11 @@ impl Layout {
                     .collect()
             })
             .collect();
-        Layout { units, at }
+        Layout {
+            units,
+            at,
+            callees: Vec::new(),
+        }
     }
 }
 
@@ -299,6 +305,7 @@ impl Layout {
             .flat_map(|(i, u)| u.doc.iter().map(move |r| (r.clone(), i)))
             .collect();
         docs.sort_by_key(|(r, _)| r.start);
+        let mut callees: Vec<(usize, String)> = Vec::new();
         let at = lines
             .iter()
             .map(|tl| {
@@ -311,12 +318,23 @@ impl Layout {
                             return Some((unit, Field::Doc));
                         }
                         let unit = parsed.at_byte(start)?;
-                        Some((unit, field_at(parsed, unit, start)))
+                        let field = field_at(parsed, unit, start);
+                        if field == Field::Call {
+                            let name = containing(&parsed.calls, start, |r| r)
+                                .and_then(|r| text.get(r.clone()))
+                                .and_then(|b| std::str::from_utf8(b).ok());
+                            if let Some(name) = name {
+                                callees.push((unit, name.to_string()));
+                            }
+                        }
+                        Some((unit, field))
                     })
                     .collect()
             })
             .collect();
-        Layout { units, at }
+        callees.sort();
+        callees.dedup();
+        Layout { units, at, callees }
     }
 }
 
@@ -408,6 +426,9 @@ pub struct RankedUnit {
     /// The query slots it holds (`lines::slot_bit`).
     pub slots: u64,
     pub score: UnitScore,
+    /// The names of the calls in it that hold a term (`process_config` in
+    /// `process_config(cfg)`), sorted.
+    pub callees: Vec<String>,
 }
 
 /// Share of a slot's weight added when it is found in a second field.
@@ -575,11 +596,18 @@ pub fn score_units(
                 (score.fields.iter().sum::<f64>() + score.support + score.context + score.line)
                     * score.factor;
             score.total = score.evidence * score.length;
+            let from = layout.callees.partition_point(|(u, _)| *u < index);
+            let callees = layout.callees[from..]
+                .iter()
+                .take_while(|(u, _)| *u == index)
+                .map(|(_, name)| name.clone())
+                .collect();
             RankedUnit {
                 span,
                 index,
                 slots: bits,
                 score,
+                callees,
             }
         })
         .collect();
@@ -863,5 +891,16 @@ mod tests {
             found,
             vec![("retrySend".into(), false), ("sendRetry".into(), true)]
         );
+    }
+
+    #[test]
+    fn a_unit_knows_the_calls_in_it_that_hold_a_term() {
+        let text = "def run(job):\n    retry_send(job)\n    log(job)\n    backoff.wait()\n";
+        let units = ranked("a.py", text, "retry send with backoff");
+        let run = units
+            .iter()
+            .find(|u| u.span.name.as_deref() == Some("run"))
+            .unwrap();
+        assert_eq!(run.callees, vec!["retry_send".to_string()]);
     }
 }
