@@ -742,13 +742,65 @@ fn expand_families(terms: &mut Vec<Term>, thesaurus: &Thesaurus) {
     }
 }
 
+/// Adds, for each word of a phrase the thesaurus knows as a whole
+/// (`environment variable`), the short name the embedded thesaurus gives
+/// the word's own concept (`environment | env`, `variable | var`): code
+/// abbreviates the words of a compound name (`envVar`, `process.env`,
+/// `connPool`). Only a concept named for the word itself and only its
+/// declared short name: an idiom's words (`stops responding`) are not its
+/// meaning, and a word's other synonyms (`strings` ~ `str`) are too common
+/// to search for a phrase's sake.
+fn expand_abbreviations(terms: &mut Vec<Term>, phrase: &[String], thesaurus: &Thesaurus) {
+    for word in phrase {
+        if is_stop_word(word) {
+            continue;
+        }
+        let Some(slot) = terms.iter().find(|t| t.text == *word).map(|t| t.slot) else {
+            continue;
+        };
+        let Some(concept) = thesaurus.lookup(word).and_then(|c| thesaurus.concept(c)) else {
+            continue;
+        };
+        if self::stem(&concept.name) != self::stem(word) {
+            continue;
+        }
+        let weight = terms
+            .iter()
+            .find(|t| t.slot == slot)
+            .map_or(1.0, |t| t.weight)
+            * SYNONYM_WEIGHT;
+        for short in crate::thesaurus::builtin::short_names(&concept.name) {
+            let stem = synonym_stem(short);
+            if terms.iter().any(|t| t.stem == stem || t.text == *short) {
+                continue;
+            }
+            terms.push(Term {
+                text: short.clone(),
+                stem,
+                weight,
+                slot,
+                origin: Origin::Synonym,
+                concept: Some(concept.name.clone()),
+                parts: Vec::new(),
+            });
+        }
+    }
+}
+
 /// Adds the synonyms of the concepts found in the query, each in the slot of the
 /// first query word its concept covers. Multi-word synonyms recognise phrases in
 /// the query but are not searched for (code spells them as one identifier,
 /// which the thesaurus lists separately when it is common).
 fn expand(mut terms: Vec<Term>, raw: &str, thesaurus: &Thesaurus) -> Vec<Term> {
     let all_words = words(&without_contractions(raw));
-    for found in thesaurus.find_in(&all_words) {
+    let found_all = thesaurus.find_in(&all_words);
+    for found in &found_all {
+        if found.len >= 2 {
+            let covered = &all_words[found.start..found.start + found.len];
+            expand_abbreviations(&mut terms, covered, thesaurus);
+        }
+    }
+    for found in found_all {
         let covered = &all_words[found.start..found.start + found.len];
         if covered.iter().all(|w| is_stop_word(w)) {
             continue;
@@ -1057,6 +1109,31 @@ mod tests {
         assert_eq!(fix.weight, SCAFFOLD_WEIGHT);
         assert!(is_question("What happens when it fails?"));
         assert!(!is_question("what the flag does"));
+    }
+
+    /// Code abbreviates the words of a compound name: a phrase the
+    /// thesaurus knows (`environment variable`) also searches its words'
+    /// short names (`env`, `var`), not an idiom's (`stops responding` is no
+    /// `resp`) nor a word's other synonyms (`query strings` is no `str`).
+    #[test]
+    fn a_phrase_also_searches_its_words_abbreviations() {
+        let thesaurus = crate::thesaurus::builtin::load();
+        let q = analyze_with("which test reads the environment variable", &thesaurus);
+        let slot_of = |text: &str| q.terms.iter().find(|t| t.text == text).map(|t| t.slot);
+        assert!(slot_of("env").is_some(), "{:?}", q.terms);
+        assert_eq!(slot_of("env"), slot_of("environment"));
+        assert_eq!(slot_of("var"), slot_of("variable"));
+        // The phrase's own synonyms stay.
+        assert!(slot_of("getenv").is_some());
+        let q = analyze_with("what happens when a worker stops responding", &thesaurus);
+        assert!(!q.terms.iter().any(|t| t.text == "resp"), "{:?}", q.terms);
+        let q = analyze_with("fix combining query strings", &thesaurus);
+        assert!(!q.terms.iter().any(|t| t.text == "str"), "{:?}", q.terms);
+        let q = analyze_with("where is the error message built", &thesaurus);
+        assert!(q.terms.iter().any(|t| t.text == "msg"), "{:?}", q.terms);
+        // A word alone is its concept as before.
+        let q = analyze_with("which test reads the environment", &thesaurus);
+        assert!(q.terms.iter().any(|t| t.text == "env"));
     }
 
     /// A process that "stops responding" hangs: code says hung or stuck

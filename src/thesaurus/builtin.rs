@@ -17,6 +17,32 @@ pub struct Entry {
     pub synonyms: Vec<String>,
 }
 
+/// The short names the embedded thesaurus gives a concept in its head
+/// (`environment | env`), by concept name: the abbreviation code writes for
+/// the word inside compound names (`envVar`, `connPool`, `errMsg`). Empty
+/// for a concept without one.
+pub fn short_names(concept: &str) -> &'static [String] {
+    static SHORT: std::sync::OnceLock<std::collections::HashMap<String, Vec<String>>> =
+        std::sync::OnceLock::new();
+    SHORT
+        .get_or_init(|| {
+            BUILTIN
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.starts_with('#') && !l.starts_with(FAMILY_MARK))
+                .filter_map(|l| l.split_once(':').map(|(head, _)| head))
+                .filter_map(|head| {
+                    let mut names = head.split('|').map(|n| n.trim().to_lowercase());
+                    let name = names.next()?;
+                    let short: Vec<String> = names.filter(|n| !n.is_empty()).collect();
+                    (!short.is_empty()).then_some((name, short))
+                })
+                .collect()
+        })
+        .get(concept)
+        .map_or(&[], Vec::as_slice)
+}
+
 /// Parses the data format; a line without `:` is an error naming the line.
 pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
     parse_where(text, |_| true).map(|entries| entries.into_iter().map(|(_, e)| e).collect())
