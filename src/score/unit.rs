@@ -633,8 +633,17 @@ mod tests {
         ranked_as(path, text, query, false)
     }
 
-    /// [`ranked`], `handling`: the question asks what happens in a case.
-    fn ranked_as(path: &str, text: &str, query: &str, handling: bool) -> Vec<RankedUnit> {
+    /// A file prepared as the second pass prepares it: its document, its
+    /// lines holding a term of `query`, their line kinds (definitions
+    /// named), and its line starts.
+    struct Prepared {
+        doc: Document,
+        lines: Vec<TermLine>,
+        kinds: Vec<LineKind>,
+        starts: Vec<usize>,
+    }
+
+    fn prepared(path: &str, text: &str, query: &str) -> Prepared {
         let q = crate::query::analyze(query);
         let doc = Document {
             key: path.into(),
@@ -644,25 +653,43 @@ mod tests {
         };
         let matcher = TermMatcher::new(&q.terms).unwrap();
         let lines = crate::search::term_lines(&doc, &matcher);
-        let weights = TermWeights::new(&q.terms, &vec![1; q.terms.len()], 10);
         let starts = doc.line_starts();
-        let text_of = |n: usize| {
-            let start = *starts.get(n.checked_sub(1)?)?;
-            let end = starts.get(n).map_or(doc.text.len(), |&s| s - 1);
-            doc.text.get(start..end)
-        };
         let mut kinds = super::super::classify_lines(&doc.text);
-        super::super::name_definitions(&mut kinds, lines.iter().map(|l| l.line), text_of);
-        let scored = super::super::score_lines(&lines, &weights, &kinds, false, text_of);
+        super::super::name_definitions(&mut kinds, lines.iter().map(|l| l.line), |n| {
+            text_of(&doc, &starts, n)
+        });
+        Prepared {
+            doc,
+            lines,
+            kinds,
+            starts,
+        }
+    }
+
+    /// Line `n` (1-based) of a document, without its newline.
+    fn text_of<'d>(doc: &'d Document, starts: &[usize], n: usize) -> Option<&'d [u8]> {
+        let start = *starts.get(n.checked_sub(1)?)?;
+        let end = starts.get(n).map_or(doc.text.len(), |&s| s - 1);
+        doc.text.get(start..end)
+    }
+
+    /// [`ranked`], `handling`: the question asks what happens in a case.
+    fn ranked_as(path: &str, text: &str, query: &str, handling: bool) -> Vec<RankedUnit> {
+        let q = crate::query::analyze(query);
+        let p = prepared(path, text, query);
+        let weights = TermWeights::new(&q.terms, &vec![1; q.terms.len()], 10);
+        let scored = super::super::score_lines(&p.lines, &weights, &p.kinds, false, |n| {
+            text_of(&p.doc, &p.starts, n)
+        });
         let lang = Lang::of_path(path).unwrap();
-        let parsed = crate::units::parse(lang, &doc.text).unwrap();
-        let layout = Layout::parsed(&parsed, &doc.text, &starts, &lines);
+        let parsed = crate::units::parse(lang, &p.doc.text).unwrap();
+        let layout = Layout::parsed(&parsed, &p.doc.text, &p.starts, &p.lines);
         let ask = if handling {
             Ask::Happens
         } else {
             Ask::of(query)
         };
-        score_units(&lines, &layout, &weights, &scored, false, ask)
+        score_units(&p.lines, &layout, &weights, &scored, false, ask)
     }
 
     /// The unit that ranks first, as `kind name`.
@@ -819,24 +846,8 @@ mod tests {
         }
         text.push_str("pub fn retry_send() {\n    backoff();\n}\n");
         text.push_str("pub const MAX_RETRIES: u32 = 3;\n");
-        let q = crate::query::analyze("retry backoff");
-        let doc = Document {
-            key: "gen.rs".into(),
-            text: text.clone().into_bytes(),
-            pages: None,
-            cut: None,
-        };
-        let matcher = TermMatcher::new(&q.terms).unwrap();
-        let lines = crate::search::term_lines(&doc, &matcher);
-        let starts = doc.line_starts();
-        let text_of = |n: usize| {
-            let start = *starts.get(n.checked_sub(1)?)?;
-            let end = starts.get(n).map_or(doc.text.len(), |&s| s - 1);
-            doc.text.get(start..end)
-        };
-        let mut kinds = super::super::classify_lines(&doc.text);
-        super::super::name_definitions(&mut kinds, lines.iter().map(|l| l.line), text_of);
-        let layout = Layout::heuristic(&kinds, &lines);
+        let p = prepared("gen.rs", &text, "retry backoff");
+        let layout = Layout::heuristic(&p.kinds, &p.lines);
         let defs: Vec<usize> = layout.units.iter().map(|u| u.def_line).collect();
         assert_eq!(defs, vec![201, 204]);
         assert_eq!(layout.units[0].end_line, 203);

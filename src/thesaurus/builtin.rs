@@ -14,7 +14,11 @@ pub const BUILTIN: &str = include_str!("builtin.txt");
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
     pub name: String,
+    /// Its extra names and synonyms (the extra names first).
     pub synonyms: Vec<String>,
+    /// How many of `synonyms` are extra names from the head (`environment |
+    /// env`): the short names code writes for the word.
+    pub short: usize,
 }
 
 /// The short names the embedded thesaurus gives a concept in its head
@@ -26,16 +30,13 @@ pub fn short_names(concept: &str) -> &'static [String] {
         std::sync::OnceLock::new();
     SHORT
         .get_or_init(|| {
-            BUILTIN
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.starts_with('#') && !l.starts_with(FAMILY_MARK))
-                .filter_map(|l| l.split_once(':').map(|(head, _)| head))
-                .filter_map(|head| {
-                    let mut names = head.split('|').map(|n| n.trim().to_lowercase());
-                    let name = names.next()?;
-                    let short: Vec<String> = names.filter(|n| !n.is_empty()).collect();
-                    (!short.is_empty()).then_some((name, short))
+            parse(BUILTIN)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|e| e.short > 0)
+                .map(|mut e| {
+                    e.synonyms.truncate(e.short);
+                    (e.name, e.synonyms)
                 })
                 .collect()
         })
@@ -69,16 +70,19 @@ fn parse_where(text: &str, keep: impl Fn(&str) -> bool) -> Result<Vec<(u64, Entr
         let Some(name) = names.next() else {
             return Err(format!("line {}: empty concept name", n + 1));
         };
-        let synonyms = names
-            .chain(tail.split(','))
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(str::to_lowercase)
-            .collect();
+        let short: Vec<String> = names.map(str::to_lowercase).collect();
+        let mut synonyms = short.clone();
+        synonyms.extend(
+            tail.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_lowercase),
+        );
         out.push((
             id,
             Entry {
                 name: name.to_lowercase(),
+                short: short.len(),
                 synonyms,
             },
         ));
@@ -188,7 +192,11 @@ mod tests {
             .unwrap();
         assert_eq!(e[0].name, "configuration");
         assert_eq!(e[0].synonyms, vec!["config", "cfg", "conf", "settings"]);
+        assert_eq!(e[0].short, 1);
         assert_eq!(e[1].name, "retry");
+        assert_eq!(e[1].short, 0);
+        assert_eq!(short_names("environment"), ["env"]);
+        assert!(short_names("retry").is_empty());
         assert!(parse("no colon here").unwrap_err().contains("line 1"));
     }
 
