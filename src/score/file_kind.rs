@@ -253,7 +253,11 @@ fn folder_facts(folders: &str) -> FolderFacts {
         let mut all = FolderFacts::default();
         for d in folders.split('/').filter(|d| !d.is_empty()) {
             let f = match cache.as_mut() {
-                Some(c) => *c.entry(d.to_string()).or_insert_with(|| one_folder(d)),
+                // A hit allocates nothing; only a new name is kept.
+                Some(c) => match c.get(d) {
+                    Some(f) => *f,
+                    None => *c.entry(d.to_string()).or_insert(one_folder(d)),
+                },
                 // Re-entered: no cache.
                 None => one_folder(d),
             };

@@ -150,12 +150,11 @@ const PROMOTE_WINDOW: usize = 5;
 /// A question asks for the code that does the thing. When the first file's
 /// best unit only *calls* something named with the query's words (its body
 /// holds less of them, and none of its units is named with as much of them)
-/// and a runner-up of no lower
-/// kind (`prior`) has a best unit that is a function, not a test, *named*
-/// with them (as much weight in its name as the first has in its calls)
-/// and called by the first's, the definer goes first. Fitted on commit subjects, the model ranks
-/// callers up (a change touches them as often); a question names what the
-/// function does.
+/// and a runner-up of no lower kind (`prior`) has a best unit that is a
+/// function, not a test, *named* with them (as much weight in its name as
+/// the first has in its calls) and called by the first's, the definer goes
+/// first. Fitted on commit subjects, the model ranks callers up (a change
+/// touches them as often); a question names what the function does.
 fn definer_first<V>(scored: &mut [(f64, RankedFile, V)]) {
     let name = unit::Field::Name.index();
     let call = unit::Field::Call.index();
