@@ -1136,6 +1136,25 @@ mod tests {
         assert!(q.terms.iter().any(|t| t.text == "env"));
     }
 
+    /// "Did you mean" is a suggestion, not an average: the phrase keeps
+    /// `mean` from the statistics concept.
+    #[test]
+    fn did_you_mean_is_not_an_average() {
+        let thesaurus = crate::thesaurus::builtin::load();
+        let q = analyze_with("how is the 'did you mean' suggestion chosen", &thesaurus);
+        assert!(!q
+            .terms
+            .iter()
+            .any(|t| t.text == "average" || t.text == "avg"));
+        assert!(
+            q.terms.iter().any(|t| t.text == "did_you_mean"),
+            "{:?}",
+            q.terms
+        );
+        let q = analyze_with("where is the mean latency computed", &thesaurus);
+        assert!(q.terms.iter().any(|t| t.text == "average"), "{:?}", q.terms);
+    }
+
     /// A process that "stops responding" hangs: code says hung or stuck
     /// (uvicorn's supervisor kills a hung worker).
     #[test]
