@@ -109,6 +109,16 @@ impl Document {
             .chain(memchr::memchr_iter(b'\n', &self.text).map(|i| i + 1))
             .collect()
     }
+
+    /// Line `n` (1-based) without its `\n`, given the text's
+    /// [`line_starts`](Document::line_starts); `None` past the end.
+    pub fn line(&self, starts: &[usize], n: usize) -> Option<&[u8]> {
+        let start = *starts.get(n.checked_sub(1)?)?;
+        let end = starts
+            .get(n)
+            .map_or(self.text.len(), |&s| s.saturating_sub(1));
+        self.text.get(start..end)
+    }
 }
 
 /// The lines of `text` without their `\n`, as `text.split('\n')` gives them,

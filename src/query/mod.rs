@@ -755,7 +755,12 @@ fn expand_abbreviations(terms: &mut Vec<Term>, phrase: &[String], thesaurus: &Th
         if is_stop_word(word) {
             continue;
         }
-        let Some(slot) = terms.iter().find(|t| t.text == *word).map(|t| t.slot) else {
+        // The word's own term: its slot, and the weight its synonyms share.
+        let Some((slot, head)) = terms
+            .iter()
+            .find(|t| t.text == *word)
+            .map(|t| (t.slot, t.weight))
+        else {
             continue;
         };
         let Some(concept) = thesaurus.lookup(word).and_then(|c| thesaurus.concept(c)) else {
@@ -764,11 +769,7 @@ fn expand_abbreviations(terms: &mut Vec<Term>, phrase: &[String], thesaurus: &Th
         if self::stem(&concept.name) != self::stem(word) {
             continue;
         }
-        let weight = terms
-            .iter()
-            .find(|t| t.slot == slot)
-            .map_or(1.0, |t| t.weight)
-            * SYNONYM_WEIGHT;
+        let weight = head * SYNONYM_WEIGHT;
         for short in crate::thesaurus::builtin::short_names(&concept.name) {
             let stem = synonym_stem(short);
             if terms.iter().any(|t| t.stem == stem || t.text == *short) {

@@ -1,7 +1,7 @@
 //! Natural-language queries: count terms everywhere, score lines in the best
 //! files, select the lines to print.
 
-use crate::document::{self, Document, Loaded, ReadOptions};
+use crate::document::{self, Loaded, ReadOptions};
 use crate::judge::{self, Thresholds};
 use crate::messages;
 use crate::query::{self, Origin, Query, Term};
@@ -485,7 +485,7 @@ impl SecondPass<'_> {
         );
         let file_score = prior * parts.evidence();
         let starts = doc.line_starts();
-        let text_of = |n: usize| line_text(&doc, &starts, n);
+        let text_of = |n: usize| doc.line(&starts, n);
         let mut kinds = score::classify_lines(&doc.text);
         score::name_definitions(&mut kinds, lines.iter().map(|l| l.line), text_of);
         let wants_tests = score::query_wants_secondary(&self.q.terms);
@@ -647,14 +647,6 @@ impl SecondPass<'_> {
             promoted: None,
         })
     }
-}
-
-fn line_text<'a>(doc: &'a Document, starts: &[usize], n: usize) -> Option<&'a [u8]> {
-    let start = *starts.get(n.checked_sub(1)?)?;
-    let end = starts
-        .get(n)
-        .map_or(doc.text.len(), |&s| s.saturating_sub(1));
-    doc.text.get(start..end)
 }
 
 fn verbose_ranking(ranked: &[RankedFile], haystacks: &[Haystack]) {

@@ -301,16 +301,19 @@ fn is_secondary_name(name: &str) -> bool {
         secondary_word |= is_word_of(SECONDARY_PATH_WORDS, w);
         first_word.get_or_insert(w);
     });
-    let prose_ext = PROSE_EXTENSIONS.iter().any(|ext| name.ends_with(ext));
-    // `CHANGES.rst`, `ChangeLog` (one word, or split at its capital).
+    // Or its first word a prose name (`ChangeLog`, split at its capital).
+    secondary_word || is_prose_name(name) || first_word.is_some_and(|w| is_word_of(PROSE_NAMES, w))
+}
+
+/// Whether a file's name (lowercase) is prose by its extension (`.md`) or
+/// its name as one word (`CHANGES.rst`, `change-log`).
+fn is_prose_name(name: &str) -> bool {
     let stem = name
         .split('.')
         .next()
         .unwrap_or(name)
         .replace(['-', '_'], "");
-    let prose_name = PROSE_NAMES.contains(&stem.as_str())
-        || first_word.is_some_and(|w| is_word_of(PROSE_NAMES, w));
-    secondary_word || prose_ext || prose_name
+    PROSE_EXTENSIONS.iter().any(|ext| name.ends_with(ext)) || PROSE_NAMES.contains(&stem.as_str())
 }
 
 /// Whether a path is prose: docs, markup, changelogs, licences (by extension
@@ -318,13 +321,7 @@ fn is_secondary_name(name: &str) -> bool {
 pub(super) fn is_prose_path(key: &str) -> bool {
     let lower = key.to_ascii_lowercase();
     let name = lower.rsplit('/').next().unwrap_or(&lower);
-    let stem = name
-        .split('.')
-        .next()
-        .unwrap_or(name)
-        .replace(['-', '_'], "");
-    PROSE_EXTENSIONS.iter().any(|ext| name.ends_with(ext))
-        || PROSE_NAMES.contains(&stem.as_str())
+    is_prose_name(name)
         || query::words(&lower)
             .iter()
             .any(|w| matches!(w.as_str(), "doc" | "docs"))

@@ -656,7 +656,7 @@ mod tests {
         let starts = doc.line_starts();
         let mut kinds = super::super::classify_lines(&doc.text);
         super::super::name_definitions(&mut kinds, lines.iter().map(|l| l.line), |n| {
-            text_of(&doc, &starts, n)
+            doc.line(&starts, n)
         });
         Prepared {
             doc,
@@ -666,20 +666,13 @@ mod tests {
         }
     }
 
-    /// Line `n` (1-based) of a document, without its newline.
-    fn text_of<'d>(doc: &'d Document, starts: &[usize], n: usize) -> Option<&'d [u8]> {
-        let start = *starts.get(n.checked_sub(1)?)?;
-        let end = starts.get(n).map_or(doc.text.len(), |&s| s - 1);
-        doc.text.get(start..end)
-    }
-
     /// [`ranked`], `handling`: the question asks what happens in a case.
     fn ranked_as(path: &str, text: &str, query: &str, handling: bool) -> Vec<RankedUnit> {
         let q = crate::query::analyze(query);
         let p = prepared(path, text, query);
         let weights = TermWeights::new(&q.terms, &vec![1; q.terms.len()], 10);
         let scored = super::super::score_lines(&p.lines, &weights, &p.kinds, false, |n| {
-            text_of(&p.doc, &p.starts, n)
+            p.doc.line(&p.starts, n)
         });
         let lang = Lang::of_path(path).unwrap();
         let parsed = crate::units::parse(lang, &p.doc.text).unwrap();
