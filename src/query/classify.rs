@@ -1,10 +1,11 @@
 //! How a query is searched: exactly (a quoted string, an identifier, regex
-//! syntax that compiles — like ripgrep) or as natural language.
+//! syntax that compiles — like ripgrep) or as natural language; and what a
+//! question asks for (`Ask`: a place, how it is done, what happens).
 //!
 //! Owns the literal/regex/natural decision and the tests it is made of
-//! (`looks_like_regex`, `is_identifier_like`). Does not own what a natural
-//! query's terms are (`query`), nor how a literal or regex is matched
-//! (`search`).
+//! (`looks_like_regex`, `is_identifier_like`), and the question's form.
+//! Does not own what a natural query's terms are (`query`), how a literal or
+//! regex is matched (`search`), nor how a question's form weighs (`score`).
 
 use super::{terms_of, QueryKind};
 
@@ -189,6 +190,36 @@ pub fn is_identifier_like(s: &str) -> bool {
         && s.chars().filter(|c| c.is_alphabetic()).count() >= 2;
     let digits = s.chars().any(|c| c.is_ascii_digit());
     code_punct || camel || all_caps || digits
+}
+
+/// What a question's first words ask for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ask {
+    /// "where is …", "which …": a place or a definition.
+    Where,
+    /// "how does …", "why …": the code that does it.
+    How,
+    /// "what happens when …": the handling of a case.
+    Happens,
+    #[default]
+    Other,
+}
+
+impl Ask {
+    /// From the query as typed.
+    pub fn of(raw: &str) -> Ask {
+        let lower = raw.to_lowercase();
+        let words: Vec<&str> = lower
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        match words.as_slice() {
+            ["what", "happens" | "happen", ..] => Ask::Happens,
+            ["where" | "which", ..] => Ask::Where,
+            ["how" | "why", ..] => Ask::How,
+            _ => Ask::Other,
+        }
+    }
 }
 
 #[cfg(test)]

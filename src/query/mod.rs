@@ -13,7 +13,7 @@ use crate::thesaurus::{Standing, Thesaurus};
 mod classify;
 mod words;
 
-pub use classify::{classify, is_identifier_like, is_wordless, looks_like_regex};
+pub use classify::{classify, is_identifier_like, is_wordless, looks_like_regex, Ask};
 pub use words::{
     cjk_script, for_each_word, split_identifier, typed_names, typed_words, words, Cjk,
 };
@@ -182,24 +182,6 @@ pub const SCAFFOLD_WEIGHT: f32 = 0.25;
 /// what the code does, not a change to it: content words there. Sorted.
 const QUESTION_ACTION_STEMS: &[&str] = &["add", "allow", "avoid", "ensur", "prevent"];
 
-/// Whether a query is a question ("where …", "how …", "what happens …"):
-/// its verbs are the code's actions.
-fn is_question(raw: &str) -> bool {
-    let mut first = None;
-    let mut second = None;
-    for_each_word(raw, |w| {
-        if first.is_none() {
-            first = Some(w.to_lowercase());
-        } else if second.is_none() {
-            second = Some(w.to_lowercase());
-        }
-    });
-    matches!(
-        (first.as_deref(), second.as_deref()),
-        (Some("where" | "which" | "how" | "why"), _) | (Some("what"), Some("happens" | "happen"))
-    )
-}
-
 /// Analyses a query string without a thesaurus.
 pub fn analyze(raw: &str) -> Query {
     analyze_with(raw, &Thesaurus::new())
@@ -287,7 +269,7 @@ pub fn without_contractions(raw: &str) -> String {
 pub(super) fn terms_of(raw: &str) -> Vec<Term> {
     let mut terms: Vec<Term> = Vec::new();
     let mut slots = 0;
-    let question = is_question(raw);
+    let question = Ask::of(raw) != Ask::Other;
     for token in without_contractions(raw).split_whitespace() {
         let segments = code_segments(token);
         let mut path: Vec<String> = Vec::new();
@@ -1108,8 +1090,8 @@ mod tests {
         let q = analyze_with("where do we fix the version flag", &thesaurus);
         let fix = q.terms.iter().find(|t| t.text == "fix").unwrap();
         assert_eq!(fix.weight, SCAFFOLD_WEIGHT);
-        assert!(is_question("What happens when it fails?"));
-        assert!(!is_question("what the flag does"));
+        assert_ne!(Ask::of("What happens when it fails?"), Ask::Other);
+        assert_eq!(Ask::of("what the flag does"), Ask::Other);
     }
 
     /// Code abbreviates the words of a compound name: a phrase the

@@ -58,7 +58,7 @@ pub(crate) fn rank(
         weights: &weights,
         mean_len: scan.mean_len,
         q,
-        ask: score::Ask::of(&q.raw),
+        ask: query::Ask::of(&q.raw),
     };
     let mut ranked = second.score(&candidates);
     score::sort_files(&mut ranked, |h| scan.haystacks[h].key.clone());
@@ -419,7 +419,7 @@ struct SecondPass<'a> {
     q: &'a Query,
     /// What the question asks for (`score::unit` weighs names and
     /// declarations by it): read from the query once, not per file.
-    ask: score::Ask,
+    ask: query::Ask,
 }
 
 impl SecondPass<'_> {
@@ -704,7 +704,7 @@ fn query_facts<'q>(q: &Query, typed: &'q [String]) -> score::features::QueryFact
         typed,
         wants_tests: score::query_wants_secondary(&q.terms),
         answers: query::answer_slots(&q.terms),
-        ask: score::Ask::of(&q.raw),
+        ask: query::Ask::of(&q.raw),
     }
 }
 
@@ -801,7 +801,7 @@ mod tests {
                 weights: &weights,
                 mean_len: 400.0,
                 q: &q,
-                ask: score::Ask::Other,
+                ask: query::Ask::Other,
             };
             let loaded = pass.score_file(0, 0, false).map(|f| RankedFile {
                 units: Vec::new(),

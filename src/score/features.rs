@@ -10,8 +10,8 @@
 
 use super::file_kind::{file_kind, FileKind};
 use super::unit::{Shape, FIELDS};
-use super::Ask;
 use super::{RankedFile, TermWeights};
+use crate::query::Ask;
 
 /// The names of the features, in the order of [`file_features`]'s vector.
 pub const NAMES: &[&str] = &[

@@ -194,33 +194,3 @@ pub fn sort_files(files: &mut [RankedFile], keys: impl Fn(usize) -> String) {
             .then_with(|| keys(a.haystack).cmp(&keys(b.haystack)))
     });
 }
-
-/// What a question's first words ask for.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Ask {
-    /// "where is …", "which …": a place or a definition.
-    Where,
-    /// "how does …", "why …": the code that does it.
-    How,
-    /// "what happens when …": the handling of a case.
-    Happens,
-    #[default]
-    Other,
-}
-
-impl Ask {
-    /// From the query as typed.
-    pub fn of(raw: &str) -> Ask {
-        let lower = raw.to_lowercase();
-        let words: Vec<&str> = lower
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .collect();
-        match words.as_slice() {
-            ["what", "happens" | "happen", ..] => Ask::Happens,
-            ["where" | "which", ..] => Ask::Where,
-            ["how" | "why", ..] => Ask::How,
-            _ => Ask::Other,
-        }
-    }
-}

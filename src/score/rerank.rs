@@ -9,7 +9,8 @@
 
 use super::features::{self, QueryFacts};
 use super::learned;
-use super::{unit, Ask, RankedFile, TermWeights};
+use super::{unit, RankedFile, TermWeights};
+use crate::query::Ask;
 
 // The generated model weighs the features `features` computes, one weight
 // each: a new feature needs a new model (`tests/bench/train/make_model.sh`).

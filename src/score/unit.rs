@@ -15,8 +15,8 @@ use std::ops::Range;
 
 use super::kind::LineKind;
 use super::lines::RankedLine;
-use super::Ask;
 use super::TermWeights;
+use crate::query::Ask;
 use crate::search::sink::TermLine;
 use crate::units::{UnitKind, Units};
 
