@@ -135,6 +135,16 @@ pub struct UnitSpan {
     pub parent: Option<usize>,
 }
 
+impl UnitSpan {
+    /// A function or method with a body of a few lines
+    /// ([`SHORT_BODY_LINES`]): a getter or a wrapper that hands the work on.
+    pub fn short_bodied(&self) -> bool {
+        self.shape == Shape::Callable
+            && !self.bodiless
+            && self.end_line.saturating_sub(self.def_line) <= SHORT_BODY_LINES
+    }
+}
+
 /// A file's units, and for each term occurrence of the second pass (in the
 /// order of `TermLine`s and their matches) its unit and field.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -453,6 +463,19 @@ const CONTEXT_SHARE: f64 = 0.4;
 /// Multiplier for a container (class, struct, impl, …): its own lines
 /// declare; the methods inside do the work, and carry its name as context.
 const CONTAINER_FACTOR: f64 = 0.5;
+/// A function or method that ends within this many lines of its defining
+/// line (a getter, a one-call wrapper) is short-bodied: see
+/// [`SHORT_BODY_FACTOR`].
+const SHORT_BODY_LINES: usize = 3;
+/// Among a file's units (not in its rank), multiplier for a short-bodied
+/// function when a question asks how something is done or what happens in a
+/// case: `GetEnvVars() { return f.Sources.EnvKeys() }` names three words of
+/// "how does a flag get its value from an environment variable", but the
+/// code that does it is the longer body that looks the value up. Measured:
+/// second question set 12 -> 13 of 20 right, dev region recall 0.861 ->
+/// 0.873 (precision 0.387 -> 0.391), the question set unchanged; 0.6 moved
+/// nothing, 0.4 the same as 0.5.
+const SHORT_BODY_FACTOR: f64 = 0.5;
 /// Units up to this many lines are not discounted for length; longer ones
 /// are, slowly: a long function holds many words by its size alone.
 const UNIT_LINES: usize = 40;
@@ -577,6 +600,9 @@ pub fn score_units(
             score.line = LINE_SHARE * best_in(span.def_line.max(span.start_line), span.end_line);
             score.factor = 1.0;
             score.length = length_factor(span.end_line + 1 - span.start_line.min(span.end_line));
+            if span.short_bodied() && matches!(ask, Ask::How | Ask::Happens) {
+                score.length *= SHORT_BODY_FACTOR;
+            }
             if span.shape == Shape::Container {
                 score.length *= CONTAINER_FACTOR;
             } else if (named_only || (question && span.kind == "type_alias"))
@@ -895,6 +921,56 @@ mod tests {
             found,
             vec![("retrySend".into(), false), ("sendRetry".into(), true)]
         );
+    }
+
+    #[test]
+    fn go_for_a_how_question_the_body_that_does_it_beats_a_getter_named_for_it() {
+        let text = "package cli\n\n\
+                    func (f *Flag) GetEnvVars() []string {\n\treturn f.Sources.EnvKeys()\n}\n\n\
+                    // PostParse fills the flag from its sources.\n\
+                    func (f *Flag) PostParse() error {\n\
+                    \tif !f.set {\n\
+                    \t\tif val, found := f.Sources.Lookup(); found {\n\
+                    \t\t\tf.Value = val\n\
+                    \t\t}\n\
+                    \t}\n\
+                    \treturn nil\n\
+                    }\n";
+        let how = "how does a flag get its value from an environment variable";
+        assert_eq!(first("flag.go", text, how), "method PostParse");
+        // Asked where, or in a commit subject, a getter is a place like any.
+        let length = |query: &str| {
+            ranked("flag.go", text, query)
+                .into_iter()
+                .find(|u| u.span.name.as_deref() == Some("GetEnvVars"))
+                .map(|u| u.score.length)
+        };
+        assert_eq!(length(how), Some(SHORT_BODY_FACTOR));
+        assert_eq!(
+            length("where does a flag get its environment variables"),
+            Some(1.0)
+        );
+        assert_eq!(length("flag environment variables"), Some(1.0));
+    }
+
+    #[test]
+    fn python_a_one_line_wrapper_is_short_bodied_and_a_longer_body_is_not() {
+        let text = "def get_env_value(name):\n    return os.environ.get(name)\n\n\
+                    def load(flag):\n    value = get_env_value(flag.env)\n    \
+                    if value is None:\n        value = flag.default\n    \
+                    flag.value = value\n    return flag\n";
+        let units = ranked("flags.py", text, "how does a flag get its env value");
+        let short: Vec<(String, bool)> = units
+            .iter()
+            .map(|u| {
+                (
+                    u.span.name.clone().unwrap_or_default(),
+                    u.span.short_bodied(),
+                )
+            })
+            .collect();
+        assert!(short.contains(&("get_env_value".into(), true)), "{short:?}");
+        assert!(short.contains(&("load".into(), false)), "{short:?}");
     }
 
     #[test]
