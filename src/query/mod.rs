@@ -1150,6 +1150,22 @@ mod tests {
         assert!(q.terms.iter().any(|t| t.text == "stuck"), "{:?}", q.terms);
     }
 
+    /// Code names a choice by its outcome: "how does it pick a session"
+    /// is answered by `find_best_session` and `PREFER_UNATTACHED`.
+    #[test]
+    fn a_choice_is_searched_as_the_best_and_the_preferred() {
+        let q = analyze_with(
+            "how does a command pick which session to act on",
+            &crate::thesaurus::builtin::load(),
+        );
+        let related = |w: &str| q.terms.iter().find(|t| t.text == w).map(|t| t.weight);
+        let pick = related("pick").unwrap_or_default();
+        for w in ["best", "prefer", "choose"] {
+            let weight = related(w);
+            assert!(weight.is_some_and(|x| x < pick), "{w}: {:?}", q.terms);
+        }
+    }
+
     #[test]
     fn synonyms_keep_their_meaning_when_the_stemmer_would_cut_deep() {
         assert_eq!(synonym_stem("settings"), "settings");
