@@ -194,11 +194,15 @@ pub fn scan_terms(
         vec![true; listing.len()]
     };
     let counters = Counters::default();
-    let full = TermMatcher::new(terms)?;
+    // An empty tree builds no automaton (start-up in an empty folder).
+    let full = match listing.len() {
+        0 => None,
+        _ => Some(TermMatcher::new(terms)?),
+    };
     let first = each_listed(
         &listing,
         |i| in_sample[i],
-        |h| count_file(h, &full, read, &counters),
+        |h| count_file(h, full.as_ref()?, read, &counters),
     );
     let counted: Vec<&[u32]> = first.iter().map(|(_, (c, _))| c.as_slice()).collect();
     let mut sampled = Sampled::new(&counted, terms.len(), partial);
@@ -217,11 +221,20 @@ pub fn scan_terms(
         }
     }
     let keep: Vec<bool> = sampled.common.iter().map(|c| !c).collect();
-    let reduced = TermMatcher::subset(terms, &keep)?;
+    // Nothing common (always so in a small tree): the same automaton.
+    let rebuilt;
+    let reduced = match &full {
+        Some(full) if keep.iter().all(|&k| k) => Some(full),
+        Some(_) => {
+            rebuilt = TermMatcher::subset(terms, &keep)?;
+            Some(&rebuilt)
+        }
+        None => None,
+    };
     let mut second = each_listed(
         &listing,
         |i| !in_sample[i],
-        |h| count_file(h, &reduced, read, &counters).filter(|(c, _)| c.iter().any(|&n| n > 0)),
+        |h| count_file(h, reduced?, read, &counters).filter(|(c, _)| c.iter().any(|&n| n > 0)),
     );
     if let Want::Best(wanted) = want {
         let anchors = anchor_terms(terms, &sampled.common);
