@@ -479,7 +479,11 @@ fn answer_and_explain_tools() {
             .starts_with("src/auth/jwt.py: rank"),
         "{explain}"
     );
-    assert_eq!(why.len(), 4, "the file and its three lines: {explain}");
+    assert_eq!(
+        why.len(),
+        6,
+        "the file, its two units and their three lines: {explain}"
+    );
 }
 
 #[test]
