@@ -788,9 +788,16 @@ fn expand(mut terms: Vec<Term>, raw: &str, thesaurus: &Thesaurus) -> Vec<Term> {
         if covered.iter().all(|w| is_stop_word(w)) {
             continue;
         }
+        // The slot of the phrase's strongest word, the first of equals: a
+        // scaffolding word ("can't be *used* together") is not its meaning.
         let Some(slot) = covered
             .iter()
-            .find_map(|w| terms.iter().find(|t| t.text == *w).map(|t| t.slot))
+            .filter_map(|w| terms.iter().find(|t| t.text == *w))
+            .fold(None, |best: Option<&Term>, t| match best {
+                Some(b) if b.weight >= t.weight => Some(b),
+                _ => Some(t),
+            })
+            .map(|t| t.slot)
         else {
             continue;
         };
@@ -1148,6 +1155,24 @@ mod tests {
         );
         assert!(q.terms.iter().any(|t| t.text == "hung"), "{:?}", q.terms);
         assert!(q.terms.iter().any(|t| t.text == "stuck"), "{:?}", q.terms);
+    }
+
+    /// "Flags that can't be used together" are mutually exclusive, and the
+    /// concept's spellings take the slot of "together", not of the
+    /// scaffolding "used".
+    #[test]
+    fn a_phrase_takes_the_slot_of_its_strongest_word() {
+        let q = analyze_with(
+            "which flags can't be used together",
+            &crate::thesaurus::builtin::load(),
+        );
+        let term = |w: &str| q.terms.iter().find(|t| t.text == w);
+        let together = term("together").unwrap();
+        let used = term("used").unwrap();
+        assert!(used.weight < together.weight, "{:?}", q.terms);
+        let exclusive = term("mutually_exclusive").unwrap();
+        assert_eq!(exclusive.slot, together.slot, "{:?}", q.terms);
+        assert_eq!(exclusive.weight, together.weight * SYNONYM_WEIGHT);
     }
 
     /// Code names a choice by its outcome: "how does it pick a session"
