@@ -232,6 +232,49 @@ fn is_content_word(typed: &str, lower: &str) -> bool {
     shouted || !is_stop_word(lower)
 }
 
+/// The query as its words are read: contractions undone
+/// ([`without_contractions`]) and asides that only introduce an example
+/// ([`without_asides`]) left out.
+pub fn plain(raw: &str) -> String {
+    without_asides(&without_contractions(raw))
+}
+
+/// Phrases that introduce an example rather than ask for one: "what happens
+/// when the URL cannot be resolved, *for example* because …" is not asking
+/// for examples (nor for tests or docs, which `example` would select).
+const ASIDES: &[&[&str]] = &[
+    &["for", "example"],
+    &["for", "instance"],
+    &["e.g."],
+    &["i.e."],
+];
+
+/// `text` without the [`ASIDES`] (any case, any punctuation after them).
+pub fn without_asides(text: &str) -> String {
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    let bare = |t: &str| {
+        t.trim_start_matches('(')
+            .trim_end_matches([',', ';', ':', ')'])
+            .to_ascii_lowercase()
+    };
+    let mut out: Vec<&str> = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i < tokens.len() {
+        let aside = ASIDES.iter().find(|phrase| {
+            tokens.len() >= i + phrase.len()
+                && phrase.iter().zip(&tokens[i..]).all(|(w, t)| bare(t) == *w)
+        });
+        match aside {
+            Some(phrase) => i += phrase.len(),
+            None => {
+                out.push(tokens[i]);
+                i += 1;
+            }
+        }
+    }
+    out.join(" ")
+}
+
 /// The query with English contractions undone, so `don't` is not searched
 /// as the word `don`: `n't` becomes ` not` (`can't`, `won't` → `can not`,
 /// `will not`), and `'s`, `'re`, `'ll`, `'ve`, `'d`, `'m` are dropped
@@ -270,7 +313,7 @@ pub(super) fn terms_of(raw: &str) -> Vec<Term> {
     let mut terms: Vec<Term> = Vec::new();
     let mut slots = 0;
     let question = Ask::of(raw) != Ask::Other;
-    for token in without_contractions(raw).split_whitespace() {
+    for token in plain(raw).split_whitespace() {
         let segments = code_segments(token);
         let mut path: Vec<String> = Vec::new();
         let mut path_slot = None;
@@ -368,7 +411,7 @@ fn push_test_modifier_pairs(terms: &mut Vec<Term>, raw: &str) {
 /// The whitespace tokens of a query, lowercase, without the punctuation
 /// around them (contractions undone).
 fn typed_tokens(raw: &str) -> Vec<String> {
-    without_contractions(raw)
+    plain(raw)
         .split_whitespace()
         .map(|t| {
             t.trim_matches(|c: char| !c.is_alphanumeric())
@@ -775,7 +818,7 @@ fn expand_abbreviations(terms: &mut Vec<Term>, phrase: &[String], thesaurus: &Th
 /// the query but are not searched for (code spells them as one identifier,
 /// which the thesaurus lists separately when it is common).
 fn expand(mut terms: Vec<Term>, raw: &str, thesaurus: &Thesaurus) -> Vec<Term> {
-    let all_words = words(&without_contractions(raw));
+    let all_words = words(&plain(raw));
     let found_all = thesaurus.find_in(&all_words);
     for found in &found_all {
         if found.len >= 2 {
@@ -1189,6 +1232,22 @@ mod tests {
             let weight = related(w);
             assert!(weight.is_some_and(|x| x < pick), "{w}: {:?}", q.terms);
         }
+    }
+
+    #[test]
+    fn an_example_introduced_is_not_asked_for() {
+        assert_eq!(
+            without_asides("fails, for example because (e.g., a) For Instance: it"),
+            "fails, because a) it"
+        );
+        let q = analyze(
+            "what happens when a URL cannot be resolved, for example because the base is empty?",
+        );
+        assert!(!q.terms.iter().any(|t| t.stem == "exampl"), "{:?}", q.terms);
+        assert!(q.terms.iter().any(|t| t.stem == "base"), "{:?}", q.terms);
+        // Asked for, an example is a word like any.
+        let q = analyze("an example of a custom formatter");
+        assert!(q.terms.iter().any(|t| t.stem == "exampl"), "{:?}", q.terms);
     }
 
     #[test]
