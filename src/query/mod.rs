@@ -236,7 +236,28 @@ fn is_content_word(typed: &str, lower: &str) -> bool {
 /// ([`without_contractions`]) and asides that only introduce an example
 /// ([`without_asides`]) left out.
 pub fn plain(raw: &str) -> String {
-    without_asides(&without_contractions(raw))
+    checks_for_tests(&without_asides(&without_contractions(raw)))
+}
+
+/// `text` with the verb *test* followed by `whether` or `if` ("how does it
+/// *test whether* the socket is alive") read as *check*: it asks how code
+/// checks something, not for the tests (which the word `test` selects).
+pub fn checks_for_tests(text: &str) -> String {
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    let mut out: Vec<String> = Vec::with_capacity(tokens.len());
+    for (i, token) in tokens.iter().enumerate() {
+        let next = tokens.get(i + 1).map(|t| t.to_ascii_lowercase());
+        let conditional = matches!(next.as_deref(), Some("whether" | "if"));
+        let check = match token.to_ascii_lowercase().as_str() {
+            "test" if conditional => Some("check"),
+            "tests" if conditional => Some("checks"),
+            "tested" if conditional => Some("checked"),
+            "testing" if conditional => Some("checking"),
+            _ => None,
+        };
+        out.push(check.map_or_else(|| token.to_string(), str::to_string));
+    }
+    out.join(" ")
 }
 
 /// Phrases that introduce an example rather than ask for one: "what happens
@@ -1232,6 +1253,19 @@ mod tests {
             let weight = related(w);
             assert!(weight.is_some_and(|x| x < pick), "{w}: {:?}", q.terms);
         }
+    }
+
+    #[test]
+    fn to_test_whether_is_to_check() {
+        assert_eq!(
+            checks_for_tests("how does it Test whether x; tests if y; the tests for z"),
+            "how does it check whether x; checks if y; the tests for z"
+        );
+        let q = analyze("how does it test whether the connection is alive");
+        assert!(!q.terms.iter().any(|t| t.stem == "test"), "{:?}", q.terms);
+        assert!(q.terms.iter().any(|t| t.stem == "check"), "{:?}", q.terms);
+        let q = analyze("which tests check that the connection is alive");
+        assert!(q.terms.iter().any(|t| t.stem == "test"), "{:?}", q.terms);
     }
 
     #[test]
