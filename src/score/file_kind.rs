@@ -332,19 +332,23 @@ pub fn is_secondary_path(key: &str) -> bool {
     file_kind(key) == FileKind::Secondary
 }
 
-/// Stems of query words that ask for tests or documentation.
+/// Stems of query words that ask for tests, examples, benchmarks or a
+/// readme or changelog.
 const SECONDARY_QUERY_STEMS: &[&str] = &[
     "test",
     "spec",
     "exampl",
-    "doc",
-    "document",
     "readm",
     "changelog",
-    "histori",
     "bench",
     "benchmark",
 ];
+
+/// Query words, as typed, that ask for documentation. Not `document` (a
+/// parser's or an editor's document is code: "where is the title of a
+/// document read" is jsoup's `Document.title()`, not its tests), which
+/// shares `documentation`'s stem; nor `history` (a shell's or an editor's).
+const DOC_QUERY_WORDS: &[&str] = &["doc", "docs", "documentation", "documented"];
 
 /// Stems of query words that ask for tests (not docs).
 const TEST_QUERY_STEMS: &[&str] = &["test", "spec", "bench", "benchmark"];
@@ -379,8 +383,13 @@ fn in_identifier(terms: &[Term], word: &Term) -> bool {
 pub fn query_wants_secondary(terms: &[Term]) -> bool {
     terms
         .iter()
-        .filter(|t| !t.is_identifier())
-        .any(|t| SECONDARY_QUERY_STEMS.contains(&t.stem.as_str()) && !in_identifier(terms, t))
+        // Typed words only: `docs` is a synonym of `document`.
+        .filter(|t| !t.is_identifier() && t.origin == query::Origin::Query)
+        .any(|t| {
+            (SECONDARY_QUERY_STEMS.contains(&t.stem.as_str())
+                || DOC_QUERY_WORDS.contains(&t.text.as_str()))
+                && !in_identifier(terms, t)
+        })
 }
 
 /// The prior of a file's kind for this query: 1 for source; less for the

@@ -110,6 +110,17 @@ fn secondary_files_rank_lower_unless_asked_for() {
     assert!(src > test);
     let terms = crate::query::analyze("retry delay tests").terms;
     assert!(query_wants_secondary(&terms));
+    for (query, wants) in [
+        ("where is the retry delay documented", true),
+        ("docs for the retry delay", true),
+        ("the documentation for retries", true),
+        ("where is the title of a document read", false),
+        ("where is the command history saved", false),
+    ] {
+        let thesaurus = crate::thesaurus::builtin::load();
+        let terms = crate::query::analyze_with(query, &thesaurus).terms;
+        assert_eq!(query_wants_secondary(&terms), wants, "{query}");
+    }
     for secondary in [
         "HISTORY.md",
         "docs/api.rst",
