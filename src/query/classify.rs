@@ -205,10 +205,76 @@ pub enum Ask {
     Other,
 }
 
+/// How a request to the tool opens ("can you show me …", "please explain
+/// …", "I want to know …"): words about asking, not about the code. Each is
+/// a run of lowercase words; [`without_request`] drops them from the front,
+/// one after another.
+const REQUESTS: &[&[&str]] = &[
+    &["please"],
+    &["can", "you"],
+    &["could", "you"],
+    &["would", "you"],
+    &["will", "you"],
+    &["show", "me"],
+    &["tell", "me"],
+    &["help", "me"],
+    &["give", "me"],
+    &["let", "me", "know"],
+    &["i", "want", "to", "know"],
+    &["i", "need", "to", "know"],
+    &["i", "would", "like", "to", "know"],
+    &["i", "like", "to", "know"],
+    &["i", "wonder"],
+];
+
+/// Verbs that open a request when a question word follows ("find where the
+/// pool is sized", "explain how retries back off"); otherwise they are what
+/// the code does ("find config in parent folders").
+const REQUEST_VERBS: &[&str] = &["show", "tell", "find", "explain", "describe"];
+
+/// The words a question opens with.
+const QUESTION_WORDS: &[&str] = &["where", "how", "which", "what", "why", "when", "whether"];
+
+/// `text` without the request it opens with ([`REQUESTS`], any case and
+/// punctuation): "Can you show me where the config is loaded?" is the
+/// question "where the config is loaded?". Unchanged when nothing would be
+/// left.
+pub fn without_request(text: &str) -> String {
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    let words: Vec<String> = tokens
+        .iter()
+        .map(|t| {
+            t.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .collect();
+    let mut at = 0;
+    loop {
+        let phrase = REQUESTS.iter().find(|p| {
+            words.len() > at + p.len() && p.iter().zip(&words[at..]).all(|(a, b)| a == b)
+        });
+        if let Some(phrase) = phrase {
+            at += phrase.len();
+        } else if words
+            .get(at + 1)
+            .is_some_and(|w| QUESTION_WORDS.contains(&w.as_str()))
+            && REQUEST_VERBS.contains(&words[at].as_str())
+        {
+            at += 1;
+        } else {
+            break;
+        }
+    }
+    if at == 0 {
+        return text.to_string();
+    }
+    tokens[at..].join(" ")
+}
+
 impl Ask {
-    /// From the query as typed.
+    /// From the query as typed (after any request it opens with).
     pub fn of(raw: &str) -> Ask {
-        let lower = raw.to_lowercase();
+        let lower = without_request(raw).to_lowercase();
         let words: Vec<&str> = lower
             .split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
@@ -226,6 +292,32 @@ impl Ask {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_request_is_read_as_its_question() {
+        assert_eq!(
+            without_request("Can you please show me where the config is loaded?"),
+            "where the config is loaded?"
+        );
+        assert_eq!(
+            without_request("I want to know how retries back off"),
+            "how retries back off"
+        );
+        assert_eq!(Ask::of("Please, explain how retries back off"), Ask::How);
+        assert_eq!(Ask::of("find where the pool is sized"), Ask::Where);
+        assert_eq!(
+            Ask::of("Could you tell me what happens when it fails"),
+            Ask::Happens
+        );
+        // Only the opening words, and never all of them.
+        assert_eq!(without_request("show help on error"), "show help on error");
+        assert_eq!(without_request("Show me help"), "help");
+        assert_eq!(without_request("explain"), "explain");
+        assert_eq!(
+            without_request("where does it find the config"),
+            "where does it find the config"
+        );
+    }
     #[test]
     fn identifiers_are_literal() {
         for q in [

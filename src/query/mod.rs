@@ -13,7 +13,9 @@ use crate::thesaurus::{Standing, Thesaurus};
 mod classify;
 mod words;
 
-pub use classify::{classify, is_identifier_like, is_wordless, looks_like_regex, Ask};
+pub use classify::{
+    classify, is_identifier_like, is_wordless, looks_like_regex, without_request, Ask,
+};
 pub use words::{
     cjk_script, for_each_word, split_identifier, typed_names, typed_words, words, Cjk,
 };
@@ -233,10 +235,12 @@ fn is_content_word(typed: &str, lower: &str) -> bool {
 }
 
 /// The query as its words are read: contractions undone
-/// ([`without_contractions`]) and asides that only introduce an example
-/// ([`without_asides`]) left out.
+/// ([`without_contractions`]), the request it opens with
+/// ([`classify::without_request`]: "can you show me …") and asides that only
+/// introduce an example ([`without_asides`]) left out.
 pub fn plain(raw: &str) -> String {
-    checks_for_tests(&without_asides(&without_contractions(raw)))
+    let read = without_request(&without_contractions(raw));
+    checks_for_tests(&without_asides(&read))
 }
 
 /// `text` with the verb *test* followed by `whether` or `if` ("how does it
