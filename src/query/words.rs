@@ -66,11 +66,15 @@ pub fn split_identifier(token: &str) -> Vec<&str> {
 /// `validator`, `syncIndexes` gives `syncindexes`, `` `ADDRESS_FAMILY` ``
 /// gives `address_family`). A word only capitalised (`Windows`) is not one.
 pub fn typed_names(raw: &str) -> Vec<String> {
+    // In a question an acronym is a word of its prose ("isn't valid JSON"),
+    // not a name typed from the code.
+    let question = super::Ask::of(raw) != super::Ask::Other;
     let mut out: Vec<String> = Vec::new();
     for token in raw.split_whitespace() {
         let token = token.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_'));
         let quoted_code = super::classify::is_identifier_like(token);
-        if !quoted_code {
+        let acronym = token.chars().all(|c| c.is_ascii_uppercase());
+        if !quoted_code || question && acronym {
             continue;
         }
         for segment in token.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
@@ -109,6 +113,17 @@ fn for_each_part<'a>(token: &'a str, mut f: impl FnMut(&'a str)) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_question_types_names_not_acronyms() {
+        assert_eq!(
+            typed_names("What happens when the body isn't valid JSON in parseBody?"),
+            ["parsebody"]
+        );
+        assert_eq!(typed_names("where is MAX_RETRIES set"), ["max_retries"]);
+        // A commit subject's capitals may well name the code.
+        assert_eq!(typed_names("fix JSON body parsing"), ["json"]);
+    }
 
     #[test]
     fn cjk_runs_split_from_latin_and_from_each_other() {
