@@ -68,6 +68,19 @@ def load_questions(names: list[str], folder: Path = HERE) -> list[dict]:
     return rows
 
 
+# How else a user types the same question (`--rephrase`): a description and the rewrite.
+REPHRASINGS = {
+    "request": (
+        "'Can you show me ' before the question",
+        lambda q: "Can you show me " + q[:1].lower() + q[1:],
+    ),
+    "lower": (
+        "'I want to know ' before it, all lowercase, no question mark",
+        lambda q: "I want to know " + q.rstrip("?").lower(),
+    ),
+}
+
+
 def materialize(row: dict, corpora: Path, mirrors: Path) -> Path:
     """The repository's tree at the question's commit, unpacked once."""
     dest = corpora / row["set"]
@@ -182,12 +195,21 @@ def main() -> int:
     ap.add_argument("--json-out")
     ap.add_argument("--compare", help="a --json-out of another build: list the questions whose grade changed")
     ap.add_argument("--materialize-only", action="store_true")
+    ap.add_argument(
+        "--rephrase",
+        choices=sorted(REPHRASINGS),
+        help="ask each question the way another user would (a robustness check): "
+        + "; ".join(f"{k}: {v[0]}" for k, v in sorted(REPHRASINGS.items())),
+    )
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("extra", nargs="*", help="more kgrep arguments, after --")
     args = ap.parse_args()
     args.kgrep = os.path.abspath(args.kgrep)
 
     rows = load_questions(args.set, Path(args.questions))
+    if args.rephrase:
+        for row in rows:
+            row["query"] = REPHRASINGS[args.rephrase][1](row["query"])
     corpora = Path(args.corpora)
     trees = {}
     for row in rows:
