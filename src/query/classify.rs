@@ -271,7 +271,72 @@ pub fn without_request(text: &str) -> String {
     tokens[at..].join(" ")
 }
 
+/// Stems of the verbs a change description opens with ("Fix …", "Add …",
+/// "Remove …"): a commit subject, not a search for code. Sorted.
+const CHANGE_VERB_STEMS: &[&str] = &[
+    "add",
+    "allow",
+    "avoid",
+    "bump",
+    "chang",
+    "clean",
+    "correct",
+    "deprec",
+    "disabl",
+    "drop",
+    "enabl",
+    "ensur",
+    "fix",
+    "implement",
+    "improv",
+    "introduc",
+    "make",
+    "merg",
+    "move",
+    "prevent",
+    "refactor",
+    "remov",
+    "renam",
+    "replac",
+    "restor",
+    "revert",
+    "simplifi",
+    "support",
+    "switch",
+    "tweak",
+    "updat",
+    "upgrad",
+    "use",
+];
+
 impl Ask {
+    /// What unit scoring reads the query as ([`Ask::of`] for a question): a
+    /// query of keywords ("default allowed methods cross-origin configured")
+    /// looks for the code that does the thing, as a where-question does,
+    /// unless it opens with a change verb (a commit subject: "fixed support
+    /// for IPv6 literals", whose change may be to a type or an interface).
+    pub fn for_units(raw: &str) -> Ask {
+        let ask = Ask::of(raw);
+        if ask != Ask::Other {
+            return ask;
+        }
+        let plain = without_request(raw).to_lowercase();
+        let first = plain
+            .split(|c: char| !c.is_alphanumeric())
+            .find(|w| !w.is_empty() && !super::is_stop_word(w));
+        match first {
+            Some(w)
+                if CHANGE_VERB_STEMS
+                    .binary_search(&super::stem(w).as_str())
+                    .is_ok() =>
+            {
+                Ask::Other
+            }
+            Some(_) => Ask::Where,
+            None => Ask::Other,
+        }
+    }
+
     /// From the query as typed (after any request it opens with).
     pub fn of(raw: &str) -> Ask {
         let lower = without_request(raw).to_lowercase();
@@ -292,6 +357,24 @@ impl Ask {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keywords_look_for_code_and_a_change_does_not() {
+        assert_eq!(
+            Ask::for_units("default allowed methods cross-origin configured"),
+            Ask::Where
+        );
+        assert_eq!(
+            Ask::for_units("fixed support for IPv6 literal strings in url"),
+            Ask::Other
+        );
+        assert_eq!(Ask::for_units("Remove the retry limit"), Ask::Other);
+        assert_eq!(Ask::for_units("how does it retry"), Ask::How);
+        assert_eq!(Ask::for_units("the"), Ask::Other);
+        let mut sorted = CHANGE_VERB_STEMS.to_vec();
+        sorted.sort_unstable();
+        assert_eq!(sorted, CHANGE_VERB_STEMS);
+    }
 
     #[test]
     fn a_request_is_read_as_its_question() {

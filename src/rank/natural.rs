@@ -58,7 +58,7 @@ pub(crate) fn rank(
         weights: &weights,
         mean_len: scan.mean_len,
         q,
-        ask: query::Ask::of(&q.raw),
+        ask: query::Ask::for_units(&q.raw),
     };
     let mut ranked = second.score(&candidates);
     score::sort_files(&mut ranked, |h| scan.haystacks[h].key.clone());

@@ -78,7 +78,30 @@ REPHRASINGS = {
         "'I want to know ' before it, all lowercase, no question mark",
         lambda q: "I want to know " + q.rstrip("?").lower(),
     ),
+    "keywords": (
+        "its words without the question and stop words, as typed into a search box",
+        lambda q: keywords(q),
+    ),
 }
+
+# English function words and question words (`--rephrase keywords` leaves them out).
+STOP_WORDS = set(
+    "a about above after again all also am an and any are as at be because been before being "
+    "below between both but by can could did do does doing done down during each either else "
+    "etc every few for from further got had happen happens has have having he her here hers "
+    "him his how i if in into is it its itself just let lets like me might more most much must "
+    "my no nor not of off on once one only or other our ours out over own please same shall "
+    "she should so some such than that the their theirs them then there these they thing "
+    "things this those through to too under until up upon us via was we were what whats when "
+    "where whereas whether which while who whom whose why will with within without would you "
+    "your yours".split()
+)
+
+
+def keywords(q: str) -> str:
+    words = re.findall(r"[A-Za-z0-9_'\-.]+", q)
+    kept = [w.strip(".") for w in words if w.lower().strip("'.") not in STOP_WORDS]
+    return " ".join(w for w in kept if w)
 
 
 def materialize(row: dict, corpora: Path, mirrors: Path) -> Path:
