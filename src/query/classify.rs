@@ -272,8 +272,10 @@ pub fn without_request(text: &str) -> String {
 }
 
 /// Stems of the verbs a change description opens with ("Fix …", "Add …",
-/// "Remove …"): a commit subject, not a search for code. Sorted.
+/// "Remove …"; `ad` is the stem of "added", `made` has its own): a commit
+/// subject, not a search for code. Sorted.
 const CHANGE_VERB_STEMS: &[&str] = &[
+    "ad",
     "add",
     "allow",
     "avoid",
@@ -290,6 +292,7 @@ const CHANGE_VERB_STEMS: &[&str] = &[
     "implement",
     "improv",
     "introduc",
+    "made",
     "make",
     "merg",
     "move",
@@ -369,6 +372,7 @@ mod tests {
             Ask::Other
         );
         assert_eq!(Ask::for_units("Remove the retry limit"), Ask::Other);
+        assert_eq!(Ask::for_units("added custom params serializer"), Ask::Other);
         assert_eq!(Ask::for_units("how does it retry"), Ask::How);
         assert_eq!(Ask::for_units("the"), Ask::Other);
         let mut sorted = CHANGE_VERB_STEMS.to_vec();

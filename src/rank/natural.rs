@@ -705,6 +705,7 @@ fn query_facts<'q>(q: &Query, typed: &'q [String]) -> score::features::QueryFact
         wants_tests: score::query_wants_secondary(&q.terms),
         answers: query::answer_slots(&q.terms),
         ask: query::Ask::of(&q.raw),
+        units_ask: query::Ask::for_units(&q.raw),
     }
 }
 

@@ -90,6 +90,9 @@ pub struct QueryFacts<'q> {
     pub answers: u64,
     /// How the question is asked (`Ask::of`).
     pub ask: Ask,
+    /// What unit scoring reads the query as (`Ask::for_units`): a query of
+    /// keywords looks for code as a question does.
+    pub units_ask: Ask,
 }
 
 /// The feature vectors of a query's candidates, in their order.

@@ -78,7 +78,7 @@ pub fn rerank(
         .collect();
     // A stable sort: ties stay in the hand order.
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-    if facts.ask != Ask::Other {
+    if facts.units_ask != Ask::Other {
         code_before_declarations(&mut scored, |f| is_declaration_file(&keys(f.haystack)));
         definer_first(&mut scored);
     }
@@ -421,6 +421,7 @@ mod tests {
             wants_tests: false,
             answers: 0,
             ask: Ask::Other,
+            units_ask: Ask::Other,
         };
         // Identical files score the same: the hand order stands.
         let mut files = vec![file(3, 1.0), file(1, 1.0), file(2, 1.0)];
