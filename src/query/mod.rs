@@ -424,7 +424,9 @@ fn push_test_modifier_pairs(terms: &mut Vec<Term>, raw: &str) {
     for (i, pair) in typed.windows(2).enumerate() {
         let (a, b) = (&pair[0], &pair[1]);
         let asked = i > 0 && matches!(typed[i - 1].as_str(), "which" | "what" | "any");
-        if a != "test" || asked || !is_name_part(b) {
+        // "test checks that …", "test covers …": what a test does, not a name.
+        let does = TEST_VERBS.contains(&b.as_str());
+        if a != "test" || asked || does || !is_name_part(b) {
             continue;
         }
         if let Some(slot) = word_slot(terms, b) {
@@ -432,6 +434,20 @@ fn push_test_modifier_pairs(terms: &mut Vec<Term>, raw: &str) {
         }
     }
 }
+
+/// Verbs of what a test does: after `test` they ask for the test that does
+/// it ("test checks the flag is rejected"), as "which test checks" does.
+const TEST_VERBS: &[&str] = &[
+    "asserts",
+    "checks",
+    "confirms",
+    "covers",
+    "ensures",
+    "exercises",
+    "proves",
+    "shows",
+    "verifies",
+];
 
 /// The whitespace tokens of a query, lowercase, without the punctuation
 /// around them (contractions undone).
@@ -1064,10 +1080,12 @@ mod tests {
         assert_eq!(joined("fix the test runner saving env"), ["test_runner"]);
         assert!(joined("which test checks that a flag is rejected").is_empty());
         assert!(joined("tests for the retry loop").is_empty());
+        assert!(joined("test checks flag rejected").is_empty());
         let wants = |q: &str| crate::score::query_wants_tests(&analyze(q).terms);
         assert!(!wants("fix the test runner saving env"));
         assert!(wants("which test checks that a flag is rejected"));
         assert!(wants("tests for the retry loop"));
+        assert!(wants("test checks flag rejected"));
     }
 
     #[test]
