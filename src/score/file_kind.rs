@@ -334,15 +334,8 @@ pub fn is_secondary_path(key: &str) -> bool {
 
 /// Stems of query words that ask for tests, examples, benchmarks or a
 /// readme or changelog.
-const SECONDARY_QUERY_STEMS: &[&str] = &[
-    "test",
-    "spec",
-    "exampl",
-    "readm",
-    "changelog",
-    "bench",
-    "benchmark",
-];
+const SECONDARY_QUERY_STEMS: &[&str] =
+    &["test", "exampl", "readm", "changelog", "bench", "benchmark"];
 
 /// Query words, as typed, that ask for documentation. Not `document` (a
 /// parser's or an editor's document is code: "where is the title of a
@@ -351,7 +344,12 @@ const SECONDARY_QUERY_STEMS: &[&str] = &[
 const DOC_QUERY_WORDS: &[&str] = &["doc", "docs", "documentation", "documented"];
 
 /// Stems of query words that ask for tests (not docs).
-const TEST_QUERY_STEMS: &[&str] = &["test", "spec", "bench", "benchmark"];
+const TEST_QUERY_STEMS: &[&str] = &["test", "bench", "benchmark"];
+
+/// Query words, as typed, that ask for tests too: `specs` (JavaScript's
+/// `*.spec.ts`), not `spec`, which as often means a format's specification
+/// ("--color without spec").
+const TEST_QUERY_WORDS: &[&str] = &["specs"];
 
 /// Multiplier for source files when the query asks for tests.
 pub(super) const TESTED_SOURCE_PRIOR: f64 = 0.7;
@@ -359,14 +357,20 @@ pub(super) const TESTED_SOURCE_PRIOR: f64 = 0.7;
 /// Whether the query asks for tests or benchmarks (typed as a word, not
 /// inside an identifier).
 pub fn query_wants_tests(terms: &[Term]) -> bool {
-    asks_for(terms, TEST_QUERY_STEMS)
+    asks_for(terms, TEST_QUERY_STEMS, TEST_QUERY_WORDS)
 }
 
-fn asks_for(terms: &[Term], stems: &[&str]) -> bool {
+/// Whether a word typed in the query (not inside one of its identifiers) has
+/// one of `stems` or is one of `words`.
+fn asks_for(terms: &[Term], stems: &[&str], words: &[&str]) -> bool {
     terms
         .iter()
+        // Typed words only: `docs` is a synonym of `document`.
         .filter(|t| !t.is_identifier() && t.origin == query::Origin::Query)
-        .any(|t| stems.contains(&t.stem.as_str()) && !in_identifier(terms, t))
+        .any(|t| {
+            (stems.contains(&t.stem.as_str()) || words.contains(&t.text.as_str()))
+                && !in_identifier(terms, t)
+        })
 }
 
 /// Whether a word is a part of one of the query's identifiers (`test` of
@@ -381,15 +385,8 @@ fn in_identifier(terms: &[Term], word: &Term) -> bool {
 /// "tests" or "docs" typed as a word, not inside an identifier (`TestClient`
 /// names a class, it does not ask for tests).
 pub fn query_wants_secondary(terms: &[Term]) -> bool {
-    terms
-        .iter()
-        // Typed words only: `docs` is a synonym of `document`.
-        .filter(|t| !t.is_identifier() && t.origin == query::Origin::Query)
-        .any(|t| {
-            (SECONDARY_QUERY_STEMS.contains(&t.stem.as_str())
-                || DOC_QUERY_WORDS.contains(&t.text.as_str()))
-                && !in_identifier(terms, t)
-        })
+    asks_for(terms, SECONDARY_QUERY_STEMS, DOC_QUERY_WORDS)
+        || asks_for(terms, &[], TEST_QUERY_WORDS)
 }
 
 /// The prior of a file's kind for this query: 1 for source; less for the

@@ -116,6 +116,8 @@ fn secondary_files_rank_lower_unless_asked_for() {
         ("the documentation for retries", true),
         ("where is the title of a document read", false),
         ("where is the command history saved", false),
+        ("which specs cover the retry delay", true),
+        ("follow --color without spec", false),
     ] {
         let thesaurus = crate::thesaurus::builtin::load();
         let terms = crate::query::analyze_with(query, &thesaurus).terms;
