@@ -313,15 +313,15 @@ const CHANGE_VERB_STEMS: &[&str] = &[
 ];
 
 impl Ask {
-    /// What unit scoring reads the query as ([`Ask::of`] for a question): a
+    /// What unit scoring reads the query `raw` as, given how it asks (`self`,
+    /// its [`Ask::of`]; kept for a question): a
     /// query of keywords ("default allowed methods cross-origin configured")
     /// looks for the code that does the thing, as a where-question does,
     /// unless it opens with a change verb (a commit subject: "fixed support
     /// for IPv6 literals", whose change may be to a type or an interface).
-    pub fn for_units(raw: &str) -> Ask {
-        let ask = Ask::of(raw);
-        if ask != Ask::Other {
-            return ask;
+    pub fn for_units(self, raw: &str) -> Ask {
+        if self != Ask::Other {
+            return self;
         }
         let plain = without_request(raw).to_lowercase();
         let first = plain
@@ -363,18 +363,19 @@ mod tests {
 
     #[test]
     fn keywords_look_for_code_and_a_change_does_not() {
+        let units = |q: &str| Ask::of(q).for_units(q);
         assert_eq!(
-            Ask::for_units("default allowed methods cross-origin configured"),
+            units("default allowed methods cross-origin configured"),
             Ask::Where
         );
         assert_eq!(
-            Ask::for_units("fixed support for IPv6 literal strings in url"),
+            units("fixed support for IPv6 literal strings in url"),
             Ask::Other
         );
-        assert_eq!(Ask::for_units("Remove the retry limit"), Ask::Other);
-        assert_eq!(Ask::for_units("added custom params serializer"), Ask::Other);
-        assert_eq!(Ask::for_units("how does it retry"), Ask::How);
-        assert_eq!(Ask::for_units("the"), Ask::Other);
+        assert_eq!(units("Remove the retry limit"), Ask::Other);
+        assert_eq!(units("added custom params serializer"), Ask::Other);
+        assert_eq!(units("how does it retry"), Ask::How);
+        assert_eq!(units("the"), Ask::Other);
         let mut sorted = CHANGE_VERB_STEMS.to_vec();
         sorted.sort_unstable();
         assert_eq!(sorted, CHANGE_VERB_STEMS);

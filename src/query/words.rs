@@ -64,11 +64,12 @@ pub fn split_identifier(token: &str) -> Vec<&str> {
 /// The names a query types as code, lowercase, each once: the segments of
 /// its identifier-shaped tokens (`Arg::validator` gives `arg` and
 /// `validator`, `syncIndexes` gives `syncindexes`, `` `ADDRESS_FAMILY` ``
-/// gives `address_family`). A word only capitalised (`Windows`) is not one.
-pub fn typed_names(raw: &str) -> Vec<String> {
+/// gives `address_family`). A word only capitalised (`Windows`) is not one,
+/// nor, when `ask` says the query is a question, an acronym (`JSON`).
+pub fn typed_names(raw: &str, ask: super::Ask) -> Vec<String> {
     // In a question an acronym is a word of its prose ("isn't valid JSON"),
     // not a name typed from the code.
-    let question = super::Ask::of(raw) != super::Ask::Other;
+    let question = ask != super::Ask::Other;
     let mut out: Vec<String> = Vec::new();
     for token in raw.split_whitespace() {
         let token = token.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_'));
@@ -116,13 +117,14 @@ mod tests {
 
     #[test]
     fn a_question_types_names_not_acronyms() {
+        let names = |q: &str| typed_names(q, crate::query::Ask::of(q));
         assert_eq!(
-            typed_names("What happens when the body isn't valid JSON in parseBody?"),
+            names("What happens when the body isn't valid JSON in parseBody?"),
             ["parsebody"]
         );
-        assert_eq!(typed_names("where is MAX_RETRIES set"), ["max_retries"]);
+        assert_eq!(names("where is MAX_RETRIES set"), ["max_retries"]);
         // A commit subject's capitals may well name the code.
-        assert_eq!(typed_names("fix JSON body parsing"), ["json"]);
+        assert_eq!(names("fix JSON body parsing"), ["json"]);
     }
 
     #[test]

@@ -51,6 +51,9 @@ pub(crate) fn rank(
         candidates.truncate(n);
     }
     let matcher = TermMatcher::new(&q.terms)?;
+    let ask = query::Ask::of(&q.raw);
+    let typed = query::typed_names(&q.raw, ask);
+    let facts = query_facts(q, &typed, ask);
     let second = SecondPass {
         haystacks: &scan.haystacks,
         read,
@@ -58,12 +61,10 @@ pub(crate) fn rank(
         weights: &weights,
         mean_len: scan.mean_len,
         q,
-        ask: query::Ask::for_units(&q.raw),
+        ask: facts.units_ask,
     };
     let mut ranked = second.score(&candidates);
     score::sort_files(&mut ranked, |h| scan.haystacks[h].key.clone());
-    let typed = query::typed_names(&q.raw);
-    let facts = query_facts(q, &typed);
     let learned = (limits.learned && score::rerank::applies(facts)).then(|| {
         let keys = |h: usize| scan.haystacks[h].key.clone();
         score::rerank::rerank(&mut ranked, keys, &weights, facts)
@@ -698,14 +699,18 @@ fn verbose_ranking(ranked: &[RankedFile], haystacks: &[Haystack]) {
 }
 
 /// What the features need to know of the query; `typed`: its
-/// `query::typed_names`.
-fn query_facts<'q>(q: &Query, typed: &'q [String]) -> score::features::QueryFacts<'q> {
+/// `query::typed_names`, `ask`: how it asks (`Ask::of`), both read once.
+fn query_facts<'q>(
+    q: &Query,
+    typed: &'q [String],
+    ask: query::Ask,
+) -> score::features::QueryFacts<'q> {
     score::features::QueryFacts {
         typed,
         wants_tests: score::query_wants_secondary(&q.terms),
         answers: query::answer_slots(&q.terms),
-        ask: query::Ask::of(&q.raw),
-        units_ask: query::Ask::for_units(&q.raw),
+        ask,
+        units_ask: ask.for_units(&q.raw),
     }
 }
 
@@ -713,10 +718,11 @@ fn query_facts<'q>(q: &Query, typed: &'q [String]) -> score::features::QueryFact
 /// ranking's order (`render::features` writes them).
 pub(crate) fn features(q: &Query, searched: &Searched) -> Vec<crate::render::features::FeatureRow> {
     let weights = TermWeights::new(&q.terms, &searched.df, searched.stats.loaded);
-    let typed = query::typed_names(&q.raw);
+    let ask = query::Ask::of(&q.raw);
+    let typed = query::typed_names(&q.raw, ask);
     let keys = |h: usize| searched.haystacks[h].key.clone();
-    let all =
-        score::features::all_features(&searched.ranked, keys, &weights, query_facts(q, &typed));
+    let facts = query_facts(q, &typed, ask);
+    let all = score::features::all_features(&searched.ranked, keys, &weights, facts);
     searched
         .ranked
         .iter()
