@@ -169,6 +169,22 @@ const CONFIG_EXTENSIONS: &[&str] = &[
     ".mk",
     ".bazel",
     ".bzl",
+    // IDE project and solution files (Visual Studio, Xcode): build metadata
+    // that names every source file (lz4's `visual/VS2017/*.vcxproj` took the
+    // first places for any query naming "Visual").
+    ".sln",
+    ".vcxproj",
+    ".vcproj",
+    ".filters",
+    ".props",
+    ".targets",
+    ".csproj",
+    ".fsproj",
+    ".vbproj",
+    ".pbxproj",
+    ".xcconfig",
+    ".xcscheme",
+    ".xcworkspacedata",
 ];
 
 /// Names of build and CI files without a telling extension.
@@ -473,6 +489,14 @@ mod tests {
             ("Makefile", FileKind::Config),
             ("configure.ac", FileKind::Config),
             ("Makefile.am", FileKind::Config),
+            ("build/VS2017/lz4.sln", FileKind::Config),
+            ("visual/2012/lz4/lz4.vcxproj", FileKind::Config),
+            ("visual/2012/lz4/lz4.vcxproj.filters", FileKind::Config),
+            ("Lib.xcodeproj/project.pbxproj", FileKind::Config),
+            (
+                "src/Newtonsoft.Json/Newtonsoft.Json.csproj",
+                FileKind::Config,
+            ),
             ("ChangeLog", FileKind::Secondary),
             ("src/decNumber/decnumber.pdf", FileKind::Secondary),
             ("jq.1.prebuilt", FileKind::Generated),
