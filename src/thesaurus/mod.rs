@@ -24,7 +24,25 @@ pub fn stem(word: &str) -> String {
     thread_local! {
         static STEMMER: Stemmer = Stemmer::create(Algorithm::English);
     }
-    STEMMER.with(|s| s.stem(word).into_owned())
+    let stem = STEMMER.with(|s| s.stem(word).into_owned());
+    undoubled_short(word, stem)
+}
+
+/// Snowball undoubles the consonant a removed `-ed`/`-ing` leaves (`stopped`
+/// -> `stop`), which splits a two-letter root from its base form: `added` and
+/// `adding` stem to `ad` while `add` (and `addOption`'s `add`) stay `add`,
+/// so "when they are added" never matched the code that adds. A two-letter
+/// stem whose word goes on with its last letter doubled gets that letter
+/// back (`added` -> `add`, `erred` -> `err`); `ads` stays `ad`.
+fn undoubled_short(word: &str, stem: String) -> String {
+    let (s, w) = (stem.as_bytes(), word.as_bytes());
+    if s.len() == 2 && w.len() > 3 && w.starts_with(s) && w[2] == s[1] {
+        let last = char::from(s[1]);
+        let mut doubled = stem;
+        doubled.push(last);
+        return doubled;
+    }
+    stem
 }
 
 /// Where a concept came from; later layers override earlier ones.
@@ -587,6 +605,20 @@ mod tests {
 
     fn strings(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_two_letter_root_keeps_its_double_letter() {
+        assert_eq!(stem("added"), "add");
+        assert_eq!(stem("adding"), "add");
+        assert_eq!(stem("add"), "add");
+        assert_eq!(stem("adds"), "add");
+        assert_eq!(stem("erred"), "err");
+        // Other words as Snowball stems them.
+        assert_eq!(stem("ads"), "ad");
+        assert_eq!(stem("stopped"), "stop");
+        assert_eq!(stem("running"), "run");
+        assert_eq!(stem("retries"), "retri");
     }
 
     #[test]
