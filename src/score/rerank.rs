@@ -79,7 +79,10 @@ pub fn rerank(
     // A stable sort: ties stay in the hand order.
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
     if facts.units_ask != Ask::Other {
-        code_before_declarations(&mut scored, |f| is_declaration_file(&keys(f.haystack)));
+        let process = matches!(facts.units_ask, Ask::How | Ask::Happens);
+        code_before_declarations(&mut scored, |f| {
+            is_declaration_file(&keys(f.haystack)) || process && only_declares(f)
+        });
         definer_first(&mut scored);
     }
     let mut out = Learned::default();
@@ -91,6 +94,21 @@ pub fn rerank(
         files.push(f);
     }
     out
+}
+
+/// A parsed file none of whose units that hold the query's words does
+/// anything: types, interfaces, constants, prototypes (a C header's, an
+/// interface's methods). A question how something is done, or what happens
+/// in a case, is answered by the code those declarations describe (hiredis's
+/// `hiredis.h` prototypes above `net.c`, h3's `src/types/utils/static.ts`
+/// above `src/utils/static.ts`). Not for where-questions: a definition may
+/// be what they ask for.
+fn only_declares(f: &RankedFile) -> bool {
+    f.parsed
+        && !f.units.is_empty()
+        && f.units
+            .iter()
+            .all(|u| u.span.shape != unit::Shape::Callable || u.span.bodiless)
 }
 
 /// A file of type declarations only (TypeScript's `.d.ts`, Python's `.pyi`
@@ -117,7 +135,7 @@ fn code_before_declarations<V>(
 }
 
 /// Why `code_before_declarations` moved a file first.
-const PROMOTED_CODE: &str = "code, before a file that only declares its types";
+const PROMOTED_CODE: &str = "code, before a file that only declares it";
 /// Why `definer_first` moved a file first.
 const PROMOTED_DEFINER: &str = "it defines what the learned first file only calls";
 

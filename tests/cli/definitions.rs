@@ -212,7 +212,45 @@ fn a_question_puts_the_code_before_its_type_declarations() {
     d.run(&["--explain", question, "."])
         .code(0)
         .stderr_has("explain: lib/command.js: ")
-        .stderr_has("; moved first: code, before a file that only declares its types");
+        .stderr_has("; moved first: code, before a file that only declares it");
+}
+
+/// A C header's prototypes and their comments name what a function does; a
+/// how-question asks for the body that does it, in the `.c` file.
+#[test]
+fn a_how_question_puts_the_code_before_a_header_of_prototypes() {
+    let d = Dir::new();
+    for name in FILLER {
+        d.write(&format!("src/{name}.c"), filler(name));
+    }
+    d.write(
+        "include/net.h",
+        "#ifndef NET_H\n#define NET_H\n\n/* Resolve the host name of the server, choosing an IPv4 or an IPv6\n * address as the client prefers. */\nint net_resolve_host(struct client *c, const char *host);\n\n/* Choose the address family (IPv4 or IPv6) the client prefers. */\nint net_choose_family(struct client *c);\n\n/* Connect the client to the resolved address of the host. */\nint net_connect(struct client *c, const char *host, int port);\n\n/* The host name the client resolves, and whether it chooses IPv6 over IPv4. */\nstruct client {\n    const char *host_name;\n    int prefer_ipv6; /* choose IPv6 first when resolving the host name */\n    struct addrinfo *addr;\n};\n\n/* Resolve a host name again when the client reconnects (IPv4 or IPv6). */\nint net_resolve_again(struct client *c);\n\n#endif\n",
+    );
+    d.write(
+        "src/net.c",
+        "#include \"net.h\"\n\nint net_resolve_host(struct client *c, const char *host) {\n    struct addrinfo hints = {0};\n    hints.ai_family = c->prefer_ipv6 ? AF_INET6 : AF_INET;\n    int rv = getaddrinfo(host, NULL, &hints, &c->addr);\n    if (rv != 0 && c->prefer_ipv6) {\n        hints.ai_family = AF_INET;\n        rv = getaddrinfo(host, NULL, &hints, &c->addr);\n    }\n    return rv;\n}\n",
+    );
+    let question =
+        "How does the client choose between IPv4 and IPv6 when it resolves the host name?";
+    let run = d.run(&["--explain", question, "."]);
+    run.code(0)
+        .stderr_has("explain: src/net.c: ")
+        .stderr_has("; moved first: code, before a file that only declares it");
+    assert_eq!(
+        run.headings().first().map(String::as_str),
+        Some("./src/net.c"),
+        "{}",
+        run.describe
+    );
+    // A where-question may ask for the declaration itself: no move.
+    d.run(&[
+        "--explain",
+        "Where is the function that resolves the host name declared?",
+        ".",
+    ])
+    .code(0)
+    .stderr_lacks("; moved first: code, before a file that only declares it");
 }
 
 /// `--explain` says when the definer was moved above the file that calls it.
