@@ -484,7 +484,6 @@ impl SecondPass<'_> {
             &self.q.terms,
             self.weights,
         );
-        let file_score = prior * parts.evidence();
         let starts = doc.line_starts();
         let text_of = |n: usize| doc.line(&starts, n);
         let mut kinds = score::classify_lines(&doc.text);
@@ -506,6 +505,8 @@ impl SecondPass<'_> {
             wants_tests,
             self.ask,
         );
+        let prior = score::with_test_units(prior, key, &self.q.terms, units.first());
+        let file_score = prior * parts.evidence();
         Some(RankedFile {
             haystack: h,
             file_score,

@@ -425,6 +425,25 @@ pub fn file_prior(key: &str, terms: &[Term]) -> f64 {
     }
 }
 
+/// The prior of a source file whose best unit is a test (Rust's `mod tests`,
+/// a test function beside the code): for a query that asks for tests, that
+/// of a test file, since the test it holds is the answer (mdBook's
+/// `test_tokenize_long_words_filtered` in `search.rs`, below an integration
+/// test file about search). `prior` otherwise.
+pub fn with_test_units(
+    prior: f64,
+    key: &str,
+    terms: &[Term],
+    best: Option<&super::unit::RankedUnit>,
+) -> f64 {
+    let tested = best.is_some_and(|u| u.span.test);
+    if tested && file_kind(key) == FileKind::Source && query_wants_tests(terms) {
+        1.0
+    } else {
+        prior
+    }
+}
+
 /// Whether a query word (not a synonym) is a word of the file's name.
 fn names_the_file(key: &str, terms: &[Term]) -> bool {
     let name = key.rsplit('/').next().unwrap_or(key);

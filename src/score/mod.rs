@@ -29,7 +29,7 @@ pub use bm25::{
 };
 pub use file_kind::{
     file_kind, file_prior, is_secondary_path, looks_minified, query_wants_secondary,
-    query_wants_tests, text_prior, text_prior_of, FileKind, GENERATED_FILE_PRIOR,
+    query_wants_tests, text_prior, text_prior_of, with_test_units, FileKind, GENERATED_FILE_PRIOR,
 };
 pub use kind::{
     classify_lines, is_definition, name_definition, name_definitions, Classifier, LineKind,

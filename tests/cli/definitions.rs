@@ -4,7 +4,8 @@
 //! often (and talks about it in comments) in another file than it defines it,
 //! so counting words alone would put the call sites first.
 //! And for a question, the code comes before a file of type declarations
-//! that only names it.
+//! that only names it; a question about tests finds a test written beside
+//! the code as it finds a test file.
 
 use crate::harness::Dir;
 
@@ -251,6 +252,34 @@ fn a_how_question_puts_the_code_before_a_header_of_prototypes() {
     ])
     .code(0)
     .stderr_lacks("; moved first: code, before a file that only declares it");
+}
+
+/// Rust keeps unit tests in the source file (`mod tests`): asked which test
+/// checks something, that test is the answer, as a test file's would be.
+#[test]
+fn a_test_question_finds_a_test_beside_the_code() {
+    let d = Dir::new();
+    for name in FILLER {
+        d.write(&format!("src/{name}.rs"), filler(name));
+    }
+    d.write(
+        "src/search.rs",
+        "pub fn tokenize(text: &str) -> Vec<&str> {\n    text.split_whitespace().filter(|w| w.len() <= MAX_WORD).collect()\n}\n\nconst MAX_WORD: usize = 80;\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn long_words_are_left_out_of_the_index() {\n        let long = \"x\".repeat(81);\n        assert!(tokenize(&long).is_empty());\n    }\n}\n",
+    );
+    d.write(
+        "tests/search.rs",
+        "// Tests of the search page.\n#[test]\nfn search_page_is_written() {\n    let book = build_book(\"a book of words\");\n    assert!(book.search_page().exists());\n}\n\n#[test]\nfn search_index_is_loaded() {\n    let book = build_book(\"words\");\n    assert!(book.search_index().len() > 0);\n}\n",
+    );
+    let question = "Which test checks that very long words are left out of the search index?";
+    let run = d.run(&[question, "."]);
+    run.code(0);
+    assert_eq!(
+        run.headings().first().map(String::as_str),
+        Some("./src/search.rs"),
+        "{}",
+        run.describe
+    );
+    run.stdout_has("fn long_words_are_left_out_of_the_index() {");
 }
 
 /// `--explain` says when the definer was moved above the file that calls it.
