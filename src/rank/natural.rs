@@ -712,6 +712,7 @@ fn query_facts<'q>(
         answers: query::answer_slots(&q.terms),
         ask,
         units_ask: ask.for_units(&q.raw),
+        asks_declaration: score::query_asks_declaration(&q.terms),
     }
 }
 

@@ -93,6 +93,9 @@ pub struct QueryFacts<'q> {
     /// What unit scoring reads the query as (`Ask::for_units`): a query of
     /// keywords looks for code as a question does.
     pub units_ask: Ask,
+    /// The query asks for a declaration itself ("where is the type …
+    /// defined", "the interface for …": `file_kind::query_asks_declaration`).
+    pub asks_declaration: bool,
 }
 
 /// The feature vectors of a query's candidates, in their order.

@@ -376,6 +376,19 @@ pub fn query_wants_tests(terms: &[Term]) -> bool {
     asks_for(terms, TEST_QUERY_STEMS, TEST_QUERY_WORDS)
 }
 
+/// Stems of query words that ask for a declaration itself: "where is the
+/// `Config` type defined", "the interface a handler implements".
+const DECLARATION_QUERY_STEMS: &[&str] = &[
+    "declar", "defin", "definit", "enum", "interfac", "prototyp", "signatur", "struct", "type",
+];
+
+/// Whether the query asks for a declaration (a type, an interface, where
+/// something is defined or declared) rather than for the code that does a
+/// thing.
+pub fn query_asks_declaration(terms: &[Term]) -> bool {
+    asks_for(terms, DECLARATION_QUERY_STEMS, &[])
+}
+
 /// Whether a word typed in the query (not inside one of its identifiers) has
 /// one of `stems` or is one of `words`.
 fn asks_for(terms: &[Term], stems: &[&str], words: &[&str]) -> bool {
@@ -484,6 +497,19 @@ pub fn looks_minified(text: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_query_asks_for_a_declaration_by_its_words() {
+        let asks = |q: &str| query_asks_declaration(&crate::query::analyze(q).terms);
+        assert!(asks("where is the Config type defined"));
+        assert!(asks("which interface does a handler implement"));
+        assert!(asks("where is the connect function declared"));
+        assert!(asks("struct for the parser options"));
+        assert!(!asks("how does the client pick an address family"));
+        assert!(!asks("where are plugins registered"));
+        // Inside an identifier, a word names code: `TypeHandler`.
+        assert!(!asks("where does TypeHandler convert a string"));
+    }
 
     #[test]
     fn kinds_from_paths() {

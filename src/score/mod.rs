@@ -28,8 +28,9 @@ pub use bm25::{
     bm25, file_evidence, file_parts, file_score, idf, path_terms, FileParts, BM25_B, BM25_K1,
 };
 pub use file_kind::{
-    file_kind, file_prior, is_secondary_path, looks_minified, query_wants_secondary,
-    query_wants_tests, text_prior, text_prior_of, with_test_units, FileKind, GENERATED_FILE_PRIOR,
+    file_kind, file_prior, is_secondary_path, looks_minified, query_asks_declaration,
+    query_wants_secondary, query_wants_tests, text_prior, text_prior_of, with_test_units, FileKind,
+    GENERATED_FILE_PRIOR,
 };
 pub use kind::{
     classify_lines, is_definition, name_definition, name_definitions, Classifier, LineKind,

@@ -79,9 +79,9 @@ pub fn rerank(
     // A stable sort: ties stay in the hand order.
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
     if facts.units_ask != Ask::Other {
-        let process = matches!(facts.units_ask, Ask::How | Ask::Happens);
+        let code_asked = !facts.asks_declaration;
         code_before_declarations(&mut scored, |f| {
-            is_declaration_file(&keys(f.haystack)) || process && only_declares(f)
+            is_declaration_file(&keys(f.haystack)) || code_asked && only_declares(f)
         });
         definer_first(&mut scored);
     }
@@ -98,11 +98,11 @@ pub fn rerank(
 
 /// A parsed file none of whose units that hold the query's words does
 /// anything: types, interfaces, constants, prototypes (a C header's, an
-/// interface's methods). A question how something is done, or what happens
-/// in a case, is answered by the code those declarations describe (hiredis's
-/// `hiredis.h` prototypes above `net.c`, h3's `src/types/utils/static.ts`
-/// above `src/utils/static.ts`). Not for where-questions: a definition may
-/// be what they ask for.
+/// interface's methods). A question, or a query of keywords, is answered by
+/// the code those declarations describe (hiredis's `hiredis.h` prototypes
+/// above `net.c`, h3's `src/types/utils/static.ts` above
+/// `src/utils/static.ts`), unless it asks for a declaration itself
+/// (`QueryFacts::asks_declaration`: "where is the type … defined").
 fn only_declares(f: &RankedFile) -> bool {
     f.parsed
         && !f.units.is_empty()
@@ -440,6 +440,7 @@ mod tests {
             answers: 0,
             ask: Ask::Other,
             units_ask: Ask::Other,
+            asks_declaration: false,
         };
         // Identical files score the same: the hand order stands.
         let mut files = vec![file(3, 1.0), file(1, 1.0), file(2, 1.0)];

@@ -217,9 +217,10 @@ fn a_question_puts_the_code_before_its_type_declarations() {
 }
 
 /// A C header's prototypes and their comments name what a function does; a
-/// how-question asks for the body that does it, in the `.c` file.
+/// question (or keywords) asks for the body that does it, in the `.c` file,
+/// unless it asks for the declaration.
 #[test]
-fn a_how_question_puts_the_code_before_a_header_of_prototypes() {
+fn a_question_puts_the_code_before_a_header_of_prototypes() {
     let d = Dir::new();
     for name in FILLER {
         d.write(&format!("src/{name}.c"), filler(name));
@@ -244,7 +245,15 @@ fn a_how_question_puts_the_code_before_a_header_of_prototypes() {
         "{}",
         run.describe
     );
-    // A where-question may ask for the declaration itself: no move.
+    // Typed as keywords, the same.
+    d.run(&[
+        "--explain",
+        "client choose ipv4 ipv6 resolve host name",
+        ".",
+    ])
+    .code(0)
+    .stderr_has("; moved first: code, before a file that only declares it");
+    // A question that asks for the declaration itself: no move.
     d.run(&[
         "--explain",
         "Where is the function that resolves the host name declared?",
