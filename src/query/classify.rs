@@ -7,26 +7,41 @@
 //! Does not own what a natural query's terms are (`query`), how a literal or
 //! regex is matched (`search`), nor how a question's form weighs (`score`).
 
-use super::{terms_of, QueryKind};
+use super::{plain, terms_of_read, QueryKind, Term};
 
 /// Decides how a query is searched. Natural language unless the query is clearly
 /// code: a quoted string, an identifier, or regex syntax that compiles.
 pub fn classify(raw: &str) -> QueryKind {
+    classified(raw).0
+}
+
+/// A natural-language query as [`classified`] read it: its words
+/// ([`plain`]) and its content terms before thesaurus expansion.
+pub(super) struct Read {
+    pub(super) plain: String,
+    pub(super) terms: Vec<Term>,
+}
+
+/// [`classify`], and for a natural-language query the reading that decided
+/// it, so that [`super::analyze_with`] reads the query once.
+pub(super) fn classified(raw: &str) -> (QueryKind, Option<Read>) {
     let trimmed = raw.trim();
     if let Some(inner) = quoted(trimmed) {
-        return QueryKind::Literal(inner.to_string());
+        return (QueryKind::Literal(inner.to_string()), None);
     }
     if looks_like_regex(trimmed) && grep_regex::RegexMatcher::new(trimmed).is_ok() {
-        return QueryKind::Regex(trimmed.to_string());
+        return (QueryKind::Regex(trimmed.to_string()), None);
     }
     if is_identifier_like(trimmed) {
-        return QueryKind::Literal(trimmed.to_string());
+        return (QueryKind::Literal(trimmed.to_string()), None);
     }
-    if terms_of(raw).is_empty() && !trimmed.is_empty() {
+    let plain = plain(raw);
+    let terms = terms_of_read(raw, &plain);
+    if terms.is_empty() && !trimmed.is_empty() {
         // Only stop words or punctuation: nothing to rank, so search it as written.
-        return QueryKind::Literal(trimmed.to_string());
+        return (QueryKind::Literal(trimmed.to_string()), None);
     }
-    QueryKind::Natural
+    (QueryKind::Natural, Some(Read { plain, terms }))
 }
 
 /// Whether `classify` made the literal `literal` of a query that reads as

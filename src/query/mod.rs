@@ -191,10 +191,10 @@ pub fn analyze(raw: &str) -> Query {
 
 /// Analyses a query string, expanding its words through the thesaurus.
 pub fn analyze_with(raw: &str, thesaurus: &Thesaurus) -> Query {
-    let kind = classify(raw);
-    let terms = match kind {
-        QueryKind::Natural => expand(terms_of(raw), raw, thesaurus),
-        _ => Vec::new(),
+    let (kind, read) = classify::classified(raw);
+    let terms = match read {
+        Some(read) => expand(read.terms, &read.plain, thesaurus),
+        None => Vec::new(),
     };
     Query {
         raw: raw.to_string(),
@@ -333,12 +333,13 @@ pub fn without_contractions(raw: &str) -> String {
     out.join(" ")
 }
 
-/// The content terms of a natural-language query.
-pub(super) fn terms_of(raw: &str) -> Vec<Term> {
+/// The content terms of a natural-language query `raw`, whose words are
+/// `plain` (its [`plain`] reading).
+pub(super) fn terms_of_read(raw: &str, plain: &str) -> Vec<Term> {
     let mut terms: Vec<Term> = Vec::new();
     let mut slots = 0;
     let question = Ask::of(raw) != Ask::Other;
-    for token in plain(raw).split_whitespace() {
+    for token in plain.split_whitespace() {
         let segments = code_segments(token);
         let mut path: Vec<String> = Vec::new();
         let mut path_slot = None;
@@ -370,8 +371,9 @@ pub(super) fn terms_of(raw: &str) -> Vec<Term> {
             push_identifier(&mut terms, path, slot);
         }
     }
-    push_function_word_pairs(&mut terms, raw);
-    push_test_modifier_pairs(&mut terms, raw);
+    let typed = typed_tokens(plain);
+    push_function_word_pairs(&mut terms, &typed);
+    push_test_modifier_pairs(&mut terms, &typed);
     terms
 }
 
@@ -395,8 +397,7 @@ const NAMING_SUFFIX_WORDS: &[&str] = &["after", "at", "before", "by", "in", "of"
 /// "is empty", "not found"), the pair as an identifier term in the word's
 /// slot: `too_small`, `isEmpty` and `NOT_FOUND` are found whole, where the
 /// function word alone is never searched.
-fn push_function_word_pairs(terms: &mut Vec<Term>, raw: &str) {
-    let typed = typed_tokens(raw);
+fn push_function_word_pairs(terms: &mut Vec<Term>, typed: &[String]) {
     for pair in typed.windows(2) {
         let (a, b) = (&pair[0], &pair[1]);
         let naming = |w: &str| NAMING_STOP_WORDS.binary_search(&w).is_ok();
@@ -419,8 +420,7 @@ fn push_function_word_pairs(terms: &mut Vec<Term>, raw: &str) {
 /// "tests for …"). The pair is searched whole in the next word's slot, and
 /// a query whose only `test` is inside it does not ask for test files
 /// (`score::query_wants_tests` skips a word inside an identifier).
-fn push_test_modifier_pairs(terms: &mut Vec<Term>, raw: &str) {
-    let typed = typed_tokens(raw);
+fn push_test_modifier_pairs(terms: &mut Vec<Term>, typed: &[String]) {
     for (i, pair) in typed.windows(2).enumerate() {
         let (a, b) = (&pair[0], &pair[1]);
         let asked = i > 0 && matches!(typed[i - 1].as_str(), "which" | "what" | "any");
@@ -449,10 +449,10 @@ const TEST_VERBS: &[&str] = &[
     "verifies",
 ];
 
-/// The whitespace tokens of a query, lowercase, without the punctuation
-/// around them (contractions undone).
-fn typed_tokens(raw: &str) -> Vec<String> {
-    plain(raw)
+/// The whitespace tokens of a query's [`plain`] reading, lowercase, without
+/// the punctuation around them.
+fn typed_tokens(plain: &str) -> Vec<String> {
+    plain
         .split_whitespace()
         .map(|t| {
             t.trim_matches(|c: char| !c.is_alphanumeric())
@@ -858,8 +858,8 @@ fn expand_abbreviations(terms: &mut Vec<Term>, phrase: &[String], thesaurus: &Th
 /// first query word its concept covers. Multi-word synonyms recognise phrases in
 /// the query but are not searched for (code spells them as one identifier,
 /// which the thesaurus lists separately when it is common).
-fn expand(mut terms: Vec<Term>, raw: &str, thesaurus: &Thesaurus) -> Vec<Term> {
-    let all_words = words(&plain(raw));
+fn expand(mut terms: Vec<Term>, plain: &str, thesaurus: &Thesaurus) -> Vec<Term> {
+    let all_words = words(plain);
     let found_all = thesaurus.find_in(&all_words);
     for found in &found_all {
         if found.len >= 2 {
