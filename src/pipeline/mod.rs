@@ -139,7 +139,8 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     // A natural-language search lists the tree before it counts; that one
     // listing serves the whole run (the model stage searches it again rather
     // than walking). An exact search walks as it searches.
-    let listing = match (&input, query::classify(&plan.query)) {
+    let reading = query::read(&plan.query);
+    let listing = match (&input, reading.kind()) {
         (Gathered::Paths(paths), QueryKind::Natural) => {
             Some(crate::search::list(walking(paths, &walk_opts, &cwd)).into_owned())
         }
@@ -151,14 +152,14 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         (Gathered::Paths(paths), None) => walking(paths, &walk_opts, &cwd),
     };
     let read = ReadOptions::with_cache(plan.text, session.conversions());
-    let thesaurus = match query::classify(&plan.query) {
+    let thesaurus = match reading.kind() {
         QueryKind::Natural => load_thesaurus(session, plan, &cwd, true),
         _ => {
             thesaurus::check_named(&plan.thesauri);
             Thesaurus::new()
         }
     };
-    let mut q = query::analyze_with(&plan.query, &thesaurus);
+    let mut q = reading.analyze(&thesaurus);
     verbose_query(&q);
     let learned_used = learn::learned_in_query(&q.terms, &thesaurus);
     notes::learned_used(&learned_used);

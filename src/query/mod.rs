@@ -191,15 +191,45 @@ pub fn analyze(raw: &str) -> Query {
 
 /// Analyses a query string, expanding its words through the thesaurus.
 pub fn analyze_with(raw: &str, thesaurus: &Thesaurus) -> Query {
+    read(raw).analyze(thesaurus)
+}
+
+/// A query read once: how it is searched ([`classify`]) and, for natural
+/// language, its words and terms, waiting for the thesaurus the kind
+/// decides on (a run loads one for natural language only).
+pub struct Reading {
+    raw: String,
+    kind: QueryKind,
+    read: Option<classify::Read>,
+}
+
+/// Reads the query `raw` ([`Reading`]).
+pub fn read(raw: &str) -> Reading {
     let (kind, read) = classify::classified(raw);
-    let terms = match read {
-        Some(read) => expand(read.terms, &read.plain, thesaurus),
-        None => Vec::new(),
-    };
-    Query {
+    Reading {
         raw: raw.to_string(),
         kind,
-        terms,
+        read,
+    }
+}
+
+impl Reading {
+    /// How the query is searched.
+    pub fn kind(&self) -> &QueryKind {
+        &self.kind
+    }
+
+    /// The query, its words expanded through `thesaurus`.
+    pub fn analyze(self, thesaurus: &Thesaurus) -> Query {
+        let terms = match self.read {
+            Some(read) => expand(read.terms, &read.plain, thesaurus),
+            None => Vec::new(),
+        };
+        Query {
+            raw: self.raw,
+            kind: self.kind,
+            terms,
+        }
     }
 }
 
