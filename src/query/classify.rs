@@ -287,10 +287,11 @@ pub fn without_request(text: &str) -> String {
 }
 
 /// Stems of the verbs a change description opens with ("Fix …", "Add …",
-/// "Remove …"; `ad` is the stem of "added", `made` has its own): a commit
-/// subject, not a search for code. Sorted.
+/// "Remove …"; `made` has its own): a commit subject, not a search for
+/// code. The query's scaffolding words (`query::SCAFFOLD_STEMS`), which
+/// weigh less, are another list: "remove" opens a commit subject yet names
+/// what code does. Sorted.
 const CHANGE_VERB_STEMS: &[&str] = &[
-    "ad",
     "add",
     "allow",
     "avoid",

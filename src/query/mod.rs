@@ -151,9 +151,11 @@ const STOP_WORDS: &[&str] = &[
 /// sure* the pool is *properly* closed". They stay searchable (a handler
 /// that *adds* headers is still found) but weigh `SCAFFOLD_WEIGHT`: code
 /// rarely spells them, so their rarity would otherwise make them the query's
-/// strongest words. Sorted for binary search.
+/// strongest words. Not `classify`'s change verbs: those say a query is a
+/// commit subject ("remove", "rename" open one), and most still name what
+/// code does, at full weight; these are the vague ones and the nouns of a
+/// report (`bug`, `issue`). Sorted for binary search.
 const SCAFFOLD_STEMS: &[&str] = &[
-    "ad",
     "add",
     "allow",
     "avoid",
