@@ -255,7 +255,7 @@ thread_local! {
     /// The facts of each folder name (lowercase) this thread has read: a
     /// tree's paths share their folders, and splitting every path into words
     /// was a few percent of a query over a registry.
-    static FOLDERS: std::cell::RefCell<std::collections::HashMap<String, FolderFacts>> =
+    static FOLDERS: std::cell::RefCell<foldhash::HashMap<String, FolderFacts>> =
         std::cell::RefCell::default();
 }
 

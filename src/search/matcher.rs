@@ -9,7 +9,6 @@
 //! which keeps the automaton small and fast.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use grep_matcher::{LineTerminator, Match, Matcher, NoCaptures, NoError};
@@ -503,7 +502,7 @@ const STEM_CACHE_WORDS: usize = 4096;
 /// this thread has stemmed it before; `None` if it is not UTF-8.
 fn with_stem<R>(lower: &[u8], f: impl FnOnce(&str) -> R) -> Option<R> {
     thread_local! {
-        static STEMS: RefCell<HashMap<Box<[u8]>, Box<str>>> = RefCell::new(HashMap::new());
+        static STEMS: RefCell<foldhash::HashMap<Box<[u8]>, Box<str>>> = RefCell::default();
     }
     STEMS.with(|cell| {
         let Ok(mut stems) = cell.try_borrow_mut() else {
