@@ -390,6 +390,7 @@ mod tests {
             raw: "x*".into(),
             kind: QueryKind::Regex("x*".into()),
             terms: Vec::new(),
+            ask: crate::query::Ask::Other,
         };
         let spotter = Spotter::new(&q).unwrap();
         let spans_of = |nl| -> Vec<usize> {

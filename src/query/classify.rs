@@ -16,9 +16,11 @@ pub fn classify(raw: &str) -> QueryKind {
 }
 
 /// A natural-language query as [`classified`] read it: its words
-/// ([`plain`]) and its content terms before thesaurus expansion.
+/// ([`plain`]), how it asks and its content terms before thesaurus
+/// expansion.
 pub(super) struct Read {
     pub(super) plain: String,
+    pub(super) ask: Ask,
     pub(super) terms: Vec<Term>,
 }
 
@@ -36,12 +38,13 @@ pub(super) fn classified(raw: &str) -> (QueryKind, Option<Read>) {
         return (QueryKind::Literal(trimmed.to_string()), None);
     }
     let plain = plain(raw);
-    let terms = terms_of_read(raw, &plain);
+    let ask = Ask::of(raw);
+    let terms = terms_of_read(&plain, ask);
     if terms.is_empty() && !trimmed.is_empty() {
         // Only stop words or punctuation: nothing to rank, so search it as written.
         return (QueryKind::Literal(trimmed.to_string()), None);
     }
-    (QueryKind::Natural, Some(Read { plain, terms }))
+    (QueryKind::Natural, Some(Read { plain, ask, terms }))
 }
 
 /// Whether `classify` made the literal `literal` of a query that reads as

@@ -122,6 +122,8 @@ pub struct Query {
     pub kind: QueryKind,
     /// Terms of a natural-language query, de-duplicated by stem, in query order.
     pub terms: Vec<Term>,
+    /// How a natural-language query asks ([`Ask::of`]); `Other` for the rest.
+    pub ask: Ask,
 }
 
 /// Queries longer than this many terms keep only the first ones: every term costs
@@ -223,14 +225,15 @@ impl Reading {
 
     /// The query, its words expanded through `thesaurus`.
     pub fn analyze(self, thesaurus: &Thesaurus) -> Query {
-        let terms = match self.read {
-            Some(read) => expand(read.terms, &read.plain, thesaurus),
-            None => Vec::new(),
+        let (terms, ask) = match self.read {
+            Some(read) => (expand(read.terms, &read.plain, thesaurus), read.ask),
+            None => (Vec::new(), Ask::Other),
         };
         Query {
             raw: self.raw,
             kind: self.kind,
             terms,
+            ask,
         }
     }
 }
@@ -365,12 +368,12 @@ pub fn without_contractions(raw: &str) -> String {
     out.join(" ")
 }
 
-/// The content terms of a natural-language query `raw`, whose words are
-/// `plain` (its [`plain`] reading).
-pub(super) fn terms_of_read(raw: &str, plain: &str) -> Vec<Term> {
+/// The content terms of a natural-language query whose words are `plain`
+/// (its [`plain`] reading) and which asks as `ask`.
+pub(super) fn terms_of_read(plain: &str, ask: Ask) -> Vec<Term> {
     let mut terms: Vec<Term> = Vec::new();
     let mut slots = 0;
-    let question = Ask::of(raw) != Ask::Other;
+    let question = ask != Ask::Other;
     for token in plain.split_whitespace() {
         let segments = code_segments(token);
         let mut path: Vec<String> = Vec::new();

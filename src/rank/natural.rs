@@ -51,9 +51,8 @@ pub(crate) fn rank(
         candidates.truncate(n);
     }
     let matcher = TermMatcher::new(&q.terms)?;
-    let ask = query::Ask::of(&q.raw);
-    let typed = query::typed_names(&q.raw, ask);
-    let facts = query_facts(q, &typed, ask);
+    let typed = query::typed_names(&q.raw, q.ask);
+    let facts = query_facts(q, &typed);
     let second = SecondPass {
         haystacks: &scan.haystacks,
         read,
@@ -700,18 +699,14 @@ fn verbose_ranking(ranked: &[RankedFile], haystacks: &[Haystack]) {
 }
 
 /// What the features need to know of the query; `typed`: its
-/// `query::typed_names`, `ask`: how it asks (`Ask::of`), both read once.
-fn query_facts<'q>(
-    q: &Query,
-    typed: &'q [String],
-    ask: query::Ask,
-) -> score::features::QueryFacts<'q> {
+/// `query::typed_names`, read once.
+fn query_facts<'q>(q: &Query, typed: &'q [String]) -> score::features::QueryFacts<'q> {
     score::features::QueryFacts {
         typed,
         wants_tests: score::query_wants_secondary(&q.terms),
         answers: query::answer_slots(&q.terms),
-        ask,
-        units_ask: ask.for_units(&q.raw),
+        ask: q.ask,
+        units_ask: q.ask.for_units(&q.raw),
         asks_declaration: score::query_asks_declaration(&q.terms),
     }
 }
@@ -720,10 +715,9 @@ fn query_facts<'q>(
 /// ranking's order (`render::features` writes them).
 pub(crate) fn features(q: &Query, searched: &Searched) -> Vec<crate::render::features::FeatureRow> {
     let weights = TermWeights::new(&q.terms, &searched.df, searched.stats.loaded);
-    let ask = query::Ask::of(&q.raw);
-    let typed = query::typed_names(&q.raw, ask);
+    let typed = query::typed_names(&q.raw, q.ask);
     let keys = |h: usize| searched.haystacks[h].key.clone();
-    let facts = query_facts(q, &typed, ask);
+    let facts = query_facts(q, &typed);
     let all = score::features::all_features(&searched.ranked, keys, &weights, facts);
     searched
         .ranked

@@ -193,6 +193,7 @@ mod tests {
         Query {
             raw: "retry backoff delay".into(),
             kind: QueryKind::Natural,
+            ask: crate::query::Ask::Other,
             terms: vec![
                 term("retry", 0, Origin::Query),
                 term("backoff", 1, Origin::Query),
