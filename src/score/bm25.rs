@@ -99,11 +99,11 @@ pub fn path_terms(key: &str, terms: &[Term]) -> Vec<bool> {
 /// the file's name, `FOLDER_WEIGHT` when only of a folder's, else 0.
 fn path_weights(key: &str, terms: &[Term]) -> Vec<f64> {
     let (folders, name) = key.rsplit_once('/').unwrap_or(("", key));
-    let weigh = |name: &[String], folders: &[&[String]]| -> Vec<f64> {
+    let weigh = |name: &[PathWord], folders: &[&[PathWord]]| -> Vec<f64> {
         terms
             .iter()
             .map(|t| {
-                let holds = |words: &[String]| words.iter().any(|w| stems_to(w, &t.stem));
+                let holds = |words: &[PathWord]| words.iter().any(|w| w.stems_to(&t.stem));
                 if holds(name) {
                     FILE_NAME_WEIGHT
                 } else if folders.iter().any(|f| holds(f)) {
@@ -117,35 +117,60 @@ fn path_weights(key: &str, terms: &[Term]) -> Vec<f64> {
     PATH_WORDS.with(|cell| {
         let Ok(mut cache) = cell.try_borrow_mut() else {
             // Re-entered: split afresh.
-            return weigh(&query::words(name), &[&query::words(folders)]);
+            return weigh(&path_words(name), &[&path_words(folders)]);
         };
         if cache.len() > PATH_WORDS_CAP {
             cache.clear();
         }
         for part in key.split('/') {
             if !cache.contains_key(part) {
-                cache.insert(part.to_string(), query::words(part));
+                cache.insert(part.to_string(), path_words(part));
             }
         }
         let of = |part: &str| cache.get(part).map_or(&[][..], Vec::as_slice);
-        let folders: Vec<&[String]> = folders.split('/').map(of).collect();
+        let folders: Vec<&[PathWord]> = folders.split('/').map(of).collect();
         weigh(of(name), &folders)
     })
 }
 
-/// Whether the lowercase word `word` stems to `stem`. The English stemmer
-/// keeps a word's first letter, and its second but in `dying`, `lying` and
-/// `tying` (`die`, `lie`, `tie`), so a word that does not open as the stem
-/// does is never stemmed: most words of a big tree's paths name nothing the
-/// query asks for, and stemming each was a third of scoring its files.
-fn stems_to(word: &str, stem: &str) -> bool {
+/// A word of a path (lowercase), and its stem once asked for.
+struct PathWord {
+    word: String,
+    stem: std::cell::OnceCell<String>,
+}
+
+/// The [`PathWord`]s of a path or a part of one.
+fn path_words(s: &str) -> Vec<PathWord> {
+    query::words(s)
+        .into_iter()
+        .map(|word| PathWord {
+            word,
+            stem: std::cell::OnceCell::new(),
+        })
+        .collect()
+}
+
+impl PathWord {
+    /// Whether the word stems to `stem`. The English stemmer keeps a word's
+    /// first letter, and its second but in `dying`, `lying` and `tying`
+    /// (`die`, `lie`, `tie`), so a word that does not open as the stem does
+    /// is never stemmed: most words of a big tree's paths name nothing the
+    /// query asks for, and stemming each was a third of scoring its files.
+    /// A word that does is stemmed once.
+    fn stems_to(&self, stem: &str) -> bool {
+        opens_as(&self.word, stem) && self.stem.get_or_init(|| query::stem(&self.word)) == stem
+    }
+}
+
+/// Whether `word` opens as its stem could if that stem were `stem`.
+fn opens_as(word: &str, stem: &str) -> bool {
     let (w, s) = (word.as_bytes(), stem.as_bytes());
     let first = w.first() == s.first();
     let second = match (w.get(1), s.get(1)) {
         (Some(a), Some(b)) => a == b || (*a, *b) == (b'y', b'i'),
         _ => true,
     };
-    first && second && query::stem(word) == stem
+    first && second
 }
 
 /// Most path parts [`PATH_WORDS`] holds before it starts afresh (a server
@@ -156,7 +181,7 @@ thread_local! {
     /// The words of each file or folder name this thread has read: a tree's
     /// files share their folders, and splitting every file's whole path was
     /// most of scoring a registry's thousands of matching files.
-    static PATH_WORDS: RefCell<foldhash::HashMap<String, Vec<String>>> = RefCell::default();
+    static PATH_WORDS: RefCell<foldhash::HashMap<String, Vec<PathWord>>> = RefCell::default();
 }
 
 /// First-pass file score: `file_evidence` times the prior of the file's kind.
@@ -260,7 +285,8 @@ mod tests {
 
     #[test]
     fn the_stemmer_keeps_how_a_word_opens() {
-        // `stems_to` skips every word that does not open as the stem does:
+        // `PathWord::stems_to` skips every word that does not open as the stem
+        // does:
         // Snowball's exceptions (`dying` -> `die`) and the y/i changes too.
         // (Checked once against every word of the kernel's and the cargo
         // registry's paths and of the thesaurus, 17,496 words.)
@@ -293,9 +319,14 @@ mod tests {
             "utf8",
         ] {
             let stem = query::stem(word);
-            assert!(stems_to(word, &stem), "{word} -> {stem}");
+            assert!(opens_as(word, &stem), "{word} -> {stem}");
+            let path_word = PathWord {
+                word: word.to_string(),
+                stem: std::cell::OnceCell::new(),
+            };
+            assert!(path_word.stems_to(&stem), "{word} -> {stem}");
         }
-        assert!(!stems_to("configure", "pool"));
-        assert!(!stems_to("policy", "pool"));
+        assert!(!opens_as("configure", "pool"));
+        assert!(!path_words("policy")[0].stems_to("pool"));
     }
 }
