@@ -515,14 +515,18 @@ impl<'a> Walk<'a> {
     /// down and counts lines.
     fn settle(&mut self) -> Units {
         let raws = std::mem::take(&mut self.raws);
+        // Of two units with one span, the parent first (a run of statements
+        // that is only a declaration the grammar's error recovery left in it).
+        let depth = |mut i: usize| {
+            let mut depth = 0;
+            while let Some(p) = raws[i].parent.filter(|_| depth < raws.len()) {
+                depth += 1;
+                i = p;
+            }
+            depth
+        };
         let mut order: Vec<usize> = (0..raws.len()).collect();
-        order.sort_by_key(|&i| {
-            (
-                raws[i].span.start,
-                Reverse(raws[i].span.end),
-                raws[i].kind == UnitKind::Statements,
-            )
-        });
+        order.sort_by_cached_key(|&i| (raws[i].span.start, Reverse(raws[i].span.end), depth(i)));
         let mut new_index = vec![0; raws.len()];
         for (new, &old) in order.iter().enumerate() {
             new_index[old] = new;
