@@ -22,6 +22,7 @@
 mod detect;
 mod extract;
 mod lang;
+mod preproc;
 #[cfg(test)]
 mod proptests;
 mod statements;
@@ -310,7 +311,19 @@ pub fn parse_within(lang: Lang, text: &[u8], limit: Duration) -> Option<Units> {
     if text.len() > MAX_PARSE_BYTES {
         return None;
     }
-    let tree = parse_tree(lang, text, limit)?;
+    // C's conditional compilation inside a body can break the rest of the
+    // file's parse, and its error recovery can run past the time limit
+    // (`preproc`): the first branches are parsed alone instead.
+    let first_branches = match lang {
+        Lang::C | Lang::Cpp => {
+            preproc::masked(text).and_then(|copy| parse_tree(lang, &copy, limit))
+        }
+        _ => None,
+    };
+    let tree = match first_branches {
+        Some(tree) => tree,
+        None => parse_tree(lang, text, limit)?,
+    };
     Some(extract::units(lang, text, &tree))
 }
 

@@ -861,3 +861,40 @@ fn empty_and_blank_texts_have_no_units() {
         assert!(blank.units.is_empty(), "{lang:?}");
     }
 }
+/// A conditional inside a body whose branches each open the same block
+/// (a compiler sees one of them) no longer folds the functions after it
+/// into the first one (`preproc`).
+#[test]
+fn c_conditional_compilation_inside_a_body_keeps_the_functions_after_it() {
+    let text = "int retry(int fd, int tries)
+{
+#if defined(_WIN32)
+    while (tries-- > 0 && !win_ready(fd)) {
+#else
+    while (tries-- > 0 && !posix_ready(fd)) {
+#endif
+        sleep_ms(10);
+    }
+    return tries;
+}
+
+static int backoff(int delay)
+{
+    return delay * 2;
+}
+";
+    let units = parse(Lang::C, text.as_bytes()).unwrap();
+    let functions: Vec<(&str, usize, usize)> = units
+        .units
+        .iter()
+        .filter(|u| u.kind == UnitKind::Function)
+        .map(|u| {
+            (
+                u.name_in(text.as_bytes()).unwrap(),
+                u.start_line,
+                u.end_line,
+            )
+        })
+        .collect();
+    assert_eq!(functions, [("retry", 1, 11), ("backoff", 13, 16)]);
+}
