@@ -314,6 +314,24 @@ mod tests {
         }
     }
 
+    /// Code names a failure by its errno (`ETIMEDOUT`, `ECONNREFUSED`); a
+    /// question names it in words.
+    #[test]
+    fn errno_names_share_the_concept_they_name() {
+        let t = load();
+        for (errno, words) in [
+            ("etimedout", "timed out"),
+            ("econnrefused", "connection refused"),
+            ("econnreset", "connection reset"),
+            ("enoent", "no such file"),
+            ("eacces", "permission denied"),
+            ("epipe", "broken pipe"),
+        ] {
+            let e = t.lookup(errno).unwrap_or_else(|| panic!("{errno} unknown"));
+            assert_eq!(Some(e), t.lookup(words), "{errno} and {words}");
+        }
+    }
+
     #[test]
     fn a_focused_load_finds_what_the_whole_thesaurus_finds() {
         let whole = load();
