@@ -42,6 +42,7 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::walk::{Haystack, Source};
@@ -177,7 +178,22 @@ pub struct ReadOptions {
 #[derive(Debug, Default)]
 pub struct Reread {
     kept: Mutex<Kept>,
+    /// A small tree's files as the search read them ([`Reread::keep_raw`]).
+    raw: Mutex<Raw>,
 }
+
+/// The bytes of a small tree's plain files, as its search read them: every
+/// later search of the run (a corrected query, the model's words, a lesson's
+/// identifiers), the typo vocabulary and [`reread`] use them instead of the
+/// disk. Bounded by [`RAW_BYTES`].
+#[derive(Debug, Default)]
+struct Raw {
+    files: HashMap<String, Arc<Vec<u8>>>,
+    bytes: usize,
+}
+
+/// Bytes of a small tree's files kept as read at most (`Reread::keep_raw`).
+pub const RAW_BYTES: usize = 16 * 1024 * 1024;
 
 #[derive(Debug, Default)]
 struct Kept {
@@ -193,6 +209,22 @@ fn text_len(doc: &Option<Document>) -> usize {
 }
 
 impl Reread {
+    /// Keeps the bytes of the plain file `key` as its search read them, within
+    /// [`RAW_BYTES`].
+    pub fn keep_raw(&self, key: &str, bytes: Vec<u8>) {
+        let mut raw = self.raw.lock().unwrap_or_else(|e| e.into_inner());
+        if raw.bytes + bytes.len() <= RAW_BYTES && !raw.files.contains_key(key) {
+            raw.bytes += bytes.len();
+            raw.files.insert(key.to_string(), Arc::new(bytes));
+        }
+    }
+
+    /// The bytes of `key` kept by [`Reread::keep_raw`].
+    pub fn raw(&self, key: &str) -> Option<Arc<Vec<u8>>> {
+        let raw = self.raw.lock().unwrap_or_else(|e| e.into_inner());
+        raw.files.get(key).cloned()
+    }
+
     /// Forgets the documents whose key `keep` refuses: what the second
     /// pass read of the candidates that will not be printed or shown to a
     /// model need not stay in memory.
@@ -221,7 +253,16 @@ pub fn reread(h: &Haystack, opts: &ReadOptions) -> Option<Document> {
     if let Some(kept) = lock().docs.get(&h.key) {
         return kept.clone();
     }
-    let doc = match load(h, opts) {
+    let loaded = match opts.reread.raw(&h.key) {
+        Some(bytes) => Ok(from_bytes(
+            h.key.clone(),
+            bytes.as_ref().clone(),
+            false,
+            opts,
+        )),
+        None => load(h, opts),
+    };
+    let doc = match loaded {
         Ok(Loaded::Text(doc) | Loaded::Partial(doc, _)) => Some(doc),
         _ => None,
     };
@@ -234,19 +275,23 @@ pub fn reread(h: &Haystack, opts: &ReadOptions) -> Option<Document> {
     doc
 }
 
-/// Whole-file reads from disk ([`load`], [`load_head`], a hollow load) per
-/// haystack key, while counting (`-v`, [`count_reads`]); the search's
-/// streamed reads are not among them. How `-v` shows that a run reads each
-/// file back once at most.
+/// Reads from disk per haystack key, while counting (`-v`, [`count_reads`]):
+/// the search's ([`count_read`] from `search`), [`load`]'s, [`load_head`]'s
+/// and a hollow load's. How `-v` shows that a run reads each file once.
 static READS: Mutex<Option<HashMap<String, u32>>> = Mutex::new(None);
 
-/// Starts counting whole-file reads from nothing.
+/// Whether [`READS`] counts: read without the lock for every file searched.
+static COUNTING: AtomicBool = AtomicBool::new(false);
+
+/// Starts counting reads from nothing.
 pub fn count_reads() {
     *READS.lock().unwrap_or_else(|e| e.into_inner()) = Some(HashMap::new());
+    COUNTING.store(true, Ordering::Relaxed);
 }
 
 /// The reads counted since [`count_reads`], by key; counting stops.
 pub fn counted_reads() -> HashMap<String, u32> {
+    COUNTING.store(false, Ordering::Relaxed);
     READS
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -254,8 +299,11 @@ pub fn counted_reads() -> HashMap<String, u32> {
         .unwrap_or_default()
 }
 
-/// Records one whole-file read of `key` when counting.
+/// Records one read of `key` from disk when counting.
 pub(crate) fn count_read(key: &str) {
+    if !COUNTING.load(Ordering::Relaxed) {
+        return;
+    }
     if let Some(counts) = READS.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
         *counts.entry(key.to_string()).or_default() += 1;
     }
@@ -353,6 +401,11 @@ pub fn load(h: &Haystack, opts: &ReadOptions) -> io::Result<Loaded> {
 /// alone); anything else is loaded whole. For samples of a corpus (the typo
 /// vocabulary), which must not read a 1 GB log to use its first 256 KB.
 pub fn load_head(h: &Haystack, opts: &ReadOptions, max: usize) -> io::Result<Loaded> {
+    // A small tree's file as its search read it.
+    if let Some(bytes) = opts.reread.raw(&h.key) {
+        let head = bytes.get(..max).unwrap_or(&bytes[..]).to_vec();
+        return Ok(from_bytes(h.key.clone(), head, false, opts));
+    }
     match &h.source {
         Source::Path(path) if !is_converted(h, opts) => {
             let mut bytes = Vec::new();
@@ -518,6 +571,28 @@ mod tests {
             key: name.to_string(),
             source: Source::Path(path),
         }
+    }
+
+    /// A small tree's bytes kept by its search serve every later read of the
+    /// run (and the typo vocabulary's heads) as the disk would, within
+    /// `RAW_BYTES`.
+    #[test]
+    fn kept_bytes_are_read_as_the_file_would_be() {
+        let dir = TempDir::new().unwrap();
+        let h = file_haystack(&dir, "a.txt", b"one\r\ntwo\n");
+        let opts = ReadOptions::for_run(false);
+        let from_disk = reread(&h, &ReadOptions::for_run(false)).unwrap();
+        opts.reread.keep_raw(&h.key, b"one\r\ntwo\n".to_vec());
+        // The file changes on disk: the run keeps what its search read.
+        std::fs::write(dir.path().join("a.txt"), b"changed").unwrap();
+        assert_eq!(reread(&h, &opts), Some(from_disk));
+        match load_head(&h, &opts, 3).unwrap() {
+            Loaded::Text(d) => assert_eq!(d.text, b"one"),
+            other => panic!("{other:?}"),
+        }
+        opts.reread.keep_raw("big", vec![b'x'; RAW_BYTES]);
+        assert!(opts.reread.raw("big").is_none(), "over the budget");
+        assert!(opts.reread.raw(&h.key).is_some());
     }
 
     #[test]

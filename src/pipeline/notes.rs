@@ -137,13 +137,14 @@ pub(super) fn learned_used(used: &[(String, crate::thesaurus::Standing)]) {
     ));
 }
 
-/// `-v`: how often the run read whole files from disk
-/// (`document::counted_reads`): each file once, or the ones read more.
+/// `-v`: how often the run read each file from disk, the search's read
+/// included (`document::counted_reads`): each file once, or the ones read
+/// more.
 pub(super) fn reads(counts: &std::collections::HashMap<String, u32>) {
     let mut again: Vec<(&String, &u32)> = counts.iter().filter(|(_, &n)| n > 1).collect();
     again.sort();
     messages::verbose(&format!(
-        "reads: {} files read whole, {}",
+        "reads: {} files read from disk, {}",
         counts.len(),
         if again.is_empty() {
             "each once".to_string()

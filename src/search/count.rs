@@ -110,6 +110,24 @@ fn safe_cut(text: &[u8]) -> Option<usize> {
         .map(|i| i + 1)
 }
 
+/// Counts the matcher's terms in a file's bytes already in memory, as
+/// [`count_reader`] counts them from a stream: with `detect_binary`, a NUL
+/// byte makes it binary (skipped by the caller, so the counts are not made).
+pub(super) fn count_bytes(matcher: &TermMatcher, bytes: &[u8], detect_binary: bool) -> Counted {
+    if detect_binary && memchr::memchr(0, bytes).is_some() {
+        return Counted {
+            counts: vec![0; matcher.term_count()],
+            bytes: bytes.len(),
+            binary: true,
+        };
+    }
+    Counted {
+        counts: count_text(matcher, bytes),
+        bytes: bytes.len(),
+        binary: false,
+    }
+}
+
 /// Counts the matcher's terms in a text already in memory (a converted
 /// document). Matches never hold a line break, so this counts what the
 /// reader counts.
@@ -154,6 +172,16 @@ mod tests {
             c
         });
         assert_eq!(whole.counts.iter().sum::<u32>(), 5);
+    }
+
+    #[test]
+    fn bytes_in_memory_count_as_the_stream_does() {
+        let m = TermMatcher::new(&analyze("retry timeout").terms).unwrap();
+        let text = b"retry_count = maxRetry(RETRIES); timeout\nretrying; trust\n";
+        let streamed = count_reader(&mut &text[..], &m, true, 7).unwrap();
+        assert_eq!(count_bytes(&m, text, true), streamed);
+        assert!(count_bytes(&m, b"retry\0", true).binary);
+        assert!(!count_bytes(&m, b"retry\0", false).binary);
     }
 
     #[test]

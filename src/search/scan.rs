@@ -188,6 +188,8 @@ pub fn scan_terms(
 ) -> anyhow::Result<TermScan> {
     let listing = list(corpus);
     let partial = listing.len() > SAMPLE_FILES && want != Want::Every;
+    // A small tree's files are kept as read for the run's later searches.
+    let small = listing.len() <= SAMPLE_FILES;
     let in_sample = if partial {
         sample_positions(listing.len())
     } else {
@@ -202,7 +204,7 @@ pub fn scan_terms(
     let first = each_listed(
         &listing,
         |i| in_sample[i],
-        |h| count_file(h, full.as_ref()?, read, &counters),
+        |h| count_file(h, full.as_ref()?, read, &counters, small),
     );
     let counted: Vec<&[u32]> = first.iter().map(|(_, (c, _))| c.as_slice()).collect();
     let mut sampled = Sampled::new(&counted, terms.len(), partial);
@@ -234,7 +236,10 @@ pub fn scan_terms(
     let mut second = each_listed(
         &listing,
         |i| !in_sample[i],
-        |h| count_file(h, reduced?, read, &counters).filter(|(c, _)| c.iter().any(|&n| n > 0)),
+        |h| {
+            count_file(h, reduced?, read, &counters, small)
+                .filter(|(c, _)| c.iter().any(|&n| n > 0))
+        },
     );
     if let Want::Best(wanted) = want {
         let anchors = anchor_terms(terms, &sampled.common);
@@ -249,7 +254,8 @@ pub fn scan_terms(
                 &listing,
                 |i| !in_sample[i],
                 |h| {
-                    count_file(h, &common, &quiet, &again).filter(|(c, _)| c.iter().any(|&n| n > 0))
+                    count_file(h, &common, &quiet, &again, false)
+                        .filter(|(c, _)| c.iter().any(|&n| n > 0))
                 },
             );
             second = merge_counts(second, more);
@@ -354,19 +360,42 @@ fn document_frequencies(files: &[FileTerms], sampled: &Sampled, loaded: usize) -
 }
 
 /// Counts terms in one file; `None` when it is binary or unreadable (counted
-/// and reported).
+/// and reported). In a `small` tree (counted whole in one pass), the bytes of
+/// a plain file read whole are kept for the run (`document::Reread`), and a
+/// file read before in the run is counted from them.
 fn count_file(
     h: &Haystack,
     matcher: &TermMatcher,
     read: &ReadOptions,
     counters: &Counters,
+    small: bool,
 ) -> Option<(Vec<u32>, usize)> {
     let Some(path) = streamable(h, read) else {
         let doc = load(h, read, counters)?;
         return Some((count::count_text(matcher, &doc.text), doc.text.len()));
     };
-    let counted = std::fs::File::open(path)
-        .and_then(|mut file| count::count_reader(&mut file, matcher, !read.text, count::CHUNK));
+    // A small tree's file read before in the run is counted from memory;
+    // one read now is read whole and kept (a big one's are streamed).
+    if small {
+        if let Some(bytes) = read.reread.raw(&h.key) {
+            let c = count::count_bytes(matcher, &bytes, !read.text);
+            finish_stream(h, Ok(()), c.binary, c.bytes, counters, read)?;
+            return Some((c.counts, c.bytes));
+        }
+    }
+    let counted = std::fs::File::open(path).and_then(|mut file| {
+        document::count_read(&h.key);
+        if small {
+            if let Some(bytes) = read_small(&mut file)? {
+                let c = count::count_bytes(matcher, &bytes, !read.text);
+                if !c.binary {
+                    read.reread.keep_raw(&h.key, bytes);
+                }
+                return Ok(c);
+            }
+        }
+        count::count_reader(&mut file, matcher, !read.text, count::CHUNK)
+    });
     let (result, c) = match counted {
         Ok(c) => (Ok(()), c),
         Err(err) => (Err(err), count::Counted::default()),
@@ -374,6 +403,23 @@ fn count_file(
     finish_stream(h, result, c.binary, c.bytes, counters, read)?;
     Some((c.counts, c.bytes))
 }
+
+/// The whole of a file of at most `SMALL_FILE_BYTES`, or `None` (it is
+/// streamed).
+fn read_small(file: &mut std::fs::File) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let len = file.metadata()?.len();
+    if len > SMALL_FILE_BYTES {
+        return Ok(None);
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0) + 1);
+    file.read_to_end(&mut bytes)?;
+    Ok(Some(bytes))
+}
+
+/// A small tree's files up to this size are read whole and kept for the run
+/// (`document::Reread::keep_raw`); larger ones are streamed.
+const SMALL_FILE_BYTES: u64 = 256 * 1024;
 
 /// Records how a streamed file ended: `None` if it was skipped.
 fn finish_stream(

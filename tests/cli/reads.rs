@@ -1,8 +1,12 @@
-//! Each file is read whole once per run (issue 29): the second pass, the
-//! model's excerpts, verification, learning, the printers and each
-//! `--token-budget` probe share one read (`document::reread`). `-v` counts
-//! the whole-file reads from disk by file (`document::counted_reads`); a
-//! stage that read a file for itself would show as "read N times".
+//! Each file is read once per run (issue 29). The search reads a small
+//! tree's files whole and keeps their bytes for the run
+//! (`document::Reread::keep_raw`): a corrected query, the model's words, a
+//! lesson's identifiers and the typo vocabulary search them in memory; the
+//! second pass, the model's excerpts, verification, learning, the printers
+//! and each `--token-budget` probe share one document per file
+//! (`document::reread`). `-v` counts the reads from disk by file, the
+//! search's included (`document::counted_reads`); a stage that read a file
+//! for itself would show as "read N times".
 
 use serde_json::json;
 
