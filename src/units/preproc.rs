@@ -85,6 +85,8 @@ struct Braces {
     last: u8,
     /// The code's last word (`const` in `int f() const {`).
     word: Vec<u8>,
+    /// The byte before is part of `word`.
+    in_word: bool,
 }
 
 impl Braces {
@@ -98,6 +100,7 @@ impl Braces {
     /// read as code: a wrong count only means the copy is not used.
     fn read(&mut self, text: &[u8], start: usize, end: usize) -> Option<()> {
         let mut i = start;
+        self.in_word = false;
         while i < end {
             let c = text[i];
             match c {
@@ -121,12 +124,14 @@ impl Braces {
                 }
                 _ => {}
             }
-            if c.is_ascii_alphanumeric() || c == b'_' {
-                if !(self.last.is_ascii_alphanumeric() || self.last == b'_') {
+            let identifier = c.is_ascii_alphanumeric() || c == b'_';
+            if identifier {
+                if !self.in_word {
                     self.word.clear();
                 }
                 self.word.push(c);
             }
+            self.in_word = identifier;
             if !c.is_ascii_whitespace() {
                 self.last = c;
             }
