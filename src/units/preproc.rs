@@ -24,16 +24,15 @@
 /// `None` when there is no such line, or when the braces do not balance (the
 /// copy would be no better).
 pub(super) fn masked(text: &[u8]) -> Option<Vec<u8>> {
-    let mut out = text.to_vec();
+    // The copy, made at the first line blanked: most files have none.
+    let mut out: Option<Vec<u8>> = None;
     let mut braces = Braces::default();
-    // Per open conditional: opened inside a body, and now in a later branch.
-    let mut open: Vec<(bool, bool)> = Vec::new();
-    let mut changed = false;
+    let mut open: Vec<Conditional> = Vec::new();
     let mut at = 0;
     while at < text.len() {
         let end = line_end(text, at);
         let first = skip_blanks(text, at, end);
-        let in_later_branch = open.last().is_some_and(|o| o.1);
+        let in_later_branch = open.last().is_some_and(|c| c.later);
         if text.get(first) == Some(&b'#') {
             // A directive runs on over lines ending in a backslash.
             let mut stop = end;
@@ -43,36 +42,46 @@ pub(super) fn masked(text: &[u8]) -> Option<Vec<u8>> {
             let inside = braces.in_body() || in_later_branch;
             let blanked = match directive(text, first + 1, stop) {
                 b"if" | b"ifdef" | b"ifndef" => {
-                    open.push((inside, false));
+                    open.push(Conditional {
+                        inside,
+                        later: false,
+                    });
                     inside
                 }
                 b"elif" | b"else" | b"elifdef" | b"elifndef" => match open.last_mut() {
-                    Some(o) => {
-                        o.1 = o.0;
-                        o.0
+                    Some(c) => {
+                        c.later = c.inside;
+                        c.inside
                     }
                     None => false,
                 },
-                b"endif" => open.pop().is_some_and(|o| o.0),
+                b"endif" => open.pop().is_some_and(|c| c.inside),
                 _ => inside,
             };
             if blanked {
-                blank(&mut out, at, stop);
-                changed = true;
+                blank(out.get_or_insert_with(|| text.to_vec()), at, stop);
             }
             at = stop + 1;
             continue;
         }
         if in_later_branch {
             // A later branch: the parser sees the first one only.
-            blank(&mut out, at, end);
-            changed = true;
+            blank(out.get_or_insert_with(|| text.to_vec()), at, end);
         } else {
             braces.read(text, at, end)?;
         }
         at = end + 1;
     }
-    (changed && braces.open.is_empty()).then_some(out)
+    out.filter(|_| braces.open.is_empty())
+}
+
+/// A conditional (`#if` … `#endif`) open at a point of the text.
+struct Conditional {
+    /// It opened inside a function's body: its directives and later
+    /// branches are blanked.
+    inside: bool,
+    /// Its current branch is a later one (`#elif`, `#else`) to blank.
+    later: bool,
 }
 
 /// The braces open at a point of the text, each with whether it is a
