@@ -62,6 +62,21 @@ const SECONDARY_PATH_WORDS: &[&str] = &[
     "egg",
 ];
 
+/// Folder words (not file-name words) that mark examples and documentation:
+/// `sample/`, `demos/`, Lua's `manual/`. As file-name words they would take
+/// code for secondary (`sample_rate.c`, `manual_seed.py`).
+const SECONDARY_FOLDER_WORDS: &[&str] =
+    &["sample", "samples", "demo", "demos", "manual", "manuals"];
+
+/// Whether a folder word is a tests' word run together (`testdata`, Go's
+/// fixtures; `testutil`, `testcases`, Lua's `testes`): it opens with `test`.
+fn is_test_folder_word(w: &str) -> bool {
+    w.len() > 4 && w.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("test"))
+}
+
+/// Folder words of documentation: prose, not tests (`is_prose_path`).
+const PROSE_FOLDER_WORDS: &[&str] = &["doc", "docs", "manual", "manuals"];
+
 /// File extensions of prose and markup.
 const PROSE_EXTENSIONS: &[&str] = &[
     ".md", ".rst", ".txt", ".adoc", ".html", ".htm", ".org", ".1", ".2", ".3", ".4", ".5", ".6",
@@ -288,7 +303,11 @@ fn folder_facts(folders: &str) -> FolderFacts {
 /// [`FolderFacts`] of one folder name.
 fn one_folder(d: &str) -> FolderFacts {
     let mut secondary = false;
-    query::for_each_word(d, |w| secondary |= is_word_of(SECONDARY_PATH_WORDS, w));
+    query::for_each_word(d, |w| {
+        secondary |= is_word_of(SECONDARY_PATH_WORDS, w)
+            || is_word_of(SECONDARY_FOLDER_WORDS, w)
+            || is_test_folder_word(w);
+    });
     FolderFacts {
         generated: GENERATED_DIRS.contains(&d),
         secondary,
@@ -337,10 +356,14 @@ fn is_prose_name(name: &str) -> bool {
 pub(super) fn is_prose_path(key: &str) -> bool {
     let lower = key.to_ascii_lowercase();
     let name = lower.rsplit('/').next().unwrap_or(&lower);
+    let folders = lower.rsplit_once('/').map_or("", |(folders, _)| folders);
     is_prose_name(name)
-        || query::words(&lower)
+        || query::words(name)
             .iter()
             .any(|w| matches!(w.as_str(), "doc" | "docs"))
+        || query::words(folders)
+            .iter()
+            .any(|w| PROSE_FOLDER_WORDS.contains(&w.as_str()))
 }
 
 /// Whether a path is a test, an example, a benchmark or prose (docs, changelogs).
@@ -524,6 +547,14 @@ mod tests {
             ("HISTORY.rst", FileKind::Secondary),
             ("man/man1/fzf.1", FileKind::Secondary),
             ("docs/api.md", FileKind::Secondary),
+            ("manual/manual.of", FileKind::Secondary),
+            ("sample/sample2-using-groups/app.ts", FileKind::Secondary),
+            ("demos/basic/main.go", FileKind::Secondary),
+            ("src/audio/sample_rate.c", FileKind::Source),
+            ("torch/manual_seed.py", FileKind::Source),
+            ("internal/testdata/config.go", FileKind::Secondary),
+            ("pkg/testutil/server.go", FileKind::Secondary),
+            ("src/testament.rs", FileKind::Source),
             ("Cargo.toml", FileKind::Config),
             ("package.json", FileKind::Config),
             ("appveyor.yml", FileKind::Config),
