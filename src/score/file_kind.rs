@@ -212,6 +212,12 @@ const CONFIG_NAMES: &[&str] = &[
     "dockerfile",
     "containerfile",
     "justfile",
+    // A project's own install and build scripts drive the tools on its code
+    // (zoxide's `install.sh` above the Rust that runs fzf); a query that names
+    // them (`install`) still ranks them as code (`names_the_file`).
+    "install.sh",
+    "build.sh",
+    "bootstrap.sh",
     "vagrantfile",
     "procfile",
     "manifest.in",
@@ -563,6 +569,9 @@ mod tests {
             ("hack/update-codegen.sh", FileKind::Config),
             ("src/scripts.go", FileKind::Source),
             ("Makefile", FileKind::Config),
+            ("install.sh", FileKind::Config),
+            ("scripts/tools/build.sh", FileKind::Config),
+            ("src/install.rs", FileKind::Source),
             ("configure.ac", FileKind::Config),
             ("Makefile.am", FileKind::Config),
             ("build/VS2017/lz4.sln", FileKind::Config),
