@@ -118,7 +118,9 @@ pub struct Thesaurus {
     synonyms: Vec<Vec<String>>,
     /// Normalised synonym → concept index.
     by_phrase: HashMap<String, usize>,
-    /// Stem of a one-word synonym → concept index (`retries` finds `retry`).
+    /// Stem of a one-word synonym → concept index (`retries` finds `retry`),
+    /// and the stems of a phrase's words, joined by a space (`content types`
+    /// finds `content type`; [`phrase_stem`]).
     by_stem: HashMap<String, usize>,
     /// Stem of a verb family member → the other members (`builtin::families`).
     related: HashMap<String, Vec<String>>,
@@ -310,7 +312,13 @@ impl Thesaurus {
     fn map(&mut self, key: String, spelled: String, index: usize, override_existing: bool) {
         use std::collections::hash_map::Entry;
         // One hash of the key; its stem only when it is mapped.
-        let stem_of = |key: &str| (!key.contains(' ')).then(|| stem(key));
+        let stem_of = |key: &str| {
+            if key.contains(' ') {
+                phrase_stem(key)
+            } else {
+                stem(key)
+            }
+        };
         let stem = match self.by_phrase.entry(key) {
             Entry::Occupied(mut entry) => {
                 let old = *entry.get();
@@ -329,15 +337,13 @@ impl Thesaurus {
                 stem
             }
         };
-        if let Some(stem) = stem {
-            match self.by_stem.entry(stem) {
-                Entry::Occupied(mut entry) if override_existing => {
-                    entry.insert(index);
-                }
-                Entry::Occupied(_) => {}
-                Entry::Vacant(entry) => {
-                    entry.insert(index);
-                }
+        match self.by_stem.entry(stem) {
+            Entry::Occupied(mut entry) if override_existing => {
+                entry.insert(index);
+            }
+            Entry::Occupied(_) => {}
+            Entry::Vacant(entry) => {
+                entry.insert(index);
             }
         }
         self.synonyms[index].push(spelled);
@@ -398,10 +404,12 @@ impl Thesaurus {
         if let Some(&i) = self.by_phrase.get(&key) {
             return Some(i);
         }
-        if key.contains(' ') {
-            return None;
-        }
-        self.by_stem.get(&stem(&key)).copied()
+        let stemmed = if key.contains(' ') {
+            phrase_stem(&key)
+        } else {
+            stem(&key)
+        };
+        self.by_stem.get(&stemmed).copied()
     }
 
     /// Concepts in a sequence of lowercase query words, longest phrase first,
@@ -414,11 +422,7 @@ impl Thesaurus {
                 .rev()
                 .find_map(|len| {
                     let phrase = words[i..i + len].join(" ");
-                    let found = if len == 1 {
-                        self.lookup(&phrase)
-                    } else {
-                        self.by_phrase.get(&phrase).copied()
-                    };
+                    let found = self.lookup(&phrase);
                     found.map(|c| (c, len))
                 });
             match longest {
@@ -568,6 +572,13 @@ pub fn warn_unusable(path: &Path, err: &anyhow::Error, learnable: bool) {
 /// How a synonym is kept in a concept's list: a one-token synonym as written
 /// (an identifier's case says where its words begin), a phrase as
 /// [`normalize`] makes it.
+/// The stems of a normalised phrase's words, joined by a space: an
+/// inflected phrase (`content types`, `status codes`) finds the concept its
+/// listed form names.
+fn phrase_stem(phrase: &str) -> String {
+    phrase.split(' ').map(stem).collect::<Vec<_>>().join(" ")
+}
+
 pub fn spelling(phrase: &str) -> Option<String> {
     let trimmed = phrase.trim();
     if !trimmed.is_empty() && !trimmed.contains(char::is_whitespace) {
@@ -661,6 +672,27 @@ mod tests {
         let i = t.lookup("settings").unwrap();
         assert_eq!(t.concept(i).unwrap().layer, Layer::User);
         assert!(!t.synonyms(0).contains(&"settings".to_string()));
+    }
+
+    #[test]
+    fn an_inflected_phrase_finds_the_concept_of_its_listed_form() {
+        let mut t = Thesaurus::new();
+        t.add(
+            concept(1, "content type", Layer::Builtin),
+            &strings(&["mime type"]),
+            false,
+        );
+        t.add(concept(2, "type", Layer::Builtin), &strings(&[]), false);
+        let words = strings(&["their", "content", "types", "and", "mime", "types"]);
+        let found: Vec<(usize, usize, usize)> = t
+            .find_in(&words)
+            .iter()
+            .map(|c| (c.concept, c.start, c.len))
+            .collect();
+        assert_eq!(found, vec![(0, 1, 2), (0, 4, 2)]);
+        assert_eq!(t.lookup("Content Types"), Some(0));
+        // A word of the phrase alone is its own concept.
+        assert_eq!(t.lookup("types"), Some(1));
     }
 
     #[test]
