@@ -104,6 +104,22 @@ def keywords(q: str) -> str:
     return " ".join(w for w in kept if w)
 
 
+def absent_blobs(git_dir: Path, commit: str) -> list[str]:
+    """Paths of the commit's files whose blobs the mirror does not hold."""
+    listing = subprocess.run(["git", "-C", str(git_dir), "ls-tree", "-r", "-z", commit],
+                             capture_output=True, check=True).stdout.decode("utf-8", "replace")
+    blobs = []
+    for entry in filter(None, listing.split("\0")):
+        meta, path = entry.split("\t", 1)
+        _mode, kind, obj = meta.split()
+        if kind == "blob":
+            blobs.append((obj, path))
+    check = subprocess.run(["git", "-C", str(git_dir), "cat-file", "--batch-check"],
+                           input="".join(f"{obj}\n" for obj, _ in blobs).encode(),
+                           capture_output=True, check=True).stdout.decode().splitlines()
+    return [path for (_, path), line in zip(blobs, check) if line.endswith(" missing")]
+
+
 def materialize(row: dict, corpora: Path, mirrors: Path) -> Path:
     """The repository's tree at the question's commit, unpacked once."""
     dest = corpora / row["set"]
@@ -119,8 +135,14 @@ def materialize(row: dict, corpora: Path, mirrors: Path) -> Path:
     if dest.exists():
         subprocess.run(["rm", "-rf", str(dest)], check=True)
     dest.mkdir(parents=True)
-    archive = subprocess.Popen(["git", "-C", str(git_dir), "archive", row["commit"]],
-                               stdout=subprocess.PIPE)
+    # A mirror may lack its largest blobs (the fetch tool lists them but leaves
+    # them out): those files are left out of the tree, named on stderr.
+    absent = absent_blobs(git_dir, row["commit"])
+    for path in absent:
+        print(f"note: {row['repo']}: {path} is absent from the mirror; left out", file=sys.stderr)
+    excludes = [f":(exclude,literal){path}" for path in absent]
+    archive = subprocess.Popen(["git", "-C", str(git_dir), "archive", row["commit"], "--", ".",
+                                *excludes], stdout=subprocess.PIPE)
     subprocess.run(["tar", "-x", "-C", str(dest)], stdin=archive.stdout, check=True)
     if archive.wait() != 0:
         raise SystemExit(f"error: git archive {row['commit']} failed in {git_dir}")
