@@ -65,8 +65,11 @@ const SECONDARY_PATH_WORDS: &[&str] = &[
 /// Folder words (not file-name words) that mark examples and documentation:
 /// `sample/`, `demos/`, Lua's `manual/`. As file-name words they would take
 /// code for secondary (`sample_rate.c`, `manual_seed.py`).
-const SECONDARY_FOLDER_WORDS: &[&str] =
-    &["sample", "samples", "demo", "demos", "manual", "manuals"];
+const SECONDARY_FOLDER_WORDS: &[&str] = &[
+    "sample", "samples", "demo", "demos", "manual", "manuals",
+    // Perl's and git's test folder (`t/`), as a folder only: `t.go` is code.
+    "t",
+];
 
 /// Whether a folder word is a tests' word run together (`testdata`, Go's
 /// fixtures; `testutil`, `testcases`, Lua's `testes`): it opens with `test`.
@@ -82,6 +85,8 @@ const PROSE_EXTENSIONS: &[&str] = &[
     ".md", ".rst", ".txt", ".adoc", ".html", ".htm", ".org", ".1", ".2", ".3", ".4", ".5", ".6",
     ".7", ".8", ".9", ".pdf", ".docx", ".doc", ".odt", ".ods", ".odp", ".epub", ".pptx", ".ppt",
     ".xlsx", ".xls", ".rtf", ".tex",
+    // Jupyter notebooks: worked examples and documentation around the code.
+    ".ipynb",
 ];
 
 /// File names (first path word) of prose that ships with code: changelogs,
@@ -342,8 +347,12 @@ fn is_secondary_name(name: &str) -> bool {
         secondary_word |= is_word_of(SECONDARY_PATH_WORDS, w);
         first_word.get_or_insert(w);
     });
-    // Or its first word a prose name (`ChangeLog`, split at its capital).
-    secondary_word || is_prose_name(name) || first_word.is_some_and(|w| is_word_of(PROSE_NAMES, w))
+    // Or its first word a prose name (`ChangeLog`, split at its capital), or
+    // a Perl test script (`dyn-maxbytes.t`).
+    secondary_word
+        || is_prose_name(name)
+        || first_word.is_some_and(|w| is_word_of(PROSE_NAMES, w))
+        || name.ends_with(".t")
 }
 
 /// Whether a file's name (lowercase) is prose by its extension (`.md`) or
@@ -561,6 +570,11 @@ mod tests {
             ("internal/testdata/config.go", FileKind::Secondary),
             ("pkg/testutil/server.go", FileKind::Secondary),
             ("src/testament.rs", FileKind::Source),
+            ("t/lib/MemcachedTest.pm", FileKind::Secondary),
+            ("t/dyn-maxbytes.t", FileKind::Secondary),
+            ("DEMO.ipynb", FileKind::Secondary),
+            ("src/t.go", FileKind::Source),
+            ("src/format.tt", FileKind::Source),
             ("Cargo.toml", FileKind::Config),
             ("package.json", FileKind::Config),
             ("appveyor.yml", FileKind::Config),
