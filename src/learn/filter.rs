@@ -161,8 +161,8 @@ pub fn clean_synonym(term: &str) -> Option<String> {
 }
 
 /// Whether `term` may be a synonym of concept `name`: nothing in the loaded
-/// layers or in the file maps it (or, for one word, its stem) to a concept
-/// with another name.
+/// layers or in the file maps it (or its words' stems: `retries`, `content
+/// types`) to a concept with another name.
 pub fn free_for(term: &str, name: &str, known: &Thesaurus, doc: &Doc) -> bool {
     let in_layers = known
         .lookup(term)

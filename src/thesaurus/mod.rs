@@ -398,7 +398,8 @@ impl Thesaurus {
         }
     }
 
-    /// The concept a phrase (a synonym, or one inflected word) stands for.
+    /// The concept a phrase (a synonym, one inflected word, or a phrase of
+    /// inflected words) stands for.
     pub fn lookup(&self, phrase: &str) -> Option<usize> {
         let key = normalize(phrase)?;
         if let Some(&i) = self.by_phrase.get(&key) {
@@ -569,9 +570,6 @@ pub fn warn_unusable(path: &Path, err: &anyhow::Error, learnable: bool) {
 
 /// Lowercases, trims and collapses inner whitespace; `None` for empty or
 /// overlong phrases.
-/// How a synonym is kept in a concept's list: a one-token synonym as written
-/// (an identifier's case says where its words begin), a phrase as
-/// [`normalize`] makes it.
 /// The stems of a normalised phrase's words, joined by a space: an
 /// inflected phrase (`content types`, `status codes`) finds the concept its
 /// listed form names.
@@ -579,6 +577,9 @@ fn phrase_stem(phrase: &str) -> String {
     phrase.split(' ').map(stem).collect::<Vec<_>>().join(" ")
 }
 
+/// How a synonym is kept in a concept's list: a one-token synonym as written
+/// (an identifier's case says where its words begin), a phrase as
+/// [`normalize`] makes it.
 pub fn spelling(phrase: &str) -> Option<String> {
     let trimmed = phrase.trim();
     if !trimmed.is_empty() && !trimmed.contains(char::is_whitespace) {
