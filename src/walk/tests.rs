@@ -828,3 +828,29 @@ fn paths_as_given_keep_the_arguments_spelling() {
     let stdin = stdin_haystack(b"x".to_vec());
     assert_eq!(as_given(&stdin, &[PathBuf::from(".")], cwd), None);
 }
+
+#[cfg(unix)]
+#[test]
+fn below_a_root_by_bytes_is_below_it_by_components() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let cases: &[(&[u8], &[u8])] = &[
+        (b"/work/repo/src/main.rs", b"/work/repo"),
+        (b"/work/repo", b"/work/repo"),
+        (b"/work/repository/src/x.rs", b"/work/repo"),
+        (b"/etc/hosts", b"/"),
+        (b"/work/repo/caf\xc3\xa9/men\xfa.rs", b"/work/repo"),
+        (b"/elsewhere/x.rs", b"/work/repo"),
+        (b"/work/repo/a/b/c", b"/work/repo/a"),
+    ];
+    for (path, root) in cases {
+        let path = Path::new(OsStr::from_bytes(path));
+        let root = Path::new(OsStr::from_bytes(root));
+        let by_components = path.strip_prefix(root).unwrap_or(path).to_string_lossy();
+        assert_eq!(
+            super::below_lossy(path, root),
+            by_components,
+            "{path:?} under {root:?}"
+        );
+    }
+}
