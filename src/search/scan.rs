@@ -376,26 +376,23 @@ fn count_file(
     };
     // A small tree's file read before in the run is counted from memory;
     // one read now is read whole and kept (a big one's are streamed).
-    if small {
-        if let Some(bytes) = read.reread.raw(&h.key) {
-            let c = count::count_bytes(matcher, &bytes, !read.text);
-            finish_stream(h, Ok(()), c.binary, c.bytes, counters, read)?;
-            return Some((c.counts, c.bytes));
-        }
-    }
-    let counted = std::fs::File::open(path).and_then(|mut file| {
-        document::count_read(&h.key);
-        if small {
-            if let Some(bytes) = read_small(&mut file)? {
-                let c = count::count_bytes(matcher, &bytes, !read.text);
-                if !c.binary {
-                    read.reread.keep_raw(&h.key, bytes);
+    let kept = if small { read.reread.raw(&h.key) } else { None };
+    let counted = match kept {
+        Some(bytes) => Ok(count::count_bytes(matcher, &bytes, !read.text)),
+        None => std::fs::File::open(path).and_then(|mut file| {
+            document::count_read(&h.key);
+            if small {
+                if let Some(bytes) = read_small(&mut file)? {
+                    let c = count::count_bytes(matcher, &bytes, !read.text);
+                    if !c.binary {
+                        read.reread.keep_raw(&h.key, bytes);
+                    }
+                    return Ok(c);
                 }
-                return Ok(c);
             }
-        }
-        count::count_reader(&mut file, matcher, !read.text, count::CHUNK)
-    });
+            count::count_reader(&mut file, matcher, !read.text, count::CHUNK)
+        }),
+    };
     let (result, c) = match counted {
         Ok(c) => (Ok(()), c),
         Err(err) => (Err(err), count::Counted::default()),
