@@ -66,6 +66,10 @@ pub(crate) fn rank(
     score::sort_files(&mut ranked, |h| scan.haystacks[h].key.clone());
     let learned = (limits.learned && score::rerank::applies(facts)).then(|| {
         let keys = |h: usize| scan.haystacks[h].key.clone();
+        messages::verbose(&format!(
+            "ranker: {}",
+            score::rerank::Model::of(facts).name()
+        ));
         score::rerank::rerank(&mut ranked, keys, &weights, facts)
     });
     // A learned answer still comes first: the model that taught it chose the

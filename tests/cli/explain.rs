@@ -135,9 +135,9 @@ fn verbose_names_the_best_line_that_is_printed_and_explained() {
 }
 
 /// A statement-shaped query (a commit subject's shape) is ordered by the
-/// learned ranker: `-v` gives each file's learned score, `--explain` says
-/// so, and the judge's confidence is the learned judge's. A question keeps
-/// the hand order and says nothing of a learned score.
+/// learned commit model, a question by the learned question model: `-v`
+/// names the model and gives each file's learned score, and `--explain`
+/// says so. A query asking for tests keeps the hand order.
 #[test]
 fn the_learned_ranker_orders_statements_and_questions_and_says_so_tests_keep_the_hand_order() {
     let d = corpus();
@@ -153,11 +153,13 @@ fn the_learned_ranker_orders_statements_and_questions_and_says_so_tests_keep_the
     ]);
     statement
         .code(0)
+        .stderr_has("ranker: the commit model")
         .stderr_has(", learned ")
         .stderr_has("ordered by the learned ranker's score");
     let question = d.run(&["-v", "--explain", "where is the null session made", "."]);
     question
         .code(0)
+        .stderr_has("ranker: the question model")
         .stderr_has(", learned ")
         .stderr_has("ordered by the learned ranker's score");
     // No training answer was a test file: a query asking for tests keeps
@@ -166,6 +168,7 @@ fn the_learned_ranker_orders_statements_and_questions_and_says_so_tests_keep_the
     tests
         .code(0)
         .stderr_lacks(", learned ")
+        .stderr_lacks("ranker: the")
         .stderr_lacks("ordered by the learned ranker");
 }
 

@@ -1,0 +1,25 @@
+#!/bin/bash
+# Remakes the learned question ranker (src/score/learned_questions.rs and
+# tests/bench/train/manifest-questions.json): makes the doc-comment questions
+# and their masked trees (data/gen_docq.py; it must reproduce the committed
+# data/docq.jsonl), dumps their features with kgrep (--features ranks by hand,
+# so the data does not depend on the model it trains), then fits with fit.py.
+#
+# Needs: the training repositories' git mirrors (data/repos.tsv; fetch
+# github:owner/name into ../.mirror beside the checkout, or set
+# KGREP_EVAL_MIRRORS), and a Python with numpy and scikit-learn (PYTHON).
+# About 10 minutes on 2 cores.
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+PYTHON=${PYTHON:-python3}
+OUT=${OUT:-target/train}
+mkdir -p "$OUT"
+cargo build --profile eval
+rm -rf "$OUT/docq"
+"$PYTHON" tests/bench/train/data/gen_docq.py --trees "$OUT/docq" --out "$OUT/docq/docq.jsonl"
+cmp "$OUT/docq/docq.jsonl" tests/bench/train/data/docq.jsonl ||
+  { echo "make_question_model: the questions differ from data/docq.jsonl" >&2; exit 1; }
+"$PYTHON" tests/bench/train/dump.py --kgrep target/eval/kgrep --dataset "$OUT/docq/docq.jsonl" \
+  --corpus-root "$OUT/docq" --out "$OUT/docq-features.jsonl"
+"$PYTHON" tests/bench/train/fit.py --train "$OUT/docq-features.jsonl" \
+  --repos tests/bench/train/data/repos.tsv --c 0.1 --write-questions src/score/learned_questions.rs
