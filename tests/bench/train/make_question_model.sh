@@ -8,18 +8,21 @@
 # Needs: the training repositories' git mirrors (data/repos.tsv; fetch
 # github:owner/name into ../.mirror beside the checkout, or set
 # KGREP_EVAL_MIRRORS), and a Python with numpy and scikit-learn (PYTHON).
-# About 10 minutes on 2 cores.
+# About 10 minutes on 2 cores. The trees go to TREES (default /tmp/kgrep-docq),
+# outside any git repository: inside one, kgrep would honour each tree's own
+# .gitignore and the features would differ from the committed model's.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 PYTHON=${PYTHON:-python3}
 OUT=${OUT:-target/train}
 mkdir -p "$OUT"
 cargo build --profile eval
-rm -rf "$OUT/docq"
-"$PYTHON" tests/bench/train/data/gen_docq.py --trees "$OUT/docq" --out "$OUT/docq/docq.jsonl"
-cmp "$OUT/docq/docq.jsonl" tests/bench/train/data/docq.jsonl ||
+TREES=${TREES:-/tmp/kgrep-docq}
+rm -rf "$TREES"
+"$PYTHON" tests/bench/train/data/gen_docq.py --trees "$TREES" --out "$TREES/docq.jsonl"
+cmp "$TREES/docq.jsonl" tests/bench/train/data/docq.jsonl ||
   { echo "make_question_model: the questions differ from data/docq.jsonl" >&2; exit 1; }
-"$PYTHON" tests/bench/train/dump.py --kgrep target/eval/kgrep --dataset "$OUT/docq/docq.jsonl" \
-  --corpus-root "$OUT/docq" --out "$OUT/docq-features.jsonl"
+"$PYTHON" tests/bench/train/dump.py --kgrep target/eval/kgrep --dataset "$TREES/docq.jsonl" \
+  --corpus-root "$TREES" --out "$OUT/docq-features.jsonl"
 "$PYTHON" tests/bench/train/fit.py --train "$OUT/docq-features.jsonl" \
   --repos tests/bench/train/data/repos.tsv --c 0.1 --write-questions src/score/learned_questions.rs

@@ -15,7 +15,9 @@ own words are not in its answer's comment.
 
 A row is a dev-set style row `dump.py` reads under `--corpus-root` (the `--trees`
 folder): `{"id", "repo", "corpus", "query", "gold_files": [path], "lines": [def, end],
-"name"}`. Test, sample and vendored paths are left out (`gen_train.py`'s rule); at
+"name"}`. With `--questions DIR` the rows are also written as question files
+(`tests/bench/questions/grade.py --questions DIR --corpora TREES` grades them as the
+question sets are graded). Test, sample and vendored paths are left out (`gen_train.py`'s rule); at
 most two functions a file; a function's body must have at least `MIN_BODY` lines.
 The choice is deterministic (a hash of repository, path and name).
 
@@ -307,6 +309,24 @@ def functions(text: str, lang: str):
         yield name, i, end, doc[0], doc[1], sentence
 
 
+def write_questions(rows: list[dict], folder: Path, trees: Path) -> None:
+    """The rows as tests/bench/questions rows, one file a repository, and the
+    stamp grade.py reads to take each tree as already unpacked."""
+    folder.mkdir(parents=True, exist_ok=True)
+    by_corpus: dict[str, list[dict]] = {}
+    for r in rows:
+        by_corpus.setdefault(r["corpus"], []).append(r)
+    for corpus, rs in by_corpus.items():
+        (trees / corpus / ".kgrep-questions-commit").write_text("docq\n")
+        with open(folder / f"{corpus}.jsonl", "w") as f:
+            for i, r in enumerate(rs):
+                f.write(json.dumps({
+                    "id": f"{corpus}-{i:02d}", "repo": r["repo"], "commit": "docq",
+                    "lang": r["language"], "query": r["query"],
+                    "answers": [{"path": r["gold_files"][0], "lines": r["lines"]}],
+                }) + "\n")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repos", default=str(HERE / "repos.tsv"))
@@ -316,6 +336,8 @@ def main() -> int:
     ap.add_argument("--out", default="/tmp/kgrep-docq/docq.jsonl")
     ap.add_argument("--per-file", type=int, default=2, help="at most this many a file (0: no cap)")
     ap.add_argument("--only", action="append", default=[])
+    ap.add_argument("--questions", help="also write the rows as question files grade.py reads "
+                    "(one a repository, in this folder; grade with --corpora TREES)")
     args = ap.parse_args()
 
     rows_out = []
@@ -392,6 +414,8 @@ def main() -> int:
         for r in rows_out:
             f.write(json.dumps(r) + "\n")
     print(f"gen_docq: {len(rows_out)} queries written to {args.out}", file=sys.stderr)
+    if args.questions:
+        write_questions(rows_out, Path(args.questions), Path(args.trees))
     return 0
 
 
