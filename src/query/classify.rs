@@ -359,6 +359,21 @@ impl Ask {
         }
     }
 
+    /// Whether `raw` (asked as `self`) is a search typed as keywords: not a
+    /// question, read as looking for code (`for_units`: it opens with no
+    /// change verb), and typed in lowercase from its first letter, as people
+    /// type into a search box ("default log level when nothing configured").
+    /// A commit subject opens with a capital ("Optional percent encoding
+    /// behaviour") or a change verb ("fix parse error when …").
+    pub fn typed_as_search(self, raw: &str) -> bool {
+        self == Ask::Other
+            && self.for_units(raw) != Ask::Other
+            && without_request(raw)
+                .chars()
+                .find(|c| c.is_alphabetic())
+                .is_some_and(char::is_lowercase)
+    }
+
     /// From the query as typed (after any request it opens with).
     pub fn of(raw: &str) -> Ask {
         let lower = without_request(raw).to_lowercase();
@@ -379,6 +394,19 @@ impl Ask {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_search_is_typed_in_lowercase_without_a_change_verb() {
+        let search = |q: &str| Ask::of(q).typed_as_search(q);
+        assert!(search("default log level when nothing configured"));
+        assert!(search("please, retry backoff max delay"));
+        // A commit subject: a capital, or a change verb first.
+        assert!(!search("Optional percent encoding behaviour"));
+        assert!(!search("fix parse error when no status text"));
+        // A question is not a search, however it is typed.
+        assert!(!search("where is the retry delay computed"));
+        assert!(!search(""));
+    }
 
     #[test]
     fn keywords_look_for_code_and_a_change_does_not() {

@@ -712,6 +712,7 @@ fn query_facts<'q>(q: &Query, typed: &'q [String]) -> score::features::QueryFact
         ask: q.ask,
         units_ask: q.ask.for_units(&q.raw),
         asks_declaration: score::query_asks_declaration(&q.terms),
+        keywords: q.ask.typed_as_search(&q.raw),
     }
 }
 

@@ -96,6 +96,10 @@ pub struct QueryFacts<'q> {
     /// The query asks for a declaration itself ("where is the type …
     /// defined", "the interface for …": `file_kind::query_asks_declaration`).
     pub asks_declaration: bool,
+    /// The query is a search typed as keywords ("default log level when
+    /// nothing configured": `Ask::typed_as_search`), not a question and not
+    /// a commit subject.
+    pub keywords: bool,
 }
 
 /// The feature vectors of a query's candidates, in their order.

@@ -209,12 +209,12 @@ fn a_question_puts_the_code_before_its_type_declarations() {
         run.describe
     );
     run.stdout_has("2:\t  copyInheritedSettings(sourceCommand) {");
-    // Keywords look for the code too, but their learned model (fitted on
-    // commits, which change the declarations with the code) puts the
-    // declarations first: `--explain` says why the code is first despite a
-    // lower learned score.
-    let keywords = "settings copied subcommand inherits parent created";
-    let run = d.run(&["--explain", keywords, "."]);
+    // A statement that looks for code (no change verb) is ordered by the
+    // commit model (fitted on commits, which change the declarations with
+    // the code), which puts the declarations first: `--explain` says why the
+    // code is first despite a lower learned score.
+    let statement = "Settings copied to a subcommand from its parent when created";
+    let run = d.run(&["--explain", statement, "."]);
     run.code(0)
         .stderr_has("explain: lib/command.js: ")
         .stderr_has("; moved first: code, before a file that only declares it");

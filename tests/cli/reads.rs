@@ -82,8 +82,9 @@ fn the_model_stage_reads_each_file_once() {
         "citations": [{"path": "src/http/retry.ts", "line": 21}]
     })
     .to_string();
-    // The first call is an expansion (some query words are missing near the
-    // results), which finds no new words in this reply; the second selects.
+    // A search typed as keywords has the hand judge, which finds every
+    // query word near the results: one call, which selects (the second step
+    // is never asked for).
     let mock = MockLlm::start(vec![Step::chat(&reply), Step::chat(&reply)]);
     d.use_model(&mock.base_url(), "judge_confidence = 0.999");
     let out = d.run_llm(
@@ -93,6 +94,6 @@ fn the_model_stage_reads_each_file_once() {
     out.code(0)
         .stdout_has("21:\t      const delay = opts.baseDelayMs * 2 ** attempt;")
         .stderr_has("model: ");
-    assert_eq!(mock.received().len(), 2, "{}", out.describe);
+    assert_eq!(mock.received().len(), 1, "{}", out.describe);
     read_each_once(&out);
 }
