@@ -180,7 +180,12 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     if plan.features && q.kind == QueryKind::Natural {
         let rows = natural::features(&q, &searched);
         let mut out = std::io::stdout().lock();
-        crate::render::features::write_features(&mut out, crate::score::features::NAMES, &rows)?;
+        crate::render::features::write_features(
+            &mut out,
+            crate::score::features::NAMES,
+            &crate::score::unit_features::NAMES,
+            &rows,
+        )?;
         return Ok(Finding::Done(ExitStatus::Matched));
     }
     let wordless = match &q.kind {

@@ -716,9 +716,16 @@ fn query_facts<'q>(q: &Query, typed: &'q [String]) -> score::features::QueryFact
     }
 }
 
+/// Candidates whose units `--features` prints too, and units of each.
+const FEATURE_UNIT_FILES: usize = 3;
+const FEATURE_UNITS: usize = 10;
+
 /// `--features`: each ranked candidate's path and feature vector, in the
-/// ranking's order (`render::features` writes them).
+/// ranking's order, and the first candidates' best units (at most
+/// [`FEATURE_UNITS`] of each of the first [`FEATURE_UNIT_FILES`], in their
+/// hand order) with theirs (`render::features` writes them).
 pub(crate) fn features(q: &Query, searched: &Searched) -> Vec<crate::render::features::FeatureRow> {
+    use crate::render::features::{FeatureRow, UnitRow};
     let weights = TermWeights::new(&q.terms, &searched.df, searched.stats.loaded);
     let typed = query::typed_names(&q.raw, q.ask);
     let keys = |h: usize| searched.haystacks[h].key.clone();
@@ -728,9 +735,31 @@ pub(crate) fn features(q: &Query, searched: &Searched) -> Vec<crate::render::fea
         .ranked
         .iter()
         .zip(all)
-        .map(|(f, features)| crate::render::features::FeatureRow {
-            path: searched.haystacks[f.haystack].key.clone(),
-            features,
+        .enumerate()
+        .map(|(rank, (f, features))| {
+            let units = if rank < FEATURE_UNIT_FILES {
+                let vectors = score::unit_features::features(f, facts.units_ask);
+                f.units
+                    .iter()
+                    .zip(vectors)
+                    .take(FEATURE_UNITS)
+                    .map(|(u, features)| UnitRow {
+                        kind: u.span.kind,
+                        name: u.span.name.clone(),
+                        start: u.span.start_line,
+                        end: u.span.end_line,
+                        def: u.span.def_line,
+                        features,
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            FeatureRow {
+                path: searched.haystacks[f.haystack].key.clone(),
+                features,
+                units,
+            }
         })
         .collect()
 }

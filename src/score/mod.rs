@@ -22,6 +22,7 @@ pub mod symbol;
 #[cfg(test)]
 mod tests;
 pub mod unit;
+pub mod unit_features;
 
 use std::collections::BTreeMap;
 

@@ -199,3 +199,41 @@ fn features_prints_each_candidates_vector_under_a_names_line() {
     // Not the results: no heading, no numbered line.
     assert!(!run.stdout.contains(":\t"), "{}", run.describe);
 }
+
+/// `--features` also prints the best units of the first candidates (what
+/// `tests/bench/train/fit_units.py` reads): each named, placed, and with one
+/// number a unit feature; the hand order's first unit has the file's best
+/// unit score (`hand_share` 1) and the first place (`hand_rank_recip` 1).
+#[test]
+fn features_print_the_first_candidates_units_with_their_vectors() {
+    let d = corpus();
+    let run = d.run(&["--features", "make null session class configurable", "."]);
+    run.code(0);
+    let mut lines = run.stdout.lines();
+    let head: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    let names: Vec<&str> = head["unit_names"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    let at = |name: &str| names.iter().position(|n| *n == name).unwrap();
+    let first: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    let units = first["units"].as_array().unwrap();
+    assert!(!units.is_empty(), "{}", run.describe);
+    for u in units {
+        assert_eq!(u["f"].as_array().unwrap().len(), names.len());
+        let (start, def, end) = (u["start"].as_u64(), u["def"].as_u64(), u["end"].as_u64());
+        assert!(start <= def && def <= end, "{u}");
+    }
+    assert_eq!(units[0]["f"][at("hand_share")].as_f64(), Some(1.0));
+    assert_eq!(units[0]["f"][at("hand_rank_recip")].as_f64(), Some(1.0));
+    let named: Vec<&str> = units.iter().filter_map(|u| u["name"].as_str()).collect();
+    assert!(named.contains(&"make_null_session"), "{named:?}");
+    let callable = units
+        .iter()
+        .find(|u| u["name"] == "make_null_session")
+        .unwrap();
+    assert_eq!(callable["kind"].as_str(), Some("function"));
+    assert_eq!(callable["f"][at("callable")].as_f64(), Some(1.0));
+}
