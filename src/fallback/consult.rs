@@ -674,13 +674,23 @@ fn vocabulary(q: &Query, search: &Searched, read: &crate::document::ReadOptions)
 }
 
 /// Replaces the ranking with the fusion (reciprocal rank) of it and the
-/// ranking with the model's words (`rrf::fuse_ranked`), and selects again.
+/// ranking with the model's words (`rrf::fuse_ranked`), and selects again:
+/// as the first pass does, the wider selection unless the second pass's
+/// judge is sure.
 fn fuse_into(search: &mut Searched, second: Searched, limits: Limits) {
     let (haystacks, ranked) = rrf::fuse_ranked(
         (&search.haystacks, &search.ranked),
         (&second.haystacks, &second.ranked),
     );
-    search.selected = crate::score::select_per_file(&ranked, limits.max_lines, limits.max_count);
+    let sure = second
+        .judgement
+        .as_ref()
+        .is_some_and(|j| j.verdict == crate::judge::Verdict::Sufficient);
+    search.selected = if sure {
+        crate::score::select_per_file(&ranked, limits.max_lines, limits.max_count)
+    } else {
+        crate::score::select_unsure(&ranked, limits.max_lines, limits.max_count)
+    };
     search.scores = crate::report::line_scores(&ranked);
     search.haystacks = haystacks;
     search.ranked = ranked;

@@ -77,9 +77,12 @@ pub(crate) fn rank(
     score::answers_first(&mut ranked, query::answer_slots(&q.terms));
     verbose_ranking(&ranked, &scan.haystacks);
     let scores: LineScores = crate::report::line_scores(&ranked);
-    let selected: Selection = score::select_per_file(&ranked, limits.max_lines, limits.max_count);
+    // The judge weighs the wider selection, the one an unsure verdict prints:
+    // what it finds near the results must not depend on the verdict it
+    // feeds.
+    let wide: Selection = score::select_unsure(&ranked, limits.max_lines, limits.max_count);
     let slots = query_slots(q);
-    let mut evidence = judge::evidence(&ranked, &selected, slots, weights.total());
+    let mut evidence = judge::evidence(&ranked, &wide, slots, weights.total());
     evidence.unknown = unknown_slots(q, &scan.df);
     evidence.answers = query::answer_slots(&q.terms);
     evidence.learned = learned
@@ -92,9 +95,9 @@ pub(crate) fn rank(
     // run that learned it printed: a weak model's place is never all there is.
     let learned = evidence.learned_answer_first();
     let selected = if judgement.verdict == judge::Verdict::Sufficient && !learned {
-        selected
+        score::select_per_file(&ranked, limits.max_lines, limits.max_count)
     } else {
-        score::select_unsure(&ranked, limits.max_lines, limits.max_count)
+        wide
     };
     // The second pass read every candidate; the stages after it read the
     // printed files and the best few (a model's excerpts) again.

@@ -300,13 +300,25 @@ fn selection_shows_the_best_place_in_full_and_runners_up_briefly() {
         ],
     );
     let close = ranked(3, 9.5, &[(5, 1, 3.0), (9, 1, 2.0)]);
-    let runner = ranked(4, 7.0, &[(30, 0, 2.0), (31, 0, 1.9)]);
+    let runner = ranked(4, 8.5, &[(30, 0, 2.0), (31, 0, 1.9)]);
+    let unsure_only = ranked(6, 7.0, &[(2, 0, 2.0)]);
     let weak = ranked(5, 5.0, &[(1, 0, 9.0)]);
-    let files = vec![top, close, runner, weak];
+    let files = vec![top, close, runner, unsure_only, weak];
     assert_eq!(
         select(&files, 100),
         vec![(7, vec![10, 12, 20, 50]), (3, vec![5, 9]), (4, vec![30])],
-        "best place in full, a close runner-up in full, a runner-up once, a weak file not at all"
+        "best place in full, a close runner-up in full, a runner-up once, weaker files not at all"
+    );
+    // Unsure of the first file, the runners-up down to 0.6 of it are shown
+    // too, once each.
+    assert_eq!(
+        select_unsure(&files, 100, None),
+        vec![
+            (7, vec![10, 12, 20, 50]),
+            (3, vec![5, 9]),
+            (4, vec![30]),
+            (6, vec![2])
+        ],
     );
     // A cap keeps the top file's best line, then the best lines of all of
     // them: its other place (4.0) before its weaker function lines, the close
@@ -320,7 +332,7 @@ fn selection_shows_the_best_place_in_full_and_runners_up_briefly() {
     assert_eq!(select(&with_strong, 2), vec![(7, vec![10]), (3, vec![5])]);
     assert!(select(&[], 0).is_empty());
     let everything = select(&files, 0);
-    assert_eq!(everything.len(), 4, "0 shows every ranked file");
+    assert_eq!(everything.len(), 5, "0 shows every ranked file");
     assert_eq!(
         everything[0],
         (7, vec![10, 11, 12, 20, 50]),
@@ -446,7 +458,7 @@ fn a_unit_is_printed_from_its_definition_then_its_body_when_a_doc_line_scores_be
     );
     top.units = vec![unit(5, 8, 20, 9.0), unit(30, 33, 40, 8.0)];
     // A runner-up shown briefly: its unit's best line is a doc line too.
-    let mut brief = ranked(2, 7.0, &[(2, 0, 3.0), (6, 4, 1.0)]);
+    let mut brief = ranked(2, 8.5, &[(2, 0, 3.0), (6, 4, 1.0)]);
     brief.units = vec![unit(1, 4, 9, 5.0)];
     assert_eq!(
         select(&[top, brief], 100),
@@ -455,5 +467,27 @@ fn a_unit_is_printed_from_its_definition_then_its_body_when_a_doc_line_scores_be
         // other unit and the runner-up by their definitions, not the
         // comments above them.
         vec![(1, vec![8, 12, 33]), (2, vec![4])]
+    );
+}
+
+#[test]
+fn a_file_shows_its_best_unit_in_full_then_six_more_units_once_each() {
+    // Unit k (k = 0..9) spans lines 100k+1..100k+50, is named on 100k+1, and
+    // holds one scored line, 100k+10; unit 9 is under half the best unit's
+    // score. The best unit is printed from its definition; the next six by
+    // their best line; the seventh-best waits, and the weak one is cut.
+    let lines: Vec<(usize, u32, f64)> = (0..10u32)
+        .map(|k| (100 * k as usize + 10, 100 * k + 1, 5.0 - 0.1 * f64::from(k)))
+        .collect();
+    let mut file = ranked(1, 10.0, &lines);
+    file.units = (0..10)
+        .map(|k| {
+            let total = if k == 9 { 4.0 } else { 9.0 - 0.1 * k as f64 };
+            unit(100 * k + 1, 100 * k + 1, 100 * k + 50, total)
+        })
+        .collect();
+    assert_eq!(
+        select(&[file], 100),
+        vec![(1, vec![1, 10, 110, 210, 310, 410, 510, 610])]
     );
 }
