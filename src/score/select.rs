@@ -19,9 +19,9 @@ pub(super) const MAX_FILES: usize = 5;
 /// 0.8 (with `OTHER_UNITS` 6): dev line precision 0.331 -> 0.367 at the same
 /// region recall (0.933), median output tokens 229 -> 200, the question sets
 /// 253 -> 254 right of 440 (the first file's lines are no longer cut by the
-/// cap for a runner-up's); the
-/// commit set's MRR 0.773 -> 0.767, held-out 0.777 -> 0.766 (a sure first
-/// file that was wrong no longer shows the right one below it).
+/// cap for a runner-up's); the commit set's MRR 0.773 -> 0.767, held-out
+/// 0.777 -> 0.766 (a sure first file that was wrong no longer shows the
+/// right one below it).
 pub(super) const RUNNER_UP_SHARE: f64 = 0.8;
 /// A runner-up this close to the top file is shown like the top file (its best
 /// place in full): the two are a toss-up.
