@@ -12,6 +12,7 @@ pub mod features;
 mod file_kind;
 pub mod kind;
 mod learned;
+mod learned_happens;
 mod learned_questions;
 mod lines;
 #[cfg(test)]

@@ -21,6 +21,14 @@ question sets are graded). Test, sample and vendored paths are left out (`gen_tr
 most two functions a file; a function's body must have at least `MIN_BODY` lines.
 The choice is deterministic (a hash of repository, path and name).
 
+With `--happens`, the questions ask what happens in a failure instead: a function
+whose doc comment says it raises, throws, panics, fails or returns an error (or null,
+false, ...) if or when a condition holds ("Raises ValueError if the name is empty")
+gives "what happens if the name is empty", answered by that function (at most 40 a
+repository, committed as `docqh.jsonl`). Doc comments seldom say what a caller sees
+in their first sentence, so the "what happens" questions users ask have no other
+source of training data here.
+
 The comments are found by line patterns, not a parser: a run of `//`, `///`, `#`
 lines or a `/* … */` block right above a definition line (annotations, attributes
 and decorators between are allowed), or a Python docstring right below `def`.
@@ -142,6 +150,33 @@ def question(sentence: str, key: str) -> str:
         return ["where is the code that " + s, "how does it " + base + rest,
                 "which function " + s][pick]
     return ["where is " + s, "how does it " + s, "where is the code for " + s][pick]
+
+
+# A doc comment's failure clause: what the function does on failure, then the condition.
+FAILURE_CLAUSE = re.compile(
+    r"\b(?:raises?|throws?|panics?|fails?|is\s+thrown|is\s+raised|errors?\s+out|returns?\s+"
+    r"(?:an?\s+)?(?:error|err|null|nil|none|false|undefined|-1|an?\s+\w*error|\w*exception))\b"
+    r"[^.;]*?\b(if|when|unless)\s+([^.;:()\[\]{}`]{8,140})", re.I)
+
+
+def happens_question(text: str) -> str | None:
+    """"what happens if <condition>" from a doc comment's failure clause; None when
+    it has none, or the condition is not plain words."""
+    text = re.sub(r"\{@(?:link|linkplain|code|literal)\s+([^}]*)\}", r"\1", text)
+    text = re.sub(r"<[^>]+>", " ", text).replace("`", "").replace("*", " ")
+    text = " ".join(text.split())
+    m = FAILURE_CLAUSE.search(text)
+    if not m:
+        return None
+    cond = m.group(2).strip().rstrip(",")
+    # Only the first condition of a list ("if A, or if B", "if A, returns ...").
+    cond = re.split(r"\s(?:or if|and if|,\s*(?:or|and)?\s*(?:raises?|throws?|returns?))\b", cond)[0]
+    if not 3 <= len(cond.split()) <= 16:
+        return None
+    letters = sum(c.isalpha() or c == " " for c in cond)
+    if letters < 0.85 * len(cond):
+        return None
+    return f"what happens {m.group(1).lower()} {cond}"
 
 
 DEF_RES = {
@@ -281,8 +316,9 @@ def docstring_below(lines: list[str], i: int) -> tuple[int, int, str] | None:
     return None
 
 
-def functions(text: str, lang: str):
-    """(name, def line, end line, comment first, comment last, sentence), 0-based lines."""
+def functions(text: str, lang: str, happens: bool = False):
+    """(name, def line, end line, comment first, comment last, sentence), 0-based lines.
+    With `happens`, the sentence is the "what happens" question (`happens_question`)."""
     lines = text.split("\n")
     for i, line in enumerate(lines):
         name = def_name(line, lang)
@@ -299,6 +335,11 @@ def functions(text: str, lang: str):
         body_lines = sum(1 for x in range(i + 1, end + 1)
                          if lines[x].strip() and not (doc[0] <= x <= doc[1]))
         if body_lines < MIN_BODY:
+            continue
+        if happens:
+            asked = happens_question(doc[2])
+            if asked:
+                yield name, i, end, doc[0], doc[1], asked
             continue
         sentence = clean_sentence(doc[2])
         if not sentence:
@@ -331,7 +372,10 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repos", default=str(HERE / "repos.tsv"))
     ap.add_argument("--mirrors", default=gen_train.gen_commits.DEFAULT_MIRRORS)
-    ap.add_argument("--per-repo", type=int, default=60)
+    ap.add_argument("--per-repo", type=int, help="at most this many a repository "
+                    "(default 60, 40 with --happens)")
+    ap.add_argument("--happens", action="store_true",
+                    help="'what happens if …' questions from doc comments' failure clauses")
     ap.add_argument("--trees", default="/tmp/kgrep-docq")
     ap.add_argument("--out", default="/tmp/kgrep-docq/docq.jsonl")
     ap.add_argument("--per-file", type=int, default=2, help="at most this many a file (0: no cap)")
@@ -339,6 +383,8 @@ def main() -> int:
     ap.add_argument("--questions", help="also write the rows as question files grade.py reads "
                     "(one a repository, in this folder; grade with --corpora TREES)")
     args = ap.parse_args()
+    if args.per_repo is None:
+        args.per_repo = 40 if args.happens else 60
 
     rows_out = []
     for row in Path(args.repos).read_text().splitlines()[1:]:
@@ -361,7 +407,7 @@ def main() -> int:
             if data is None or len(data) > 512 * 1024:
                 continue
             text = data.decode("utf-8", "replace")
-            for f in functions(text, lang):
+            for f in functions(text, lang, args.happens):
                 key = f"{repo}\0{p}\0{f[0]}\0{f[1]}"
                 found.append((hashlib.sha256(key.encode()).hexdigest(), p, f))
         found.sort()
@@ -403,8 +449,9 @@ def main() -> int:
         for h, p, f in picked:
             name, d, end, _, _, sentence = f
             rows_out.append({
-                "id": f"{corpus}-{h[:8]}", "repo": repo, "corpus": corpus, "language": lang,
-                "query": question(sentence, h), "sentence": sentence, "name": name,
+                "id": f"{corpus}-{'h' if args.happens else ''}{h[:8]}", "repo": repo, "corpus": corpus, "language": lang,
+                "query": sentence if args.happens else question(sentence, h),
+                "sentence": sentence, "name": name,
                 "gold_files": [p], "lines": [d + 1, end + 1],
             })
         print(f"gen_docq: {repo}: {len(found)} documented functions, {len(picked)} picked",
