@@ -72,18 +72,10 @@ const SECONDARY_FOLDER_WORDS: &[&str] = &[
 ];
 
 /// Whether a folder word is a tests' word run together (`testdata`, Go's
-/// fixtures; `testutil`, `testcases`, Lua's `testes`): it opens with `test`;
-/// or a Go test-helper package (`httptest`, `iotest`, `fstest`, zap's
-/// `ztest`): it ends with `test`, not as an English word does (`latest`).
+/// fixtures; `testutil`, `testcases`, Lua's `testes`): it opens with `test`.
 fn is_test_folder_word(w: &str) -> bool {
-    let lower = w.to_ascii_lowercase();
-    lower.len() > 4
-        && (lower.starts_with("test")
-            || lower.ends_with("test") && !NOT_TEST_WORDS.contains(&lower.as_str()))
+    w.len() > 4 && w.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("test"))
 }
-
-/// English words that end with `test` and name no tests.
-const NOT_TEST_WORDS: &[&str] = &["latest", "greatest", "contest", "protest", "attest"];
 
 /// Folder words of documentation: prose, not tests (`is_prose_path`).
 const PROSE_FOLDER_WORDS: &[&str] = &["doc", "docs", "manual", "manuals"];
@@ -577,9 +569,6 @@ mod tests {
             ("torch/manual_seed.py", FileKind::Source),
             ("internal/testdata/config.go", FileKind::Secondary),
             ("pkg/testutil/server.go", FileKind::Secondary),
-            ("internal/ztest/writer.go", FileKind::Secondary),
-            ("net/http/httptest/server.go", FileKind::Secondary),
-            ("releases/latest/notes.go", FileKind::Source),
             ("src/testament.rs", FileKind::Source),
             ("t/lib/MemcachedTest.pm", FileKind::Secondary),
             ("t/dyn-maxbytes.t", FileKind::Secondary),
