@@ -18,23 +18,21 @@ PYTHON=${PYTHON:-python3}
 OUT=${OUT:-target/train}
 mkdir -p "$OUT"
 cargo build --profile eval
-TREES=${TREES:-/tmp/kgrep-docq}
-rm -rf "$TREES"
-"$PYTHON" tests/bench/train/data/gen_docq.py --trees "$TREES" --out "$TREES/docq.jsonl"
-cmp "$TREES/docq.jsonl" tests/bench/train/data/docq.jsonl ||
-  { echo "make_question_model: the questions differ from data/docq.jsonl" >&2; exit 1; }
-"$PYTHON" tests/bench/train/dump.py --kgrep target/eval/kgrep --dataset "$TREES/docq.jsonl" \
-  --corpus-root "$TREES" --out "$OUT/docq-features.jsonl"
-"$PYTHON" tests/bench/train/fit.py --train "$OUT/docq-features.jsonl" \
-  --repos tests/bench/train/data/repos.tsv --c 0.1 --write-questions src/score/learned_questions.rs
+# One model: NAME (docq, docqh), its trees, gen_docq.py's extra flags, fit.py's
+# write flag and the Rust file it writes.
+make_one() {
+  local name=$1 trees=$2 gen_flags=$3 write_flag=$4 rust=$5
+  rm -rf "$trees"
+  # shellcheck disable=SC2086 # gen_flags is empty or one flag
+  "$PYTHON" tests/bench/train/data/gen_docq.py $gen_flags --trees "$trees" --out "$trees/$name.jsonl"
+  cmp "$trees/$name.jsonl" "tests/bench/train/data/$name.jsonl" ||
+    { echo "make_question_model: the questions differ from data/$name.jsonl" >&2; exit 1; }
+  "$PYTHON" tests/bench/train/dump.py --kgrep target/eval/kgrep --dataset "$trees/$name.jsonl" \
+    --corpus-root "$trees" --out "$OUT/$name-features.jsonl"
+  "$PYTHON" tests/bench/train/fit.py --train "$OUT/$name-features.jsonl" \
+    --repos tests/bench/train/data/repos.tsv --c 0.1 "$write_flag" "$rust"
+}
+make_one docq "${TREES:-/tmp/kgrep-docq}" "" --write-questions src/score/learned_questions.rs
 # The "what happens" ranker (src/score/learned_happens.rs, manifest-happens.json):
 # the same, from doc comments' failure clauses (gen_docq.py --happens).
-HTREES=${HTREES:-/tmp/kgrep-docqh}
-rm -rf "$HTREES"
-"$PYTHON" tests/bench/train/data/gen_docq.py --happens --trees "$HTREES" --out "$HTREES/docqh.jsonl"
-cmp "$HTREES/docqh.jsonl" tests/bench/train/data/docqh.jsonl ||
-  { echo "make_question_model: the questions differ from data/docqh.jsonl" >&2; exit 1; }
-"$PYTHON" tests/bench/train/dump.py --kgrep target/eval/kgrep --dataset "$HTREES/docqh.jsonl" \
-  --corpus-root "$HTREES" --out "$OUT/docqh-features.jsonl"
-"$PYTHON" tests/bench/train/fit.py --train "$OUT/docqh-features.jsonl" \
-  --repos tests/bench/train/data/repos.tsv --c 0.1 --write-happens src/score/learned_happens.rs
+make_one docqh "${HTREES:-/tmp/kgrep-docqh}" --happens --write-happens src/score/learned_happens.rs
