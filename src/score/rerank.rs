@@ -14,8 +14,9 @@ use super::{learned, learned_happens, learned_questions};
 use super::{unit, RankedFile, TermWeights};
 use crate::query::Ask;
 
-// The generated model weighs the features `features` computes, one weight
-// each: a new feature needs a new model (`tests/bench/train/make_model.sh`).
+// The generated models weigh the features `features` computes, one weight
+// each: a new feature needs new models (`tests/bench/train/make_model.sh` and
+// `make_question_model.sh`).
 const _: () = assert!(learned::NAMES.len() == features::NAMES.len());
 const _: () = assert!(learned_questions::NAMES.len() == features::NAMES.len());
 const _: () = assert!(learned_happens::NAMES.len() == features::NAMES.len());
@@ -52,7 +53,8 @@ pub enum Model {
     Commits,
     /// Fitted on questions made from doc comments, each answered by the
     /// function its comment described (masked from the tree): a question
-    /// ("where is …", "how does …", "what happens when …"). Ordered by the
+    /// ("where is …", "how does …"; "what happens …" has [`Model::Happens`]),
+    /// or a search typed as keywords. Ordered by the
     /// commit model, a question's first file is the one a change would touch
     /// (often a caller, or the largest file that mentions everything); the
     /// question model weighs length against it and the function that does
