@@ -125,6 +125,16 @@ pub fn from_entries(entries: &[Entry], layer: Layer) -> Thesaurus {
 }
 
 fn from_numbered(entries: &[(u64, Entry)], layer: Layer) -> Thesaurus {
+    from_numbered_where(entries, layer, &|_| true)
+}
+
+/// [`from_numbered`], where only the synonyms `matchable` holds are found
+/// by their stem ([`Thesaurus::add_where`]).
+fn from_numbered_where(
+    entries: &[(u64, Entry)],
+    layer: Layer,
+    matchable: &dyn Fn(&str) -> bool,
+) -> Thesaurus {
     let mut t = Thesaurus::new();
     for (id, e) in entries {
         let concept = Concept {
@@ -133,7 +143,7 @@ fn from_numbered(entries: &[(u64, Entry)], layer: Layer) -> Thesaurus {
             layer,
             learned: None,
         };
-        t.add(concept, &e.synonyms, false);
+        t.add_where(concept, &e.synonyms, false, matchable);
     }
     t
 }
@@ -167,7 +177,7 @@ pub fn load_focused(focus: Option<&[String]>) -> Thesaurus {
             .any(|w| prefixes.holds(w)),
     };
     let mut t = match parse_where(BUILTIN, keep) {
-        Ok(entries) => from_numbered(&entries, Layer::Builtin),
+        Ok(entries) => from_numbered_where(&entries, Layer::Builtin, &keep),
         Err(_) => Thesaurus::new(),
     };
     for family in families(BUILTIN) {

@@ -239,7 +239,7 @@ impl Thesaurus {
             // A concept's own name is its own, whoever listed it first.
             let own = normalize(&name).zip(spelling(&name));
             for (key, spelled) in own.into_iter().chain(kept) {
-                self.map(key, spelled, index, true);
+                self.map(key, spelled, index, true, true);
             }
         }
     }
@@ -295,13 +295,30 @@ impl Thesaurus {
     /// concept is re-pointed when `override_existing` (a later layer), kept
     /// otherwise (first mapping wins within a layer). Returns the concept index.
     pub fn add(&mut self, concept: Concept, synonyms: &[String], override_existing: bool) -> usize {
+        self.add_where(concept, synonyms, override_existing, &|_| true)
+    }
+
+    /// [`Thesaurus::add`], where only the synonyms `matchable` holds can be
+    /// found by their stem. A focused load (`builtin::load_focused`) passes
+    /// the test that keeps a concept line, synonym by synonym: a synonym with
+    /// no word that starts as a query word does has no stem a query word
+    /// has, and stemming every synonym of every kept line was most of
+    /// start-up. It is still listed and found by its spelling.
+    pub fn add_where(
+        &mut self,
+        concept: Concept,
+        synonyms: &[String],
+        override_existing: bool,
+        matchable: &dyn Fn(&str) -> bool,
+    ) -> usize {
         let name = concept.name.clone();
         let index = self.index_for(concept);
         for syn in std::iter::once(&name).chain(synonyms) {
             let (Some(key), Some(spelled)) = (normalize(syn), spelling(syn)) else {
                 continue;
             };
-            self.map(key, spelled, index, override_existing);
+            let stemmed = matchable(&key);
+            self.map(key, spelled, index, override_existing, stemmed);
         }
         index
     }
@@ -309,7 +326,16 @@ impl Thesaurus {
     /// Maps a synonym (`key`, normalised) to a concept, keeping it as
     /// `spelled` in the concept's list (an identifier keeps its case, so
     /// `registerBlueprint` can still be split into its words).
-    fn map(&mut self, key: String, spelled: String, index: usize, override_existing: bool) {
+    /// Unless `stemmed`, the key is not mapped by its stem (a later layer
+    /// that re-points it still is).
+    fn map(
+        &mut self,
+        key: String,
+        spelled: String,
+        index: usize,
+        override_existing: bool,
+        stemmed: bool,
+    ) {
         use std::collections::hash_map::Entry;
         // One hash of the key; its stem only when it is mapped.
         let stem_of = |key: &str| {
@@ -330,6 +356,11 @@ impl Thesaurus {
                 self.synonyms[old].retain(|s| normalize(s).as_deref() != Some(key));
                 entry.insert(index);
                 stem
+            }
+            Entry::Vacant(entry) if !stemmed => {
+                entry.insert(index);
+                self.synonyms[index].push(spelled);
+                return;
             }
             Entry::Vacant(entry) => {
                 let stem = stem_of(entry.key());
@@ -647,6 +678,32 @@ mod tests {
         assert_eq!(t.lookup("reattempts"), Some(0));
         assert_eq!(t.lookup("timeout"), None);
         assert_eq!(t.synonym_count(), 3);
+    }
+
+    /// A focused load stems only the synonyms a query word could match; the
+    /// others are still listed (so expanded) and found as spelled.
+    #[test]
+    fn a_synonym_left_unstemmed_is_listed_and_found_as_spelled() {
+        let mut t = Thesaurus::new();
+        t.add_where(
+            concept(1, "retry", Layer::Builtin),
+            &strings(&["reattempt", "backoff"]),
+            false,
+            &|key| key != "backoff",
+        );
+        assert_eq!(t.lookup("retries"), Some(0));
+        assert_eq!(t.lookup("reattempts"), Some(0));
+        assert_eq!(t.lookup("backoff"), Some(0));
+        assert_eq!(t.lookup("backoffs"), None, "not by its stem");
+        assert_eq!(t.synonyms(0), strings(&["retry", "reattempt", "backoff"]));
+        // A later layer that re-points it maps its stem after all.
+        t.add(
+            concept(2, "delay", Layer::User),
+            &strings(&["backoff"]),
+            true,
+        );
+        assert_eq!(t.lookup("backoffs"), Some(1));
+        assert_eq!(t.synonyms(0), strings(&["retry", "reattempt"]));
     }
 
     #[test]
