@@ -355,25 +355,20 @@ impl Thesaurus {
                 let stem = stem_of(key);
                 self.synonyms[old].retain(|s| normalize(s).as_deref() != Some(key));
                 entry.insert(index);
-                stem
-            }
-            Entry::Vacant(entry) if !stemmed => {
-                entry.insert(index);
-                self.synonyms[index].push(spelled);
-                return;
+                Some(stem)
             }
             Entry::Vacant(entry) => {
-                let stem = stem_of(entry.key());
+                let stem = stemmed.then(|| stem_of(entry.key()));
                 entry.insert(index);
                 stem
             }
         };
-        match self.by_stem.entry(stem) {
-            Entry::Occupied(mut entry) if override_existing => {
+        match stem.map(|stem| self.by_stem.entry(stem)) {
+            Some(Entry::Occupied(mut entry)) if override_existing => {
                 entry.insert(index);
             }
-            Entry::Occupied(_) => {}
-            Entry::Vacant(entry) => {
+            Some(Entry::Occupied(_)) | None => {}
+            Some(Entry::Vacant(entry)) => {
                 entry.insert(index);
             }
         }
