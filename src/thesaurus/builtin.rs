@@ -121,16 +121,13 @@ pub fn from_entries(entries: &[Entry], layer: Layer) -> Thesaurus {
         .enumerate()
         .map(|(i, e)| (i as u64 + 1, e.clone()))
         .collect();
-    from_numbered(&numbered, layer)
+    from_numbered(&numbered, layer, &|_| true)
 }
 
-fn from_numbered(entries: &[(u64, Entry)], layer: Layer) -> Thesaurus {
-    from_numbered_where(entries, layer, &|_| true)
-}
-
-/// [`from_numbered`], where only the synonyms `matchable` holds are found
-/// by their stem ([`Thesaurus::add_where`]).
-fn from_numbered_where(
+/// Builds a thesaurus from numbered entries of one layer, where only the
+/// synonyms `matchable` holds are found by their stem
+/// ([`Thesaurus::add_where`]).
+fn from_numbered(
     entries: &[(u64, Entry)],
     layer: Layer,
     matchable: &dyn Fn(&str) -> bool,
@@ -177,7 +174,7 @@ pub fn load_focused(focus: Option<&[String]>) -> Thesaurus {
             .any(|w| prefixes.holds(w)),
     };
     let mut t = match parse_where(BUILTIN, keep) {
-        Ok(entries) => from_numbered_where(&entries, Layer::Builtin, &keep),
+        Ok(entries) => from_numbered(&entries, Layer::Builtin, &keep),
         Err(_) => Thesaurus::new(),
     };
     for family in families(BUILTIN) {

@@ -302,7 +302,7 @@ impl Thesaurus {
     /// found by their stem. A focused load (`builtin::load_focused`) passes
     /// the test that keeps a concept line, synonym by synonym: a synonym with
     /// no word that starts as a query word does has no stem a query word
-    /// has, and stemming every synonym of every kept line was most of
+    /// has, and stemming every synonym of every kept line was a third of
     /// start-up. It is still listed and found by its spelling.
     pub fn add_where(
         &mut self,
