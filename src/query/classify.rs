@@ -375,8 +375,25 @@ impl Ask {
     }
 
     /// From the query as typed (after any request it opens with).
+    ///
+    /// A question may open with a clause that sets the scene ("When every
+    /// connection is checked out, how does the pool decide …", "If the file
+    /// is missing, what happens?"): it asks as the words after that clause's
+    /// comma do.
     pub fn of(raw: &str) -> Ask {
         let lower = without_request(raw).to_lowercase();
+        let asked = Ask::opening(&lower);
+        if asked != Ask::Other {
+            return asked;
+        }
+        match lower.split_once(',') {
+            Some((clause, rest)) if Ask::sets_the_scene(clause) => Ask::opening(rest),
+            _ => Ask::Other,
+        }
+    }
+
+    /// How `lower` asks by its first words.
+    fn opening(lower: &str) -> Ask {
         let words: Vec<&str> = lower
             .split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
@@ -387,6 +404,20 @@ impl Ask {
             ["how" | "why", ..] => Ask::How,
             _ => Ask::Other,
         }
+    }
+
+    /// Whether `clause` (lowercase, before a comma) is one that sets the
+    /// scene for the question after it: it opens with a word of time or
+    /// condition.
+    fn sets_the_scene(clause: &str) -> bool {
+        const OPENERS: &[&str] = &[
+            "after", "assuming", "before", "during", "given", "if", "in", "once", "since",
+            "suppose", "unless", "when", "whenever", "while", "with",
+        ];
+        clause
+            .split(|c: char| !c.is_alphanumeric())
+            .find(|w| !w.is_empty())
+            .is_some_and(|w| OPENERS.contains(&w))
     }
 }
 
@@ -440,6 +471,18 @@ mod tests {
         );
         assert_eq!(Ask::of("Please, explain how retries back off"), Ask::How);
         assert_eq!(Ask::of("find where the pool is sized"), Ask::Where);
+        // A clause that sets the scene, then the question.
+        assert_eq!(
+            Ask::of("When every connection is checked out, how does the pool decide?"),
+            Ask::How
+        );
+        assert_eq!(
+            Ask::of("If the file is missing, what happens?"),
+            Ask::Happens
+        );
+        // Any other words before a comma are not a scene.
+        assert_eq!(Ask::of("Retry, how it backs off"), Ask::Other);
+        assert_eq!(Ask::of("when the file is missing"), Ask::Other);
         assert_eq!(
             Ask::of("Could you tell me what happens when it fails"),
             Ask::Happens
