@@ -491,3 +491,16 @@ fn a_file_shows_its_best_unit_in_full_then_six_more_units_once_each() {
         vec![(1, vec![1, 10, 110, 210, 310, 410, 510, 610])]
     );
 }
+
+#[test]
+fn a_cap_keeps_the_best_units_definition_though_another_units_line_scores_higher() {
+    // The best unit 5-40 (named on 5) holds line 20 (3.0); the second unit
+    // 50-60, weaker as a unit, is named on line 50, which scores 6.0 (its name
+    // holds the words). Capped at one line, the line kept is the answer: the
+    // best unit's definition, not the second unit's higher-scored line.
+    let mut top = ranked(1, 10.0, &[(20, 5, 3.0), (50, 50, 6.0)]);
+    top.units = vec![unit(5, 5, 40, 9.0), unit(50, 50, 60, 6.0)];
+    assert_eq!(select(std::slice::from_ref(&top), 1), vec![(1, vec![5])]);
+    // Uncapped, both units are shown.
+    assert_eq!(select(&[top], 100), vec![(1, vec![5, 20, 50])]);
+}
