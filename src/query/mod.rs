@@ -398,6 +398,11 @@ pub(super) fn terms_of_read(plain: &str, ask: Ask) -> Vec<Term> {
             if let (true, Some(slot)) = (compound, first_slot) {
                 push_identifier(&mut terms, parts.clone(), slot);
             }
+            if let (true, Some(slot)) =
+                (typed.len() >= 2 && is_capitalized_name(segment), first_slot)
+            {
+                push_run_together(&mut terms, segment.to_ascii_lowercase(), slot);
+            }
             path_slot = path_slot.or(first_slot);
             path.extend(parts);
         }
@@ -410,6 +415,35 @@ pub(super) fn terms_of_read(plain: &str, ask: Ask) -> Vec<Term> {
     push_function_word_pairs(&mut terms, &typed);
     push_test_modifier_pairs(&mut terms, &typed);
     terms
+}
+
+/// Whether a typed word is a name written in mixed case, letters only:
+/// `SQLite`, `OAuth`, `GitHub`, `WebSocket`, `JavaScript`. Code spells such
+/// a name run together as often as split (`sqlite3`, `SqliteDriver`,
+/// `oauth_token`, `github.com`), and its parts may mean nothing alone
+/// (`sq`, `lite`).
+fn is_capitalized_name(segment: &str) -> bool {
+    segment.chars().all(|c| c.is_ascii_alphabetic())
+        && segment.chars().any(|c| c.is_ascii_uppercase())
+        && segment.chars().any(|c| c.is_ascii_lowercase())
+}
+
+/// The run-together lowercase spelling of a mixed-case name
+/// ([`is_capitalized_name`]) as a word of its own, in its first part's slot.
+fn push_run_together(terms: &mut Vec<Term>, word: String, slot: usize) {
+    let stem = stem(&word);
+    if terms.iter().any(|t| t.stem == stem) || terms.len() >= MAX_TERMS {
+        return;
+    }
+    terms.push(Term {
+        text: word,
+        stem,
+        weight: 1.0,
+        slot,
+        origin: Origin::Query,
+        concept: None,
+        parts: Vec::new(),
+    });
 }
 
 /// Function words that code joins to a word in a name (`is_empty`,
@@ -1077,6 +1111,25 @@ pub fn answer_slots(terms: &[Term]) -> u64 {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_mixed_case_name_is_also_searched_run_together() {
+        let texts =
+            |q: &str| -> Vec<String> { analyze(q).terms.into_iter().map(|t| t.text).collect() };
+        let sqlite = texts("How does the SQLite connection return rows?");
+        assert!(sqlite.contains(&"sqlite".to_string()), "{sqlite:?}");
+        let github = texts("where does it call the GitHub API");
+        assert!(github.contains(&"github".to_string()), "{github:?}");
+        let oauth = texts("where is the OAuth token refreshed");
+        assert!(oauth.contains(&"oauth".to_string()), "{oauth:?}");
+        // In the first part's slot: a name is one word of the query.
+        let q = analyze("SQLite rows");
+        let slot = |w: &str| q.terms.iter().find(|t| t.text == w).map(|t| t.slot);
+        assert_eq!(slot("sqlite"), slot("sq"));
+        // Lowercase and capitalised words are only themselves.
+        assert_eq!(texts("sqlite rows"), ["sqlite", "rows"]);
+        assert_eq!(texts("Rows"), ["rows"]);
+    }
 
     #[test]
     fn a_naming_function_word_is_joined_to_the_word_beside_it() {

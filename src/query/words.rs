@@ -97,8 +97,18 @@ fn for_each_part<'a>(token: &'a str, mut f: impl FnMut(&'a str)) {
         if let Some(prev) = prev {
             let next = chars.peek().map(|&(_, n)| n);
             let lower_to_upper = prev.is_lowercase() && c.is_uppercase();
-            let acronym_end =
-                prev.is_uppercase() && c.is_uppercase() && next.is_some_and(char::is_lowercase);
+            // An acronym's plural (`URLs`, `IDs`, `APIs`) is one word: its
+            // `s` ends the token or a capital follows it (`URLsToFetch`).
+            let after = pos + c.len_utf8();
+            let plural = next == Some('s')
+                && token[after + 1..]
+                    .chars()
+                    .next()
+                    .is_none_or(|n| !n.is_lowercase());
+            let acronym_end = prev.is_uppercase()
+                && c.is_uppercase()
+                && next.is_some_and(char::is_lowercase)
+                && !plural;
             let digit_edge = prev.is_ascii_digit() != c.is_ascii_digit();
             let script_edge = cjk_script(prev) != cjk_script(c);
             if lower_to_upper || acronym_end || digit_edge || script_edge {
@@ -125,6 +135,16 @@ mod tests {
         assert_eq!(names("where is MAX_RETRIES set"), ["max_retries"]);
         // A commit subject's capitals may well name the code.
         assert_eq!(names("fix JSON body parsing"), ["json"]);
+    }
+
+    #[test]
+    fn an_acronyms_plural_is_one_word() {
+        assert_eq!(split_identifier("URLs"), ["URLs"]);
+        assert_eq!(split_identifier("getIDs"), ["get", "IDs"]);
+        assert_eq!(split_identifier("URLsToFetch"), ["URLs", "To", "Fetch"]);
+        // A capital before a word is still split off the acronym.
+        assert_eq!(split_identifier("HTTPServer"), ["HTTP", "Server"]);
+        assert_eq!(words("the APIs"), ["the", "apis"]);
     }
 
     #[test]
