@@ -429,10 +429,12 @@ fn is_capitalized_name(segment: &str) -> bool {
 }
 
 /// The run-together lowercase spelling of a mixed-case name
-/// ([`is_capitalized_name`]) as a word of its own, in its first part's slot.
+/// ([`is_capitalized_name`]) as a word of its own, in its first part's slot;
+/// not when its stem is under three letters, another word's (`iOS` stems to
+/// `io`).
 fn push_run_together(terms: &mut Vec<Term>, word: String, slot: usize) {
     let stem = stem(&word);
-    if terms.iter().any(|t| t.stem == stem) || terms.len() >= MAX_TERMS {
+    if stem.len() < 3 || terms.iter().any(|t| t.stem == stem) || terms.len() >= MAX_TERMS {
         return;
     }
     terms.push(Term {
@@ -1126,6 +1128,8 @@ mod tests {
         let q = analyze("SQLite rows");
         let slot = |w: &str| q.terms.iter().find(|t| t.text == w).map(|t| t.slot);
         assert_eq!(slot("sqlite"), slot("sq"));
+        // Not a name whose stem is another word's (`io`).
+        assert!(!texts("where is the iOS build").contains(&"ios".to_string()));
         // Lowercase and capitalised words are only themselves.
         assert_eq!(texts("sqlite rows"), ["sqlite", "rows"]);
         assert_eq!(texts("Rows"), ["rows"]);
