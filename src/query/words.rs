@@ -99,9 +99,8 @@ fn for_each_part<'a>(token: &'a str, mut f: impl FnMut(&'a str)) {
             let lower_to_upper = prev.is_lowercase() && c.is_uppercase();
             // An acronym's plural (`URLs`, `IDs`, `APIs`) is one word: its
             // `s` ends the token or a capital follows it (`URLsToFetch`).
-            let after = pos + c.len_utf8();
             let plural = next == Some('s')
-                && token[after + 1..]
+                && token[pos + c.len_utf8() + 1..]
                     .chars()
                     .next()
                     .is_none_or(|n| !n.is_lowercase());

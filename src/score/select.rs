@@ -139,16 +139,15 @@ fn select_within(
 /// The `max` best lines of `pool` (files in print order, each file's
 /// `(line, score)`s best first) in [`priority`] order. Files keep their
 /// order, each with its kept lines sorted.
-fn keep_best(pool: Vec<(usize, Vec<(usize, f64)>)>, max: usize) -> Vec<(usize, Vec<usize>)> {
+fn keep_best(mut pool: Vec<(usize, Vec<(usize, f64)>)>, max: usize) -> Vec<(usize, Vec<usize>)> {
     let mut kept: Vec<Vec<usize>> = vec![Vec::new(); pool.len()];
     // The first file's first chosen line is the ranking's answer (its best
     // unit's defining line, `places`), kept first whatever its own score:
     // a unit's best line may score below another unit's named definition.
-    let mut ranked = pool.clone();
-    if let Some(first) = ranked.first_mut().and_then(|(_, lines)| lines.first_mut()) {
+    if let Some(first) = pool.first_mut().and_then(|(_, lines)| lines.first_mut()) {
         first.1 = f64::INFINITY;
     }
-    for (f, line) in priority(&ranked).into_iter().take(max) {
+    for (f, line) in priority(&pool).into_iter().take(max) {
         kept[f].push(line);
     }
     pool.into_iter()
