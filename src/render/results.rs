@@ -244,16 +244,26 @@ impl Results {
 
     /// The order a budget keeps the lines of `selection` in
     /// (`score::priority`): the lines the model chose first, then the
-    /// ranking's (its first file's best line, then by score); an exact
+    /// ranking's (its first file's answer line, then by score); an exact
     /// query's lines, which have no score, in print order.
     fn priority(&self, selection: &Selection) -> Vec<(usize, usize)> {
         let found = &self.found;
+        // The ranking's answer: the first printed file's best unit's defining
+        // line (`score::answer_line`), which may score below another unit's
+        // line; kept first after the lines a model chose.
+        let answer = selection.first().and_then(|(h, _)| {
+            self.file_score(*h)?;
+            let file = found.search.ranked.iter().find(|f| f.haystack == *h)?;
+            Some((*h, crate::score::answer_line(file)?))
+        });
         let scored: Vec<(usize, Vec<(usize, f64)>)> = selection
             .iter()
             .map(|(h, lines)| {
                 let score = |n: usize| {
                     if found.chosen.contains(&(*h, n)) {
                         f64::INFINITY
+                    } else if answer == Some((*h, n)) {
+                        f64::MAX
                     } else {
                         found
                             .search

@@ -41,7 +41,7 @@ pub use kind::{
 pub use lines::{
     near_share, score_lines, score_lines_by, slot_bit, LineScore, RankedLine, PASSAGE_LINES,
 };
-pub use select::{better, priority, select, select_per_file, select_unsure};
+pub use select::{answer_line, better, priority, select, select_per_file, select_unsure};
 pub use symbol::definition_name;
 
 use crate::query::Term;

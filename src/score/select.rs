@@ -160,6 +160,13 @@ fn keep_best(mut pool: Vec<(usize, Vec<(usize, f64)>)>, max: usize) -> Vec<(usiz
         .collect()
 }
 
+/// The line a file's selection stands on (what `places` chooses first): its
+/// best unit's defining line, or its best line for a file without units. A
+/// budget keeps it before any other line of the ranking.
+pub fn answer_line(file: &RankedFile) -> Option<usize> {
+    places(file).first().map(|&(line, _)| line)
+}
+
 /// The order in which the lines of a selection are kept under a cap
 /// (`--max-lines`, a token budget): the first file's best line (the
 /// ranking's answer), then every other line by score, so a cap never drops a

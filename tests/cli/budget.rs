@@ -210,3 +210,42 @@ fn a_tiny_budget_prints_the_best_line_of_a_natural_query() {
         .stdout_is("./fish.go\n4:\tfunc (cmd *Command) ToFishCompletion() (string, error) {\n");
     assert!(left_out_note(&run).contains("even the best line is over about 5 tokens"));
 }
+
+/// A file whose best unit (`setup_defaults`, whose body holds the query's
+/// words) is named on a line with none of them, beside a short function whose
+/// defining line names two of them and scores higher as a line.
+fn registry_project() -> Dir {
+    let d = Dir::new();
+    std::fs::create_dir_all(d.path().join(".git")).unwrap();
+    d.write(
+        "registry.py",
+        "\"\"\"Registry of aliases.\"\"\"\n\n\n\
+         def setup_defaults(table):\n\
+         \x20   table.add(\"integer\", \"int\", \"builtin type name\")\n\
+         \x20   table.add(\"short\", \"short\", \"builtin type name\")\n\
+         \x20   table.add(\"boolean\", \"bool\", \"builtin type name\")\n\
+         \x20   table.add(\"string\", \"str\", \"builtin type name\")\n\
+         \x20   table.add(\"double\", \"float\", \"builtin type name\")\n\
+         \x20   table.add(\"bytes\", \"bytes\", \"builtin type name\")\n\
+         \x20   return table\n\n\n\
+         def register_name(name):\n\
+         \x20   return name.lower()\n",
+    );
+    d.write("other.py", "def unrelated():\n    return 1\n");
+    d
+}
+
+#[test]
+fn a_tiny_budget_keeps_the_best_units_definition_not_a_higher_scored_line() {
+    let d = registry_project();
+    let query = "how are the builtin type names registered";
+    // Unbudgeted, the best unit is printed from its definition (line 4), and
+    // the short function's definition (line 14) too.
+    let full = d.run(&["--offline", query, "."]);
+    full.code(0).stdout_has("4:\tdef setup_defaults(table):\n");
+    full.stdout_has("14:\tdef register_name(name):\n");
+    // A budget of one line keeps the answer, not the line that scores higher.
+    let run = d.run(&["--offline", "--token-budget", "12", query, "."]);
+    run.code(0)
+        .stdout_is("./registry.py\n4:\tdef setup_defaults(table):\n");
+}
