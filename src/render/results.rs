@@ -252,6 +252,7 @@ impl Results {
         // line (`score::answer_line`), which may score below another unit's
         // line; kept first after the lines a model chose.
         let answer = selection.first().and_then(|(h, _)| {
+            // None once a model's verified lines replace the ranking's.
             self.file_score(*h)?;
             let file = found.search.ranked.iter().find(|f| f.haystack == *h)?;
             Some((*h, crate::score::answer_line(file)?))

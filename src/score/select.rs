@@ -168,12 +168,15 @@ pub fn answer_line(file: &RankedFile) -> Option<usize> {
 }
 
 /// The order in which the lines of a selection are kept under a cap
-/// (`--max-lines`, a token budget): the first file's best line (the
-/// ranking's answer), then every other line by score, so a cap never drops a
+/// (`--max-lines`, a token budget): the first file's best line, then every
+/// other line by score, so a cap never drops a
 /// line for a lower-scored one. Ties go to the earlier file, then to the
 /// earlier line ([`better`]). `files` are in print order, each with its
 /// `(line, score)`s; lines of an exact query all score the same, so they
-/// keep the print order. Returns `(index into files, line)`.
+/// keep the print order. Returns `(index into files, line)`. The ranking's
+/// answer ([`answer_line`]) may score below another unit's line, so both
+/// callers score it above the ranking's other lines first (`keep_best`; the
+/// budget's `render::results`).
 pub fn priority(files: &[(usize, Vec<(usize, f64)>)]) -> Vec<(usize, usize)> {
     let mut order: Vec<(usize, usize, f64)> = files
         .iter()
