@@ -496,9 +496,8 @@ impl SecondPass<'_> {
         score::name_definitions(&mut kinds, lines.iter().map(|l| l.line), text_of);
         let wants_tests = score::query_wants_secondary(&self.q.terms);
         let scored = score::score_lines(&lines, self.weights, &kinds, wants_tests, text_of);
-        let parsed = crate::units::Lang::of_source(key, &doc.text)
-            .filter(|_| parse)
-            .and_then(|lang| crate::units::parse(lang, &doc.text));
+        let lang = crate::units::Lang::of_source(key, &doc.text).filter(|_| parse);
+        let parsed = lang.and_then(|lang| crate::units::parse(lang, &doc.text));
         let layout = match &parsed {
             Some(units) => score::unit::Layout::parsed(units, &doc.text, &starts, &lines),
             None => score::unit::Layout::heuristic(&kinds, &lines),
@@ -511,7 +510,8 @@ impl SecondPass<'_> {
             wants_tests,
             self.ask,
         );
-        let prior = score::with_test_units(prior, key, &self.q.terms, units.first());
+        let parsed_as = lang.filter(|_| parsed.is_some());
+        let prior = score::with_test_units(prior, key, &self.q.terms, &units, parsed_as);
         let file_score = prior * parts.evidence();
         Some(RankedFile {
             haystack: h,

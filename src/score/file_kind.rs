@@ -66,7 +66,18 @@ const SECONDARY_PATH_WORDS: &[&str] = &[
 /// `sample/`, `demos/`, Lua's `manual/`. As file-name words they would take
 /// code for secondary (`sample_rate.c`, `manual_seed.py`).
 const SECONDARY_FOLDER_WORDS: &[&str] = &[
-    "sample", "samples", "demo", "demos", "manual", "manuals",
+    "sample",
+    "samples",
+    "demo",
+    "demos",
+    "manual",
+    "manuals",
+    // Man pages (`man/i3.man`, `man/git.1`) and playgrounds: a project's
+    // documentation and its try-it-out apps (pinia's
+    // `packages/online-playground/`) name every feature without being it.
+    "man",
+    "playground",
+    "playgrounds",
     // Perl's and git's test folder (`t/`), as a folder only: `t.go` is code.
     "t",
 ];
@@ -78,13 +89,48 @@ fn is_test_folder_word(w: &str) -> bool {
 }
 
 /// Folder words of documentation: prose, not tests (`is_prose_path`).
-const PROSE_FOLDER_WORDS: &[&str] = &["doc", "docs", "manual", "manuals"];
+const PROSE_FOLDER_WORDS: &[&str] = &["doc", "docs", "manual", "manuals", "man"];
 
 /// File extensions of prose and markup.
 const PROSE_EXTENSIONS: &[&str] = &[
-    ".md", ".rst", ".txt", ".adoc", ".html", ".htm", ".org", ".1", ".2", ".3", ".4", ".5", ".6",
-    ".7", ".8", ".9", ".pdf", ".docx", ".doc", ".odt", ".ods", ".odp", ".epub", ".pptx", ".ppt",
-    ".xlsx", ".xls", ".rtf", ".tex",
+    ".md",
+    ".markdown",
+    ".mdx",
+    ".rst",
+    ".txt",
+    ".adoc",
+    ".asciidoc",
+    ".html",
+    ".htm",
+    ".org",
+    // Man pages in asciidoc or roff (`i3.man`), Perl's pod, Texinfo, Ruby's rdoc.
+    ".man",
+    ".pod",
+    ".texi",
+    ".texinfo",
+    ".rdoc",
+    ".1",
+    ".2",
+    ".3",
+    ".4",
+    ".5",
+    ".6",
+    ".7",
+    ".8",
+    ".9",
+    ".pdf",
+    ".docx",
+    ".doc",
+    ".odt",
+    ".ods",
+    ".odp",
+    ".epub",
+    ".pptx",
+    ".ppt",
+    ".xlsx",
+    ".xls",
+    ".rtf",
+    ".tex",
     // Jupyter notebooks: worked examples and documentation around the code.
     ".ipynb",
 ];
@@ -480,23 +526,91 @@ pub fn file_prior(key: &str, terms: &[Term]) -> f64 {
     }
 }
 
-/// The prior of a source file whose best unit is a test (Rust's `mod tests`,
-/// a test function beside the code): for a query that asks for tests, that
-/// of a test file, since the test it holds is the answer (mdBook's
-/// `test_tokenize_long_words_filtered` in `search.rs`, below an integration
-/// test file about search). `prior` otherwise.
+/// The prior of a file once its units are known, for a query that asks for
+/// tests:
+/// - a source file whose best unit is a test (Rust's `mod tests`, a test
+///   function beside the code) has a test file's, since the test it holds is
+///   the answer (mdBook's `test_tokenize_long_words_filtered` in `search.rs`,
+///   below an integration test file about search);
+/// - a file on the tests' side only by a word such as `testing`, `testutil`
+///   or `fixtures` (not in a tests folder, not named as a test:
+///   [`named_as_tests`]), whose units a parser read, in a language whose
+///   tests kgrep tells apart (`units::Lang::tells_tests`), and none of whose
+///   units holding the query's words is a test, is test support (a testing
+///   helper library, fixtures): it has a source file's prior, below the tests
+///   (pinia's `packages/testing/src/testing.ts`, which the `testing.spec.ts`
+///   beside it tests). A file in `tests/` keeps a test's prior whatever its
+///   units: not every test framework is told apart (invoke's
+///   `tests/context.py` holds `Context_` classes, env_logger's
+///   `tests/regexp_filter.rs` a `main`).
+///
+/// `prior` otherwise. `parsed` is the language the units were parsed in
+/// (`None`: line heuristics, which tell no tests apart).
 pub fn with_test_units(
     prior: f64,
     key: &str,
     terms: &[Term],
-    best: Option<&super::unit::RankedUnit>,
+    units: &[super::unit::RankedUnit],
+    parsed: Option<crate::units::Lang>,
 ) -> f64 {
-    let tested = best.is_some_and(|u| u.span.test);
-    if tested && file_kind(key) == FileKind::Source && query_wants_tests(terms) {
-        1.0
-    } else {
-        prior
+    if !query_wants_tests(terms) {
+        return prior;
     }
+    let tested = units.first().is_some_and(|u| u.span.test);
+    match file_kind(key) {
+        FileKind::Source if tested => 1.0,
+        // Tests proper: a query about benchmarks may be about a benchmarking
+        // tool's own code (hyperfine's `src/benchmark/`).
+        FileKind::Secondary
+            if asks_for(terms, &["test"], TEST_QUERY_WORDS)
+                && parsed.is_some_and(crate::units::Lang::tells_tests)
+                && !units.is_empty()
+                && !units.iter().any(|u| u.span.test)
+                && !named_as_tests(key)
+                && !is_prose_path(key) =>
+        {
+            prior.min(TESTED_SOURCE_PRIOR)
+        }
+        _ => prior,
+    }
+}
+
+/// Folder and file-name words that say a path holds tests themselves, not
+/// support for them (`testing`, `testutil`, `fixtures`) nor examples.
+const TESTS_WORDS: &[&str] = &[
+    "test",
+    "tests",
+    "spec",
+    "specs",
+    "__tests__",
+    "e2e",
+    "regress",
+    "regression",
+];
+
+/// File names (without extension) of the support a test suite keeps beside
+/// its tests (pytest's `conftest.py`, `tests/common/mod.rs`'s folder aside,
+/// `helpers.js`, `fixtures.py`): in a tests folder, still not tests.
+const TEST_SUPPORT_NAMES: &[&str] = &[
+    "conftest", "helper", "helpers", "fixture", "fixtures", "mock", "mocks", "util", "utils",
+    "support", "setup",
+];
+
+/// Whether a path (any case) names tests: a folder or a word of the file's
+/// name is one of [`TESTS_WORDS`] (`tests/`, `foo_test.go`,
+/// `testing.spec.ts`, `FooTest.java`, `test_foo.py`), or it is a Perl test
+/// script (`t/`, `.t`).
+fn named_as_tests(key: &str) -> bool {
+    let lower = key.to_ascii_lowercase();
+    let (folders, name) = lower.rsplit_once('/').unwrap_or(("", &lower));
+    let stem = name.split('.').next().unwrap_or(name);
+    if TEST_SUPPORT_NAMES.contains(&stem) {
+        return false;
+    }
+    let mut tests = name.ends_with(".t");
+    query::for_each_word(folders, |w| tests |= TESTS_WORDS.contains(&w) || w == "t");
+    query::for_each_word(name, |w| tests |= TESTS_WORDS.contains(&w));
+    tests
 }
 
 /// Whether a query word (not a synonym) is a word of the file's name.
@@ -565,6 +679,16 @@ mod tests {
             ("tests/test_retry.py", FileKind::Secondary),
             ("HISTORY.rst", FileKind::Secondary),
             ("man/man1/fzf.1", FileKind::Secondary),
+            ("man/i3.man", FileKind::Secondary),
+            ("man/i3-msg.txt", FileKind::Secondary),
+            ("doc/usage.markdown", FileKind::Secondary),
+            ("lib/Pod/Usage.pod", FileKind::Secondary),
+            ("src/human.c", FileKind::Source),
+            ("src/man.c", FileKind::Source),
+            (
+                "packages/online-playground/src/download.ts",
+                FileKind::Secondary,
+            ),
             ("docs/api.md", FileKind::Secondary),
             ("manual/manual.of", FileKind::Secondary),
             ("sample/sample2-using-groups/app.ts", FileKind::Secondary),
@@ -631,6 +755,40 @@ mod tests {
         let class = crate::query::analyze("ensure TestClient sets the reason").terms;
         assert!(file_prior("tests/test_client.py", &class) < 1.0);
         assert!(file_prior("dist/retry.js", &tests) < 1.0);
+    }
+
+    #[test]
+    fn man_pages_are_prose() {
+        assert!(is_prose_path("man/i3.man"));
+        assert!(is_prose_path("man/man1/fzf.1"));
+        assert!(is_prose_path("docs/intro.mdx"));
+        assert!(!is_prose_path("src/man.c"));
+        assert!(!is_prose_path("t/lib/MemcachedTest.pm"));
+    }
+
+    #[test]
+    fn tests_are_told_from_their_support_by_path() {
+        for path in [
+            "tests/context.py",
+            "packages/testing/src/testing.spec.ts",
+            "src/test/java/org/x/FooTest.java",
+            "cmd/run_test.go",
+            "test_config.py",
+            "t/200-urgency-timer.t",
+            "src/__tests__/store.ts",
+        ] {
+            assert!(named_as_tests(path), "{path}");
+        }
+        for path in [
+            "packages/testing/src/testing.ts",
+            "pkg/testutil/server.go",
+            "tests/conftest.py",
+            "tests/helpers.js",
+            "examples/basic/main.go",
+            "src/testclient.py",
+        ] {
+            assert!(!named_as_tests(path), "{path}");
+        }
     }
 
     #[test]

@@ -64,6 +64,14 @@ pub enum Lang {
 }
 
 impl Lang {
+    /// Whether `units::detect` tells this language's test code from the
+    /// rest (test attributes, test-named functions and classes, test
+    /// callbacks): not C, whose tests are plain functions, nor C++ beyond
+    /// GoogleTest's macros.
+    pub fn tells_tests(self) -> bool {
+        !matches!(self, Lang::C | Lang::Cpp)
+    }
+
     /// Every language, in declaration order.
     pub const ALL: [Lang; 9] = [
         Lang::Rust,

@@ -301,6 +301,36 @@ fn a_test_question_finds_a_test_beside_the_code() {
     run.stdout_has("fn long_words_are_left_out_of_the_index() {");
 }
 
+/// A testing helper library (`packages/testing/`) is on the tests' side by
+/// its path, but holds no tests: asked which tests check something, the spec
+/// beside it, whose tests name the thing, comes first, though the helper
+/// names it more often.
+#[test]
+fn a_test_question_finds_the_tests_not_the_testing_helpers() {
+    let d = Dir::new();
+    for name in FILLER {
+        d.write(&format!("src/{name}.ts"), filler(name));
+    }
+    d.write(
+        "packages/testing/src/testing.ts",
+        "// Lets a test override a computed value with a fixed value, and reset it.\nexport function overrideComputed(store, key, value) {\n  const computed = store[key]\n  store._overridden[key] = computed\n  store[key] = value\n}\n\nexport function resetComputed(store, key) {\n  store[key] = store._overridden[key]\n  delete store._overridden[key]\n}\n\nexport function isOverridden(store, key) {\n  return key in store._overridden\n}\n",
+    );
+    d.write(
+        "packages/testing/src/testing.spec.ts",
+        "import { overrideComputed, resetComputed } from './testing'\n\ndescribe('testing', () => {\n  it('can override a computed value and reset it', () => {\n    const store = makeStore()\n    overrideComputed(store, 'double', 4)\n    expect(store.double).toBe(4)\n    resetComputed(store, 'double')\n    expect(store.double).toBe(2)\n  })\n})\n",
+    );
+    let question =
+        "Where are the tests that check that a computed value can be overridden and reset?";
+    let run = d.run(&[question, "."]);
+    run.code(0);
+    assert_eq!(
+        run.headings().first().map(String::as_str),
+        Some("./packages/testing/src/testing.spec.ts"),
+        "{}",
+        run.describe
+    );
+}
+
 /// `--explain` says when the definer was moved above the file that calls it.
 #[test]
 fn explain_says_the_definer_was_moved_first() {
