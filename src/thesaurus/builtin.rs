@@ -289,6 +289,10 @@ mod tests {
         assert!(related("locat").contains(&"lookup".to_string()));
         assert!(related("decide").contains(&"choose".to_string()));
         assert!(related("print").contains(&"render".to_string()));
+        // A rejected value is handled where a failure or an exception is
+        // caught (`except Failure`, `catch (Exception e)`).
+        assert!(related("reject").contains(&"failure".to_string()));
+        assert!(related("fail").contains(&"exception".to_string()));
         assert!(!related("find").contains(&"find".to_string()), "not itself");
         for family in families(BUILTIN) {
             for w in &family {
