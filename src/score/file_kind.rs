@@ -298,7 +298,7 @@ pub fn file_kind(key: &str) -> FileKind {
     {
         return FileKind::Generated;
     }
-    if dirs.secondary || is_secondary_name(name) {
+    if dirs.secondary || is_secondary_name(name) || is_extras_folder(folders) {
         return FileKind::Secondary;
     }
     if dirs.tooling
@@ -308,6 +308,22 @@ pub fn file_kind(key: &str) -> FileKind {
         return FileKind::Config;
     }
     FileKind::Source
+}
+
+/// Top-level folders of what ships beside a project's code rather than
+/// being it: shell completions, editor and packaging extras, code
+/// contributed for other tools (just's `contrib/just.sh` and
+/// `completions/`, zlib's `contrib/minizip/`, httpie's `extras/`). Top level
+/// only: deeper, `contrib` is a package of the project (tqdm's
+/// `tqdm/contrib/logging.py`).
+const EXTRAS_FOLDERS: &[&str] = &["contrib", "completions", "completion", "extras"];
+
+/// Whether a file's folders (lowercase) open with one of [`EXTRAS_FOLDERS`]
+/// (after a leading `./`).
+fn is_extras_folder(folders: &str) -> bool {
+    let folders = folders.trim_start_matches("./");
+    let top = folders.split('/').next().unwrap_or(folders);
+    EXTRAS_FOLDERS.contains(&top)
 }
 
 /// What a file's folders say of its kind.
@@ -680,6 +696,12 @@ mod tests {
             ("HISTORY.rst", FileKind::Secondary),
             ("man/man1/fzf.1", FileKind::Secondary),
             ("man/i3.man", FileKind::Secondary),
+            ("contrib/just.sh", FileKind::Secondary),
+            ("./contrib/minizip/unzip.c", FileKind::Secondary),
+            ("completions/dust.bash", FileKind::Secondary),
+            ("extras/packaging/build.py", FileKind::Secondary),
+            ("tqdm/contrib/logging.py", FileKind::Source),
+            ("src/completion.go", FileKind::Source),
             ("man/i3-msg.txt", FileKind::Secondary),
             ("doc/usage.markdown", FileKind::Secondary),
             ("lib/Pod/Usage.pod", FileKind::Secondary),
