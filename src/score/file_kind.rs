@@ -639,10 +639,28 @@ fn names_the_file(key: &str, terms: &[Term]) -> bool {
         .any(|t| stems.contains(&t.stem))
 }
 
-/// `file_prior`, also demoting a file whose text reads as minified.
+/// `file_prior`, also demoting a file whose text reads as minified, and a
+/// file of data ([`is_bare_data`]).
 pub fn text_prior(key: &str, terms: &[Term], text: &[u8]) -> f64 {
     let lines = memchr::memchr_iter(b'\n', text).count() + 1;
-    text_prior_of(key, terms, text.len(), lines)
+    let prior = text_prior_of(key, terms, text.len(), lines);
+    if is_bare_data(key, text) && file_kind(key) == FileKind::Source {
+        prior.min(CONFIG_FILE_PRIOR)
+    } else {
+        prior
+    }
+}
+
+/// Whether a file kgrep would take for source is data: its name has no
+/// extension and its text is no script (no `#!` line). joda-time keeps the
+/// time-zone database's sources (`tz/src/asia`, `australasia`) beside its
+/// Java: they name every city and rule, and ranked first for questions on
+/// how the code computes a date. Source code has an extension (of the 740
+/// question-set answers, every file has one); a script without one opens
+/// with `#!`; build files without one are known by name (`Makefile`).
+fn is_bare_data(key: &str, text: &[u8]) -> bool {
+    let name = key.rsplit('/').next().unwrap_or(key);
+    !name.contains('.') && !text.starts_with(b"#!")
 }
 
 /// [`text_prior`] of a text known by its length and its number of lines (a
@@ -811,6 +829,17 @@ mod tests {
         ] {
             assert!(!named_as_tests(path), "{path}");
         }
+    }
+
+    #[test]
+    fn a_file_without_extension_or_shebang_is_data() {
+        let terms = crate::query::analyze("which calendar year a timestamp falls in").terms;
+        let rules =
+            b"# Rule NAME FROM TO IN ON AT SAVE\nRule Japan 1948 only - May Sat>=1 24:00 1:00 D\n";
+        assert!(text_prior("src/main/java/org/joda/time/tz/src/asia", &terms, rules) < 1.0);
+        let script = b"#!/usr/bin/env python3\nprint('year')\n";
+        assert_eq!(text_prior("bin/calendar", &terms, script), 1.0);
+        assert_eq!(text_prior("src/year.c", &terms, rules), 1.0);
     }
 
     #[test]
