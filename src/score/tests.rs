@@ -504,3 +504,31 @@ fn a_cap_keeps_the_best_units_definition_though_another_units_line_scores_higher
     // Uncapped, both units are shown.
     assert_eq!(select(&[top], 100), vec![(1, vec![5, 20, 50])]);
 }
+
+#[test]
+fn the_first_files_second_unit_shows_its_body_too() {
+    // Best unit 5-40 (named on 5, line 20 scores 3.0). Second unit 50-90,
+    // named on 50 (4.0, its name holds the words); line 80, deep in its body,
+    // scores 2.5, at least half the named line's. The first file shows line
+    // 80 as well as 50: where in the second unit the work is.
+    let lines = [(20, 5, 3.0), (50, 50, 4.0), (80, 50, 2.5)];
+    let mut top = ranked(1, 10.0, &lines);
+    top.units = vec![unit(5, 5, 40, 9.0), unit(50, 50, 90, 6.0)];
+    assert_eq!(
+        select(std::slice::from_ref(&top), 100),
+        vec![(1, vec![5, 20, 50, 80])]
+    );
+    // Under half the named line's score, the body line is not shown.
+    let weak = [(20, 5, 3.0), (50, 50, 4.0), (80, 50, 1.5)];
+    let mut top_weak = ranked(1, 10.0, &weak);
+    top_weak.units = top.units.clone();
+    assert_eq!(select(&[top_weak], 100), vec![(1, vec![5, 20, 50])]);
+    // A runner-up shown in full (within CLOSE_SHARE) shows its units one
+    // line each: only the first file pays the extra line.
+    let mut second = ranked(2, 9.5, &lines);
+    second.units = top.units.clone();
+    assert_eq!(
+        select(&[top, second], 100),
+        vec![(1, vec![5, 20, 50, 80]), (2, vec![5, 20, 50])]
+    );
+}
