@@ -289,6 +289,12 @@ pub fn without_request(text: &str) -> String {
     tokens[at..].join(" ")
 }
 
+/// Stems of the verbs that say a choice is made ("… decide …", "… pick …"):
+/// typed among keywords, they ask how the code chooses, as a how-question
+/// does ("logger decide event given level actually emitted dropped"). Not
+/// `select`, which as often names a query or a widget. Sorted.
+const DECISION_STEMS: &[&str] = &["choos", "decid", "determin", "pick"];
+
 /// Stems of the verbs a change description opens with ("Fix …", "Add …",
 /// "Remove …"; `made` has its own): a commit subject, not a search for
 /// code. The query's scaffolding words (`query::SCAFFOLD_STEMS`), which
@@ -331,13 +337,28 @@ const CHANGE_VERB_STEMS: &[&str] = &[
     "use",
 ];
 
+/// Whether a word of `plain` (lowercase) is a verb of choice
+/// ([`DECISION_STEMS`]).
+fn asks_a_choice(plain: &str) -> bool {
+    plain
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .any(|w| {
+            DECISION_STEMS
+                .binary_search(&super::stem(w).as_str())
+                .is_ok()
+        })
+}
+
 impl Ask {
     /// What unit scoring reads the query `raw` as, given how it asks (`self`,
     /// its [`Ask::of`]; kept for a question): a
     /// query of keywords ("default allowed methods cross-origin configured")
-    /// looks for the code that does the thing, as a where-question does,
-    /// unless it opens with a change verb (a commit subject: "fixed support
-    /// for IPv6 literals", whose change may be to a type or an interface).
+    /// looks for the code that does the thing, as a where-question does, or
+    /// as a how-question when a word of it says a choice is made
+    /// ([`DECISION_STEMS`]); unless it opens with a change verb (a commit
+    /// subject: "fixed support for IPv6 literals", whose change may be to a
+    /// type or an interface).
     pub fn for_units(self, raw: &str) -> Ask {
         if self != Ask::Other {
             return self;
@@ -354,6 +375,7 @@ impl Ask {
             {
                 Ask::Other
             }
+            Some(_) if asks_a_choice(&plain) => Ask::How,
             Some(_) => Ask::Where,
             None => Ask::Other,
         }
@@ -454,6 +476,17 @@ mod tests {
         assert_eq!(units("added custom params serializer"), Ask::Other);
         assert_eq!(units("how does it retry"), Ask::How);
         assert_eq!(units("the"), Ask::Other);
+        // Keywords that say a choice is made ask how the code chooses.
+        assert_eq!(
+            units("logger decide event given level actually emitted dropped"),
+            Ask::How
+        );
+        assert_eq!(units("pool picks idle connection"), Ask::How);
+        assert_eq!(units("Decided to drop the cache"), Ask::How);
+        assert_eq!(units("fix how the pool picks a connection"), Ask::Other);
+        let mut sorted = DECISION_STEMS.to_vec();
+        sorted.sort_unstable();
+        assert_eq!(sorted, DECISION_STEMS);
         let mut sorted = CHANGE_VERB_STEMS.to_vec();
         sorted.sort_unstable();
         assert_eq!(sorted, CHANGE_VERB_STEMS);
