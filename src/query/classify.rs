@@ -484,12 +484,11 @@ mod tests {
         assert_eq!(units("pool picks idle connection"), Ask::How);
         assert_eq!(units("Decided to drop the cache"), Ask::How);
         assert_eq!(units("fix how the pool picks a connection"), Ask::Other);
-        let mut sorted = DECISION_STEMS.to_vec();
-        sorted.sort_unstable();
-        assert_eq!(sorted, DECISION_STEMS);
-        let mut sorted = CHANGE_VERB_STEMS.to_vec();
-        sorted.sort_unstable();
-        assert_eq!(sorted, CHANGE_VERB_STEMS);
+        for list in [DECISION_STEMS, CHANGE_VERB_STEMS] {
+            let mut sorted = list.to_vec();
+            sorted.sort_unstable();
+            assert_eq!(sorted, list);
+        }
     }
 
     #[test]

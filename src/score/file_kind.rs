@@ -319,7 +319,10 @@ pub fn file_kind(key: &str) -> FileKind {
 const EXTRAS_FOLDERS: &[&str] = &["contrib", "completions", "completion", "extras"];
 
 /// Whether a file's folders (lowercase) open with one of [`EXTRAS_FOLDERS`]
-/// (after a leading `./`).
+/// (after a leading `./`). Keys are relative to where kgrep runs, so this
+/// holds when it runs at the project's root, as people and agents mostly
+/// run it; searched from above (`kgrep … just/`), `contrib/` is not told
+/// from a package of that name, and ranks as source.
 fn is_extras_folder(folders: &str) -> bool {
     let folders = folders.trim_start_matches("./");
     let top = folders.split('/').next().unwrap_or(folders);
