@@ -35,12 +35,18 @@ fn filler(name: &str) -> String {
     )
 }
 
-/// The one line printed with `--max-lines 1`, with its file.
-fn best_line(case: &Case) -> (String, String) {
+/// A tree holding the [`FILLER`] modules as `folder/NAME.ext`.
+fn with_filler(folder: &str, ext: &str) -> Dir {
     let d = Dir::new();
     for name in FILLER {
-        d.write(&format!("misc/{name}.txt"), filler(name));
+        d.write(&format!("{folder}/{name}.{ext}"), filler(name));
     }
+    d
+}
+
+/// The one line printed with `--max-lines 1`, with its file.
+fn best_line(case: &Case) -> (String, String) {
+    let d = with_filler("misc", "txt");
     d.write(case.def_file, case.def_src);
     d.write(case.call_file, case.call_src);
     let run = d.run(&["--max-lines", "1", case.query, "."]);
@@ -186,10 +192,7 @@ fn cpp() {
 /// the code that does the thing.
 #[test]
 fn a_question_puts_the_code_before_its_type_declarations() {
-    let d = Dir::new();
-    for name in FILLER {
-        d.write(&format!("lib/{name}.js"), filler(name));
-    }
+    let d = with_filler("lib", "js");
     d.write(
         "typings/index.d.ts",
         "export class Command {\n  /**\n   * Copy settings that are useful to have in common across root command and subcommands.\n   * The settings are inherited by a subcommand from its parent when it is created.\n   */\n  copyInheritedSettings(sourceCommand: Command): this;\n  /** Add a subcommand; it inherits the parent's settings. */\n  command(nameAndArgs: string): Command;\n  /** The settings for output, copied to subcommands. */\n  configureOutput(configuration: OutputConfiguration): this;\n  /** Settings for help, inherited by subcommands. */\n  configureHelp(configuration: HelpConfiguration): this;\n}\nexport interface OutputConfiguration { writeOut?(str: string): void; }\nexport interface HelpConfiguration { sortSubcommands?: boolean; }\n",
@@ -202,12 +205,7 @@ fn a_question_puts_the_code_before_its_type_declarations() {
         "Where are the settings copied that a subcommand inherits from its parent when it is created?";
     let run = d.run(&[question, "."]);
     run.code(0);
-    assert_eq!(
-        run.headings().first().map(String::as_str),
-        Some("./lib/command.js"),
-        "{}",
-        run.describe
-    );
+    run.first_heading_is("./lib/command.js");
     run.stdout_has("2:\t  copyInheritedSettings(sourceCommand) {");
     // A statement that looks for code (no change verb) is ordered by the
     // commit model (fitted on commits, which change the declarations with
@@ -218,12 +216,7 @@ fn a_question_puts_the_code_before_its_type_declarations() {
     run.code(0)
         .stderr_has("explain: lib/command.js: ")
         .stderr_has("; moved first: code, before a file that only declares it");
-    assert_eq!(
-        run.headings().first().map(String::as_str),
-        Some("./lib/command.js"),
-        "{}",
-        run.describe
-    );
+    run.first_heading_is("./lib/command.js");
 }
 
 /// A C header's prototypes and their comments name what a function does; a
@@ -231,10 +224,7 @@ fn a_question_puts_the_code_before_its_type_declarations() {
 /// unless it asks for the declaration.
 #[test]
 fn a_question_puts_the_code_before_a_header_of_prototypes() {
-    let d = Dir::new();
-    for name in FILLER {
-        d.write(&format!("src/{name}.c"), filler(name));
-    }
+    let d = with_filler("src", "c");
     d.write(
         "include/net.h",
         "#ifndef NET_H\n#define NET_H\n\n/* Resolve the host name of the server, choosing an IPv4 or an IPv6\n * address as the client prefers. */\nint net_resolve_host(struct client *c, const char *host);\n\n/* Choose the address family (IPv4 or IPv6) the client prefers. */\nint net_choose_family(struct client *c);\n\n/* Connect the client to the resolved address of the host. */\nint net_connect(struct client *c, const char *host, int port);\n\n/* The host name the client resolves, and whether it chooses IPv6 over IPv4. */\nstruct client {\n    const char *host_name;\n    int prefer_ipv6; /* choose IPv6 first when resolving the host name */\n    struct addrinfo *addr;\n};\n\n/* Resolve a host name again when the client reconnects (IPv4 or IPv6). */\nint net_resolve_again(struct client *c);\n\n#endif\n",
@@ -249,12 +239,7 @@ fn a_question_puts_the_code_before_a_header_of_prototypes() {
     run.code(0)
         .stderr_has("explain: src/net.c: ")
         .stderr_has("; moved first: code, before a file that only declares it");
-    assert_eq!(
-        run.headings().first().map(String::as_str),
-        Some("./src/net.c"),
-        "{}",
-        run.describe
-    );
+    run.first_heading_is("./src/net.c");
     // Typed as keywords, the same.
     d.run(&[
         "--explain",
@@ -277,10 +262,7 @@ fn a_question_puts_the_code_before_a_header_of_prototypes() {
 /// checks something, that test is the answer, as a test file's would be.
 #[test]
 fn a_test_question_finds_a_test_beside_the_code() {
-    let d = Dir::new();
-    for name in FILLER {
-        d.write(&format!("src/{name}.rs"), filler(name));
-    }
+    let d = with_filler("src", "rs");
     d.write(
         "src/search.rs",
         "pub fn tokenize(text: &str) -> Vec<&str> {\n    text.split_whitespace().filter(|w| w.len() <= MAX_WORD).collect()\n}\n\nconst MAX_WORD: usize = 80;\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn long_words_are_left_out_of_the_index() {\n        let long = \"x\".repeat(81);\n        assert!(tokenize(&long).is_empty());\n    }\n}\n",
@@ -292,12 +274,7 @@ fn a_test_question_finds_a_test_beside_the_code() {
     let question = "Which test checks that very long words are left out of the search index?";
     let run = d.run(&[question, "."]);
     run.code(0);
-    assert_eq!(
-        run.headings().first().map(String::as_str),
-        Some("./src/search.rs"),
-        "{}",
-        run.describe
-    );
+    run.first_heading_is("./src/search.rs");
     run.stdout_has("fn long_words_are_left_out_of_the_index() {");
 }
 
@@ -307,10 +284,7 @@ fn a_test_question_finds_a_test_beside_the_code() {
 /// names it more often.
 #[test]
 fn a_test_question_finds_the_tests_not_the_testing_helpers() {
-    let d = Dir::new();
-    for name in FILLER {
-        d.write(&format!("src/{name}.ts"), filler(name));
-    }
+    let d = with_filler("src", "ts");
     d.write(
         "packages/testing/src/testing.ts",
         "// Lets a test override a computed value with a fixed value, and reset it.\nexport function overrideComputed(store, key, value) {\n  const computed = store[key]\n  store._overridden[key] = computed\n  store[key] = value\n}\n\nexport function resetComputed(store, key) {\n  store[key] = store._overridden[key]\n  delete store._overridden[key]\n}\n\nexport function isOverridden(store, key) {\n  return key in store._overridden\n}\n",
@@ -323,30 +297,17 @@ fn a_test_question_finds_the_tests_not_the_testing_helpers() {
         "Where are the tests that check that a computed value can be overridden and reset?";
     let run = d.run(&[question, "."]);
     run.code(0);
-    assert_eq!(
-        run.headings().first().map(String::as_str),
-        Some("./packages/testing/src/testing.spec.ts"),
-        "{}",
-        run.describe
-    );
+    run.first_heading_is("./packages/testing/src/testing.spec.ts");
 }
 
 /// `--explain` says when the definer was moved above the file that calls it.
 #[test]
 fn explain_says_the_definer_was_moved_first() {
-    let d = Dir::new();
-    for name in FILLER {
-        d.write(&format!("misc/{name}.txt"), filler(name));
-    }
+    let d = with_filler("misc", "txt");
     d.write("src/util.rs", RUST_DEF);
     d.write("src/app.rs", RUST_CALL);
     let run = d.run(&["--explain", "where are plugins registered", "."]);
     run.code(0)
         .stderr_has("; moved first: it defines what the learned first file only calls");
-    assert_eq!(
-        run.headings().first().map(String::as_str),
-        Some("./src/util.rs"),
-        "{}",
-        run.describe
-    );
+    run.first_heading_is("./src/util.rs");
 }

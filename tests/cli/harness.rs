@@ -74,6 +74,17 @@ impl Run {
         self
     }
 
+    /// Asserts the first file printed (its `./path` heading).
+    pub fn first_heading_is(&self, expected: &str) -> &Run {
+        assert_eq!(
+            self.headings().first().map(String::as_str),
+            Some(expected),
+            "first file differs\n{}",
+            self.describe
+        );
+        self
+    }
+
     /// The `./path` headings printed, in order.
     pub fn headings(&self) -> Vec<String> {
         self.stdout

@@ -63,12 +63,7 @@ fn natural_language_finds_split_identifiers() {
     let d = corpus();
     let run = d.run(&["parse jwt", "."]);
     run.code(0);
-    assert_eq!(
-        run.headings().first().map(String::as_str),
-        Some("./src/auth/jwt.py"),
-        "{}",
-        run.describe
-    );
+    run.first_heading_is("./src/auth/jwt.py");
     run.stdout_has("def parse_jwt(token):");
 }
 
@@ -77,12 +72,7 @@ fn natural_language_ranks_source_over_tests_and_docs() {
     let d = corpus();
     let run = d.run(&["how does the client retry with exponential backoff", "."]);
     run.code(0);
-    assert_eq!(
-        run.headings().first().map(String::as_str),
-        Some("./src/net/client.rs"),
-        "{}",
-        run.describe
-    );
+    run.first_heading_is("./src/net/client.rs");
     insta::assert_snapshot!(transcript(&run));
 }
 
@@ -99,12 +89,7 @@ fn natural_language_output_is_deterministic() {
     ]);
     a.code(0);
     assert_eq!(a.raw_stdout, b.raw_stdout);
-    assert_eq!(
-        a.headings().first().map(String::as_str),
-        Some("./src/config/loader.go"),
-        "{}",
-        a.describe
-    );
+    a.first_heading_is("./src/config/loader.go");
 }
 
 #[test]
@@ -144,12 +129,7 @@ fn a_misspelt_word_is_corrected_from_the_corpus_and_says_so() {
     run.code(0)
         .stderr_has("typo: \"exponental\" is in no file; also searching exponential")
         .stderr_has("typo: \"backof\" is in no file; also searching backoff");
-    assert_eq!(
-        run.headings().first().map(String::as_str),
-        Some("./src/net/client.rs"),
-        "{}",
-        run.describe
-    );
+    run.first_heading_is("./src/net/client.rs");
     d.run(&["exponential backoff delay", "."])
         .code(0)
         .stderr_lacks("typo");

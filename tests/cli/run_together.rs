@@ -39,12 +39,7 @@ fn a_lowercase_run_together_identifier_finds_its_definition() {
     run.code(0)
         .stderr_has("searching the identifier load_file_system it spells")
         .stdout_has("4:\tdef load_file_system(root):");
-    assert_eq!(
-        run.headings().first().map(String::as_str),
-        Some("./loader/fs.py"),
-        "{}",
-        run.describe
-    );
+    run.first_heading_is("./loader/fs.py");
 }
 
 #[test]
@@ -59,12 +54,7 @@ fn a_word_one_edit_from_an_identifier_finds_it() {
     run.code(0)
         .stderr_has("searching the identifier RegExp it spells")
         .stdout_has("2:\t  return new RegExp(source, 'u');");
-    assert_eq!(
-        run.headings().first().map(String::as_str),
-        Some("./pattern/compile.js"),
-        "{}",
-        run.describe
-    );
+    run.first_heading_is("./pattern/compile.js");
 }
 
 #[test]
