@@ -661,9 +661,10 @@ pub fn text_prior(key: &str, terms: &[Term], text: &[u8]) -> f64 {
 /// how the code computes a date. Source code has an extension (of the 740
 /// question-set answers, every file has one); a script without one opens
 /// with `#!`; build files without one are known by name (`Makefile`).
+/// Piped text (`<stdin>`) has no name to go by: it is what was asked about.
 fn is_bare_data(key: &str, text: &[u8]) -> bool {
     let name = key.rsplit('/').next().unwrap_or(key);
-    !name.contains('.') && !text.starts_with(b"#!")
+    key != crate::walk::STDIN_KEY && !name.contains('.') && !text.starts_with(b"#!")
 }
 
 /// [`text_prior`] of a text known by its length and its number of lines (a
@@ -843,6 +844,7 @@ mod tests {
         let script = b"#!/usr/bin/env python3\nprint('year')\n";
         assert_eq!(text_prior("bin/calendar", &terms, script), 1.0);
         assert_eq!(text_prior("src/year.c", &terms, rules), 1.0);
+        assert_eq!(text_prior(crate::walk::STDIN_KEY, &terms, rules), 1.0);
     }
 
     #[test]
