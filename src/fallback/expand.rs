@@ -144,6 +144,7 @@ pub fn model_terms(terms: &[Term], concepts: &[Concept]) -> Vec<Term> {
                 origin: Origin::Model,
                 concept: Some(concept.name.to_lowercase()),
                 parts: Vec::new(),
+                aside: false,
             });
             added += 1;
         }

@@ -264,6 +264,7 @@ fn with_corrections(q: &Query, scan: &search::TermScan, read: &ReadOptions) -> O
                 origin: Origin::Fuzzy,
                 concept: None,
                 parts: Vec::new(),
+                aside: false,
             });
         }
     }
@@ -293,6 +294,7 @@ fn push_run_together(terms: &mut Vec<Term>, found: &typo::RunTogether, slot: usi
         origin: Origin::Fuzzy,
         concept: None,
         parts: found.parts.clone(),
+        aside: false,
     });
     for part in &found.parts {
         let stem = query::stem(part);
@@ -308,6 +310,7 @@ fn push_run_together(terms: &mut Vec<Term>, found: &typo::RunTogether, slot: usi
             origin: Origin::Fuzzy,
             concept: None,
             parts: Vec::new(),
+            aside: false,
         });
     }
 }

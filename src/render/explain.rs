@@ -186,6 +186,7 @@ mod tests {
             origin,
             concept: None,
             parts: Vec::new(),
+            aside: false,
         }
     }
 

@@ -502,7 +502,7 @@ fn asks_for(terms: &[Term], stems: &[&str], words: &[&str]) -> bool {
     terms
         .iter()
         // Typed words only: `docs` is a synonym of `document`.
-        .filter(|t| !t.is_identifier() && t.origin == query::Origin::Query)
+        .filter(|t| !t.is_identifier() && !t.aside && t.origin == query::Origin::Query)
         .any(|t| {
             (stems.contains(&t.stem.as_str()) || words.contains(&t.text.as_str()))
                 && !in_identifier(terms, t)
