@@ -237,3 +237,32 @@ fn features_print_the_first_candidates_units_with_their_vectors() {
     assert_eq!(callable["kind"].as_str(), Some("function"));
     assert_eq!(callable["f"][at("callable")].as_f64(), Some(1.0));
 }
+
+#[test]
+fn a_first_file_too_large_for_the_parse_plan_is_still_cut_into_units() {
+    // 150 KB of Python: over the per-file cap of the parse plan (128 KB),
+    // under the first file's late parse (256 KB).
+    let mut big = String::new();
+    for i in 0..2500 {
+        big.push_str(&format!(
+            "def helper_{i}(value):\n    total = value + {i}\n    return total * 2\n\n"
+        ));
+    }
+    big.push_str(
+        "def compute_retry_backoff(attempt):\n    delay = 0.5 * 2 ** attempt\n    \
+         jitter = random.random()\n    return min(delay + jitter, 30)\n",
+    );
+    assert!(big.len() > 128 << 10 && big.len() < 256 << 10);
+    let d = Dir::new();
+    d.write("retry.py", &big);
+    d.write("other.py", "def unrelated():\n    return 1\n");
+    let run = d.run(&["--explain", "how is the retry backoff delay computed", "."]);
+    run.code(0);
+    let units = explained_units(&run);
+    assert!(
+        units
+            .iter()
+            .any(|u| u.starts_with("function compute_retry_backoff (lines")),
+        "{units:?}"
+    );
+}
