@@ -177,7 +177,7 @@ impl State {
         let comment = self.comment(line);
         let test = self.test(line, indent, comment);
         let import = !comment && self.import(line);
-        let definition = !comment && !import && is_definition(line);
+        let definition = !comment && !import && is_definition(line) && !defines_nothing(raw);
         self.line = self.line.saturating_add(1);
         let block = self.block(line, indent, definition);
         LineKind {
@@ -440,6 +440,24 @@ const DEFINITION_STARTS: &[&str] = &[
     "#define ",
     "sub ",
 ];
+
+/// A binding or a type's use that names nothing worth ranking, though its
+/// keyword starts definitions: `const char *host;`, `static int n = 0;` or
+/// `struct known_host *node;` inside a C body, `const x = 5` inside a
+/// JavaScript function ([`super::symbol::definition_name`] finds no name in
+/// them, as it finds none in `let x = 5`).
+/// Measured on the fourteen question sets: RIGHT unchanged (469), four
+/// WRONG -> PARTIAL (tmux-05, tmux-06, h3-04, got-02); dev unchanged, the
+/// commit set's MRR 0.768 -> 0.767, held-out commits unchanged.
+fn defines_nothing(raw: &[u8]) -> bool {
+    let start = raw.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    let rest = &raw[start..];
+    start > 0
+        && ["const ", "static ", "struct ", "enum ", "union "]
+            .iter()
+            .any(|k| rest.starts_with(k.as_bytes()))
+        && super::symbol::definition_name(raw).is_none()
+}
 
 /// Whether a line (without its indentation) defines a function, type or constant.
 pub fn is_definition(line: &[u8]) -> bool {

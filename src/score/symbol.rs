@@ -159,7 +159,25 @@ fn keyword_name(line: &[u8], keyword: &str, mut at: usize) -> Option<(usize, usi
     if keyword == "typedef" {
         return typedef_name(line, at);
     }
+    if matches!(keyword, "struct" | "enum" | "union") && declares_with_type(line, end) {
+        return None;
+    }
     Some((at, end))
+}
+
+/// `struct known_host *node;`, `struct stat st = {0};` inside a C function
+/// (the line indented, the type's name followed by a `*` or another name): a
+/// local variable of the type, not the type's definition, which opens a
+/// body (`struct known_host {`). As `let x = 5` in a body, it defines
+/// nothing worth ranking. At the top level the line is a global or a
+/// function returning the type, and keeps the type's name.
+fn declares_with_type(line: &[u8], name_end: usize) -> bool {
+    let indent = line.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    let next = skip_space(line, name_end);
+    indent > 0
+        && line
+            .get(next)
+            .is_some_and(|&b| b == b'*' || b == b'_' || b.is_ascii_alphabetic())
 }
 
 /// `let`/`const`/`var`/`static` bindings are definitions when they bind a

@@ -532,3 +532,26 @@ fn the_first_files_second_unit_shows_its_body_too() {
         vec![(1, vec![5, 20, 50, 80]), (2, vec![5, 20, 50])]
     );
 }
+
+#[test]
+fn a_local_of_a_struct_type_defines_nothing() {
+    let c = "struct known_host {\n    int type;\n};\nstruct known_host *make_host(void) {\n    struct known_host *node;\n    struct stat st = {0};\n    const char *host;\n    static int calls = 0;\n}\n";
+    let k = classify_lines(c.as_bytes());
+    let defs: Vec<bool> = k.iter().map(|k| k.definition).collect();
+    // The struct's definition and the function's are; its locals are not.
+    assert_eq!(
+        defs,
+        [true, false, false, true, false, false, false, false, false, false]
+    );
+    let js =
+        "export const LIMIT = 5\nfunction f() {\n  const x = 5\n  const handler = () => run()\n}\n";
+    let k = classify_lines(js.as_bytes());
+    let defs: Vec<bool> = k.iter().map(|k| k.definition).collect();
+    assert_eq!(defs, [true, true, false, true, false, false]);
+    let name = |line: &str| {
+        crate::score::symbol::definition_name(line.as_bytes()).map(|(s, e)| line[s..e].to_string())
+    };
+    assert_eq!(name("    struct known_host *node;"), None);
+    assert_eq!(name("struct known_host {"), Some("known_host".into()));
+    assert_eq!(name("    struct known_host {"), Some("known_host".into()));
+}
