@@ -318,6 +318,7 @@ mod tests {
             ("dir", "directory"),
             ("msg", "message"),
             ("db", "database"),
+            ("kex", "key exchange"),
         ] {
             let a = t.lookup(abbr).unwrap_or_else(|| panic!("{abbr} unknown"));
             let f = t.lookup(full).unwrap_or_else(|| panic!("{full} unknown"));
