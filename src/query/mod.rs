@@ -477,7 +477,7 @@ const CLAUSE_VERBS: &[&str] = &[
 ///   after (`TEST_VERBS`: "does a test that exceeds its limit").
 ///
 /// Measured on the fourteen question sets (800): 466 -> 468 RIGHT (junit4-03
-/// and junit4-06, whose test files had ranked first), none worse; dev,
+/// and junit4-05, whose test files had ranked first), none worse; dev,
 /// commit and held-out commit sets unchanged.
 fn mark_tests_aside(terms: &mut [Term], typed: &[String]) {
     let word = |i: usize| typed.get(i).map(String::as_str).unwrap_or_default();
