@@ -319,6 +319,10 @@ mod tests {
             ("msg", "message"),
             ("db", "database"),
             ("kex", "key exchange"),
+            // Python's `str.lower()`, JavaScript's `toLowerCase()`.
+            ("lower", "lowercase"),
+            ("tolowercase", "lowercase"),
+            ("upper", "uppercase"),
         ] {
             let a = t.lookup(abbr).unwrap_or_else(|| panic!("{abbr} unknown"));
             let f = t.lookup(full).unwrap_or_else(|| panic!("{full} unknown"));
