@@ -147,6 +147,14 @@ fn keyword_name(line: &[u8], keyword: &str, mut at: usize) -> Option<(usize, usi
             let at = skip_space(line, first_end);
             return binding_name(line, at);
         }
+        if matches!(keyword, "const" | "static") {
+            // C and Java: `static final int MAX_RETRIES = 3;`, `const char
+            // *name = …`: the name is the one before the `=` (or the `;`),
+            // past the type's words.
+            if let Some(name_at) = typed_binding(line, first_end) {
+                return binding_name(line, name_at);
+            }
+        }
         return binding_name(line, at);
     }
     if keyword == "function*" || (keyword == "function" && line.get(at) == Some(&b'*')) {
@@ -178,6 +186,42 @@ fn declares_with_type(line: &[u8], name_end: usize) -> bool {
         && line
             .get(next)
             .is_some_and(|&b| b == b'*' || b == b'_' || b.is_ascii_alphabetic())
+}
+
+/// Where the bound name starts in a C-like `TYPE NAME = …;` after `const` or
+/// `static`: when the first word (`after` is its end) is followed by another
+/// name or a `*` (not by `:`, as in Rust's `const MAX: u32`), the last name
+/// before the first `=` or `;`, if it starts past the first word. Before,
+/// `static final int MAX_RETRIES = 3;` was read as binding `final` (Java's
+/// constants had no name); measured: the fourteen sets 470 -> 471 RIGHT
+/// (commons-text-03's `DEFAULT_PREFIX`), held-out commits R@1 0.601 ->
+/// 0.605, MRR 0.775 -> 0.777 (lz4 0.396 -> 0.421); dev and commit sets
+/// unchanged.
+fn typed_binding(line: &[u8], after: usize) -> Option<usize> {
+    let next = skip_space(line, after);
+    if !line
+        .get(next)
+        .is_some_and(|&b| b == b'*' || b == b'_' || b.is_ascii_alphabetic())
+    {
+        return None;
+    }
+    let end = line.iter().position(|&b| b == b'=' || b == b';')?;
+    let head = line[..end].trim_ascii_end();
+    // `buf[64]`: the name before an array's size.
+    let head = match head.last() {
+        Some(b']') => head
+            .iter()
+            .rposition(|&b| b == b'[')
+            .map_or(head, |i| &head[..i]),
+        _ => head,
+    };
+    let name_len = head
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    let start = head.len() - name_len;
+    (name_len > 0 && start >= next).then_some(start)
 }
 
 /// `let`/`const`/`var`/`static` bindings are definitions when they bind a

@@ -554,4 +554,19 @@ fn a_local_of_a_struct_type_defines_nothing() {
     assert_eq!(name("    struct known_host *node;"), None);
     assert_eq!(name("struct known_host {"), Some("known_host".into()));
     assert_eq!(name("    struct known_host {"), Some("known_host".into()));
+    // A constant of a C or Java type is named past its type's words.
+    assert_eq!(
+        name("    static final int MAX_RETRIES = 3;"),
+        Some("MAX_RETRIES".into())
+    );
+    assert_eq!(
+        name("    static const char *DEFAULT_HOST = \"x\";"),
+        Some("DEFAULT_HOST".into())
+    );
+    assert_eq!(
+        name("static char BUFFER_NAME[64];"),
+        Some("BUFFER_NAME".into())
+    );
+    assert_eq!(name("    static int calls = 0;"), None);
+    assert_eq!(name("pub const MAX: u32 = 5;"), Some("MAX".into()));
 }
