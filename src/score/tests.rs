@@ -216,32 +216,27 @@ fn definitions_comments_and_tests_weigh_differently() {
     assert!(wants.iter().find(|l| l.line == 6).unwrap().score.total >= total(8));
 }
 
+/// One label of every line of `text`, in order.
+fn label(text: &str, of: impl Fn(&LineKind) -> bool) -> Vec<bool> {
+    classify_lines(text.as_bytes()).iter().map(of).collect()
+}
+
 #[test]
 fn line_kinds() {
     let text = "/* block\n still */\ncode();\n\"\"\"doc\nstring\"\"\"\n# comment\n#include <x>\n#[derive(Debug)]\n// c\n * margin\n";
-    let k = classify_lines(text.as_bytes());
-    let comments: Vec<bool> = k.iter().map(|k| k.comment).collect();
     assert_eq!(
-        comments,
+        label(text, |k| k.comment),
         vec![true, true, false, true, true, true, false, false, true, true, false]
     );
     let py = "class Foo:\n    def test_a(self):\n        x = 1\n\n        y = 2\n    def real(self):\n        pass\n";
-    let tests: Vec<bool> = classify_lines(py.as_bytes())
-        .iter()
-        .map(|k| k.test)
-        .collect();
     assert_eq!(
-        tests,
+        label(py, |k| k.test),
         vec![false, true, true, true, true, false, false, false]
     );
     let rs =
         "#[cfg(test)]\nmod tests;\nfn real() {}\n#[test]\nfn t() {\n    a();\n}\nfn after() {}\n";
-    let tests: Vec<bool> = classify_lines(rs.as_bytes())
-        .iter()
-        .map(|k| k.test)
-        .collect();
     assert_eq!(
-        tests,
+        label(rs, |k| k.test),
         vec![true, true, false, true, true, true, true, false, false]
     );
     let blocks: Vec<u32> = classify_lines(
@@ -536,18 +531,17 @@ fn the_first_files_second_unit_shows_its_body_too() {
 #[test]
 fn a_local_of_a_struct_type_defines_nothing() {
     let c = "struct known_host {\n    int type;\n};\nstruct known_host *make_host(void) {\n    struct known_host *node;\n    struct stat st = {0};\n    const char *host;\n    static int calls = 0;\n}\n";
-    let k = classify_lines(c.as_bytes());
-    let defs: Vec<bool> = k.iter().map(|k| k.definition).collect();
     // The struct's definition and the function's are; its locals are not.
     assert_eq!(
-        defs,
+        label(c, |k| k.definition),
         [true, false, false, true, false, false, false, false, false, false]
     );
     let js =
         "export const LIMIT = 5\nfunction f() {\n  const x = 5\n  const handler = () => run()\n}\n";
-    let k = classify_lines(js.as_bytes());
-    let defs: Vec<bool> = k.iter().map(|k| k.definition).collect();
-    assert_eq!(defs, [true, true, false, true, false, false]);
+    assert_eq!(
+        label(js, |k| k.definition),
+        [true, true, false, true, false, false]
+    );
     let name = |line: &str| {
         crate::score::symbol::definition_name(line.as_bytes()).map(|(s, e)| line[s..e].to_string())
     };
