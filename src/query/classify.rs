@@ -463,27 +463,27 @@ mod tests {
 
     #[test]
     fn keywords_look_for_code_and_a_change_does_not() {
-        let units = |q: &str| Ask::of(q).for_units(q);
-        assert_eq!(
-            units("default allowed methods cross-origin configured"),
-            Ask::Where
-        );
-        assert_eq!(
-            units("fixed support for IPv6 literal strings in url"),
-            Ask::Other
-        );
-        assert_eq!(units("Remove the retry limit"), Ask::Other);
-        assert_eq!(units("added custom params serializer"), Ask::Other);
-        assert_eq!(units("how does it retry"), Ask::How);
-        assert_eq!(units("the"), Ask::Other);
-        // Keywords that say a choice is made ask how the code chooses.
-        assert_eq!(
-            units("logger decide event given level actually emitted dropped"),
-            Ask::How
-        );
-        assert_eq!(units("pool picks idle connection"), Ask::How);
-        assert_eq!(units("Decided to drop the cache"), Ask::How);
-        assert_eq!(units("fix how the pool picks a connection"), Ask::Other);
+        for (query, ask) in [
+            (
+                "default allowed methods cross-origin configured",
+                Ask::Where,
+            ),
+            ("fixed support for IPv6 literal strings in url", Ask::Other),
+            ("Remove the retry limit", Ask::Other),
+            ("added custom params serializer", Ask::Other),
+            ("how does it retry", Ask::How),
+            ("the", Ask::Other),
+            // Keywords that say a choice is made ask how the code chooses.
+            (
+                "logger decide event given level actually emitted dropped",
+                Ask::How,
+            ),
+            ("pool picks idle connection", Ask::How),
+            ("Decided to drop the cache", Ask::How),
+            ("fix how the pool picks a connection", Ask::Other),
+        ] {
+            assert_eq!(Ask::of(query).for_units(query), ask, "{query}");
+        }
         for list in [DECISION_STEMS, CHANGE_VERB_STEMS] {
             let mut sorted = list.to_vec();
             sorted.sort_unstable();
