@@ -430,10 +430,7 @@ pub(super) fn terms_of_read(plain: &str, ask: Ask) -> Vec<Term> {
 /// as requests (eza-10; immer-10 and i3-10 to PARTIAL, json-c-10 PARTIAL
 /// -> WRONG); dev unchanged.
 fn weigh_test_verbs(terms: &mut [Term], typed: &[String]) {
-    let is = |i: Option<usize>, words: &[&str]| {
-        i.and_then(|i| typed.get(i))
-            .is_some_and(|w| words.contains(&w.as_str()))
-    };
+    let is = |i: Option<usize>, words: &[&str]| words.contains(&typed_at(typed, i));
     for (i, word) in typed.iter().enumerate() {
         let tests = &["test", "tests"];
         let after_tests = is(i.checked_sub(1), tests)
@@ -449,6 +446,11 @@ fn weigh_test_verbs(terms: &mut [Term], typed: &[String]) {
             t.weight = SCAFFOLD_WEIGHT;
         }
     }
+}
+
+/// The typed word at `i`, or `""` before the first or past the last.
+fn typed_at(typed: &[String], i: Option<usize>) -> &str {
+    i.and_then(|i| typed.get(i)).map_or("", String::as_str)
 }
 
 /// Words that open a clause: a `test` right after one (or after one and an
@@ -480,11 +482,11 @@ const CLAUSE_VERBS: &[&str] = &[
 /// and junit4-05, whose test files had ranked first), none worse; dev,
 /// commit and held-out commit sets unchanged.
 fn mark_tests_aside(terms: &mut [Term], typed: &[String]) {
-    let word = |i: usize| typed.get(i).map(String::as_str).unwrap_or_default();
+    let word = |i: usize| typed_at(typed, Some(i));
     let article = |w: &str| matches!(w, "a" | "an" | "the" | "each" | "every" | "any");
     let aside = |i: usize| {
-        let prev = i.checked_sub(1).map(word).unwrap_or_default();
-        let before = i.checked_sub(2).map(word).unwrap_or_default();
+        let prev = typed_at(typed, i.checked_sub(1));
+        let before = typed_at(typed, i.checked_sub(2));
         let opened =
             CLAUSE_OPENERS.contains(&prev) || (article(prev) && CLAUSE_OPENERS.contains(&before));
         let next = word(i + 1);
