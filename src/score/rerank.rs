@@ -230,8 +230,9 @@ fn promote<V>(
 const PROMOTE_WINDOW: usize = 5;
 
 /// A question asks for the code that does the thing. When the first file's
-/// best unit only *calls* something named with the query's words (its body
-/// holds less of them, and none of its units is named with as much of them)
+/// best unit only *calls* something named with the query's words (its name
+/// and body together hold less of them, and none of its units is named with
+/// as much of them)
 /// and a runner-up of no lower kind (`prior`) has a best unit that is a
 /// function, not a test, *named* with them (as much weight in its name as
 /// the first has in its calls) and called by the first's, the definer goes
@@ -249,11 +250,9 @@ fn definer_first<V>(scored: &mut [(f64, RankedFile, V)]) {
     let calls = best.score.fields[call];
     let callees = best.callees.clone();
     // The first file may define what it calls itself, or do the thing in
-    // the body of its best unit as much as it calls something.
-    if calls <= 0.0
-        || best.score.fields[unit::Field::Body.index()] >= calls
-        || file.units.iter().any(|u| u.score.fields[name] >= calls)
-    {
+    // its best unit (its name and body) as much as it calls something.
+    let own = best.score.fields[name] + best.score.fields[unit::Field::Body.index()];
+    if calls <= 0.0 || own >= calls || file.units.iter().any(|u| u.score.fields[name] >= calls) {
         return;
     }
     promote(
@@ -555,6 +554,12 @@ mod tests {
         // Nor does a first file move that does the thing in its body too.
         let mut scored = vec![with_unit(0, 0.0, 2.0, false), with_unit(1, 3.0, 0.0, false)];
         scored[0].1.units[0].score.fields[unit::Field::Body.index()] = 2.0;
+        definer_first(&mut scored);
+        assert_eq!(order(&scored), [0, 1]);
+        // Nor one whose best unit is named with the words and does some of
+        // it in its body: together, as much as it calls.
+        let mut scored = vec![with_unit(0, 1.2, 2.0, false), with_unit(1, 3.0, 0.0, false)];
+        scored[0].1.units[0].score.fields[unit::Field::Body.index()] = 0.9;
         definer_first(&mut scored);
         assert_eq!(order(&scored), [0, 1]);
     }
