@@ -323,11 +323,15 @@ mod tests {
             ("lower", "lowercase"),
             ("tolowercase", "lowercase"),
             ("upper", "uppercase"),
+            // Code says `invalid` where a question says `bad`; a bad
+            // request stays its own concept.
+            ("bad", "invalid"),
         ] {
             let a = t.lookup(abbr).unwrap_or_else(|| panic!("{abbr} unknown"));
             let f = t.lookup(full).unwrap_or_else(|| panic!("{full} unknown"));
             assert_eq!(a, f, "{abbr} and {full} should share a concept");
         }
+        assert_ne!(t.lookup("bad request"), t.lookup("invalid"));
     }
 
     /// Code names a failure by its errno (`ETIMEDOUT`, `ECONNREFUSED`); a
