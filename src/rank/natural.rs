@@ -533,10 +533,11 @@ impl SecondPass<'_> {
         let scored = score::score_lines(&lines, self.weights, &kinds, wants_tests, text_of);
         let lang = crate::units::Lang::of_source(key, &doc.text).filter(|_| parse);
         let parsed = lang.and_then(|lang| crate::units::parse(lang, &doc.text));
-        let layout = match &parsed {
+        let mut layout = match &parsed {
             Some(units) => score::unit::Layout::parsed(units, &doc.text, &starts, &lines),
             None => score::unit::Layout::heuristic(&kinds, &lines),
         };
+        layout.count_branches(&kinds);
         let units = score::unit::score_units(
             &lines,
             &layout,

@@ -33,6 +33,9 @@ pub struct LineKind {
     /// indentation: a body ends at the next line indented no deeper than its
     /// definition (a closing `}` at that depth still belongs to it).
     pub block: u32,
+    /// Branches ([`is_branch`]): how a unit decides, counted per unit
+    /// (`unit::Layout::count_branches`).
+    pub branch: bool,
 }
 
 /// Labels every line of a text (`text.split('\n')`): one entry per line.
@@ -187,6 +190,7 @@ impl State {
             name: None,
             import,
             block,
+            branch: !comment && is_branch(line),
         }
     }
 
@@ -459,6 +463,31 @@ fn defines_nothing(raw: &[u8]) -> bool {
         && super::symbol::definition_name(raw).is_none()
 }
 
+/// Words that open a line that branches: a condition or a choice, a loop,
+/// or a handler of a failure, in the languages kgrep reads.
+const BRANCH_WORDS: &[&[u8]] = &[
+    b"if", b"elif", b"else", b"switch", b"case", b"match", b"when", b"select", b"for", b"while",
+    b"try", b"catch", b"except",
+];
+
+/// Whether a line (without its indentation) branches: it opens with one of
+/// [`BRANCH_WORDS`] (after a closing `}`: `} else {`), or holds a
+/// conditional expression (`a ? b : c`). A unit whose lines branch weighs
+/// cases: it decides. Not an arm's `=>`: JavaScript's arrow functions and
+/// types have one too (a `match` opens the arms).
+pub fn is_branch(line: &[u8]) -> bool {
+    let opening = line
+        .strip_prefix(b"}")
+        .map_or(line, <[u8]>::trim_ascii_start);
+    let opens = BRANCH_WORDS.iter().any(|word| {
+        opening.strip_prefix(*word).is_some_and(|rest| {
+            rest.first()
+                .is_none_or(|&b| !b.is_ascii_alphanumeric() && b != b'_')
+        })
+    });
+    opens || line.windows(3).any(|w| w == b" ? ")
+}
+
 /// Whether a line (without its indentation) defines a function, type or constant.
 pub fn is_definition(line: &[u8]) -> bool {
     use aho_corasick::{Anchored, Input};
@@ -502,5 +531,38 @@ mod quick_tests {
         for start in super::DEFINITION_STARTS {
             assert!(super::starts_a_definition(start.as_bytes()[0]), "{start}");
         }
+    }
+
+    #[test]
+    fn a_line_branches_on_a_condition_a_choice_a_loop_or_a_handler() {
+        for line in [
+            "if x > 1 {",
+            "if(x)",
+            "} else if (y) {",
+            "elif name is None:",
+            "else:",
+            "case 3:",
+            "match kind {",
+            "for item in items:",
+            "while (n--) {",
+            "except ValueError:",
+            "} catch (IOException e) {",
+            "return ok ? a : b;",
+        ] {
+            assert!(super::is_branch(line.as_bytes()), "{line}");
+        }
+        for line in [
+            "iffy = 1",
+            "format!(\"{x}\")",
+            "elsewhere()",
+            "matches = 0",
+            "return x",
+        ] {
+            assert!(!super::is_branch(line.as_bytes()), "{line}");
+        }
+        // A comment that says "if" does not branch.
+        let kinds = super::classify_lines(b"// if the file is missing\nif missing {\n}\n");
+        let branch: Vec<bool> = kinds.iter().map(|k| k.branch).collect();
+        assert_eq!(branch, [false, true, false, false]);
     }
 }

@@ -494,6 +494,7 @@ mod tests {
             test,
             bodiless: false,
             parent: None,
+            branches: 0,
         };
         // A caller calls `f1` and `f2`.
         let callees = if call > 0.0 {

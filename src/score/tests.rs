@@ -431,6 +431,7 @@ fn unit(start: usize, def: usize, end: usize, total: f64) -> unit::RankedUnit {
             test: false,
             bodiless: false,
             parent: None,
+            branches: 0,
         },
         index: 0,
         slots: 0,

@@ -133,6 +133,8 @@ pub struct UnitSpan {
     pub bodiless: bool,
     /// The innermost unit holding it.
     pub parent: Option<usize>,
+    /// Its lines that branch (`kind::is_branch`; `Layout::count_branches`).
+    pub branches: usize,
 }
 
 impl UnitSpan {
@@ -208,6 +210,7 @@ impl Layout {
                 bodiless: false,
                 // Lines carry no nesting beyond their innermost definition.
                 parent: None,
+                branches: 0,
             });
             by_def.insert(block, units.len() - 1);
         }
@@ -237,6 +240,7 @@ impl Layout {
                 test: kind_of(*start).test,
                 bodiless: false,
                 parent: None,
+                branches: 0,
             });
         }
         let at = lines
@@ -286,6 +290,22 @@ impl Layout {
 }
 
 impl Layout {
+    /// Sets each unit's `branches`: the lines of its extent that branch
+    /// (`kinds`, one per line of the file, from `kind::classify_lines`).
+    pub fn count_branches(&mut self, kinds: &[LineKind]) {
+        // branching[n]: lines 1..=n that branch.
+        let mut branching = Vec::with_capacity(kinds.len() + 1);
+        branching.push(0usize);
+        for k in kinds {
+            branching.push(branching.last().copied().unwrap_or(0) + usize::from(k.branch));
+        }
+        let upto = |n: usize| branching[n.min(kinds.len())];
+        for u in &mut self.units {
+            let end = u.end_line.max(u.start_line);
+            u.branches = upto(end) - upto(u.start_line.saturating_sub(1));
+        }
+    }
+
     /// Units from a parse (`crate::units`): each occurrence sits in the unit
     /// whose doc comment holds it, else in the innermost unit whose span holds
     /// it, in the field its bytes fall in. `starts` are the text's line
@@ -305,6 +325,7 @@ impl Layout {
                 bodiless: matches!(u.kind, UnitKind::Function | UnitKind::Method)
                     && u.body.is_none(),
                 parent: u.parent,
+                branches: 0,
             })
             .collect();
         // Doc comments sit above their unit's node: find them by range.
@@ -489,6 +510,18 @@ const LENGTH_POWER: f64 = 0.3;
 /// 31 -> 32 of 60, the other sets unchanged; 0.15 also turned dev-07 ("how
 /// many times does the adapter retry") from the constant to a long function.
 const PROCESS_LENGTH_POWER: f64 = 0.18;
+/// Among a file's units (not in its rank), when a question asks how
+/// something is done or what happens in a case: a unit gains this much
+/// times the share of its lines that branch (`kind::is_branch`). The code
+/// that decides weighs cases; a function of the same words that only passes
+/// values on does not. Measured on the fourteen question sets (800), the
+/// dev, commit and held-out commit sets: questions 474 -> 475 RIGHT (four
+/// up, three down), dev line precision 0.353 -> 0.373 at the same region
+/// recall (0.933), median output tokens 210 -> 192; the commit sets do not
+/// change (no question there). With a reading of a branch that also counted
+/// `=>`: 1 and 3 gave 474 and 473 RIGHT; 0.5, 2, 3 and 5 (as a factor on
+/// the unit's total) 473, 475, 472 and 466.
+const BRANCH_WEIGHT: f64 = 2.0;
 
 /// The length discount of a unit of `lines` lines.
 fn length_factor(lines: usize, power: f64) -> f64 {
@@ -613,8 +646,11 @@ pub fn score_units(
             };
             let lines = span.end_line + 1 - span.start_line.min(span.end_line);
             score.length = length_factor(lines, power);
-            if span.short_bodied() && matches!(ask, Ask::How | Ask::Happens) {
-                score.length *= SHORT_BODY_FACTOR;
+            if matches!(ask, Ask::How | Ask::Happens) {
+                if span.short_bodied() {
+                    score.length *= SHORT_BODY_FACTOR;
+                }
+                score.length *= 1.0 + BRANCH_WEIGHT * span.branches as f64 / lines as f64;
             }
             if span.shape == Shape::Container {
                 score.length *= CONTAINER_FACTOR;
@@ -715,7 +751,8 @@ mod tests {
         });
         let lang = Lang::of_path(path).unwrap();
         let parsed = crate::units::parse(lang, &p.doc.text).unwrap();
-        let layout = Layout::parsed(&parsed, &p.doc.text, &p.starts, &p.lines);
+        let mut layout = Layout::parsed(&parsed, &p.doc.text, &p.starts, &p.lines);
+        layout.count_branches(&p.kinds);
         let ask = if handling {
             Ask::Happens
         } else {
@@ -1003,6 +1040,35 @@ mod tests {
         };
         // Keywords are read as a where-question: the usual discount.
         assert!(find_length(how) > find_length("key flag env config file default"));
+    }
+
+    #[test]
+    fn for_a_how_question_the_function_that_branches_over_the_cases_comes_first() {
+        // Both hold the question's words in as many lines; one passes the
+        // choice on, the other weighs the cases.
+        let text = "def prepare(config, stream):\n    \
+                    color = config.color\n    output = config.output\n    \
+                    log(stream)\n    settings = Settings(stream)\n    \
+                    return settings\n\n\
+                    def pick(config, stream):\n    if config.color:\n        return True\n    \
+                    elif config.output:\n        return False\n    \
+                    return stream.isatty()\n";
+        let how = "how does it decide whether to color the output";
+        assert_eq!(first("output.py", text, how), "function pick");
+        let units = ranked("output.py", text, how);
+        let branches = |name: &str| {
+            units
+                .iter()
+                .find(|u| u.span.name.as_deref() == Some(name))
+                .map(|u| u.span.branches)
+        };
+        assert_eq!(branches("pick"), Some(2));
+        assert_eq!(branches("prepare"), Some(0));
+        // A where-question asks for a place, not a decision: no gain.
+        assert_eq!(
+            first("output.py", text, "where are the color and output settings"),
+            "function prepare"
+        );
     }
 
     #[test]
