@@ -216,6 +216,19 @@ fn definitions_comments_and_tests_weigh_differently() {
     assert!(wants.iter().find(|l| l.line == 6).unwrap().score.total >= total(8));
 }
 
+#[test]
+fn a_line_that_branches_on_the_words_beats_one_that_mentions_them() {
+    let w = weights(1);
+    let text = b"fn check(retries: u32) {\n    log(retries);\n    if retries > 3 {\n        stop();\n    }\n}\n";
+    let kinds = classify_lines(text);
+    let lines = [tl(2, &[(0, 8, 15)]), tl(3, &[(0, 7, 14)])];
+    let s = score_lines(&lines, &w, &kinds, false, |_| None);
+    let factor = |n: usize| s.iter().find(|l| l.line == n).unwrap().score.factor;
+    assert_eq!(factor(2), 1.0);
+    assert_eq!(factor(3), lines::BRANCH_FACTOR);
+    assert!(s[1].score.total > s[0].score.total);
+}
+
 /// One label of every line of `text`, in order.
 fn label(text: &str, of: impl Fn(&LineKind) -> bool) -> Vec<bool> {
     classify_lines(text.as_bytes()).iter().map(of).collect()
