@@ -557,6 +557,9 @@ mod quick_tests {
             "elsewhere()",
             "matches = 0",
             "return x",
+            // An arrow in a type, a nullable type: neither branches.
+            "type Rule = (req: Request) => boolean",
+            "let name: String? = null",
         ] {
             assert!(!super::is_branch(line.as_bytes()), "{line}");
         }
