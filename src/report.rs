@@ -196,6 +196,7 @@ fn unit_info(u: &RankedUnit) -> UnitInfo {
         line: unsigned_zero(s.line),
         factor: unsigned_zero(s.factor),
         length: unsigned_zero(s.length),
+        branching: unsigned_zero(s.branching),
     }
 }
 

@@ -113,6 +113,9 @@ fn unit_line(u: &RankedUnit, q: &Query) -> String {
         s.factor,
         s.length
     );
+    if s.branching != 1.0 {
+        out.push_str(&format!(" x branching {:.2}", s.branching));
+    }
     let words = slot_words(q, u.slots);
     if !words.is_empty() {
         out.push_str(&format!("; holds: {}", words.join(", ")));

@@ -444,7 +444,11 @@ pub struct UnitScore {
     /// query in fewer lines, and a method rather than its class, is the one
     /// to show. Not part of the file's rank.
     pub length: f64,
-    /// `evidence * length`: the order of a file's units.
+    /// Multiplier for the share of its lines that branch, when a question
+    /// asks how something is done or what happens in a case
+    /// (`BRANCH_WEIGHT`); 1 otherwise. Not part of the file's rank.
+    pub branching: f64,
+    /// `evidence * length * branching`: the order of a file's units.
     pub total: f64,
 }
 
@@ -646,11 +650,12 @@ pub fn score_units(
             };
             let lines = span.end_line + 1 - span.start_line.min(span.end_line);
             score.length = length_factor(lines, power);
+            score.branching = 1.0;
             if matches!(ask, Ask::How | Ask::Happens) {
                 if span.short_bodied() {
                     score.length *= SHORT_BODY_FACTOR;
                 }
-                score.length *= 1.0 + BRANCH_WEIGHT * span.branches as f64 / lines as f64;
+                score.branching += BRANCH_WEIGHT * span.branches as f64 / lines as f64;
             }
             if span.shape == Shape::Container {
                 score.length *= CONTAINER_FACTOR;
@@ -670,7 +675,7 @@ pub fn score_units(
             score.evidence =
                 (score.fields.iter().sum::<f64>() + score.support + score.context + score.line)
                     * score.factor;
-            score.total = score.evidence * score.length;
+            score.total = score.evidence * score.length * score.branching;
             let from = layout.callees.partition_point(|(u, _)| *u < index);
             let callees = layout.callees[from..]
                 .iter()

@@ -67,3 +67,26 @@ fn explain_names_the_units() {
         "retry failed requests with exponential backoff"
     ]));
 }
+
+/// `--explain` shows the branching multiplier of a unit when the question
+/// asks how something is done, and not for a where-question.
+#[test]
+fn explain_shows_branching_for_a_how_question() {
+    let d = Dir::new();
+    d.copy_fixture("ranking");
+    let how = d.run(&[
+        "--explain",
+        "how is a config line split into key and value",
+        ".",
+    ]);
+    // Six of the function's 27 lines branch: 1 + 2 x 6/27.
+    how.code(0)
+        .stderr_has("function parse_config_line (lines 9-35): ")
+        .stderr_has(" x length 1.00 x branching 1.44; holds: ");
+    let place = d.run(&[
+        "--explain",
+        "where is a config line split into key and value",
+        ".",
+    ]);
+    place.code(0).stderr_lacks(" x branching ");
+}

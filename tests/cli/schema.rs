@@ -149,6 +149,7 @@ struct Unit {
     line: f64,
     factor: f64,
     length: f64,
+    branching: f64,
 }
 
 #[derive(Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
@@ -380,6 +381,7 @@ fn check_line(l: &Line, raw: &str) {
             );
             let parts = [u.score, u.support, u.context, u.line, u.factor, u.length];
             assert!(parts.iter().all(|x| x.is_finite() && *x >= 0.0), "{raw}");
+            assert!(u.branching.is_finite() && u.branching >= 1.0, "{raw}");
             assert!(
                 u.fields.values().all(|x| x.is_finite() && *x > 0.0),
                 "{raw}"

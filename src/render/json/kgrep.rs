@@ -60,6 +60,9 @@ pub struct UnitInfo {
     pub factor: f64,
     /// Multiplier among the file's units: long units and containers.
     pub length: f64,
+    /// Multiplier among the file's units for a how or what-happens
+    /// question: the share of its lines that branch (1 otherwise).
+    pub branching: f64,
 }
 
 /// Where a printed line came from.
