@@ -1077,6 +1077,29 @@ mod tests {
     }
 
     #[test]
+    fn python_a_class_attribute_holding_the_defaults_is_a_unit_of_its_own() {
+        // paramiko keeps its default ciphers in a class attribute; inside
+        // the class's long unit it lost to the small methods named alike.
+        let text = "class Transport:\n    \"\"\"A connection.\"\"\"\n\n    \
+                    _preferred_ciphers = (\n        \"aes128-ctr\",\n        \"aes256-ctr\",\n    )\n\n    \
+                    def __init__(self, sock):\n        self.sock = sock\n        self.active = False\n\n    \
+                    def start(self):\n        self.active = True\n        self.sock.send(b\"hi\")\n\n    \
+                    @property\n    def preferred_ciphers(self):\n        return self._filter(\"ciphers\")\n";
+        let units = ranked(
+            "transport.py",
+            text,
+            "where is the list of preferred ciphers",
+        );
+        let names: Vec<&str> = units
+            .iter()
+            .filter_map(|u| u.span.name.as_deref())
+            .collect();
+        assert!(names.contains(&"_preferred_ciphers"), "{names:?}");
+        // An assignment in a method stays the method's.
+        assert!(!names.contains(&"active"), "{names:?}");
+    }
+
+    #[test]
     fn python_a_one_line_wrapper_is_short_bodied_and_a_longer_body_is_not() {
         let text = "def get_env_value(name):\n    return os.environ.get(name)\n\n\
                     def load(flag):\n    value = get_env_value(flag.env)\n    \

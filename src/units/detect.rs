@@ -202,8 +202,12 @@ fn python(site: &Site) -> Option<Found> {
             found.docstring = body.and_then(python_docstring);
             Some(found)
         }
-        // `NAME = value` at module level (the statement wraps it)
-        "assignment" if site.top && site.outer != n => {
+        // `NAME = value` at module level or in a class body (the statement
+        // wraps it): a class attribute is a constant or a default as often
+        // as a module's (`_preferred_ciphers = (…)`).
+        "assignment"
+            if site.outer != n && (site.top || matches!(site.enclosing, Some((Class, _)))) =>
+        {
             let left = field(n, "left").filter(|l| l.kind() == "identifier")?;
             let right = field(n, "right");
             let name = Some(left.byte_range());

@@ -457,6 +457,8 @@ fn python_units() {
             "const DEFAULT_PORT 5-5 def 5",
             "function read_port 7-10 def 8 doc",
             "class Config 13-21 def 14 doc",
+            // A class attribute is a unit of its own, as a module's is.
+            "  var host 17-17 def 17",
             "  method bind 19-21 def 20",
             "class TestConfig 24-26 def 24 test",
             "  method test_bind 25-26 def 25 test",
@@ -755,13 +757,16 @@ fn lookups_find_the_innermost_unit() {
     let units = parsed(Lang::Python, PYTHON);
     let name = |i: Option<usize>| i.and_then(|i| units.units[i].name_in(PYTHON.as_bytes()));
     assert_eq!(name(units.at_line(21)), Some("bind"));
-    assert_eq!(name(units.at_line(17)), Some("Config"));
+    assert_eq!(name(units.at_line(17)), Some("host"));
+    assert_eq!(name(units.at_line(15)), Some("Config"));
     assert_eq!(name(units.at_line(7)), Some("read_port")); // its comment
     assert_eq!(units.at_line(3), None);
     assert_eq!(units.at_line(1000), None);
     let offset = PYTHON.find("self.host").unwrap();
     assert_eq!(name(units.at_byte(offset)), Some("bind"));
     let offset = PYTHON.find("host: str").unwrap();
+    assert_eq!(name(units.at_byte(offset)), Some("host"));
+    let offset = PYTHON.find("\"\"\"Settings").unwrap();
     assert_eq!(name(units.at_byte(offset)), Some("Config"));
     assert_eq!(units.at_byte(0), None);
     assert_eq!(units.at_byte(PYTHON.len() + 10), None);
