@@ -432,7 +432,32 @@ fn is_prose_name(name: &str) -> bool {
         .next()
         .unwrap_or(name)
         .replace(['-', '_'], "");
-    PROSE_EXTENSIONS.iter().any(|ext| name.ends_with(ext)) || PROSE_NAMES.contains(&stem.as_str())
+    PROSE_EXTENSIONS.iter().any(|ext| name.ends_with(ext))
+        || PROSE_NAMES.contains(&stem.as_str())
+        || is_man_page(name)
+}
+
+/// Whether a file's name (lowercase) is a man page's by its section
+/// (`git.1`, `pcap_open_offline.3pcap`, `ncurses.3x`, `pcap-filter.manmisc`),
+/// also as the template `configure` fills in (`….3pcap.in`). Named after the
+/// function it documents, a man page holds every word of a question about
+/// that function (libpcap's `pcap_open_offline.3pcap.in` ranked first for
+/// how opening a capture file tells pcap from pcapng).
+fn is_man_page(name: &str) -> bool {
+    let name = name.strip_suffix(".in").unwrap_or(name);
+    let Some((stem, ext)) = name.rsplit_once('.') else {
+        return false;
+    };
+    let section = ext.strip_prefix("man").map_or_else(
+        || {
+            let mut chars = ext.chars();
+            chars.next().is_some_and(|c| matches!(c, '1'..='9'))
+                && ext.len() <= 8
+                && chars.all(|c| c.is_ascii_lowercase())
+        },
+        |rest| rest.chars().all(|c| c.is_ascii_lowercase()),
+    );
+    !stem.is_empty() && section
 }
 
 /// Whether a path is prose: docs, markup, changelogs, licences (by extension
@@ -808,6 +833,26 @@ mod tests {
         assert!(is_prose_path("docs/intro.mdx"));
         assert!(!is_prose_path("src/man.c"));
         assert!(!is_prose_path("t/lib/MemcachedTest.pm"));
+        // Sections with a suffix, and the templates `configure` fills in.
+        for page in [
+            "pcap_open_offline.3pcap.in",
+            "pcap-filter.manmisc.in",
+            "doc/ncurses.3x",
+            "ssl.3ssl",
+            "pcap-config.1",
+        ] {
+            assert!(is_prose_path(page), "{page}");
+            assert_eq!(file_kind(page), FileKind::Secondary, "{page}");
+        }
+        for code in [
+            "config.h.in",
+            "grammar.y.in",
+            "Makefile.in",
+            "vec.h",
+            "v1.2.go",
+        ] {
+            assert!(!is_prose_path(code), "{code}");
+        }
     }
 
     #[test]
