@@ -144,7 +144,8 @@ pub fn rerank(
     if facts.units_ask != Ask::Other {
         let code_asked = !facts.asks_declaration;
         code_before_declarations(&mut scored, |f| {
-            is_declaration_file(&keys(f.haystack)) || code_asked && only_declares(f)
+            let key = keys(f.haystack);
+            is_declaration_file(&key) || code_asked && (only_declares(f) || is_c_header(&key))
         });
         definer_first(&mut scored);
     }
@@ -182,12 +183,25 @@ fn is_declaration_file(key: &str) -> bool {
         .any(|ext| key.ends_with(ext))
 }
 
+/// A C or C++ header: its prototypes, macros and structs name what the
+/// source files do (hiredis's `alloc.h` above `alloc.c`), even when it holds
+/// an inline function or two, so it is not [`only_declares`].
+fn is_c_header(key: &str) -> bool {
+    [".h", ".hh", ".hpp", ".hxx"]
+        .iter()
+        .any(|ext| key.ends_with(ext))
+}
+
 /// A question asks for the code that does the thing; a declaration file
 /// (`is_declaration_file`) only names it, with every option's and method's
 /// words in one long file, which the learned ranker (fitted on commits, which
-/// change the declarations with the code) can put first. For a question,
-/// the best code file of no lower kind (`prior`) among the next
-/// `PROMOTE_WINDOW` goes before it.
+/// change the declarations with the code) can put first. So can a parsed file
+/// that only declares, or a C/C++ header ([`is_c_header`]), when the question
+/// asks for code rather than a declaration. For a question, the best code
+/// file of no lower kind (`prior`) among the next `PROMOTE_WINDOW` goes
+/// before it. Measured for headers over the 16 question sets: 524 -> 527
+/// RIGHT (hiredis `alloc.h`, zlib `deflate.h`, jansson `jansson.h` each gave
+/// way to the `.c` that answers), none down; the commit sets hold no question.
 fn code_before_declarations<V>(
     scored: &mut [(f64, RankedFile, V)],
     declares: impl Fn(&RankedFile) -> bool,
@@ -571,6 +585,8 @@ mod tests {
         assert!(is_declaration_file("stubs/requests/api.pyi"));
         assert!(!is_declaration_file("lib/command.js"));
         assert!(!is_declaration_file("src/index.ts"));
+        assert!(is_c_header("include/event2/event.h") && is_c_header("src/ast.hpp"));
+        assert!(!is_c_header("src/event.c") && !is_c_header("src/graph.rs"));
         let declares = |f: &RankedFile| f.haystack == 0;
         let mut scored = vec![
             with_unit(0, 1.0, 0.0, false),

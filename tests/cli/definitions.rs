@@ -258,6 +258,28 @@ fn a_question_puts_the_code_before_a_header_of_prototypes() {
     .stderr_lacks("; moved first: code, before a file that only declares it");
 }
 
+/// A header with an inline helper is not only declarations, but its
+/// prototypes still name what the `.c` file does (hiredis's `alloc.h` above
+/// `alloc.c`): a question asking how the code does it gets the `.c` first.
+#[test]
+fn a_question_puts_the_code_before_a_header_with_an_inline_function() {
+    let d = with_filler("src", "c");
+    d.write(
+        "alloc.h",
+        "#ifndef ALLOC_H\n#define ALLOC_H\n\n/* The allocator functions the library calls: malloc, calloc, realloc\n * and free by default, replaced by the user's own allocator functions. */\ntypedef struct allocator_funcs {\n    void *(*malloc_fn)(size_t);\n    void *(*calloc_fn)(size_t, size_t);\n    void *(*realloc_fn)(void *, size_t);\n    void (*free_fn)(void *);\n} allocator_funcs;\n\n/* Replace the default allocator functions with the user's own. */\nallocator_funcs set_allocator_funcs(allocator_funcs *fns);\n/* Restore the default allocator functions. */\nvoid reset_allocator_funcs(void);\n\nextern allocator_funcs global_allocator_funcs;\n\n/* Allocate with the user's allocator function. */\nstatic inline void *lib_malloc(size_t size) {\n    return global_allocator_funcs.malloc_fn(size);\n}\n\n#endif\n",
+    );
+    d.write(
+        "alloc.c",
+        "#include \"alloc.h\"\n\nallocator_funcs global_allocator_funcs = {\n    .malloc_fn = malloc,\n    .calloc_fn = calloc,\n    .realloc_fn = realloc,\n    .free_fn = free,\n};\n\nallocator_funcs set_allocator_funcs(allocator_funcs *override) {\n    allocator_funcs orig = global_allocator_funcs;\n    global_allocator_funcs = *override;\n    return orig;\n}\n\nvoid reset_allocator_funcs(void) {\n    global_allocator_funcs = (allocator_funcs){malloc, calloc, realloc, free};\n}\n",
+    );
+    let question = "How does the library let the user replace the default allocator functions?";
+    let run = d.run(&["--explain", question, "."]);
+    run.code(0)
+        .stderr_has("explain: alloc.c: ")
+        .stderr_has("; moved first: code, before a file that only declares it");
+    run.first_heading_is("./alloc.c");
+}
+
 /// Rust keeps unit tests in the source file (`mod tests`): asked which test
 /// checks something, that test is the answer, as a test file's would be.
 #[test]
