@@ -561,6 +561,7 @@ impl SecondPass<'_> {
             len: doc.text.len(),
             parsed: parsed.is_some(),
             learned: None,
+            hand_blend: false,
             promoted: None,
         })
     }
@@ -688,6 +689,7 @@ impl SecondPass<'_> {
             len: s.len,
             parsed: false,
             learned: None,
+            hand_blend: false,
             promoted: None,
         })
     }

@@ -57,6 +57,9 @@ fn file_line(key: &str, ranked: Option<&RankedFile>, q: &Query, by_model: bool) 
             let mut learned = f.learned.map_or(String::new(), |s| {
                 format!("; ordered by the learned ranker's score {s:.2}, which weighs these and the file's other features")
             });
+            if f.hand_blend {
+                learned.push_str(", and by the hand order (a where-question)");
+            }
             if let Some(why) = f.promoted {
                 learned.push_str(&format!("; moved first: {why}"));
             }

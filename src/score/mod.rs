@@ -126,6 +126,9 @@ pub struct RankedFile {
     /// Its score by the learned ranker (`rerank`), which orders the files
     /// when set; `None` when the hand-tuned `score` does.
     pub learned: Option<f64>,
+    /// Whether the order blends `learned` with the hand order (a
+    /// where-question: `rerank::WHERE_HAND_WEIGHT`).
+    pub hand_blend: bool,
     /// Why a question's rule (`rerank`) put it first, above a higher learned
     /// score (`--explain` and `-v` say so).
     pub promoted: Option<&'static str>,

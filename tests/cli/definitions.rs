@@ -328,8 +328,15 @@ fn explain_says_the_definer_was_moved_first() {
     let d = with_filler("misc", "txt");
     d.write("src/util.rs", RUST_DEF);
     d.write("src/app.rs", RUST_CALL);
-    let run = d.run(&["--explain", "where are plugins registered", "."]);
+    let run = d.run(&["--explain", "how are plugins registered", "."]);
     run.code(0)
         .stderr_has("; moved first: it defines what the learned first file only calls");
+    run.first_heading_is("./src/util.rs");
+    // Asked where, the hand order (the definer first) weighs in the order
+    // itself: the definer is first with no move.
+    let run = d.run(&["--explain", "where are plugins registered", "."]);
+    run.code(0)
+        .stderr_has(", and by the hand order (a where-question)")
+        .stderr_lacks("; moved first: it defines what the learned first file only calls");
     run.first_heading_is("./src/util.rs");
 }
