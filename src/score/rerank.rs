@@ -113,13 +113,15 @@ impl Model {
 /// the candidates' learned scores, best first.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Learned {
-    /// Learned scores, best first (the files' new order).
+    /// Learned scores in the files' new order: best first, unless a
+    /// where-question blended in the hand order (`blend_with_hand_order`).
     pub scores: Vec<f64>,
     /// The feature vector of the first file.
     pub top: Vec<f64>,
 }
 
-/// Orders `files` by their learned scores, best first; a tie keeps the hand
+/// Orders `files` by their learned scores, best first (for a where-question,
+/// blended with the hand order: [`WHERE_HAND_WEIGHT`]); a tie keeps the hand
 /// order (`sort_files`'s, which breaks its own ties by path), so the output
 /// stays deterministic. Each file's `learned` score is set.
 pub fn rerank(
@@ -185,10 +187,10 @@ pub const WHERE_HAND_WEIGHT: f64 = 2.0;
 /// `weight` times the z-score of its place in the hand order (first best);
 /// ties keep the hand order. Each file is marked `hand_blend`.
 fn blend_with_hand_order<V>(scored: &mut Vec<(f64, RankedFile, V)>, weight: f64) {
-    let n = scored.len() as f64;
     if scored.len() < 2 {
         return;
     }
+    let n = scored.len() as f64;
     let z = |xs: &[f64]| -> Vec<f64> {
         let mean = xs.iter().sum::<f64>() / n;
         let sd = (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt();
