@@ -4,6 +4,7 @@
     python3 tests/bench/questions/grade.py --kgrep target/release/kgrep
     python3 tests/bench/questions/grade.py --kgrep BIN --json-out /tmp/after.json --compare /tmp/before.json
     python3 tests/bench/questions/grade.py --materialize-only      # just unpack the trees
+    python3 tests/bench/questions/grade.py --kgrep BIN --all [--json-out F] [--compare F]
 
 The questions (`*.jsonl` beside this script) were written by reading each repository's
 code, before kgrep was run on it: a question a developer would type, and the lines a
@@ -24,6 +25,12 @@ grep-style output is graded:
 
 Also reported: R@1 of files (first printed file is an answer file), the median printed
 lines and the median wall time per query. Per repository and overall.
+
+`--all` grades every set (the questions beside this script, then each folder of them,
+in order: holdout, third, fourth, …) and prints one row per set and their total, never a
+question's own grade: a set kept untuned (its README says so) can be graded with the
+others without its failures being read. `--compare` then counts the questions that went
+up and down, per set, without naming them.
 """
 from __future__ import annotations
 
@@ -48,6 +55,23 @@ OTHER_RE = re.compile(r"^(?P<n>\d+)-\t")
 def mirrors_default() -> Path:
     env = os.environ.get("KGREP_EVAL_MIRRORS")
     return Path(env) if env else ROOT.parent / ".mirror"
+
+
+# The sets' folders in the order they were written (`--all`); others after them, by name.
+SET_ORDER = [
+    "holdout", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+    "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
+    "seventeenth", "eighteenth", "nineteenth", "twentieth",
+]
+
+
+def set_folders(root: Path = HERE) -> list[tuple[str, Path]]:
+    """Every set of questions: `first` (the files beside this script), then each folder
+    holding question files, in `SET_ORDER`."""
+    folders = [d for d in root.iterdir() if d.is_dir() and any(d.glob("*.jsonl"))]
+    rank = {name: i for i, name in enumerate(SET_ORDER)}
+    folders.sort(key=lambda d: (rank.get(d.name, len(rank)), d.name))
+    return [("first", root)] + [(d.name, d) for d in folders]
 
 
 def load_questions(names: list[str], folder: Path = HERE) -> list[dict]:
@@ -229,6 +253,30 @@ def table(results: list[dict]) -> str:
     return "\n".join(out)
 
 
+def set_table(results: list[dict]) -> str:
+    """One row per set (`--all`): RIGHT, PARTIAL, WRONG, first file right; then the total."""
+    out = ["| set | n | RIGHT | PARTIAL | WRONG | first file right |", "|---|---|---|---|---|---|"]
+    folders = list(dict.fromkeys(r["folder"] for r in results))
+    for name in folders + ["ALL"]:
+        rs = [r for r in results if name in ("ALL", r["folder"])]
+        count = {g: sum(r["grade"] == g for r in rs) for g in ("RIGHT", "PARTIAL", "WRONG")}
+        out.append(f"| {name} | {len(rs)} | {count['RIGHT']} | {count['PARTIAL']} | {count['WRONG']} "
+                   f"| {sum(r['file_r1'] for r in rs)} |")
+    return "\n".join(out)
+
+
+def compare_sets(results: list[dict], before: list[dict]) -> str:
+    """Per set (`--all --compare`): how many questions went up and down a grade, unnamed."""
+    order = {"WRONG": 0, "PARTIAL": 1, "RIGHT": 2}
+    then = {r["id"]: r["grade"] for r in before}
+    out = ["| set | up | down |", "|---|---|---|"]
+    for name in dict.fromkeys(r["folder"] for r in results):
+        moves = [order[r["grade"]] - order[then[r["id"]]]
+                 for r in results if r["folder"] == name and r["id"] in then]
+        out.append(f"| {name} | {sum(m > 0 for m in moves)} | {sum(m < 0 for m in moves)} |")
+    return "\n".join(out)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kgrep", default=str(ROOT / "target/release/kgrep"))
@@ -248,10 +296,19 @@ def main() -> int:
     )
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("extra", nargs="*", help="more kgrep arguments, after --")
+    ap.add_argument("--all", action="store_true",
+                    help="grade every set; print one row per set, no question's grade")
     args = ap.parse_args()
     args.kgrep = os.path.abspath(args.kgrep)
 
-    rows = load_questions(args.set, Path(args.questions))
+    if args.all:
+        rows = []
+        for name, folder in set_folders(Path(args.questions)):
+            for row in load_questions(args.set, folder):
+                row["folder"] = name
+                rows.append(row)
+    else:
+        rows = load_questions(args.set, Path(args.questions))
     if args.rephrase:
         for row in rows:
             row["query"] = REPHRASINGS[args.rephrase][1](row["query"])
@@ -264,6 +321,17 @@ def main() -> int:
         return 0
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         results = list(pool.map(lambda r: run(r, args.kgrep, trees[r["id"]], args.extra), rows))
+    for row, r in zip(rows, results):
+        if args.all:
+            r["folder"] = row["folder"]
+    if args.all:
+        print(set_table(results))
+        if args.json_out:
+            Path(args.json_out).write_text(json.dumps(results, indent=1))
+        if args.compare:
+            print()
+            print(compare_sets(results, json.loads(Path(args.compare).read_text())))
+        return 0
     for r in results:
         print(f"{r['grade']:7} {r['id']:15} first={r['first']} {r['first_lines'][:6]}  {r['query'][:70]}")
     print()
