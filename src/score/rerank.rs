@@ -238,13 +238,12 @@ fn is_declaration_file(key: &str) -> bool {
         .any(|ext| key.ends_with(ext))
 }
 
-/// A C or C++ header: its prototypes, macros and structs name what the
-/// source files do (hiredis's `alloc.h` above `alloc.c`), even when it holds
-/// an inline function or two, so it is not [`only_declares`].
+/// A C or C++ header (`units::Lang::is_header`): its prototypes, macros and
+/// structs name what the source files do (hiredis's `alloc.h` above
+/// `alloc.c`), even when it holds an inline function or two, so it is not
+/// [`only_declares`].
 fn is_c_header(key: &str) -> bool {
-    [".h", ".hh", ".hpp", ".hxx"]
-        .iter()
-        .any(|ext| key.ends_with(ext))
+    crate::units::Lang::is_header(key)
 }
 
 /// A question asks for the code that does the thing; a declaration file

@@ -88,12 +88,7 @@ impl Lang {
     /// By the path's extension: rs, py/pyi, go, js/mjs/cjs/jsx, ts/mts/cts,
     /// tsx, java, c/h, cc/cpp/cxx/hpp/hh/hxx (`.h` → C). Case-insensitive.
     pub fn of_path(path: &str) -> Option<Lang> {
-        let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
-        let (stem, ext) = name.rsplit_once('.')?;
-        if stem.is_empty() {
-            return None; // `.rs` alone is a hidden file, not a Rust file
-        }
-        let lang = match ext.to_ascii_lowercase().as_str() {
+        let lang = match extension(path)?.as_str() {
             "rs" => Lang::Rust,
             "py" | "pyi" => Lang::Python,
             "go" => Lang::Go,
@@ -106,6 +101,12 @@ impl Lang {
             _ => return None,
         };
         Some(lang)
+    }
+
+    /// Whether a path is a C or C++ header (`.h`, `.hh`, `.hpp`, `.hxx`): the
+    /// header extensions of [`Lang::of_path`]'s table.
+    pub fn is_header(path: &str) -> bool {
+        extension(path).is_some_and(|ext| matches!(ext.as_str(), "h" | "hh" | "hpp" | "hxx"))
     }
 
     /// [`Lang::of_path`], with a `.h` header that reads as C++ (a
@@ -151,6 +152,14 @@ impl Lang {
     fn index(self) -> usize {
         self as usize
     }
+}
+
+/// A file name's extension, lowercase (`rs` for `src/Main.RS`); `None` for a
+/// name without one, or a hidden file such as `.rs`, which is no Rust file.
+fn extension(path: &str) -> Option<String> {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let (stem, ext) = name.rsplit_once('.')?;
+    (!stem.is_empty()).then(|| ext.to_ascii_lowercase())
 }
 
 /// What a unit is.
