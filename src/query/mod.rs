@@ -1034,6 +1034,75 @@ fn expand_abbreviations(terms: &mut Vec<Term>, phrase: &[String], thesaurus: &Th
     }
 }
 
+/// Adds, for a phrase the thesaurus knows (`settings file`), the word each
+/// of its concept's other phrases puts in the place of one of the query's
+/// words (`config file`, `conf file`: `config`, `conf`), in the slot of the
+/// word it replaces. Multi-word synonyms are not searched as phrases
+/// (`expand`), so without this a phrase typed in other words than the code's
+/// would find only the words they share. Only a phrase of the same length
+/// that keeps every other word: one whose words all differ (`persistent
+/// connection` ~ `keep alive`) has no word-for-word reading, and only a word
+/// the thesaurus also gives the replaced word's own concept.
+fn expand_phrase_variants(
+    terms: &mut Vec<Term>,
+    covered: &[String],
+    concept: usize,
+    thesaurus: &Thesaurus,
+    share: f32,
+) {
+    let covered_stems: Vec<String> = covered.iter().map(|w| self::stem(w)).collect();
+    let mut added = 0;
+    for syn in thesaurus.synonyms(concept) {
+        if added >= MAX_SYNONYMS_PER_WORD {
+            break;
+        }
+        let parts = words(syn);
+        if parts.len() != covered.len() {
+            continue;
+        }
+        let differing: Vec<usize> = (0..parts.len())
+            .filter(|&i| self::stem(&parts[i]) != covered_stems[i])
+            .collect();
+        let [at] = differing.as_slice() else { continue };
+        let word = &parts[*at];
+        if word.len() < 3 || is_stop_word(word) || is_stop_word(&covered[*at]) {
+            continue;
+        }
+        // A word for a word: the two are synonyms on their own too
+        // (`settings` ~ `config`). An idiom's variants (`figure out` ~
+        // `work out`, `line ending` ~ `line feed`) swap words that are not.
+        let own = thesaurus.lookup(&covered[*at]);
+        if own.is_none() || own != thesaurus.lookup(word) {
+            continue;
+        }
+        // The replaced word's own term: its slot, and the weight its
+        // synonyms share.
+        let Some((slot, weight, concept)) = terms
+            .iter()
+            .find(|t| t.text == covered[*at])
+            .map(|t| (t.slot, t.weight * share, t.concept.clone()))
+        else {
+            continue;
+        };
+        let stem = synonym_stem(word);
+        let plain_stem = self::stem(word);
+        if terms.iter().any(|t| t.stem == stem || t.stem == plain_stem) {
+            continue;
+        }
+        terms.push(Term {
+            text: word.clone(),
+            stem,
+            weight,
+            slot,
+            origin: Origin::Synonym,
+            concept,
+            parts: Vec::new(),
+            aside: false,
+        });
+        added += 1;
+    }
+}
+
 /// Adds the synonyms of the concepts found in the query, each in the slot of the
 /// first query word its concept covers. Multi-word synonyms recognise phrases in
 /// the query but are not searched for (code spells them as one identifier,
@@ -1073,11 +1142,11 @@ fn expand(mut terms: Vec<Term>, plain: &str, thesaurus: &Thesaurus) -> Vec<Term>
             .iter()
             .find(|t| t.slot == slot)
             .map_or(1.0, |t| t.weight);
-        let weight = head
-            * match concept.and_then(|c| c.learned) {
-                Some(Standing::Proposed) => PROPOSED_SYNONYM_WEIGHT,
-                _ => SYNONYM_WEIGHT,
-            };
+        let share = match concept.and_then(|c| c.learned) {
+            Some(Standing::Proposed) => PROPOSED_SYNONYM_WEIGHT,
+            _ => SYNONYM_WEIGHT,
+        };
+        let weight = head * share;
         for t in terms.iter_mut().filter(|t| t.slot == slot) {
             t.concept = name.clone();
         }
@@ -1127,6 +1196,9 @@ fn expand(mut terms: Vec<Term>, plain: &str, thesaurus: &Thesaurus) -> Vec<Term>
                 aside: false,
             });
             added += 1;
+        }
+        if found.len >= 2 {
+            expand_phrase_variants(&mut terms, covered, found.concept, thesaurus, share);
         }
     }
     expand_families(&mut terms, thesaurus);
@@ -1444,6 +1516,24 @@ mod tests {
         assert_eq!(fix.weight, SCAFFOLD_WEIGHT);
         assert_ne!(Ask::of("What happens when it fails?"), Ask::Other);
         assert_eq!(Ask::of("what the flag does"), Ask::Other);
+    }
+
+    /// A phrase typed in other words than the code's (`settings file`, a
+    /// synonym of `config file`) also searches the word its concept's other
+    /// phrases put in its place (`config`), in that word's slot; not an
+    /// idiom's swapped word (`figure out` ~ `work out`: no `work`).
+    #[test]
+    fn a_phrase_searches_the_words_its_variants_swap_in() {
+        let thesaurus = crate::thesaurus::builtin::load();
+        let q = analyze_with("where does it look for the settings file", &thesaurus);
+        let slot_of = |text: &str| q.terms.iter().find(|t| t.text == text).map(|t| t.slot);
+        assert!(slot_of("config").is_some(), "{:?}", q.terms);
+        assert_eq!(slot_of("config"), slot_of("settings"));
+        let config = q.terms.iter().find(|t| t.text == "config").unwrap();
+        assert_eq!(config.origin, Origin::Synonym);
+        assert!(config.weight < 1.0);
+        let q = analyze_with("how does the logger figure out its name", &thesaurus);
+        assert!(!q.terms.iter().any(|t| t.text == "work"), "{:?}", q.terms);
     }
 
     /// Code abbreviates the words of a compound name: a phrase the
