@@ -217,6 +217,7 @@ mod tests {
             block: 0,
             slots: 0b011,
             near_slots: 0b111,
+            comment: false,
             score: LineScore {
                 terms: 1.5,
                 near: 0.25,
@@ -240,6 +241,7 @@ mod tests {
             block: 0,
             slots: 1,
             near_slots: 0,
+            comment: false,
             score: LineScore {
                 total: 2.0,
                 ..LineScore::default()

@@ -77,6 +77,9 @@ pub struct RankedLine {
     pub slots: u64,
     /// The slots found only around it (nearby or in its definition).
     pub near_slots: u64,
+    /// A comment, a doc comment or a docstring (`LineKind::comment`): prose
+    /// about the code, not the code that does the thing.
+    pub comment: bool,
     pub score: LineScore,
 }
 
@@ -163,6 +166,7 @@ pub fn score_lines_by<'a>(
                 block: kind.block,
                 slots: slot_bits(own.keys()),
                 near_slots: slot_bits(near_slots.keys()),
+                comment: kind.comment,
                 score: LineScore {
                     terms,
                     near,

@@ -281,6 +281,7 @@ fn ranked(haystack: usize, score: f64, lines: &[(usize, u32, f64)]) -> RankedFil
                 block,
                 slots: 0,
                 near_slots: 0,
+                comment: false,
                 score: LineScore {
                     total,
                     ..Default::default()
@@ -512,6 +513,47 @@ fn a_cap_keeps_the_best_units_definition_though_another_units_line_scores_higher
     assert_eq!(select(std::slice::from_ref(&top), 1), vec![(1, vec![5])]);
     // Uncapped, both units are shown.
     assert_eq!(select(&[top], 100), vec![(1, vec![5, 20, 50])]);
+}
+
+#[test]
+fn a_cap_keeps_the_best_units_first_body_lines_before_other_units_names() {
+    // The best unit 5-40 (named on 5) does the work on lines 12, 20 and 30
+    // (2.0, 1.8, 1.6); three more units are named on lines 50, 60, 70, and
+    // those lines score higher (4.0, 3.9, 3.8: their names hold the words).
+    // Capped at the default 15 lines, the definition and the first two
+    // body lines come first, then the best other units.
+    let lines = [
+        (12, 5, 2.0),
+        (20, 5, 1.8),
+        (30, 5, 1.6),
+        (50, 50, 4.0),
+        (60, 60, 3.9),
+        (70, 70, 3.8),
+    ];
+    let mut top = ranked(1, 10.0, &lines);
+    top.units = vec![
+        unit(5, 5, 40, 9.0),
+        unit(50, 50, 55, 8.0),
+        unit(60, 60, 65, 7.9),
+        unit(70, 70, 75, 7.8),
+    ];
+    // Fourteen more files close behind, each with a line scoring 5.0, fill
+    // the rest of the cap: the best unit's third body line (30) and the
+    // other units' definitions give way to them, not its first two.
+    let mut files = vec![top.clone()];
+    for h in 2..16 {
+        let mut f = ranked(h, 9.5, &[(3, 3, 5.0)]);
+        f.units = vec![unit(3, 3, 9, 8.5)];
+        files.push(f);
+    }
+    let got = select::select_within(&files, 15, None, 15, 0.5);
+    assert_eq!(got[0], (1, vec![5, 12, 20]));
+    // A smaller cap asks for the best lines by score: the answer's defining
+    // line, then the other units' named definitions.
+    assert_eq!(
+        select(std::slice::from_ref(&top), 4),
+        vec![(1, vec![5, 50, 60, 70])]
+    );
 }
 
 #[test]
