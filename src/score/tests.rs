@@ -557,6 +557,36 @@ fn a_cap_keeps_the_best_units_first_body_lines_before_other_units_names() {
 }
 
 #[test]
+fn a_large_cap_keeps_each_runner_ups_line_before_the_first_files_further_units() {
+    // The first file: a best unit (1-50, named on 1) with body lines 10, 20,
+    // 30, 40, and eight more units named on lines 101..801, every line
+    // scoring about 5.0: 13 lines. Four runners-up (within 0.8 of its score,
+    // not close enough to be shown in full) each have one line scoring 1.0.
+    let mut lines: Vec<(usize, u32, f64)> =
+        vec![(10, 1, 4.9), (20, 1, 4.9), (30, 1, 4.9), (40, 1, 4.9)];
+    lines.extend((0..9u32).map(|k| (100 * k as usize + 1, 100 * k + 1, 5.0 - 0.01 * f64::from(k))));
+    let mut top = ranked(1, 10.0, &lines);
+    top.units = (0..9)
+        .map(|k| unit(100 * k + 1, 100 * k + 1, 100 * k + 50, 9.0 - 0.1 * k as f64))
+        .collect();
+    let mut files = vec![top];
+    for h in 2..6 {
+        let mut f = ranked(h, 8.5, &[(7, 7, 1.0)]);
+        f.units = vec![unit(7, 7, 9, 2.0)];
+        files.push(f);
+    }
+    // Capped at 15: every runner-up keeps its line; the cap cuts the first
+    // file's two weakest lines instead.
+    let got = select::select_within(&files, 15, None, 15, 0.8);
+    assert_eq!(got.len(), 5, "{got:?}");
+    assert_eq!(got[0].1.len(), 11, "{got:?}");
+    assert!(got[1..].iter().all(|(_, l)| l == &vec![7]), "{got:?}");
+    // A cap below 15 asks for the best lines by score: the first file's.
+    let got = select::select_within(&files, 12, None, 15, 0.8);
+    assert_eq!(got.len(), 1, "{got:?}");
+}
+
+#[test]
 fn the_first_files_second_unit_shows_its_body_too() {
     // Best unit 5-40 (named on 5, line 20 scores 3.0). Second unit 50-90,
     // named on 50 (4.0, its name holds the words); line 80, deep in its body,
