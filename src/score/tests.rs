@@ -587,6 +587,23 @@ fn a_large_cap_keeps_each_runner_ups_line_before_the_first_files_further_units()
 }
 
 #[test]
+fn a_unit_is_shown_by_its_own_line_not_a_nested_units() {
+    // Best unit 1-20 (line 10); second 100-110 (line 105); third 30-90,
+    // whose best line, 45, lies in a closure nested in it (40-50, too weak
+    // to be shown itself), and whose own best line is 70. The third unit is
+    // shown by line 70: where it does its own work.
+    let lines = [(10, 1, 3.0), (105, 100, 4.0), (45, 40, 5.0), (70, 30, 2.0)];
+    let mut top = ranked(1, 10.0, &lines);
+    top.units = vec![
+        unit(1, 1, 20, 9.0),
+        unit(100, 100, 110, 7.0),
+        unit(30, 30, 90, 6.0),
+        unit(40, 40, 50, 3.5),
+    ];
+    assert_eq!(select(&[top], 100), vec![(1, vec![1, 10, 70, 105])]);
+}
+
+#[test]
 fn the_first_files_second_unit_shows_its_body_too() {
     // Best unit 5-40 (named on 5, line 20 scores 3.0). Second unit 50-90,
     // named on 50 (4.0, its name holds the words); line 80, deep in its body,
