@@ -1084,23 +1084,37 @@ fn expand_phrase_variants(
         else {
             continue;
         };
-        let stem = synonym_stem(word);
-        let plain_stem = self::stem(word);
-        if terms.iter().any(|t| t.stem == stem || t.stem == plain_stem) {
-            continue;
+        if push_synonym(terms, word, weight, slot, concept) {
+            added += 1;
         }
-        terms.push(Term {
-            text: word.clone(),
-            stem,
-            weight,
-            slot,
-            origin: Origin::Synonym,
-            concept,
-            parts: Vec::new(),
-            aside: false,
-        });
-        added += 1;
     }
+}
+
+/// Adds a one-word synonym of a concept in `slot`, unless a term of the same
+/// stem is there already. Returns whether it was added.
+fn push_synonym(
+    terms: &mut Vec<Term>,
+    word: &str,
+    weight: f32,
+    slot: usize,
+    concept: Option<String>,
+) -> bool {
+    let stem = synonym_stem(word);
+    let plain_stem = self::stem(word);
+    if terms.iter().any(|t| t.stem == stem || t.stem == plain_stem) {
+        return false;
+    }
+    terms.push(Term {
+        text: word.to_string(),
+        stem,
+        weight,
+        slot,
+        origin: Origin::Synonym,
+        concept,
+        parts: Vec::new(),
+        aside: false,
+    });
+    true
 }
 
 /// Adds the synonyms of the concepts found in the query, each in the slot of the
@@ -1180,22 +1194,9 @@ fn expand(mut terms: Vec<Term>, plain: &str, thesaurus: &Thesaurus) -> Vec<Term>
                 continue;
             }
             let [word] = parts.as_slice() else { continue };
-            let stem = synonym_stem(word);
-            let plain_stem = self::stem(word);
-            if terms.iter().any(|t| t.stem == stem || t.stem == plain_stem) {
-                continue;
+            if push_synonym(&mut terms, word, weight, slot, name.clone()) {
+                added += 1;
             }
-            terms.push(Term {
-                text: word.clone(),
-                stem,
-                weight,
-                slot,
-                origin: Origin::Synonym,
-                concept: name.clone(),
-                parts: Vec::new(),
-                aside: false,
-            });
-            added += 1;
         }
         if found.len >= 2 {
             expand_phrase_variants(&mut terms, covered, found.concept, thesaurus, share);
