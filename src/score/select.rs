@@ -66,14 +66,13 @@ pub(super) const SECOND_UNIT_BODY_SHARE: f64 = 0.5;
 /// In the first file, this many lines of its best unit's body (the first
 /// lines of code, not comments, that `places` chooses under the defining
 /// line) are kept under a large cap ([`LARGE_CAP`]) before any other line,
-/// as the defining line is: another unit's named
-/// definition, or a runner-up's line, often scores above the lines of body
-/// that do the thing (resty-01: `createClient`'s list of request
-/// middlewares lost to five `SetAuth…` definitions). Measured at 0 -> 1, 2,
-/// 3, 6 over the question sets (980 questions, the untuned eighteenth left
-/// out): 560 -> 562, 563, 563, 558 RIGHT (6 turned the other units' lines
-/// out: 4 up, 6 down); 2 took none down. Dev line precision 0.384 -> 0.386
-/// at the same region recall (0.933).
+/// as the defining line is: another unit's named definition, or a
+/// runner-up's line, often scores above the lines of body that do the thing
+/// (resty-01: `createClient`'s list of request middlewares lost to five
+/// `SetAuth…` definitions). Measured at 0 -> 1, 2, 3, 6 over the 980
+/// questions of the tuned sets: 560 -> 562, 563, 563, 558 RIGHT (6 turned
+/// the other units' lines out: 4 up, 6 down); 2 took none down. Dev line
+/// precision 0.384 -> 0.386 at the same region recall (0.933).
 pub(super) const FIRST_PLACE_BODY_LINES: usize = 2;
 /// Under a cap this large (the default `--max-lines`, 15), the first file's
 /// body lines ([`FIRST_PLACE_BODY_LINES`]) and then each runner-up's one line
@@ -166,12 +165,12 @@ pub(super) fn select_within(
         let mut chosen = if full {
             let mut lines = places(file, rank == 0);
             if rank == 0 && max_lines >= LARGE_CAP {
-                // The answer's lines before any other line a cap weighs
+                // The answer's body lines before any other line a cap weighs
                 // (`keep_best` puts its defining line first of all).
-                let answer = answer_lines(file);
+                let body = answer_body(file, &lines);
                 lines
                     .iter_mut()
-                    .filter(|l| answer.iter().skip(1).any(|&a| a == l.0))
+                    .filter(|l| body.contains(&l.0))
                     .for_each(|l| l.1 = f64::MAX);
             }
             lines
@@ -224,41 +223,36 @@ pub fn answer_line(file: &RankedFile) -> Option<usize> {
     places(file, false).first().map(|&(line, _)| line)
 }
 
-/// [`answer_line`], then the first [`FIRST_PLACE_BODY_LINES`] lines of code
-/// `places` chooses in its unit's body: what a cap of at least
-/// [`LARGE_CAP`] keeps before any other line. Empty when no line
-/// is chosen.
-fn answer_lines(file: &RankedFile) -> Vec<usize> {
-    let chosen = places(file, true);
-    let Some(&(first, _)) = chosen.first() else {
+/// The lines of the best unit's body that a cap of at least [`LARGE_CAP`]
+/// keeps right after its defining line: the first [`FIRST_PLACE_BODY_LINES`]
+/// lines of code (not comments) among `chosen`, what [`places`] chose for
+/// `file`, after that defining line.
+fn answer_body(file: &RankedFile, chosen: &[(usize, f64)]) -> Vec<usize> {
+    let Some(best) = file.units.first() else {
         return Vec::new();
     };
-    let mut out = vec![first];
-    if let Some(best) = file.units.first() {
-        let is_code = |n: usize| file.lines.iter().any(|l| l.line == n && !l.comment);
-        out.extend(
-            chosen[1..]
-                .iter()
-                .map(|&(line, _)| line)
-                .take_while(|&l| best.span.start_line <= l && l <= best.span.end_line)
-                .filter(|&l| is_code(l))
-                .take(FIRST_PLACE_BODY_LINES),
-        );
-    }
-    out
+    let is_code = |n: usize| file.lines.iter().any(|l| l.line == n && !l.comment);
+    chosen
+        .iter()
+        .skip(1)
+        .map(|&(line, _)| line)
+        .take_while(|&l| best.span.start_line <= l && l <= best.span.end_line)
+        .filter(|&l| is_code(l))
+        .take(FIRST_PLACE_BODY_LINES)
+        .collect()
 }
 
 /// The order in which the lines of a selection are kept under a cap
 /// (`--max-lines`, a token budget): the first file's best line, then every
 /// other line by score, so a cap never drops a line for a lower-scored one
-/// (but, under a large cap, for the answer's body: `FIRST_PLACE_BODY_LINES`).
-/// Ties go to the earlier file, then to the
-/// earlier line ([`better`]). `files` are in print order, each with its
-/// `(line, score)`s; lines of an exact query all score the same, so they
-/// keep the print order. Returns `(index into files, line)`. The ranking's
-/// answer ([`answer_line`]) may score below another unit's line, so both callers
-/// score it above the ranking's other lines first (`keep_best`; the
-/// budget's `render::results`).
+/// (but for the answer's first body lines and the runners-up's lines, which
+/// a large cap keeps first: [`LARGE_CAP`]). Ties go to the earlier file,
+/// then to the earlier line ([`better`]). `files` are in print order, each
+/// with its `(line, score)`s; lines of an exact query all score the same, so
+/// they keep the print order. Returns `(index into files, line)`. The
+/// ranking's answer ([`answer_line`]) may score below another unit's line,
+/// so both callers score it above the ranking's other lines first
+/// (`keep_best`; the budget's `render::results`).
 pub fn priority(files: &[(usize, Vec<(usize, f64)>)]) -> Vec<(usize, usize)> {
     let mut order: Vec<(usize, usize, f64)> = files
         .iter()
