@@ -967,22 +967,9 @@ fn expand_families(terms: &mut Vec<Term>, thesaurus: &Thesaurus) {
             if added >= MAX_RELATED_PER_WORD || terms.len() >= MAX_TERMS * 4 {
                 break;
             }
-            let word_stem = synonym_stem(word);
-            let plain = self::stem(word);
-            if terms.iter().any(|t| t.stem == word_stem || t.stem == plain) {
-                continue;
+            if push_synonym(terms, word, weight * RELATED_WEIGHT, slot, None) {
+                added += 1;
             }
-            terms.push(Term {
-                text: word.clone(),
-                stem: word_stem,
-                weight: weight * RELATED_WEIGHT,
-                slot,
-                origin: Origin::Synonym,
-                concept: None,
-                parts: Vec::new(),
-                aside: false,
-            });
-            added += 1;
         }
     }
 }
@@ -1090,8 +1077,9 @@ fn expand_phrase_variants(
     }
 }
 
-/// Adds a one-word synonym of a concept in `slot`, unless a term of the same
-/// stem is there already. Returns whether it was added.
+/// Adds a one-word synonym in `slot` (of `concept`, or of a verb family when
+/// `None`), unless a term of the same stem is there already. Returns whether
+/// it was added.
 fn push_synonym(
     terms: &mut Vec<Term>,
     word: &str,
