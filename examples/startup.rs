@@ -43,7 +43,7 @@ fn main() -> anyhow::Result<()> {
             learned: None,
             project_roots: Vec::new(),
             extra: Vec::new(),
-            focus: Some(query::words(&q)),
+            focus: Some(query::focus_words(&q)),
         });
         let analysed = query::analyze_with(&q, &thesaurus);
         let matcher = TermMatcher::new(&analysed.terms)?;

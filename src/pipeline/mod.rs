@@ -355,7 +355,7 @@ fn load_thesaurus(
         learned: plan.dirs.learned_thesaurus(),
         project_roots: thesaurus::project_roots(cwd, given),
         extra: plan.thesauri.clone(),
-        focus: focused.then(|| query::content_words(&plan.query)),
+        focus: focused.then(|| query::focus_words(&plan.query)),
     })
 }
 

@@ -242,11 +242,30 @@ impl Reading {
     }
 }
 
-/// The lowercase words of `text` that are not stop words: what the embedded
-/// thesaurus is focused on (`thesaurus::builtin::load_focused`).
+/// The lowercase words of `text` that are not stop words.
 pub fn content_words(text: &str) -> Vec<String> {
     let mut all = words(text);
     all.retain(|w| !is_stop_word(w));
+    all
+}
+
+/// What the embedded thesaurus is focused on for the query `raw`
+/// (`thesaurus::builtin::load_focused`): its content words as typed and as
+/// they are read ([`plain`]: "test whether" reads as *check*), and the base
+/// of each irregular verb form, which is searched too (`made` -> `make`).
+pub fn focus_words(raw: &str) -> Vec<String> {
+    let mut all = content_words(raw);
+    for w in content_words(&plain(raw)) {
+        if !all.contains(&w) {
+            all.push(w);
+        }
+    }
+    let bases: Vec<String> = all
+        .iter()
+        .filter_map(|w| irregular_base(w))
+        .map(str::to_string)
+        .collect();
+    all.extend(bases);
     all
 }
 

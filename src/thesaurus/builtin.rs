@@ -158,7 +158,7 @@ pub fn load() -> Thesaurus {
 pub const FOCUS_PREFIX: usize = 2;
 
 /// The embedded thesaurus, or with `focus` (the query's lowercase content
-/// words, `query::content_words`: stop words find no concept, as a phrase of
+/// words, `query::focus_words`: stop words find no concept, as a phrase of
 /// only stop words is not expanded) only the concept lines that could match
 /// one of them — what a query needs, built in a fraction of the start-up time
 /// the whole thesaurus takes.
@@ -177,8 +177,15 @@ pub fn load_focused(focus: Option<&[String]>) -> Thesaurus {
         Ok(entries) => from_numbered(&entries, Layer::Builtin, &keep),
         Err(_) => Thesaurus::new(),
     };
+    // A family none of whose words could be a query word's is never
+    // looked up (`Thesaurus::related` is keyed by stem).
     for family in families(BUILTIN) {
-        t.add_family(&family);
+        if prefixes
+            .as_ref()
+            .is_none_or(|p| family.iter().any(|w| p.holds(w)))
+        {
+            t.add_family(&family);
+        }
     }
     t
 }
@@ -186,21 +193,58 @@ pub fn load_focused(focus: Option<&[String]>) -> Thesaurus {
 /// The [`FOCUS_PREFIX`]-character prefixes of the query's words, looked up
 /// once per word of every thesaurus line at start-up: an ASCII prefix is a
 /// bit (no allocation, no hash), any other a string in a set.
+///
+/// A query word whose stem is longer than [`LONG_STEM`] characters is
+/// matched by its first three characters instead (`con` rather than `co`):
+/// stemming rewrites only a word's last characters, so a synonym with the
+/// same stem starts with the same three. Two characters let through every
+/// line with a word starting `co`, a sixth of the thesaurus, and stemming
+/// the synonyms of the lines let through was most of the start-up.
 struct Prefixes {
-    /// Bit `a << 8 | b` for the lowercase ASCII prefix `ab`.
+    /// Bit `a << 8 | b` for the lowercase ASCII prefix `ab` of any query word.
     ascii: Vec<u64>,
+    /// The same bits for the words matched by two characters: a stem of at
+    /// most [`LONG_STEM`] characters (`tri` of `try`, whose last character
+    /// stemming rewrote), or a word of two.
+    short: Vec<u64>,
+    /// The lowercase three-character ASCII prefixes of the other words.
+    long: Vec<[u8; 3]>,
     other: std::collections::HashSet<String>,
 }
+
+/// A stem this long or shorter may differ from its word in its third
+/// character (`try` -> `tri`): such a word is matched by two characters.
+const LONG_STEM: usize = 3;
 
 impl Prefixes {
     fn of(words: &[String]) -> Prefixes {
         let mut out = Prefixes {
             ascii: vec![0; 1 << 10],
+            short: vec![0; 1 << 10],
+            long: Vec::new(),
             other: std::collections::HashSet::new(),
         };
+        // A few words stem to another start (`dying` -> `die`): the stem
+        // shares no prefix with the word. (An irregular form's base, `made`
+        // -> `make`, is among the words: `query::focus_words`.)
+        let mut all: Vec<String> = Vec::with_capacity(words.len() * 2);
         for w in words {
+            all.push(w.clone());
+            all.push(super::stem(w));
+        }
+        for w in &all {
             match ascii_key(w) {
-                Some(k) => out.ascii[k >> 6] |= 1 << (k & 63),
+                Some(k) => {
+                    out.ascii[k >> 6] |= 1 << (k & 63);
+                    match long_key(w) {
+                        Some(three) if super::stem(w).chars().count() > LONG_STEM => {
+                            if !out.long.contains(&three) {
+                                out.long.push(three);
+                            }
+                        }
+                        _ => out.short[k >> 6] |= 1 << (k & 63),
+                    }
+                }
                 None => {
                     out.other.insert(prefix_of(w));
                 }
@@ -211,9 +255,26 @@ impl Prefixes {
 
     fn holds(&self, word: &str) -> bool {
         match ascii_key(word) {
-            Some(k) => self.ascii[k >> 6] & (1 << (k & 63)) != 0,
+            Some(k) => {
+                let bit = 1 << (k & 63);
+                self.ascii[k >> 6] & bit != 0
+                    && (self.short[k >> 6] & bit != 0
+                        || long_key(word).is_some_and(|three| self.long.contains(&three)))
+            }
             None => !self.other.is_empty() && self.other.contains(&prefix_of(word)),
         }
+    }
+}
+
+/// A word's first three characters, lowercased, when they are ASCII.
+fn long_key(word: &str) -> Option<[u8; 3]> {
+    match word.as_bytes() {
+        [a, b, c, ..] if a.is_ascii() && b.is_ascii() && c.is_ascii() => Some([
+            a.to_ascii_lowercase(),
+            b.to_ascii_lowercase(),
+            c.to_ascii_lowercase(),
+        ]),
+        _ => None,
     }
 }
 
@@ -366,7 +427,7 @@ mod tests {
             "",
         ] {
             let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
-            let focused = load_focused(Some(&crate::query::content_words(query)));
+            let focused = load_focused(Some(&crate::query::focus_words(query)));
             assert!(focused.concept_count() < whole.concept_count() / 2 || words.len() > 5);
             let names = |t: &Thesaurus| -> Vec<(u64, Vec<String>)> {
                 t.find_in(&words)
@@ -386,8 +447,30 @@ mod tests {
     }
 
     #[test]
+    fn a_focused_load_reads_the_query_as_the_whole_one_does() {
+        let whole = load();
+        for query in [
+            // A stemmer exception: `dying` stems to `die`.
+            "Raise SIGINT when dying by ^C",
+            // An irregular form searched as its base: `made` as `make`.
+            "which function made the logging call",
+            // Read as *check*: "test whether", "tests if".
+            "which function tests whether the operating system matches",
+            "how does it test if two ints are equal",
+            "where is test whether display must follow parent process",
+        ] {
+            let focused = load_focused(Some(&crate::query::focus_words(query)));
+            assert_eq!(
+                crate::query::analyze_with(query, &focused),
+                crate::query::analyze_with(query, &whole),
+                "{query}"
+            );
+        }
+    }
+
+    #[test]
     fn a_prefix_is_found_whatever_its_case_and_script() {
-        let words: Vec<String> = ["Connection", "x", "éclair", "zü"]
+        let words: Vec<String> = ["Connection", "x", "éclair", "zü", "try", "id"]
             .iter()
             .map(|w| w.to_string())
             .collect();
@@ -395,6 +478,8 @@ mod tests {
         for (word, held) in [
             ("connect", true),
             ("COnfig", true),
+            // A long stem is matched by three characters.
+            ("cookie", false),
             ("cx", false),
             ("x", true),
             ("xy", false),
@@ -402,13 +487,34 @@ mod tests {
             ("zü", true),
             ("zu", false),
             ("é", false),
+            // A short stem by two: `tries` stems to `tri` as `try` does.
+            ("tries", true),
+            ("trust", true),
+            ("ids", true),
+            ("ie", false),
         ] {
             assert_eq!(p.holds(word), held, "{word}");
-            assert_eq!(
-                words.iter().any(|w| prefix_of(w) == prefix_of(word)),
-                held,
-                "{word}"
-            );
+        }
+    }
+
+    #[test]
+    fn a_focused_load_keeps_every_line_whose_words_share_a_query_words_stem() {
+        let entries = parse(BUILTIN).unwrap();
+        let vocabulary: Vec<String> = entries
+            .iter()
+            .flat_map(|e| &e.synonyms)
+            .flat_map(|s| crate::query::words(s))
+            .collect();
+        let suffixes = ["", "s", "es", "ed", "ing", "ies", "ly", "y"];
+        for (i, word) in vocabulary.iter().enumerate().step_by(3) {
+            let asked = format!("{word}{}", suffixes[i % suffixes.len()]);
+            let p = Prefixes::of(std::slice::from_ref(&asked));
+            let stem = crate::query::stem(&asked);
+            for other in vocabulary.iter().step_by(11).chain([word]) {
+                if crate::query::stem(other) == stem || *other == asked {
+                    assert!(p.holds(other), "{asked}: {other}");
+                }
+            }
         }
     }
 
@@ -428,14 +534,14 @@ mod tests {
         let entries = parse(BUILTIN).unwrap();
         let vocabulary: Vec<&String> = entries.iter().flat_map(|e| &e.synonyms).collect();
         let suffixes = ["", "s", "ed", "ing", "ies", "ly"];
-        for i in (0..vocabulary.len()).step_by(37) {
+        for i in (0..vocabulary.len()).step_by(7) {
             let query = format!(
                 "where is the {}{} {}",
                 vocabulary[i],
                 suffixes[i % suffixes.len()],
                 vocabulary[(i * 7 + 3) % vocabulary.len()]
             );
-            let focus = crate::query::content_words(&query);
+            let focus = crate::query::focus_words(&query);
             let focused = load_focused(Some(&focus));
             assert_eq!(
                 crate::query::analyze_with(&query, &focused),
