@@ -61,7 +61,7 @@ def mirrors_default() -> Path:
 SET_ORDER = [
     "holdout", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
     "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
-    "seventeenth", "eighteenth", "nineteenth", "twentieth", "twentyfirst",
+    "seventeenth", "eighteenth", "nineteenth", "twentieth", "twentyfirst", "twentysecond",
 ]
 
 
