@@ -595,28 +595,20 @@ const PLATFORM_WORDS: &[&str] = &[
 /// before the extension is one (`tty_windows.go`, `fs-darwin.c`,
 /// `windows.rs`).
 fn is_platform_variant(key: &str) -> bool {
-    platform_of(key).is_some()
-}
-
-/// The platform word a path is a variant for ([`is_platform_variant`]).
-fn platform_of(key: &str) -> Option<&'static str> {
     let lower = key.to_ascii_lowercase();
     let (folders, name) = lower.rsplit_once('/').unwrap_or(("", &lower));
     let stem = name.split('.').next().unwrap_or(name);
     let last = stem.rsplit(['_', '-']).next().unwrap_or(stem);
-    let found = |w: &str| PLATFORM_WORDS.iter().copied().find(|p| *p == w);
-    found(last).or_else(|| folders.split('/').find_map(found))
+    PLATFORM_WORDS.contains(&last) || folders.split('/').any(|d| PLATFORM_WORDS.contains(&d))
 }
 
-/// Whether the query names the platform the file is for, or any platform
-/// (a question about one system's behaviour keeps every system's files).
-fn names_a_platform(key: &str, terms: &[Term]) -> bool {
-    let platform = platform_of(key);
+/// Whether the query names a platform (a question about one system's
+/// behaviour keeps every system's files).
+fn names_a_platform(terms: &[Term]) -> bool {
     terms.iter().any(|t| {
         let w = t.text.to_ascii_lowercase();
         PLATFORM_WORDS.contains(&w.as_str())
             || ["linux", "unix", "posix", "mac", "win", "bsd"].contains(&w.as_str())
-            || platform.is_some_and(|p| p == w)
     })
 }
 
@@ -628,7 +620,7 @@ pub fn file_prior(key: &str, terms: &[Term]) -> f64 {
         // "Which test checks …": the tests are the answer, the code they
         // test a close second.
         FileKind::Source if query_wants_tests(terms) => TESTED_SOURCE_PRIOR,
-        FileKind::Source if is_platform_variant(key) && !names_a_platform(key, terms) => {
+        FileKind::Source if is_platform_variant(key) && !names_a_platform(terms) => {
             PLATFORM_VARIANT_PRIOR
         }
         FileKind::Source => 1.0,
