@@ -999,29 +999,33 @@ mod tests {
         let terms = crate::query::analyze("how are short options parsed").terms;
         let deprecated = "package org.cli;\n\nimport java.util.List;\n\n/**\n * Old parser.\n */\n\
             @Deprecated\npublic class PosixParser extends Parser {\n    void parse() {}\n}\n";
-        assert_eq!(
-            text_prior("src/PosixParser.java", &terms, deprecated.as_bytes()),
-            DEPRECATED_FILE_PRIOR
-        );
-        // Annotated on the declaration's own line too, and in Kotlin.
-        let inline = "@Deprecated(\"use New\") public final class Old {\n}\n";
-        assert_eq!(
-            text_prior("Old.java", &terms, inline.as_bytes()),
-            DEPRECATED_FILE_PRIOR
-        );
-        let kotlin = "@Deprecated(\"use New\")\nclass Old {\n}\n";
-        assert_eq!(
-            text_prior("Old.kt", &terms, kotlin.as_bytes()),
-            DEPRECATED_FILE_PRIOR
-        );
-        // A deprecated method, or another type's annotation, is not the file's.
-        let method = "public class DefaultParser {\n    @Deprecated\n    public void old() {}\n}\n";
-        assert_eq!(
-            text_prior("DefaultParser.java", &terms, method.as_bytes()),
-            1.0
-        );
-        let other = "@Deprecated\nclass Helper {}\n\npublic class Parser {\n}\n";
-        assert_eq!(text_prior("Parser.java", &terms, other.as_bytes()), 1.0);
+        for (key, text, prior) in [
+            ("src/PosixParser.java", deprecated, DEPRECATED_FILE_PRIOR),
+            // Annotated on the declaration's own line too, and in Kotlin.
+            (
+                "Old.java",
+                "@Deprecated(\"use New\") public final class Old {\n}\n",
+                DEPRECATED_FILE_PRIOR,
+            ),
+            (
+                "Old.kt",
+                "@Deprecated(\"use New\")\nclass Old {\n}\n",
+                DEPRECATED_FILE_PRIOR,
+            ),
+            // A deprecated method, or another type's annotation, is not the file's.
+            (
+                "DefaultParser.java",
+                "public class DefaultParser {\n    @Deprecated\n    public void old() {}\n}\n",
+                1.0,
+            ),
+            (
+                "Parser.java",
+                "@Deprecated\nclass Helper {}\n\npublic class Parser {\n}\n",
+                1.0,
+            ),
+        ] {
+            assert_eq!(text_prior(key, &terms, text.as_bytes()), prior, "{key}");
+        }
         // Asked for, it is the answer.
         let asked = crate::query::analyze("which parser is deprecated").terms;
         assert_eq!(
