@@ -88,6 +88,32 @@ impl Session {
         t
     }
 
+    /// The layered thesaurus for `paths`, and what `beside` returns, `beside`
+    /// run on this thread while the embedded layer is built on another (a
+    /// one-shot search overlaps the walk with that build this way). The layers
+    /// read from files are added after `beside` returns, so any warning about
+    /// them comes after `beside`'s, as when the two run one after the other.
+    pub fn thesaurus_beside<R>(
+        &self,
+        paths: &LayerPaths,
+        beside: impl FnOnce() -> R,
+    ) -> (R, Thesaurus) {
+        if self.reuse || !paths.builtin {
+            let r = beside();
+            return (r, self.thesaurus(paths));
+        }
+        let (r, embedded) = std::thread::scope(|s| {
+            let building = s.spawn(|| thesaurus::builtin::load_focused(paths.focus.as_deref()));
+            let r = beside();
+            (r, building.join().ok())
+        });
+        // A build that panicked is built again here, where its panic is seen.
+        let mut t =
+            embedded.unwrap_or_else(|| thesaurus::builtin::load_focused(paths.focus.as_deref()));
+        thesaurus::add_file_layers(&mut t, paths);
+        (r, t)
+    }
+
     /// The embedded layer (built once) with the learned layer on it (read
     /// again only when its file changed).
     fn embedded_and_learned(&self, paths: &LayerPaths) -> Thesaurus {
@@ -165,7 +191,7 @@ mod tests {
     }
 
     #[test]
-    fn reuse_gives_the_layers_a_fresh_load_gives() {
+    fn reuse_and_a_build_beside_give_the_layers_a_fresh_load_gives() {
         let dir = tempfile::tempdir().unwrap();
         let project = dir.path().join("proj");
         std::fs::create_dir_all(project.join(".kgrep/kg")).unwrap();
@@ -182,8 +208,15 @@ mod tests {
         };
         let fresh = thesaurus::load_layers(&paths);
         let session = Session::reusing();
-        for _ in 0..2 {
-            let reused = session.thesaurus(&paths);
+        let one_shot = Session::one_shot();
+        let built = [
+            session.thesaurus(&paths),
+            session.thesaurus(&paths),
+            one_shot.thesaurus_beside(&paths, || ()).1,
+            session.thesaurus_beside(&paths, || ()).1,
+        ];
+        assert_eq!(one_shot.thesaurus_beside(&paths, || 7).0, 7);
+        for reused in built {
             assert_eq!(reused.concept_count(), fresh.concept_count());
             assert_eq!(reused.synonym_count(), fresh.synonym_count());
             for word in ["gizmo", "whatsit", "cfg", "retries", "nothing-here"] {

@@ -140,11 +140,16 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     // listing serves the whole run (the model stage searches it again rather
     // than walking). An exact search walks as it searches.
     let reading = query::read(&plan.query);
-    let listing = match (&input, reading.kind()) {
+    // The walk runs while the embedded thesaurus is built beside it.
+    let (listing, thesaurus) = match (&input, reading.kind()) {
         (Gathered::Paths(paths), QueryKind::Natural) => {
-            Some(crate::search::list(walking(paths, &walk_opts, &cwd)).into_owned())
+            let (listing, thesaurus) = session
+                .thesaurus_beside(&layer_paths(plan, &cwd, true), || {
+                    crate::search::list(walking(paths, &walk_opts, &cwd)).into_owned()
+                });
+            (Some(listing), Some(thesaurus))
         }
-        _ => None,
+        _ => (None, None),
     };
     let corpus = match (&input, &listing) {
         (_, Some(listing)) => Corpus::Listed(listing),
@@ -152,9 +157,10 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         (Gathered::Paths(paths), None) => walking(paths, &walk_opts, &cwd),
     };
     let read = ReadOptions::with_cache(plan.text, session.conversions());
-    let thesaurus = match reading.kind() {
-        QueryKind::Natural => load_thesaurus(session, plan, &cwd, true),
-        _ => {
+    let thesaurus = match (thesaurus, reading.kind()) {
+        (Some(thesaurus), _) => thesaurus,
+        (None, QueryKind::Natural) => load_thesaurus(session, plan, &cwd, true),
+        (None, _) => {
             thesaurus::check_named(&plan.thesauri);
             Thesaurus::new()
         }
@@ -346,17 +352,22 @@ fn load_thesaurus(
     cwd: &std::path::Path,
     focused: bool,
 ) -> Thesaurus {
+    session.thesaurus(&layer_paths(plan, cwd, focused))
+}
+
+/// Where [`load_thesaurus`] finds each layer.
+fn layer_paths(plan: &Plan, cwd: &std::path::Path, focused: bool) -> LayerPaths {
     let given = match &plan.input {
         Input::Paths(paths) => paths.as_slice(),
         _ => &[],
     };
-    session.thesaurus(&LayerPaths {
+    LayerPaths {
         builtin: plan.builtin_thesaurus,
         learned: plan.dirs.learned_thesaurus(),
         project_roots: thesaurus::project_roots(cwd, given),
         extra: plan.thesauri.clone(),
         focus: focused.then(|| query::focus_words(&plan.query)),
-    })
+    }
 }
 
 /// rlmgrep's summary line, `Scanned N files. Loaded M.` (+ ` Skipped K.`),
