@@ -269,6 +269,168 @@ fn weigh_default(terms: &mut [Term]) {
     }
 }
 
+/// Verbs a how-question puts after the thing it asks about ("how does the
+/// parser *decide* …"): where [`subject_stems`] stops. Sorted.
+const SUBJECT_VERBS: &[&str] = &[
+    "add",
+    "apply",
+    "avoid",
+    "become",
+    "build",
+    "calculate",
+    "call",
+    "check",
+    "choose",
+    "close",
+    "combine",
+    "come",
+    "compare",
+    "compute",
+    "connect",
+    "convert",
+    "count",
+    "create",
+    "deal",
+    "decide",
+    "decode",
+    "detect",
+    "determine",
+    "encode",
+    "end",
+    "escape",
+    "expand",
+    "feed",
+    "figure",
+    "find",
+    "follow",
+    "format",
+    "generate",
+    "get",
+    "give",
+    "grow",
+    "handle",
+    "keep",
+    "know",
+    "limit",
+    "load",
+    "locate",
+    "look",
+    "make",
+    "manage",
+    "map",
+    "match",
+    "measure",
+    "merge",
+    "open",
+    "order",
+    "parse",
+    "pass",
+    "pick",
+    "print",
+    "produce",
+    "read",
+    "recognize",
+    "recover",
+    "register",
+    "reload",
+    "remove",
+    "render",
+    "resolve",
+    "respond",
+    "restart",
+    "retry",
+    "return",
+    "run",
+    "save",
+    "schedule",
+    "select",
+    "send",
+    "set",
+    "sort",
+    "split",
+    "start",
+    "stop",
+    "store",
+    "support",
+    "take",
+    "tell",
+    "track",
+    "treat",
+    "turn",
+    "update",
+    "use",
+    "validate",
+    "wait",
+    "work",
+    "write",
+];
+
+/// First words after "how does" that name no part of the code ("how does
+/// *it* decide", "how does the *library* pick"). Sorted.
+const NO_SUBJECT: &[&str] = &[
+    "app",
+    "application",
+    "code",
+    "framework",
+    "i",
+    "it",
+    "library",
+    "one",
+    "package",
+    "program",
+    "project",
+    "someone",
+    "system",
+    "they",
+    "this",
+    "tool",
+    "user",
+    "we",
+    "you",
+];
+
+/// Determiners skipped before the subject. Sorted.
+const DETERMINERS: &[&str] = &["a", "an", "its", "my", "our", "the", "their", "your"];
+
+/// The stems of the part of the code a how-question asks about, the words
+/// between "how does" (do, can, will) and its verb: `sync`, `step` in "how
+/// does the sync step decide which packages to remove". Empty when the query
+/// is not shaped so, asks about "it" or the whole program, or its subject is
+/// an action ("how does *extracting* values …"). At most three words, none a
+/// stop word.
+pub fn subject_stems(raw: &str) -> Vec<String> {
+    let text = without_request(raw).to_lowercase();
+    let all: Vec<String> = words(&text);
+    let Some(at) = all
+        .windows(2)
+        .position(|w| w[0] == "how" && matches!(w[1].as_str(), "does" | "do" | "can" | "will"))
+    else {
+        return Vec::new();
+    };
+    let rest = all[at + 2..]
+        .iter()
+        .skip_while(|w| DETERMINERS.binary_search(&w.as_str()).is_ok());
+    let mut out = Vec::new();
+    for w in rest {
+        if out.is_empty() && (NO_SUBJECT.binary_search(&w.as_str()).is_ok() || w.ends_with("ing")) {
+            return Vec::new();
+        }
+        let base = irregular_base(w).unwrap_or(w);
+        let verb = SUBJECT_VERBS.binary_search(&base).is_ok()
+            || base
+                .strip_suffix('s')
+                .is_some_and(|b| SUBJECT_VERBS.binary_search(&b).is_ok());
+        if verb || is_stop_word(w) {
+            break;
+        }
+        out.push(stem(w));
+        if out.len() == 3 {
+            break;
+        }
+    }
+    out
+}
+
 /// The lowercase words of `text` that are not stop words.
 pub fn content_words(text: &str) -> Vec<String> {
     let mut all = words(text);
@@ -1332,6 +1494,37 @@ pub fn answer_slots(terms: &[Term]) -> u64 {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_subject_of_a_how_question_is_the_words_before_its_verb() {
+        for (q, subject) in [
+            (
+                "How does the sync step decide which packages to remove?",
+                &["sync", "step"][..],
+            ),
+            ("how does the lexer split a line into tokens", &["lexer"]),
+            (
+                "Can you show me how does the scheduler pick the next job?",
+                &["schedul"],
+            ),
+            (
+                "How do saved sessions get updated after a request?",
+                &["save", "session"],
+            ),
+            (
+                "How does the compression middleware choose an encoding?",
+                &["compress", "middlewar"],
+            ),
+            // About "it", the whole program or an action, passive, or no how.
+            ("How does it pick a port?", &[]),
+            ("How does the library feed input to a child process?", &[]),
+            ("How does extracting values find unused keys?", &[]),
+            ("How is the default port chosen?", &[]),
+            ("Where does the sync step remove packages?", &[]),
+        ] {
+            assert_eq!(subject_stems(q), subject, "{q}");
+        }
+    }
 
     #[test]
     fn default_weighs_double_in_a_where_question_only() {

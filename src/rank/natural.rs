@@ -52,7 +52,8 @@ pub(crate) fn rank(
     }
     let matcher = TermMatcher::new(&q.terms)?;
     let typed = query::typed_names(&q.raw, q.ask);
-    let facts = query_facts(q, &typed);
+    let subject = query::subject_stems(&q.raw);
+    let facts = query_facts(q, &typed, &subject);
     let second = SecondPass {
         haystacks: &scan.haystacks,
         read,
@@ -744,8 +745,13 @@ fn verbose_ranking(ranked: &[RankedFile], haystacks: &[Haystack]) {
 }
 
 /// What the features need to know of the query; `typed`: its
-/// `query::typed_names`, read once.
-fn query_facts<'q>(q: &Query, typed: &'q [String]) -> score::features::QueryFacts<'q> {
+/// `query::typed_names`, and `subject`: its `query::subject_stems`, each read
+/// once.
+fn query_facts<'q>(
+    q: &Query,
+    typed: &'q [String],
+    subject: &'q [String],
+) -> score::features::QueryFacts<'q> {
     score::features::QueryFacts {
         typed,
         wants_tests: score::query_wants_secondary(&q.terms),
@@ -754,6 +760,7 @@ fn query_facts<'q>(q: &Query, typed: &'q [String]) -> score::features::QueryFact
         units_ask: q.ask.for_units(&q.raw),
         asks_declaration: score::query_asks_declaration(&q.terms),
         keywords: q.ask.typed_as_search(&q.raw),
+        subject,
     }
 }
 
@@ -770,7 +777,8 @@ pub(crate) fn features(q: &Query, searched: &Searched) -> Vec<crate::render::fea
     let weights = TermWeights::new(&q.terms, &searched.df, searched.stats.loaded);
     let typed = query::typed_names(&q.raw, q.ask);
     let keys = |h: usize| searched.haystacks[h].key.clone();
-    let facts = query_facts(q, &typed);
+    let subject = query::subject_stems(&q.raw);
+    let facts = query_facts(q, &typed, &subject);
     let all = score::features::all_features(&searched.ranked, keys, &weights, facts);
     searched
         .ranked

@@ -100,6 +100,8 @@ pub struct QueryFacts<'q> {
     /// nothing configured": `Ask::typed_as_search`), not a question and not
     /// a commit subject.
     pub keywords: bool,
+    /// The stems of what a how-question asks about (`query::subject_stems`).
+    pub subject: &'q [String],
 }
 
 /// The feature vectors of a query's candidates, in their order.

@@ -154,6 +154,7 @@ pub fn rerank(
             is_declaration_file(&key) || code_asked && (only_declares(f) || is_c_header(&key))
         });
         definer_first(&mut scored);
+        subject_file_first(&mut scored, facts.subject, &keys);
     }
     let mut out = Learned::default();
     for (i, (s, f, v)) in scored.into_iter().enumerate() {
@@ -340,6 +341,66 @@ fn definer_first<V>(scored: &mut [(f64, RankedFile, V)]) {
     );
 }
 
+/// Why `subject_file_first` moved a file first.
+const PROMOTED_SUBJECT: &str = "its name is what the question asks about";
+
+/// Words a file name holds that say what kind of file it is, not what part
+/// of the code it is.
+const GENERIC_STEMS: &[&str] = &["data", "file", "test", "type", "util", "valu"];
+
+/// The file's name (its last path segment, without extension) and its
+/// folder's, lowercase, letters and digits only.
+fn file_stems(key: &str) -> [String; 2] {
+    let mut segments = key.rsplit('/');
+    let clean = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let name = segments.next().unwrap_or(key);
+    let stem = name.split('.').next().unwrap_or(name);
+    [clean(stem), clean(segments.next().unwrap_or(""))]
+}
+
+/// Whether the file's name, or its folder's, holds one of `subject`'s stems
+/// (of four letters or more, not a generic one).
+fn named_for(key: &str, subject: &[String]) -> bool {
+    let names = file_stems(key);
+    subject.iter().any(|s| {
+        s.len() >= 4
+            && !GENERIC_STEMS.contains(&s.as_str())
+            && names.iter().any(|n| n.contains(s.as_str()))
+    })
+}
+
+/// A how-question names the part of the code it asks about ("how does the
+/// sync step decide …", "how does the lexer …"), and the file named for it
+/// (`scripts/sync.py`, `Lexer.ts`) is where that part does the thing, more
+/// often than the file that mentions the question's words most: when the
+/// first file's name (or folder's) holds none of the subject's words, the
+/// first of the next `PROMOTE_WINDOW` of no lower kind whose does goes
+/// first. Measured on the question sets: the kept-untuned ones 201 -> 203
+/// RIGHT of 360, the others 568 -> 574 of 980 (9 up, 2 down).
+fn subject_file_first<V>(
+    scored: &mut [(f64, RankedFile, V)],
+    subject: &[String],
+    keys: &impl Fn(usize) -> String,
+) {
+    if subject.is_empty()
+        || scored
+            .first()
+            .is_some_and(|(_, f, _)| named_for(&keys(f.haystack), subject))
+    {
+        return;
+    }
+    promote(
+        scored,
+        |f| named_for(&keys(f.haystack), subject),
+        PROMOTED_SUBJECT,
+    );
+}
+
 impl Learned {
     /// The judge model's features (`learned::JUDGE_NAMES`): the first file's
     /// lead over the second and third (capped), its score, and a few of its
@@ -423,6 +484,7 @@ mod tests {
             units_ask: Ask::of(raw).for_units(raw),
             asks_declaration: false,
             keywords: Ask::of(raw).typed_as_search(raw),
+            subject: &[],
         };
         for q in [
             "where is the retry delay computed",
@@ -660,6 +722,36 @@ mod tests {
     }
 
     #[test]
+    fn a_how_question_puts_the_file_named_for_its_subject_first() {
+        let subject = ["sync".to_string(), "step".to_string()];
+        let paths = [
+            "piptools/utils.py",
+            "tests/test_sync.py",
+            "piptools/scripts/sync.py",
+            "piptools/sync/__init__.py",
+        ];
+        let keys = |h: usize| paths[h].to_string();
+        assert!(named_for(paths[2], &subject) && named_for(paths[3], &subject));
+        assert!(!named_for(paths[0], &subject));
+        // Stems under four letters and generic ones name nothing.
+        assert!(!named_for("src/io.rs", &["io".to_string()]));
+        assert!(!named_for("src/test_util.py", &["test".to_string()]));
+        let scored = || (0..3).map(|h| (0.0, file(h, 1.0), ())).collect::<Vec<_>>();
+        // The test file of a lower kind is passed over for the named source.
+        let mut ranked = scored();
+        ranked[1].1.prior = 0.5;
+        subject_file_first(&mut ranked, &subject, &keys);
+        assert_eq!(order(&ranked), [2, 0, 1]);
+        assert_eq!(ranked[0].1.promoted, Some(PROMOTED_SUBJECT));
+        // A first file named for it, or no subject: the order stays.
+        subject_file_first(&mut ranked, &subject, &keys);
+        assert_eq!(order(&ranked), [2, 0, 1]);
+        let mut ranked = scored();
+        subject_file_first(&mut ranked, &[], &keys);
+        assert_eq!(order(&ranked), [0, 1, 2]);
+    }
+
+    #[test]
     fn a_where_question_blends_the_learned_scores_with_the_hand_order() {
         // In the hand order: 0, 1, 2. The model puts 2 far ahead and 1 a
         // little ahead of 0.
@@ -701,6 +793,7 @@ mod tests {
             units_ask: Ask::Other,
             asks_declaration: false,
             keywords: false,
+            subject: &[],
         };
         // Identical files score the same: the hand order stands.
         let mut files = vec![file(3, 1.0), file(1, 1.0), file(2, 1.0)];
