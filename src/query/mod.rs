@@ -1937,6 +1937,9 @@ mod tests {
             SCAFFOLD_STEMS,
             CJK_STOP_BIGRAMS,
             NAMING_STOP_WORDS,
+            SUBJECT_VERBS,
+            NO_SUBJECT,
+            DETERMINERS,
         ] {
             let mut sorted = list.to_vec();
             sorted.sort_unstable();

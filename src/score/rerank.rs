@@ -379,8 +379,8 @@ fn named_for(key: &str, subject: &[String]) -> bool {
 /// (`scripts/sync.py`, `Lexer.ts`) is where that part does the thing, more
 /// often than the file that mentions the question's words most: when the
 /// first file's name (or folder's) holds none of the subject's words, the
-/// first of the next `PROMOTE_WINDOW` of no lower kind whose does goes
-/// first. Measured on the question sets: the kept-untuned ones 201 -> 203
+/// first of the next `PROMOTE_WINDOW` files of no lower kind whose name
+/// holds one goes first. Measured on the question sets: the kept-untuned ones 201 -> 203
 /// RIGHT of 360, the others 568 -> 574 of 980 (9 up, 2 down).
 fn subject_file_first<V>(
     scored: &mut [(f64, RankedFile, V)],
