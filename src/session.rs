@@ -102,14 +102,13 @@ impl Session {
             let r = beside();
             return (r, self.thesaurus(paths));
         }
-        let (r, embedded) = std::thread::scope(|s| {
+        let (r, built) = std::thread::scope(|s| {
             let building = s.spawn(|| thesaurus::builtin::load_focused(paths.focus.as_deref()));
             let r = beside();
-            (r, building.join().ok())
+            (r, building.join())
         });
-        // A build that panicked is built again here, where its panic is seen.
-        let mut t =
-            embedded.unwrap_or_else(|| thesaurus::builtin::load_focused(paths.focus.as_deref()));
+        // A panic in the build goes on here, as if it had run on this thread.
+        let mut t = built.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         thesaurus::add_file_layers(&mut t, paths);
         (r, t)
     }
