@@ -963,33 +963,36 @@ mod tests {
 
     #[test]
     fn one_platforms_variant_yields_to_the_portable_code_unless_the_query_names_a_platform() {
-        let plain = crate::query::analyze("how does the terminal restore its input mode").terms;
-        assert_eq!(file_prior("tty.go", &plain), 1.0);
-        assert_eq!(file_prior("tty_unix.go", &plain), 1.0);
-        for variant in [
-            "tty_windows.go",
-            "src/sys/windows/mod.rs",
-            "lib/fs-darwin.c",
-            "windows.rs",
-            "platform/win32/term.c",
+        const PLAIN: &str = "how does the terminal restore its input mode";
+        let variant = PLATFORM_VARIANT_PRIOR;
+        for (query, path, prior) in [
+            (PLAIN, "tty.go", 1.0),
+            (PLAIN, "tty_unix.go", 1.0),
+            (PLAIN, "tty_windows.go", variant),
+            (PLAIN, "src/sys/windows/mod.rs", variant),
+            (PLAIN, "lib/fs-darwin.c", variant),
+            (PLAIN, "windows.rs", variant),
+            (PLAIN, "platform/win32/term.c", variant),
+            // A word that only contains a platform's name is no platform.
+            (PLAIN, "src/window.rs", 1.0),
+            (PLAIN, "src/darwinism.py", 1.0),
+            // A query that names a platform keeps its variants.
+            (
+                "how does the terminal restore its input mode on Windows",
+                "tty_windows.go",
+                1.0,
+            ),
+            (
+                "how is the input mode restored on macOS",
+                "tty_windows.go",
+                1.0,
+            ),
+            ("input mode restore on linux", "tty_windows.go", 1.0),
         ] {
-            assert_eq!(
-                file_prior(variant, &plain),
-                PLATFORM_VARIANT_PRIOR,
-                "{variant}"
-            );
+            let terms = crate::query::analyze(query).terms;
+            assert_eq!(file_prior(path, &terms), prior, "{query}: {path}");
         }
-        // A word that only contains a platform's name is no platform.
-        assert_eq!(file_prior("src/window.rs", &plain), 1.0);
-        assert_eq!(file_prior("src/darwinism.py", &plain), 1.0);
-        for asked in [
-            "how does the terminal restore its input mode on Windows",
-            "how is the input mode restored on macOS",
-            "input mode restore on linux",
-        ] {
-            let terms = crate::query::analyze(asked).terms;
-            assert_eq!(file_prior("tty_windows.go", &terms), 1.0, "{asked}");
-        }
+        let plain = crate::query::analyze(PLAIN).terms;
         // Tests stay tests.
         assert!(file_prior("tty_windows_test.go", &plain) < PLATFORM_VARIANT_PRIOR);
     }
