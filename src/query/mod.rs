@@ -1753,6 +1753,40 @@ mod tests {
             .any(|t| t.stem == "split"));
     }
 
+    /// A question asks "how many", "how long", "too large"; code names the
+    /// quantity (`num_runs`, `duration`, `max_size`). The idiom brings the
+    /// quantity's concept, in the embedded thesaurus as a run loads it
+    /// (focused on the query's words), and no other.
+    #[test]
+    fn a_question_s_quantity_idiom_searches_the_quantity() {
+        for (raw, stem) in [
+            (
+                "how does it decide how many times to run each command",
+                "num",
+            ),
+            ("how long does it wait before giving up", "durat"),
+            ("how often is the cache refreshed", "interv"),
+            ("what happens when a request body is too large", "size"),
+            ("what happens after too many redirects", "max"),
+        ] {
+            let focused =
+                crate::thesaurus::builtin::load_focused(Some(focus_words(raw).as_slice()));
+            let q = analyze_with(raw, &focused);
+            assert!(
+                q.terms.iter().any(|t| t.stem == stem),
+                "{raw}: {:?}",
+                q.terms
+            );
+            assert!(!analyze(raw).terms.iter().any(|t| t.stem == stem), "{raw}");
+        }
+        // The words alone are not the idiom.
+        let q = analyze_with(
+            "how is the long line wrapped",
+            &crate::thesaurus::builtin::load(),
+        );
+        assert!(!q.terms.iter().any(|t| t.stem == "durat"), "{:?}", q.terms);
+    }
+
     /// In a question, "add" names what the code does (and brings its verb
     /// family); in a change description it is scaffolding.
     #[test]
