@@ -37,14 +37,7 @@ EXT = {".py": "Python", ".go": "Go", ".rs": "Rust", ".js": "JavaScript", ".mjs":
 
 def loose_sentence(text: str) -> str | None:
     """The first paragraph of a doc comment, tidied: at most two sentences, 40 words."""
-    text = re.sub(r"\{@(?:link|linkplain|code|literal)\s+([^}]*)\}", r"\1", text)
-    text = re.sub(r"<[^>]+>", " ", text)
-    text = re.sub(r"\[`?([^\]`]+)`?\](\([^)]*\)|\[[^\]]*\])?", r"\1", text)
-    text = text.replace("`", "").replace("*", " ")
-    text = re.sub(r"^\s*[@\\]brief\b", "", text)
-    text = re.split(r"\n\s*\n|\s@[a-zA-Z]+|\n\s*(Args|Arguments|Returns|Parameters|Raises|Example|Examples|Note|# )\b",
-                    text)[0]
-    text = " ".join(text.split())
+    text = gen_docq.first_paragraph(text)
     sentence = " ".join(re.split(r"(?<=[a-z0-9)\]])[.!?](?:\s|$)", text)[:2]).strip()
     words = sentence.split()
     if len(words) > 40:

@@ -92,9 +92,9 @@ def blobs(mirror: Path, tip: str, paths: list[str]) -> dict[str, bytes | None]:
 
 # --- doc comments -----------------------------------------------------------
 
-def clean_sentence(text: str) -> str | None:
-    """The first sentence of a doc comment's text, tidied; None when it is not
-    a usable description."""
+def first_paragraph(text: str) -> str:
+    """A doc comment's text up to its first tag section or blank line, its markup
+    (links, HTML, backticks, `@brief`) dropped and its whitespace folded."""
     text = re.sub(r"\{@(?:link|linkplain|code|literal)\s+([^}]*)\}", r"\1", text)
     text = re.sub(r"<[^>]+>", " ", text)
     text = re.sub(r"\[`?([^\]`]+)`?\](\([^)]*\)|\[[^\]]*\])?", r"\1", text)
@@ -103,7 +103,13 @@ def clean_sentence(text: str) -> str | None:
     # Stop at a tag section or a blank line.
     text = re.split(r"\n\s*\n|\s@[a-zA-Z]+|\n\s*(Args|Arguments|Returns|Parameters|Raises|Example|Examples|Note|# )\b",
                     text)[0]
-    text = " ".join(text.split())
+    return " ".join(text.split())
+
+
+def clean_sentence(text: str) -> str | None:
+    """The first sentence of a doc comment's text, tidied; None when it is not
+    a usable description."""
+    text = first_paragraph(text)
     m = re.match(r"(.+?[a-z0-9)\]])[.!?](\s|$)", text)
     sentence = m.group(1) if m else text
     words = sentence.split()
