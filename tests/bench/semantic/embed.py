@@ -1,6 +1,6 @@
 """A trained model (train.py's checkpoint) in numpy: a query's and a piece of code's unit vectors,
 as the kgrep build of the experiment computed them."""
-import os, sys, collections, torch, numpy as np
+import os, sys, torch, numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tok
 
@@ -20,9 +20,5 @@ class Emb:
     def query(self, text):
         return self._pool([self.idx[t] for t in tok.tokens(text) if t in self.idx][:64], self.Eq, self.aq)
     def code(self, text, name=""):
-        cnt = collections.Counter(); out = []
-        for t in tok.tokens(name, keep_stop=True) * 2 + tok.tokens(text):
-            if t in self.idx and cnt[t] < 3:
-                cnt[t] += 1; out.append(self.idx[t])
-            if len(out) >= self.max_code: break
-        return self._pool(out, self.Ec, self.ac)
+        words = tok.code_words(name, text, self.max_code, known=self.idx.__contains__)
+        return self._pool([self.idx[t] for t in words], self.Ec, self.ac)

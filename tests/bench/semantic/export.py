@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Write the trained embedding as kgrep's model blob (src/semantic/model.bin).
+"""Write a trained embedding as the blob the experiment's kgrep build compiled in
+(`src/semantic/model.bin` there; no such file is in the tree now: README.md).
 
 Layout, little-endian:
   b"KGSEM\\x01\\0\\0", u32 vocab, u32 dim,
@@ -9,7 +10,7 @@ Layout, little-endian:
 A vector is scale * i8; a weight is exp(attention logit - the side's max), so a pooled
 vector is sum(weight * vector) (the softmax's denominator cancels when it is normalised).
 """
-import sys, struct, json, hashlib, numpy as np, torch
+import sys, struct, hashlib, numpy as np, torch
 ck = torch.load(sys.argv[1], weights_only=False)
 vocab = ck["vocab"]; st = ck["state"]
 Eq = st["Eq.weight"].numpy(); Ec = st["Ec.weight"].numpy()

@@ -1,9 +1,8 @@
-"""Mirror of kgrep's query::words (split) and thesaurus::stem, for the embedding."""
-import re, functools
+"""Text into the embedding's words: a mirror of kgrep's query::words (split) and
+thesaurus::stem, and how a function is read (`code_words`)."""
+import collections, functools, re
 import snowballstemmer
 _ST = snowballstemmer.stemmer("english")
-
-def _is_alnum(c): return c.isalnum()
 
 def parts(token):
     out = []; start = 0; prev = None
@@ -53,4 +52,22 @@ def tokens(text, keep_stop=False):
         if not w.isascii():
             continue
         out.append(stem(w))
+    return out
+
+
+MAX_REPEATS = 3
+
+
+def code_words(name, text, cap, known=None):
+    """A function as the model reads it: its name's words twice (stop words kept),
+    then its text's, each at most MAX_REPEATS times, at most `cap` in all. With
+    `known`, only the words it accepts (the vocabulary's) count toward the caps."""
+    seen = collections.Counter(); out = []
+    for t in tokens(name, keep_stop=True) * 2 + tokens(text):
+        if known is not None and not known(t):
+            continue
+        if seen[t] < MAX_REPEATS:
+            seen[t] += 1; out.append(t)
+        if len(out) >= cap:
+            break
     return out

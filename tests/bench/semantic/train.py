@@ -13,7 +13,7 @@ ranks highest for its sentence. 10% of the repositories are held out; each epoch
 prints their MRR and R@1 among 1,000 pairs. Needs numpy, torch, scikit-learn and
 snowballstemmer; CPU only, seeds fixed.
 """
-import sys, os, json, random, math, argparse, collections, time
+import sys, os, json, random, argparse, collections, time
 import numpy as np, torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tok
@@ -34,22 +34,12 @@ ap.add_argument("--hard-negatives", action="store_true")
 args = ap.parse_args()
 random.seed(7); torch.manual_seed(7); np.random.seed(7)
 
-def code_tokens(r):
-    name = tok.tokens(r["name"], keep_stop=True)
-    body = tok.tokens(r["code"])
-    cnt = collections.Counter(); out = []
-    for t in name * 2 + body:
-        if cnt[t] < 3:
-            cnt[t] += 1; out.append(t)
-        if len(out) >= args.max_code: break
-    return out
-
 rows = []
 t0 = time.time()
 for line in open(args.pairs):
     r = json.loads(line)
     q = tok.tokens(r["doc"])
-    c = code_tokens(r)
+    c = tok.code_words(r["name"], r["code"], args.max_code)
     if len(q) >= 2 and len(c) >= 3:
         rows.append((q, c, r["repo"]))
 print(f"{len(rows)} pairs tokenized in {time.time()-t0:.0f}s", file=sys.stderr)
