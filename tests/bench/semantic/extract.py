@@ -57,7 +57,6 @@ def main() -> int:
     ap.add_argument("--per-repo", type=int, default=6000)
     ap.add_argument("--files", type=int, default=6000)
     args = ap.parse_args()
-    gen_docq.clean_sentence = loose_sentence
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     total = 0
     with open(args.out, "w") as out:
@@ -86,9 +85,10 @@ def main() -> int:
                     if data is None or len(data) > 400 * 1024:
                         continue
                     lang = EXT[Path(p).suffix.lower()]
-                    lines = data.decode("utf-8", "replace").split("\n")
+                    text = data.decode("utf-8", "replace")
+                    lines = text.split("\n")
                     try:
-                        fs = list(gen_docq.functions("\n".join(lines), lang))
+                        fs = list(gen_docq.functions(text, lang, sentence_of=loose_sentence))
                     except Exception:  # a pattern's recursion on odd text: skip the file
                         continue
                     for name, d, end, c0, c1, sentence in fs:

@@ -322,9 +322,10 @@ def docstring_below(lines: list[str], i: int) -> tuple[int, int, str] | None:
     return None
 
 
-def functions(text: str, lang: str, happens: bool = False):
+def functions(text: str, lang: str, happens: bool = False, sentence_of=None):
     """(name, def line, end line, comment first, comment last, sentence), 0-based lines.
-    With `happens`, the sentence is the "what happens" question (`happens_question`)."""
+    With `happens`, the sentence is the "what happens" question (`happens_question`);
+    `sentence_of` reads a comment's sentence instead of `clean_sentence`."""
     lines = text.split("\n")
     for i, line in enumerate(lines):
         name = def_name(line, lang)
@@ -347,7 +348,7 @@ def functions(text: str, lang: str, happens: bool = False):
             if asked:
                 yield name, i, end, doc[0], doc[1], asked
             continue
-        sentence = clean_sentence(doc[2])
+        sentence = (sentence_of or clean_sentence)(doc[2])
         if not sentence:
             continue
         sentence = strip_subject(sentence, name)
