@@ -97,10 +97,10 @@ config_keys! {
 "#;
     judge_confidence: f64,
         privacy: false,
-        about: "The judge's minimum confidence, 0-1 (default 0.64): the estimated probability that the first file is right. For a question or a query asking for tests, a hand-tuned model estimates it (how far the first file leads the next two, its strength for the query, how much of the query it holds, whether its best line defines what the query names). For any other query the learned judge estimates it from the ranker's signals; unset, its threshold is its own (learned default 0.724, chosen so that on repositories the model never saw the first file is right for 85% of the queries that pass). Set, the key is both thresholds. Below it, the model is consulted (llm = auto) and more runner-up files are printed.",
+        about: "The judge's minimum confidence, 0-1 (default 0.64): the estimated probability that the first file is right. For a query asking for tests, a hand-tuned model estimates it (how far the first file leads the next two, its strength for the query, how much of the query it holds, whether its best line defines what the query names). For a question (or a search typed as keywords) the question judge estimates it from how far the first file's learned score leads the next two's, that score and the hand-tuned estimate; unset, its threshold is its own (question default 0.638, chosen so that on question sets it was not fitted on half the questions pass). For any other query (a statement, shaped like a commit subject) the learned judge estimates it from the ranker's signals; unset, its threshold is its own (learned default 0.724, chosen so that on repositories the model never saw the first file is right for 85% of the queries that pass). Set, the key is every threshold. Below it, the model is consulted (llm = auto) and more runner-up files are printed.",
         init: "# judge_confidence          # estimated chance the first file is right, to skip the model:
-#                           # unset, 0.64 for the hand-tuned judge (questions) and the
-#                           # learned judge's own threshold otherwise; set, both use it
+#                           # unset, 0.64 for the hand-tuned judge (tests asked for) and
+#                           # the learned judges' own thresholds otherwise; set, all use it
 ";
     judge_diversity: usize,
         privacy: false,

@@ -282,9 +282,10 @@ fn judge_thresholds(c: &Config) -> Thresholds {
     let d = Thresholds::default();
     Thresholds {
         coverage: c.judge_coverage.unwrap_or(d.coverage),
-        // One key for both judges: a user who sets it means it.
+        // One key for every judge: a user who sets it means it.
         confidence: c.judge_confidence.unwrap_or(d.confidence),
         learned_confidence: c.judge_confidence.unwrap_or(d.learned_confidence),
+        question_confidence: c.judge_confidence.unwrap_or(d.question_confidence),
         diversity: c.judge_diversity.unwrap_or(d.diversity),
         min_results: c.judge_min_results.unwrap_or(d.min_results),
     }

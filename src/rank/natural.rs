@@ -91,6 +91,9 @@ pub(crate) fn rank(
         .as_ref()
         .filter(|_| score::rerank::judges(facts))
         .map(score::rerank::Learned::probability);
+    if learned.is_some() && !score::rerank::judges(facts) {
+        evidence.question = Some(question_judge(&evidence, &ranked));
+    }
     let judgement = judge::judge(&evidence, thresholds);
     // Unsure of the first file: show more of the files that come close. A
     // learned answer spares the model call but not the wider selection the
@@ -122,6 +125,24 @@ pub(crate) fn rank(
         df: scan.df,
         context: 0,
     })
+}
+
+/// The question judge's probability for a question the learned question
+/// model ordered (`judge::question_probability`), from the files' learned
+/// scores in their final order; `-v` shows it with its features, which
+/// `tests/bench/train/fit_question_judge.py` reads to fit it.
+fn question_judge(evidence: &judge::Evidence, ranked: &[RankedFile]) -> f64 {
+    let scores: Vec<f64> = ranked.iter().take(3).map_while(|f| f.learned).collect();
+    let p = judge::question_probability(evidence, &scores);
+    if messages::is_verbose() {
+        let [m2, m3, top, hand] = judge::question_features(evidence, &scores);
+        messages::verbose(&format!(
+            "judge: question judge: probability {p:.3} (margin_second {m2:.4}, margin_third {m3:.4}, top_score {top:.4}, hand_confidence {hand:.4}); coverage {:.4}, words in no file {}",
+            judge::coverage(evidence),
+            evidence.unknown.count_ones()
+        ));
+    }
+    p
 }
 
 /// The query's own content words (full weight, not scaffolding) that no

@@ -38,8 +38,9 @@ pub fn applies(facts: QueryFacts<'_>) -> bool {
 
 /// Whether the learned judge decides a query's sufficiency: a query shaped
 /// like the commit subjects it was calibrated on (so one the commit model
-/// ranks, [`Model::of`]). A question keeps the hand judge: on the dev set's
-/// questions the learned one judged half as many sufficient (0.50 -> 0.26)
+/// ranks, [`Model::of`]). A question has a judge of its own
+/// (`judge::question_probability`), fitted on real questions: on the dev
+/// set's questions this one judged half as many sufficient (0.50 -> 0.26)
 /// for the same precision, calling the model for the rest.
 pub fn judges(facts: QueryFacts<'_>) -> bool {
     applies(facts) && Model::of(facts) == Model::Commits
@@ -471,9 +472,9 @@ mod tests {
     }
 
     /// A question ("where", "which", "how", "why", "what happens") or a search
-    /// typed as keywords is ordered by the question model and judged by hand;
-    /// a commit subject by the commit model, which the learned judge was
-    /// calibrated on.
+    /// typed as keywords is ordered by the question model and not judged by
+    /// the learned (commit) judge; a commit subject by the commit model, which
+    /// the learned judge was calibrated on.
     #[test]
     fn questions_get_the_question_model_and_the_hand_judge() {
         let facts = |raw: &str| QueryFacts {
@@ -494,7 +495,7 @@ mod tests {
             assert_eq!(Model::of(facts(q)), Model::Questions, "{q}");
             assert!(applies(facts(q)) && !judges(facts(q)), "{q}");
         }
-        // "What happens" has its own model, and the hand judge too.
+        // "What happens" has its own model, and is not the learned judge's either.
         for q in [
             "What happens when the config file is missing?",
             "what happens if the server never answers",

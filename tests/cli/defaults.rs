@@ -77,6 +77,10 @@ fn the_man_pages_config_defaults_are_the_codes() {
             "judge_confidence",
             format!("learned default {}", judge.learned_confidence),
         ),
+        (
+            "judge_confidence",
+            format!("question default {}", judge.question_confidence),
+        ),
         ("judge_diversity", judge.diversity.to_string()),
         ("judge_min_results", judge.min_results.to_string()),
         (
@@ -97,7 +101,7 @@ fn the_man_pages_config_defaults_are_the_codes() {
         let item = &man[at..];
         let end = item[1..].find("\n.TP").map_or(item.len(), |e| e + 1);
         let item = &item[..end];
-        let stated = if value.starts_with("learned") {
+        let stated = if value.starts_with("learned") || value.starts_with("question") {
             value.clone()
         } else {
             format!("(default {value})")

@@ -266,3 +266,22 @@ fn a_first_file_too_large_for_the_parse_plan_is_still_cut_into_units() {
         "{units:?}"
     );
 }
+
+/// A question is judged by the question judge, which `-v` shows with its
+/// features; a statement (a commit subject's shape) by the learned judge.
+#[test]
+fn v_shows_the_question_judge_for_a_question_and_not_for_a_statement() {
+    let d = corpus();
+    let question = d.run(&["-v", "where is the null session made", "."]);
+    question
+        .code(0)
+        .stderr_has("kgrep: judge: question judge: probability ")
+        .stderr_has("(margin_second ")
+        .stderr_has("question confidence ");
+    let statement = d.run(&["-v", "fix open session for secure cookie", "."]);
+    statement
+        .code(0)
+        .stderr_has("ranker: the commit model")
+        .stderr_lacks("question judge")
+        .stderr_lacks("question confidence");
+}
