@@ -42,11 +42,7 @@ ROOT = HERE.parents[2]
 sys.path.insert(0, str(HERE.parent / "questions"))
 import grade  # noqa: E402  (the sets, the trees, the output parser)
 
-TRAIN_SETS = [
-    "first", "holdout", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
-    "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
-    "seventeenth",
-]
+TRAIN_SETS = grade.TUNED_SETS
 NAMES = ["margin_second", "margin_third", "top_score", "hand_confidence"]
 LINE_RE = re.compile(
     r"^kgrep: judge: question judge: probability \S+ \((.*)\); coverage (\S+), words in no file (\d+)$", re.M)
