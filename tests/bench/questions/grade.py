@@ -62,7 +62,7 @@ SET_ORDER = [
     "holdout", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
     "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
     "seventeenth", "eighteenth", "nineteenth", "twentieth", "twentyfirst", "twentysecond",
-    "twentythird", "twentyfourth", "twentyfifth", "twentysixth", "twentyseventh",
+    "twentythird", "twentyfourth", "twentyfifth", "twentysixth", "twentyseventh", "twentyeighth",
 ]
 
 
