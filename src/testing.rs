@@ -1,6 +1,6 @@
 //! Helpers shared by unit tests: a seeded random generator (proptest's), so a
-//! randomised test fails the same way every time, and an in-memory document.
-//! Test builds only.
+//! randomised test fails the same way every time, an in-memory document, and
+//! readers of a generated model's JSON manifest. Test builds only.
 
 use proptest::prelude::RngExt;
 use proptest::test_runner::{RngAlgorithm, TestRng};
@@ -26,4 +26,39 @@ pub(crate) fn doc(key: &str, text: impl AsRef<[u8]>) -> crate::document::Documen
         pages: None,
         cut: None,
     }
+}
+
+/// A manifest's list of strings.
+#[allow(clippy::unwrap_used)]
+pub(crate) fn strings(v: &serde_json::Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A manifest's list of numbers.
+#[allow(clippy::unwrap_used)]
+pub(crate) fn floats(v: &serde_json::Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect()
+}
+
+/// A manifest's number, as a list of one.
+#[allow(clippy::unwrap_used)]
+pub(crate) fn one(v: &serde_json::Value) -> Vec<f64> {
+    vec![v.as_f64().unwrap()]
+}
+
+/// The same numbers: serde_json reads a float to within an ulp of Rust's own
+/// parser.
+pub(crate) fn same(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| (x - y).abs() <= 1e-12 * x.abs().max(1.0))
 }

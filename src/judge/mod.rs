@@ -452,6 +452,7 @@ fn verdict(
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::testing::{floats, one, same, strings};
 
     /// A best file far ahead that holds the whole query, its best line
     /// defining what the query names.
@@ -640,34 +641,16 @@ mod tests {
             "../../tests/bench/train/manifest-question-judge.json"
         ))
         .unwrap();
-        let names: Vec<&str> = manifest["names"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|n| n.as_str().unwrap())
-            .collect();
-        assert_eq!(names, question_model::NAMES);
-        let weights: Vec<f64> = manifest["weights"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|w| w.as_f64().unwrap())
-            .collect();
-        // JSON's decimal and Rust's literal may differ in the last bit.
-        let same = |a: f64, b: f64| (a - b).abs() <= 1e-12 * a.abs().max(1.0);
-        assert_eq!(weights.len(), question_model::WEIGHTS.len());
-        assert!(weights
-            .iter()
-            .zip(question_model::WEIGHTS)
-            .all(|(a, b)| same(*a, b)));
+        assert_eq!(strings(&manifest["names"]), question_model::NAMES);
         assert!(same(
-            manifest["intercept"].as_f64().unwrap(),
-            question_model::INTERCEPT
+            &floats(&manifest["weights"]),
+            &question_model::WEIGHTS
         ));
         assert!(same(
-            manifest["threshold"].as_f64().unwrap(),
-            QUESTION_CONFIDENCE
+            &one(&manifest["intercept"]),
+            &[question_model::INTERCEPT]
         ));
+        assert!(same(&one(&manifest["threshold"]), &[QUESTION_CONFIDENCE]));
         assert!((0.0..1.0).contains(&QUESTION_CONFIDENCE));
         let repos = manifest["repositories"].as_array().unwrap();
         let questions: u64 = repos.iter().map(|r| r["questions"].as_u64().unwrap()).sum();

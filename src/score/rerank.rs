@@ -452,6 +452,7 @@ impl Learned {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::testing::{floats, one, same, strings};
 
     /// The committed model is well formed and is what its manifest says:
     /// the same features in the same order as `features::NAMES`, the same
@@ -570,34 +571,6 @@ mod tests {
             Some("leave repositories out")
         );
         manifest
-    }
-
-    fn strings(v: &serde_json::Value) -> Vec<String> {
-        v.as_array()
-            .unwrap()
-            .iter()
-            .map(|n| n.as_str().unwrap().to_string())
-            .collect()
-    }
-
-    fn floats(v: &serde_json::Value) -> Vec<f64> {
-        v.as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x.as_f64().unwrap())
-            .collect()
-    }
-
-    fn one(v: &serde_json::Value) -> Vec<f64> {
-        vec![v.as_f64().unwrap()]
-    }
-
-    /// serde_json reads a float to within an ulp of Rust's own parser.
-    fn same(a: &[f64], b: &[f64]) -> bool {
-        a.len() == b.len()
-            && a.iter()
-                .zip(b)
-                .all(|(x, y)| (x - y).abs() <= 1e-12 * x.abs().max(1.0))
     }
 
     fn file(haystack: usize, score: f64) -> RankedFile {
