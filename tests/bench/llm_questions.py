@@ -9,7 +9,8 @@
 way `questions/grade.py` grades (RIGHT, PARTIAL, WRONG: the first printed file and its
 lines). Questions, by a fixed rule (kept in OUT/queries.jsonl once chosen): from each
 question set the ranking was tuned on (`grade.TUNED_SETS`), the first
-question in file order that the offline judge sends to the model. Each is asked
+`--per-set` questions (default 1) in file order that the offline judge sends to the
+model. Each is asked
 offline (`KGREP_LLM=off`) and with the model (`KGREP_LLM=auto`, `--no-learn`, temperature 0, so one
 question's lesson never answers another), in its tree.
 
@@ -64,11 +65,14 @@ def choose(a, recorder: Recorder) -> list[dict]:
     for name, folder in grade.set_folders():
         if name not in grade.TUNED_SETS:
             continue
+        picked = 0
         for r in grade.load_questions([], folder):
             r = dict(r, folder=name)
             if "-> sufficient" not in run(a, recorder, r, "offline")["stderr"]:
                 rows.append(r)
-                break
+                picked += 1
+                if picked == a.per_set:
+                    break
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     return rows
 
@@ -102,6 +106,7 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=Path("/tmp/kgrep-llm-questions"))
     ap.add_argument("--kgrep", default=str(ROOT / "target/release/kgrep"))
     ap.add_argument("--corpora", type=Path, default=Path("/tmp/kgrep-questions"))
+    ap.add_argument("--per-set", type=int, default=1, help="questions a set (kept in OUT/queries.jsonl)")
     ap.add_argument("--timeout", type=int, default=1800)
     ap.add_argument("--report", action="store_true", help="only print the table")
     ap.add_argument("--replies", type=Path, help="where model replies are recorded (default OUT/replies)")
