@@ -62,3 +62,22 @@ pub(crate) fn same(a: &[f64], b: &[f64]) -> bool {
             .zip(b)
             .all(|(x, y)| (x - y).abs() <= 1e-12 * x.abs().max(1.0))
 }
+
+/// A manifest's record of its data: each repository's `count` (`queries`,
+/// `questions`) adds up to the manifest's own, each names a full commit under
+/// `commit`, and the validation was grouped as `grouping`.
+#[allow(clippy::unwrap_used)]
+pub(crate) fn check_provenance(
+    manifest: &serde_json::Value,
+    count: &str,
+    commit: &str,
+    grouping: &str,
+) {
+    let repos = manifest["repositories"].as_array().unwrap();
+    let total: u64 = repos.iter().map(|r| r[count].as_u64().unwrap()).sum();
+    assert_eq!(Some(total), manifest[count].as_u64());
+    assert!(repos
+        .iter()
+        .all(|r| r[commit].as_str().is_some_and(|c| c.len() == 40)));
+    assert_eq!(manifest["validation"]["grouping"].as_str(), Some(grouping));
+}

@@ -452,7 +452,7 @@ fn verdict(
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::testing::{floats, one, same, strings};
+    use crate::testing::{check_provenance, floats, one, same, strings};
 
     /// A best file far ahead that holds the whole query, its best line
     /// defining what the query names.
@@ -652,15 +652,11 @@ mod tests {
         ));
         assert!(same(&one(&manifest["threshold"]), &[QUESTION_CONFIDENCE]));
         assert!((0.0..1.0).contains(&QUESTION_CONFIDENCE));
-        let repos = manifest["repositories"].as_array().unwrap();
-        let questions: u64 = repos.iter().map(|r| r["questions"].as_u64().unwrap()).sum();
-        assert_eq!(Some(questions), manifest["questions"].as_u64());
-        assert!(repos
-            .iter()
-            .all(|r| r["commit"].as_str().is_some_and(|c| c.len() == 40)));
-        assert_eq!(
-            manifest["validation"]["grouping"].as_str(),
-            Some("leave one question set out")
+        check_provenance(
+            &manifest,
+            "questions",
+            "commit",
+            "leave one question set out",
         );
     }
 

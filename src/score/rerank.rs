@@ -452,7 +452,7 @@ impl Learned {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::testing::{floats, one, same, strings};
+    use crate::testing::{check_provenance, floats, one, same, strings};
 
     /// The committed model is well formed and is what its manifest says:
     /// the same features in the same order as `features::NAMES`, the same
@@ -560,16 +560,7 @@ mod tests {
         assert!(same(&floats(&manifest["weights"]), weights));
         assert!(same(&one(&manifest["bias"]), &[bias]));
         assert!(weights.iter().all(|w| w.is_finite()));
-        let repos = manifest["repositories"].as_array().unwrap();
-        let queries: u64 = repos.iter().map(|r| r["queries"].as_u64().unwrap()).sum();
-        assert_eq!(Some(queries), manifest["queries"].as_u64());
-        assert!(repos
-            .iter()
-            .all(|r| r["tip"].as_str().is_some_and(|t| t.len() == 40)));
-        assert_eq!(
-            manifest["validation"]["grouping"].as_str(),
-            Some("leave repositories out")
-        );
+        check_provenance(&manifest, "queries", "tip", "leave repositories out");
         manifest
     }
 
