@@ -340,3 +340,29 @@ fn explain_says_the_definer_was_moved_first() {
         .stderr_lacks("; moved first: it defines what the learned first file only calls");
     run.first_heading_is("./src/util.rs");
 }
+
+/// For a how-question, a runner-up whose best unit is a function doing far
+/// more of what is asked than the learned first file's best (a file that
+/// talks about it in comments, its words leading the file ranking, with a
+/// one-line counter) goes first, and `--explain` says why.
+#[test]
+fn a_how_question_puts_the_function_that_does_it_first() {
+    let d = with_filler("misc", "txt");
+    d.write(
+        "src/failed_jobs.py",
+        "# Failed jobs.\n#\n# The scheduler runs each job. A failed job goes back to the scheduler,\n# which may retry the failed job later; a job that failed too often is\n# dropped. The scheduler keeps a list of failed jobs for the retry.\n# Each retry of a failed job is logged by the scheduler.\n#\n# See the worker for the job loop: the scheduler, the retry, the failed job.\n\nLIMIT = 3\n\n\ndef failed_count(jobs):\n    return len(jobs)\n",
+    );
+    d.write(
+        "src/worker.py",
+        "import time\n\n\ndef retry_failed_job(scheduler, job, error):\n    if job.attempts < scheduler.retry_limit:\n        job.attempts += 1\n        time.sleep(scheduler.retry_delay * job.attempts)\n        scheduler.requeue(job)\n    elif scheduler.failed_jobs is not None:\n        scheduler.failed_jobs.append((job, error))\n    else:\n        raise error\n",
+    );
+    let run = d.run(&[
+        "--explain",
+        "how does the scheduler retry a failed job",
+        ".",
+    ]);
+    run.code(0)
+        .stderr_has("; moved first: its best unit does far more of what the question asks");
+    run.first_heading_is("./src/worker.py");
+    run.stdout_has("def retry_failed_job(scheduler, job, error):");
+}
