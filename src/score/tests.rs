@@ -520,8 +520,10 @@ fn a_cap_keeps_the_best_units_first_body_lines_before_other_units_names() {
     // The best unit 5-40 (named on 5) does the work on lines 12, 20 and 30
     // (2.0, 1.8, 1.6); three more units are named on lines 50, 60, 70, and
     // those lines score higher (4.0, 3.9, 3.8: their names hold the words).
-    // Capped at the default 15 lines, the definition and the first two
-    // body lines come first, then the best other units.
+    // The first of them comes close to the best unit (8.0 of 9.0), the
+    // others do not (6.0, 5.0). Capped at the default 15 lines, the
+    // definition and the first two body lines come first, then the close
+    // unit, then the runners-up's lines.
     let lines = [
         (12, 5, 2.0),
         (20, 5, 1.8),
@@ -534,12 +536,13 @@ fn a_cap_keeps_the_best_units_first_body_lines_before_other_units_names() {
     top.units = vec![
         unit(5, 5, 40, 9.0),
         unit(50, 50, 55, 8.0),
-        unit(60, 60, 65, 7.9),
-        unit(70, 70, 75, 7.8),
+        unit(60, 60, 65, 6.0),
+        unit(70, 70, 75, 5.0),
     ];
     // Fourteen more files close behind, each with a line scoring 5.0, fill
     // the rest of the cap: the best unit's third body line (30) and the
-    // other units' definitions give way to them, not its first two.
+    // definitions of the units that are not close give way to them, not its
+    // first two body lines or the close unit.
     let mut files = vec![top.clone()];
     for h in 2..16 {
         let mut f = ranked(h, 9.5, &[(3, 3, 5.0)]);
@@ -547,7 +550,8 @@ fn a_cap_keeps_the_best_units_first_body_lines_before_other_units_names() {
         files.push(f);
     }
     let got = select::select_within(&files, 15, None, 15, 0.5);
-    assert_eq!(got[0], (1, vec![5, 12, 20]));
+    assert_eq!(got[0], (1, vec![5, 12, 20, 50]));
+    assert_eq!(got.len(), 12, "eleven runners-up keep their line: {got:?}");
     // A smaller cap asks for the best lines by score: the answer's defining
     // line, then the other units' named definitions.
     assert_eq!(
