@@ -715,46 +715,43 @@ mod tests {
                 })
                 .collect()
         };
-        let mut scored = ranked(&[3.0, 7.0, 9.0]);
-        stronger_unit_first(&mut scored);
-        assert_eq!(order(&scored), [1, 0, 2], "only the second is weighed");
-        assert_eq!(scored[0].1.promoted, Some(PROMOTED_UNIT));
+        // The order after the rule, with the second file of `totals` edited.
+        let after = |totals: &[f64], edit: &dyn Fn(&mut RankedFile)| {
+            let mut scored = ranked(totals);
+            if let Some((_, second, _)) = scored.get_mut(1) {
+                edit(second);
+            }
+            stronger_unit_first(&mut scored);
+            (order(&scored), scored[0].1.promoted)
+        };
+        let same = |_: &mut RankedFile| {};
+        assert_eq!(
+            after(&[3.0, 7.0, 9.0], &same),
+            (vec![1, 0, 2], Some(PROMOTED_UNIT)),
+            "only the second is weighed"
+        );
         // Twice as strong is not enough.
-        let mut scored = ranked(&[3.0, 6.0]);
-        stronger_unit_first(&mut scored);
-        assert_eq!(order(&scored), [0, 1]);
+        assert_eq!(after(&[3.0, 6.0], &same).0, [0, 1]);
         // Nor is a file of a lower kind, one the line heuristics cut (not
         // parsed), one whose best unit has no name, or is no function (a
         // constant, a type) or one without a body.
-        let mut scored = ranked(&[3.0, 7.0]);
-        scored[1].1.prior = 0.5;
-        stronger_unit_first(&mut scored);
-        assert_eq!(order(&scored), [0, 1]);
-        let mut scored = ranked(&[3.0, 7.0]);
-        scored[1].1.parsed = false;
-        stronger_unit_first(&mut scored);
-        assert_eq!(order(&scored), [0, 1]);
-        let mut scored = ranked(&[3.0, 7.0]);
-        scored[1].1.units[0].span.name = None;
-        stronger_unit_first(&mut scored);
-        assert_eq!(order(&scored), [0, 1]);
-        let mut scored = ranked(&[3.0, 7.0]);
-        scored[1].1.units[0].span.shape = unit::Shape::Declaration;
-        stronger_unit_first(&mut scored);
-        assert_eq!(order(&scored), [0, 1]);
-        let mut scored = ranked(&[3.0, 7.0]);
-        scored[1].1.units[0].span.bodiless = true;
-        stronger_unit_first(&mut scored);
-        assert_eq!(order(&scored), [0, 1]);
+        let edits: [&dyn Fn(&mut RankedFile); 5] = [
+            &|f| f.prior = 0.5,
+            &|f| f.parsed = false,
+            &|f| f.units[0].span.name = None,
+            &|f| f.units[0].span.shape = unit::Shape::Declaration,
+            &|f| f.units[0].span.bodiless = true,
+        ];
+        for edit in edits {
+            assert_eq!(after(&[3.0, 7.0], edit), (vec![0, 1], None));
+        }
         // A first file without units gives way to any such unit; one file
         // alone stays.
         let mut scored = ranked(&[3.0, 0.5]);
         scored[0].1.units.clear();
         stronger_unit_first(&mut scored);
         assert_eq!(order(&scored), [1, 0]);
-        let mut scored = ranked(&[1.0]);
-        stronger_unit_first(&mut scored);
-        assert_eq!(order(&scored), [0]);
+        assert_eq!(after(&[1.0], &same).0, [0]);
     }
 
     #[test]
