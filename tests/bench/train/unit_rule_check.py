@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Would a file-order rule on the files' best units put the answer first more often?
+
+    python3 tests/bench/train/unit_rule_check.py --kgrep BIN [--ratios 1.6,1.8,2,2.2,2.5]
+
+Simulates, on kgrep's own rankings, the rule `score::rerank::stronger_unit_first` ships:
+for a how or what-happens question, the second file goes first when its best unit, a
+named function of a parsed file, scores more than RATIO times the first file's best
+unit. For each question of the sets the ranking was tuned on (`grade.TUNED_SETS`; tests
+asked for left out), it reads the first ten files of `kgrep -v` (offline) and their three
+best units with their scores, applies the rule, and prints first file right per RATIO,
+with how many questions it turned right and wrong.
+
+Run on a build without the rule (before 4b271e2) it gives the table of the train
+README ("A far stronger unit"); on a build with it, the rule has already been applied,
+and the figures say whether it would still move anything. The kinds are the sets'
+(`kind`), not kgrep's reading of the question. The trees are the question sets'
+(`grade.py --materialize-only`). About a minute on 2 cores.
+"""
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "questions"))
+import grade  # noqa: E402
+
+RANK = re.compile(r"^kgrep: rank \S+ \(file \S+(?:, learned (\S+))?\) (.+?)(?: best line .*)?$")
+UNIT = re.compile(r"^kgrep:   unit (\S+) (\S+) lines \d+-\d+ \(def \d+\) = .* = (\S+)$")
+# The question kinds the rule is for (how, and the sets' two names of "what happens").
+KINDS = {"how", "happens", "what happens", "fails"}
+# Paths of documents, whose units are the line heuristics' and never a function.
+DOCUMENT = re.compile(r"\.(md|mdx|rst|txt|adoc|html?)$|(^|/)docs?/")
+
+
+def ranking(kgrep: str, row: dict, tree: Path) -> list[dict]:
+    env = dict(os.environ, KGREP_LLM="off")
+    p = subprocess.run([kgrep, "-v", "--", row["query"], "."], cwd=tree, capture_output=True,
+                       env=env, stdin=subprocess.DEVNULL, timeout=300)
+    files: list[dict] = []
+    for line in p.stderr.decode("utf-8", "replace").splitlines():
+        if m := RANK.match(line):
+            files.append({"path": m.group(2), "learned": m.group(1) is not None, "units": []})
+        elif (m := UNIT.match(line)) and files:
+            files[-1]["units"].append({"kind": m.group(1), "name": m.group(2),
+                                       "total": float(m.group(3))})
+    return files
+
+
+def best(f: dict) -> float:
+    return max((u["total"] for u in f["units"]), default=0.0)
+
+
+def moves(files: list[dict], ratio: float) -> bool:
+    if len(files) < 2 or not (files[0]["learned"] and files[1]["learned"]):
+        return False
+    units = files[1]["units"]
+    return (bool(units) and units[0]["kind"] in ("function", "method") and units[0]["name"] != "-"
+            and not DOCUMENT.search(files[1]["path"]) and best(files[1]) > ratio * best(files[0]))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--kgrep", required=True)
+    ap.add_argument("--corpora", type=Path, default=Path("/tmp/kgrep-questions"))
+    ap.add_argument("--ratios", default="1.6,1.8,2,2.2,2.5")
+    args = ap.parse_args()
+    kgrep = os.path.abspath(args.kgrep)
+    rows = []
+    for name, folder in grade.set_folders():
+        if name in grade.TUNED_SETS:
+            rows += [r for r in grade.load_questions([], folder) if r["kind"] != "tests"]
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        jobs = []
+        for row in rows:
+            tree = args.corpora / row["set"]
+            if not tree.is_dir():
+                raise SystemExit(f"error: no tree at {tree}: run grade.py --materialize-only first")
+            jobs.append(pool.submit(ranking, kgrep, row, tree))
+        rankings = [j.result() for j in jobs]
+    print(f"{len(rows)} questions of the tuned sets (tests asked for left out)")
+    for ratio in (float(r) for r in args.ratios.split(",")):
+        right = up = down = 0
+        for row, files in zip(rows, rankings):
+            gold = {a["path"] for a in row["answers"]}
+            before = bool(files) and files[0]["path"] in gold
+            after = before
+            if row["kind"] in KINDS and moves(files, ratio):
+                after = files[1]["path"] in gold
+            right += after
+            up += after and not before
+            down += before and not after
+        print(f"ratio {ratio}: first file right {right} of {len(rows)} (turned right {up}, wrong {down})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
