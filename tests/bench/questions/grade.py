@@ -243,6 +243,41 @@ def run(row: dict, kgrep: str, corpus: Path, extra: list[str]) -> dict:
     }
 
 
+# A ranked file as `kgrep -v` names it: its learned score (if the learned ranker
+# ordered it) and its path.
+VERBOSE_RANK_RE = re.compile(r"^kgrep: rank \S+ \(file \S+(?:, learned (\S+))?\) (.+?)(?: best line .*)?$")
+
+
+def tuned_questions() -> list[dict]:
+    """The questions of the sets the ranking was tuned on (`TUNED_SETS`), those that
+    ask for tests left out: what the checks of ranking ideas in tests/bench/train/ read."""
+    rows = []
+    for name, folder in set_folders():
+        if name in TUNED_SETS:
+            rows += [r for r in load_questions([], folder) if r["kind"] != "tests"]
+    return rows
+
+
+def verbose_runs(kgrep: str, rows: list[dict], corpora: Path) -> list[str]:
+    """`kgrep -v -- QUESTION .` offline in each row's tree, four at a time: each
+    run's stderr, in the order of `rows`."""
+    kgrep = os.path.abspath(kgrep)
+    env = dict(os.environ, KGREP_LLM="off")
+    env.pop("KGREP_API_KEY", None)
+
+    def one(row: dict) -> str:
+        tree = corpora / row["set"]
+        p = subprocess.run([kgrep, "-v", "--", row["query"], "."], cwd=tree, capture_output=True,
+                           env=env, stdin=subprocess.DEVNULL, timeout=300)
+        return p.stderr.decode("utf-8", "replace")
+
+    missing = sorted({str(corpora / r["set"]) for r in rows if not (corpora / r["set"]).is_dir()})
+    if missing:
+        raise SystemExit(f"error: no tree at {missing[0]}: run grade.py --materialize-only first")
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        return list(pool.map(one, rows))
+
+
 def table(results: list[dict]) -> str:
     groups: dict[str, list[dict]] = {}
     for r in results:

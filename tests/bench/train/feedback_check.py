@@ -25,12 +25,10 @@ from __future__ import annotations
 
 import argparse
 import collections
-import concurrent.futures
 import functools
 import math
 import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -51,7 +49,6 @@ KEYWORDS = set(
 )
 PARTS = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])|[a-z]+")
 TERMS = re.compile(r"\(([^)]*)\)")
-RANK = re.compile(r"^kgrep: rank \S+ \(file \S+(?:, learned \S+)?\) (.+?)(?: best line .*)?$")
 FILES_WEIGHTS = (1.0, 0.7, 0.5)
 FEEDBACK_WORDS = 8
 
@@ -98,16 +95,13 @@ def zscores(xs: list[float]) -> list[float]:
     return [(x - mean) / sd if sd > 0 else 0.0 for x in xs]
 
 
-def ranking(kgrep: str, row: dict, tree: Path) -> dict:
-    env = dict(os.environ, KGREP_LLM="off")
-    p = subprocess.run([kgrep, "-v", "--", row["query"], "."], cwd=tree, capture_output=True,
-                       env=env, stdin=subprocess.DEVNULL, timeout=300)
+def ranking(row: dict, stderr: str, tree: Path) -> dict:
     stems, files = [], []
-    for line in p.stderr.decode("utf-8", "replace").splitlines():
+    for line in stderr.splitlines():
         if line.startswith("kgrep: query: natural language, terms: "):
             stems = TERMS.findall(line)
-        elif m := RANK.match(line):
-            files.append(m.group(1))
+        elif m := grade.VERBOSE_RANK_RE.match(line):
+            files.append(m.group(2))
     return {"gold": {a["path"] for a in row["answers"]}, "stems": stems, "files": files,
             "tree": str(tree)}
 
@@ -141,19 +135,9 @@ def main() -> int:
     ap.add_argument("--corpora", type=Path, default=Path("/tmp/kgrep-questions"))
     ap.add_argument("--alphas", default="0,0.1,0.25,0.5,1")
     args = ap.parse_args()
-    kgrep = os.path.abspath(args.kgrep)
-    rows = []
-    for name, folder in grade.set_folders():
-        if name in grade.TUNED_SETS:
-            rows += [r for r in grade.load_questions([], folder) if r["kind"] != "tests"]
-    jobs = []
-    with concurrent.futures.ThreadPoolExecutor(4) as pool:
-        for row in rows:
-            tree = args.corpora / row["set"]
-            if not tree.is_dir():
-                raise SystemExit(f"error: no tree at {tree}: run grade.py --materialize-only first")
-            jobs.append(pool.submit(ranking, kgrep, row, tree))
-        queries = [j.result() for j in jobs]
+    rows = grade.tuned_questions()
+    stderrs = grade.verbose_runs(args.kgrep, rows, args.corpora)
+    queries = [ranking(row, err, args.corpora / row["set"]) for row, err in zip(rows, stderrs)]
     for q in queries:
         q["feedback"] = feedback_scores(q) if len(q["files"]) > 1 else []
     print(f"{len(queries)} questions of the tuned sets (tests asked for left out)")

@@ -20,10 +20,7 @@ and the figures say whether it would still move anything. The kinds are the sets
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
-import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -31,7 +28,6 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "questions"))
 import grade  # noqa: E402
 
-RANK = re.compile(r"^kgrep: rank \S+ \(file \S+(?:, learned (\S+))?\) (.+?)(?: best line .*)?$")
 UNIT = re.compile(r"^kgrep:   unit (\S+) (\S+) lines \d+-\d+ \(def \d+\) = .* = (\S+)$")
 # The question kinds the rule is for (how, and the sets' two names of "what happens").
 KINDS = {"how", "happens", "what happens", "fails"}
@@ -39,13 +35,10 @@ KINDS = {"how", "happens", "what happens", "fails"}
 DOCUMENT = re.compile(r"\.(md|mdx|rst|txt|adoc|html?)$|(^|/)docs?/")
 
 
-def ranking(kgrep: str, row: dict, tree: Path) -> list[dict]:
-    env = dict(os.environ, KGREP_LLM="off")
-    p = subprocess.run([kgrep, "-v", "--", row["query"], "."], cwd=tree, capture_output=True,
-                       env=env, stdin=subprocess.DEVNULL, timeout=300)
+def ranking(stderr: str) -> list[dict]:
     files: list[dict] = []
-    for line in p.stderr.decode("utf-8", "replace").splitlines():
-        if m := RANK.match(line):
+    for line in stderr.splitlines():
+        if m := grade.VERBOSE_RANK_RE.match(line):
             files.append({"path": m.group(2), "learned": m.group(1) is not None, "units": []})
         elif (m := UNIT.match(line)) and files:
             files[-1]["units"].append({"kind": m.group(1), "name": m.group(2),
@@ -71,19 +64,8 @@ def main() -> int:
     ap.add_argument("--corpora", type=Path, default=Path("/tmp/kgrep-questions"))
     ap.add_argument("--ratios", default="1.6,1.8,2,2.2,2.5")
     args = ap.parse_args()
-    kgrep = os.path.abspath(args.kgrep)
-    rows = []
-    for name, folder in grade.set_folders():
-        if name in grade.TUNED_SETS:
-            rows += [r for r in grade.load_questions([], folder) if r["kind"] != "tests"]
-    with concurrent.futures.ThreadPoolExecutor(4) as pool:
-        jobs = []
-        for row in rows:
-            tree = args.corpora / row["set"]
-            if not tree.is_dir():
-                raise SystemExit(f"error: no tree at {tree}: run grade.py --materialize-only first")
-            jobs.append(pool.submit(ranking, kgrep, row, tree))
-        rankings = [j.result() for j in jobs]
+    rows = grade.tuned_questions()
+    rankings = [ranking(err) for err in grade.verbose_runs(args.kgrep, rows, args.corpora)]
     print(f"{len(rows)} questions of the tuned sets (tests asked for left out)")
     for ratio in (float(r) for r in args.ratios.split(",")):
         right = up = down = 0
