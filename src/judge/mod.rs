@@ -126,14 +126,36 @@ pub struct Evidence {
     /// Slots of learned answers (`query::answer_slots`): identifiers a model
     /// once chose for this query and kgrep verified in the file.
     pub answers: u64,
-    /// The learned judge's probability that the first file is right
-    /// (`score::rerank::Learned::probability`), when it judges the query
-    /// (`score::rerank::judges`); `None` leaves confidence to the hand model.
-    pub learned: Option<f64>,
-    /// The question judge's probability that the first file is right
-    /// ([`question_probability`]), for a question the learned question
-    /// model ordered; `None` leaves confidence to the others.
-    pub question: Option<f64>,
+    /// Which learned judge, if any, gave the probability that the first
+    /// file is right: it stands for confidence, held to its own threshold.
+    pub learned: LearnedJudge,
+}
+
+/// The learned judge that speaks for a query's results, with its
+/// probability that the first file is right. At most one does: the ranker
+/// that ordered the files decides which.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum LearnedJudge {
+    /// None: confidence is the hand model's.
+    #[default]
+    None,
+    /// The learned judge (`score::rerank::Learned::probability`), for a
+    /// statement-shaped query the learned ranker ordered
+    /// (`score::rerank::judges`).
+    Statement(f64),
+    /// The question judge ([`question_probability`]), for a question the
+    /// learned question model ordered.
+    Question(f64),
+}
+
+impl LearnedJudge {
+    /// The probability, if a learned judge gave one.
+    pub fn probability(self) -> Option<f64> {
+        match self {
+            LearnedJudge::None => None,
+            LearnedJudge::Statement(p) | LearnedJudge::Question(p) => Some(p),
+        }
+    }
 }
 
 impl Evidence {
@@ -251,8 +273,7 @@ pub fn evidence(
         best_slots: best.map_or(0, |l| l.slots),
         top_printed,
         answers: 0,
-        learned: None,
-        question: None,
+        learned: LearnedJudge::None,
     }
 }
 
@@ -324,7 +345,7 @@ pub fn confidence(e: &Evidence) -> f64 {
     if e.top <= 0.0 || e.slots == 0 {
         return 0.0;
     }
-    if let Some(p) = e.learned.or(e.question) {
+    if let Some(p) = e.learned.probability() {
         return p;
     }
     hand_confidence(e)
@@ -390,12 +411,10 @@ fn verdict(
     let unknown = (0..e.slots)
         .filter(|&s| e.unknown & slot_bit(s) != 0)
         .count();
-    let (threshold, confidence_is) = if e.learned.is_some() {
-        (t.learned_confidence, "learned confidence")
-    } else if e.question.is_some() {
-        (t.question_confidence, "question confidence")
-    } else {
-        (t.confidence, "confidence")
+    let (threshold, confidence_is) = match e.learned {
+        LearnedJudge::Statement(_) => (t.learned_confidence, "learned confidence"),
+        LearnedJudge::Question(_) => (t.question_confidence, "question confidence"),
+        LearnedJudge::None => (t.confidence, "confidence"),
     };
     // A question often says what it wants in words the code does not use
     // ("figure out", "turned into"): for the question judge a word in no
@@ -403,7 +422,7 @@ fn verdict(
     // on, the first file was right for 0.74 of the questions with one and
     // 0.64 of the others) unless the results miss much of the question too
     // (coverage below the threshold that asks for an expansion).
-    let unknown_counts = e.question.is_none() || coverage < t.coverage;
+    let unknown_counts = !matches!(e.learned, LearnedJudge::Question(_)) || coverage < t.coverage;
     let unsure = if unknown > 0 && unknown_counts {
         Some(format!(
             "{unknown} of the query's words are in no file, in any form"
@@ -472,8 +491,7 @@ mod tests {
             best_slots: 0b111,
             top_printed: 0b111,
             answers: 0,
-            learned: None,
-            question: None,
+            learned: LearnedJudge::None,
         }
     }
 
@@ -526,7 +544,7 @@ mod tests {
             ..Thresholds::default()
         };
         let sure = Evidence {
-            learned: Some(0.85),
+            learned: LearnedJudge::Statement(0.85),
             ..strong()
         };
         let j = judge(&sure, &t);
@@ -534,7 +552,7 @@ mod tests {
         assert_eq!(j.verdict, Verdict::Sufficient);
         // 0.7 would pass the hand threshold, not the learned one.
         let unsure = Evidence {
-            learned: Some(0.7),
+            learned: LearnedJudge::Statement(0.7),
             ..strong()
         };
         let j = judge(&unsure, &t);
@@ -554,7 +572,7 @@ mod tests {
             ..Thresholds::default()
         };
         let sure = Evidence {
-            question: Some(0.85),
+            learned: LearnedJudge::Question(0.85),
             unknown: 0b1000,
             slots: 4,
             covered: 0b0111,
@@ -569,7 +587,7 @@ mod tests {
             j.reason
         );
         let unsure = Evidence {
-            question: Some(0.7),
+            learned: LearnedJudge::Question(0.7),
             ..strong()
         };
         let j = judge(&unsure, &t);

@@ -87,13 +87,11 @@ pub(crate) fn rank(
     let mut evidence = judge::evidence(&ranked, &wide, slots, weights.total());
     evidence.unknown = unknown_slots(q, &scan.df);
     evidence.answers = query::answer_slots(&q.terms);
-    evidence.learned = learned
-        .as_ref()
-        .filter(|_| score::rerank::judges(facts))
-        .map(score::rerank::Learned::probability);
-    if learned.is_some() && !score::rerank::judges(facts) {
-        evidence.question = Some(question_judge(&evidence, &ranked));
-    }
+    evidence.learned = match &learned {
+        Some(l) if score::rerank::judges(facts) => judge::LearnedJudge::Statement(l.probability()),
+        Some(_) => judge::LearnedJudge::Question(question_judge(&evidence, &ranked)),
+        None => judge::LearnedJudge::None,
+    };
     let judgement = judge::judge(&evidence, thresholds);
     // Unsure of the first file: show more of the files that come close. A
     // learned answer spares the model call but not the wider selection the
