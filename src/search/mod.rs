@@ -7,7 +7,7 @@
 //! are read as a stream through grep-searcher with a fixed buffer, so memory
 //! follows the number of files *with hits*, not the size of the tree (plus,
 //! for natural language, the list of paths). A natural-language search of a
-//! small tree (at most `scan::SAMPLE_FILES` files) reads each file whole
+//! small tree (at most `scan::SMALL_TREE_FILES` files) reads each file whole
 //! instead and keeps its bytes for the run (`document::Reread`, within
 //! `document::RAW_BYTES`), so that no later stage reads it again. Files whose
 //! text needs a conversion, and piped stdin, go through `document`. Does not own ranking
