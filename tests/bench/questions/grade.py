@@ -259,6 +259,24 @@ def tuned_questions() -> list[dict]:
     return rows
 
 
+def check_parser(doc: str) -> argparse.ArgumentParser:
+    """The command line of a check of a ranking idea (tests/bench/train/): the build to
+    run (`--kgrep`) and the question sets' trees (`--corpora`); the check adds its own."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--kgrep", required=True)
+    ap.add_argument("--corpora", type=Path, default=Path("/tmp/kgrep-questions"))
+    return ap
+
+
+def first_file_tally(label: str, outcomes: list[tuple[bool, bool]]) -> str:
+    """One line of a check: of `outcomes` (first file right before, after), how many
+    are right after, and how many the change turned right and wrong."""
+    right = sum(after for _, after in outcomes)
+    up = sum(after and not before for before, after in outcomes)
+    down = sum(before and not after for before, after in outcomes)
+    return f"{label}: first file right {right} of {len(outcomes)} (turned right {up}, wrong {down})"
+
+
 def verbose_runs(kgrep: str, rows: list[dict], corpora: Path) -> list[str]:
     """`kgrep -v -- QUESTION .` offline in each row's tree, four at a time: each
     run's stderr, in the order of `rows`."""

@@ -23,7 +23,6 @@ cores.
 """
 from __future__ import annotations
 
-import argparse
 import collections
 import functools
 import math
@@ -130,9 +129,7 @@ def feedback_scores(q: dict) -> list[float]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--kgrep", required=True)
-    ap.add_argument("--corpora", type=Path, default=Path("/tmp/kgrep-questions"))
+    ap = grade.check_parser(__doc__)
     ap.add_argument("--alphas", default="0,0.1,0.25,0.5,1")
     args = ap.parse_args()
     rows = grade.tuned_questions()
@@ -142,7 +139,7 @@ def main() -> int:
         q["feedback"] = feedback_scores(q) if len(q["files"]) > 1 else []
     print(f"{len(queries)} questions of the tuned sets (tests asked for left out)")
     for alpha in (float(a) for a in args.alphas.split(",")):
-        right = up = down = 0
+        outcomes = []
         for q in queries:
             files = q["files"]
             before = bool(files) and files[0] in q["gold"]
@@ -152,10 +149,8 @@ def main() -> int:
                        zip(zscores([-float(i) for i in range(len(files))]), zscores(q["feedback"]))]
                 first = min(range(len(files)), key=lambda i: (-key[i], i))
                 after = files[first] in q["gold"]
-            right += after
-            up += after and not before
-            down += before and not after
-        print(f"alpha {alpha}: first file right {right} of {len(queries)} (turned right {up}, wrong {down})")
+            outcomes.append((before, after))
+        print(grade.first_file_tally(f"alpha {alpha}", outcomes))
     return 0
 
 

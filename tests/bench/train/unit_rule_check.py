@@ -19,7 +19,6 @@ and the figures say whether it would still move anything. The kinds are the sets
 """
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from pathlib import Path
@@ -59,26 +58,22 @@ def moves(files: list[dict], ratio: float) -> bool:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--kgrep", required=True)
-    ap.add_argument("--corpora", type=Path, default=Path("/tmp/kgrep-questions"))
+    ap = grade.check_parser(__doc__)
     ap.add_argument("--ratios", default="1.6,1.8,2,2.2,2.5")
     args = ap.parse_args()
     rows = grade.tuned_questions()
     rankings = [ranking(err) for err in grade.verbose_runs(args.kgrep, rows, args.corpora)]
     print(f"{len(rows)} questions of the tuned sets (tests asked for left out)")
     for ratio in (float(r) for r in args.ratios.split(",")):
-        right = up = down = 0
+        outcomes = []
         for row, files in zip(rows, rankings):
             gold = {a["path"] for a in row["answers"]}
             before = bool(files) and files[0]["path"] in gold
             after = before
             if row["kind"] in KINDS and moves(files, ratio):
                 after = files[1]["path"] in gold
-            right += after
-            up += after and not before
-            down += before and not after
-        print(f"ratio {ratio}: first file right {right} of {len(rows)} (turned right {up}, wrong {down})")
+            outcomes.append((before, after))
+        print(grade.first_file_tally(f"ratio {ratio}", outcomes))
     return 0
 
 
