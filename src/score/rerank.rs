@@ -724,14 +724,14 @@ mod tests {
             stronger_unit_first(&mut scored);
             (order(&scored), scored[0].1.promoted)
         };
-        let same = |_: &mut RankedFile| {};
+        let unchanged = |_: &mut RankedFile| {};
         assert_eq!(
-            after(&[3.0, 7.0, 9.0], &same),
+            after(&[3.0, 7.0, 9.0], &unchanged),
             (vec![1, 0, 2], Some(PROMOTED_UNIT)),
             "only the second is weighed"
         );
         // Twice as strong is not enough.
-        assert_eq!(after(&[3.0, 6.0], &same).0, [0, 1]);
+        assert_eq!(after(&[3.0, 6.0], &unchanged).0, [0, 1]);
         // Nor is a file of a lower kind, one the line heuristics cut (not
         // parsed), one whose best unit has no name, or is no function (a
         // constant, a type) or one without a body.
@@ -751,7 +751,7 @@ mod tests {
         scored[0].1.units.clear();
         stronger_unit_first(&mut scored);
         assert_eq!(order(&scored), [1, 0]);
-        assert_eq!(after(&[1.0], &same).0, [0]);
+        assert_eq!(after(&[1.0], &unchanged).0, [0]);
     }
 
     #[test]

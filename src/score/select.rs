@@ -98,6 +98,14 @@ pub(super) const LARGE_CAP: usize = 15;
 /// 0.7 dev line precision stays 0.391 at region recall 0.933 (0.386 at 0.5),
 /// and the commit set's R@1, MRR and hit@10 over the printed files stay.
 pub(super) const CLOSE_UNIT_SHARE: f64 = 0.7;
+/// Under a large cap ([`LARGE_CAP`]), the scores that rank the lines kept
+/// first above every line's own score, highest first: the answer's first
+/// body lines ([`answer_body`]), the first file's close units
+/// ([`close_units`]), then each runner-up's one line. (`keep_best` puts the
+/// answer's defining line above them all.)
+const ANSWER_BODY_TIER: f64 = f64::MAX;
+const CLOSE_UNIT_TIER: f64 = f64::MAX / 2.0;
+const RUNNER_UP_TIER: f64 = f64::MAX / 4.0;
 /// An other place must reach this share of the file's best line.
 pub(super) const OTHER_PLACE_SHARE: f64 = 0.6;
 /// A unit of another place is shown if it reaches this share of the best
@@ -183,9 +191,9 @@ pub(super) fn select_within(
                 let close = close_units(file);
                 for l in &mut lines {
                     if body.contains(&l.0) {
-                        l.1 = f64::MAX;
+                        l.1 = ANSWER_BODY_TIER;
                     } else if close.contains(&l.0) {
-                        l.1 = f64::MAX / 2.0;
+                        l.1 = CLOSE_UNIT_TIER;
                     }
                 }
             }
@@ -198,7 +206,7 @@ pub(super) fn select_within(
             // A runner-up's one line (its best, or its answer line when
             // shown in full) after the first file's answer, before the rest.
             if let Some(l) = chosen.first_mut() {
-                l.1 = f64::MAX / 4.0;
+                l.1 = RUNNER_UP_TIER;
             }
         }
         if !chosen.is_empty() {
