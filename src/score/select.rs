@@ -8,7 +8,7 @@
 //! one function; other places of the file get one line each.
 
 use super::lines::RankedLine;
-use super::unit::RankedUnit;
+use super::unit::{RankedUnit, Shape};
 use super::RankedFile;
 
 /// Files shown at most.
@@ -371,22 +371,25 @@ fn unit_lines<'f>(file: &'f RankedFile, unit: &RankedUnit) -> Vec<&'f RankedLine
 /// RIGHT of 980 (hono-06, tqdm-03; none down), dev line precision 0.383 ->
 /// 0.384 at the same region recall.
 fn unit_best(file: &RankedFile, unit: &RankedUnit) -> (usize, f64) {
-    let nested = |l: &RankedLine| {
-        file.units
-            .iter()
-            .any(|u| is_nested(u, unit) && u.span.start_line <= l.line && l.line <= u.span.end_line)
-    };
     let lines = unit_lines(file, unit);
     let best = lines
         .iter()
         .copied()
-        .find(|l| !nested(l))
+        .find(|l| !in_nested_unit(file, unit, l.line))
         .or(lines.first().copied());
     match best {
         Some(l) if l.line >= unit.span.def_line => (l.line, l.score.total),
         Some(l) => (unit.span.def_line, l.score.total),
         None => (unit.span.def_line, 0.0),
     }
+}
+
+/// Whether `line` of `unit` lies in a unit nested in it (a closure, a
+/// local function, a method of a class).
+fn in_nested_unit(file: &RankedFile, unit: &RankedUnit, line: usize) -> bool {
+    file.units
+        .iter()
+        .any(|u| is_nested(u, unit) && u.span.start_line <= line && line <= u.span.end_line)
 }
 
 /// Whether `inner` lies inside `outer` and is not `outer` itself.
@@ -423,8 +426,24 @@ fn places(file: &RankedFile, first_file: bool) -> Vec<(usize, f64)> {
     // it are its body's, where the work is done; the description only when
     // no line of the body holds a query word.
     let in_body = inside.iter().any(|l| l.line > def_line);
-    for l in inside.into_iter().filter(|l| l.line > def_line || !in_body) {
-        if chosen.len() >= PLACE_LINES || l.score.total < PLACE_LINE_SHARE * top {
+    let mut inside: Vec<&RankedLine> = inside
+        .into_iter()
+        .filter(|l| l.line > def_line || !in_body)
+        .filter(|l| l.score.total >= PLACE_LINE_SHARE * top)
+        .collect();
+    // A function's own lines first, then those of a unit nested in it (a
+    // callback, a local function), each by score: the nested unit's lines
+    // are where it does its work, not where the function does (as
+    // `unit_best` chooses). A class's own lines only declare: its methods'
+    // keep their order by score. Measured over the 1,700 questions: RIGHT
+    // 962 -> 963 (yup-04: the number schema's transform, not its `check`
+    // callback; one down, one up in the untuned sets); the dev and commit
+    // sets unchanged.
+    if best.span.shape == Shape::Callable {
+        inside.sort_by_key(|l| in_nested_unit(file, best, l.line));
+    }
+    for l in inside {
+        if chosen.len() >= PLACE_LINES {
             break;
         }
         // The defining line frames the body: the line right under it (a

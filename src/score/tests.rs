@@ -608,6 +608,31 @@ fn a_unit_is_shown_by_its_own_line_not_a_nested_units() {
 }
 
 #[test]
+fn a_functions_own_body_lines_come_before_a_nested_units() {
+    // Best unit, a function 1-60 (named on 1), with a callback nested in it
+    // (10-25) whose six lines outscore the function's own line 40: the
+    // function's own line is printed among its body lines, where it does its
+    // own work, though seven lines (PLACE_LINES) leave room for only six.
+    let mut lines: Vec<(usize, u32, f64)> = (0..6u32)
+        .map(|k| (11 + 2 * k as usize, 10, 5.0 - 0.1 * f64::from(k)))
+        .collect();
+    lines.push((40, 1, 2.0));
+    let mut top = ranked(1, 10.0, &lines);
+    top.units = vec![unit(1, 1, 60, 9.0), unit(10, 10, 25, 3.0)];
+    assert_eq!(
+        select(std::slice::from_ref(&top), 100),
+        vec![(1, vec![1, 11, 13, 15, 17, 19, 40])]
+    );
+    // A class's own lines declare: its methods' lines keep their order by
+    // score, and the class's own weak line gives way.
+    top.units[0].span.shape = unit::Shape::Container;
+    assert_eq!(
+        select(std::slice::from_ref(&top), 100),
+        vec![(1, vec![1, 11, 13, 15, 17, 19, 21])]
+    );
+}
+
+#[test]
 fn the_first_files_second_unit_shows_its_body_too() {
     // Best unit 5-40 (named on 5, line 20 scores 3.0). Second unit 50-90,
     // named on 50 (4.0, its name holds the words); line 80, deep in its body,
