@@ -440,7 +440,7 @@ fn places(file: &RankedFile, first_file: bool) -> Vec<(usize, f64)> {
     // callback; one down, one up in the untuned sets); the dev and commit
     // sets unchanged.
     if best.span.shape == Shape::Callable {
-        inside.sort_by_key(|l| in_nested_unit(file, best, l.line));
+        inside.sort_by_cached_key(|l| in_nested_unit(file, best, l.line));
     }
     for l in inside {
         if chosen.len() >= PLACE_LINES {

@@ -197,9 +197,9 @@ pub fn scan_terms(
     want: Want,
 ) -> anyhow::Result<TermScan> {
     let listing = list(corpus);
-    let partial = listing.len() > SMALL_TREE_FILES && want != Want::Every;
     // A small tree's files are kept as read for the run's later searches.
     let small = listing.len() <= SMALL_TREE_FILES;
+    let partial = !small && want != Want::Every;
     let in_sample = if partial {
         sample_positions(listing.len())
     } else {
