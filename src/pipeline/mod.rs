@@ -143,9 +143,17 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     // The walk runs while the embedded thesaurus is built beside it.
     let (listing, thesaurus) = match (&input, reading.kind()) {
         (Gathered::Paths(paths), QueryKind::Natural) => {
-            let (listing, thesaurus) = session
-                .thesaurus_beside(&layer_paths(plan, &cwd, true), || {
-                    crate::search::list(walking(paths, &walk_opts, &cwd)).into_owned()
+            let (listing, thesaurus) =
+                session.thesaurus_beside(&layer_paths(plan, &cwd, true), || {
+                    let walk = Instant::now();
+                    let listing =
+                        crate::search::list(walking(paths, &walk_opts, &cwd)).into_owned();
+                    crate::messages::verbose(&format!(
+                        "time: walk {:.1} ms ({} files)",
+                        walk.elapsed().as_secs_f64() * 1000.0,
+                        listing.len()
+                    ));
+                    listing
                 });
             (Some(listing), Some(thesaurus))
         }

@@ -25,6 +25,7 @@ pub(crate) fn rank(
     thresholds: &Thresholds,
 ) -> anyhow::Result<Searched> {
     let want = limits.want();
+    let clock = Laps::start();
     let mut scan = search::scan_terms(corpus, &q.terms, read, want)?;
     if let Some(terms) = with_corrections(q, &scan, read) {
         q.terms = terms;
@@ -33,6 +34,7 @@ pub(crate) fn rank(
         scan.stats = first;
     }
     verbose_common(q, &scan);
+    let first_pass = clock.lap();
     let weights = TermWeights::new(&q.terms, &scan.df, scan.stats.loaded);
     // In parallel: reading the words of every file's path is most of this
     // step, a few milliseconds over a registry's 5,000 matching files.
@@ -50,6 +52,7 @@ pub(crate) fn rank(
     if let search::Want::Best(n) = want {
         candidates.truncate(n);
     }
+    let file_scores = clock.lap();
     let matcher = TermMatcher::new(&q.terms)?;
     let typed = query::typed_names(&q.raw, q.ask);
     let subject = query::subject_stems(&q.raw);
@@ -63,7 +66,8 @@ pub(crate) fn rank(
         q,
         ask: facts.units_ask,
     };
-    let mut ranked = second.score(&candidates);
+    let mut ranked = second.score(&candidates, |h| scan.files.get(h).map_or(0, |f| f.len));
+    let second_pass = clock.lap();
     score::sort_files(&mut ranked, |h| scan.haystacks[h].key.clone());
     let learned = (limits.learned && score::rerank::applies(facts)).then(|| {
         let keys = |h: usize| scan.haystacks[h].key.clone();
@@ -77,6 +81,19 @@ pub(crate) fn rank(
     // place for this very question, which no feature of the training knew.
     score::answers_first(&mut ranked, query::answer_slots(&q.terms));
     second.parse_first(&mut ranked);
+    if messages::is_verbose() {
+        let parsed = ranked.iter().filter(|f| f.parsed).count();
+        messages::verbose(&format!(
+            "time: first pass {:.1} ms, file scores {:.1} ms, second pass {:.1} ms \
+             ({} of {} candidates parsed), ranking {:.1} ms",
+            first_pass,
+            file_scores,
+            second_pass,
+            parsed,
+            candidates.len(),
+            clock.lap(),
+        ));
+    }
     verbose_ranking(&ranked, &scan.haystacks);
     let scores: LineScores = crate::report::line_scores(&ranked);
     // The judge weighs the wider selection, the one an unsure verdict prints:
@@ -405,6 +422,12 @@ fn verbose_common(q: &Query, scan: &search::TermScan) {
 /// as much as reading the file ten times over.
 const PARSED_FILES: usize = 16;
 
+/// What a parse costs beside reading and scoring a file's lines, per byte:
+/// on a cargo registry, four parsed Rust files (17-51 KB) took 0.16-0.28 ms
+/// a KB, twenty unparsed ones 0.011-0.016 ms. Only the order of the second
+/// pass's jobs depends on it ([`SecondPass::score`]).
+const PARSE_COST: usize = 15;
+
 /// A candidate larger than this keeps the line heuristics too: tree-sitter
 /// parses 2-3 MB/s, so one 900 KB generated binding file cost a query on a
 /// cargo registry 110 ms (86 ms before parsing). Hand-written source files,
@@ -447,6 +470,29 @@ fn parse_plan(sizes: &[Option<usize>]) -> Vec<bool> {
         .collect()
 }
 
+/// Wall time of the ranking's stages, for `-v`: each [`Laps::lap`] is the
+/// time since the one before it (or the start), in milliseconds.
+struct Laps(std::cell::Cell<std::time::Instant>);
+
+impl Laps {
+    fn start() -> Laps {
+        Laps(std::cell::Cell::new(std::time::Instant::now()))
+    }
+
+    fn lap(&self) -> f64 {
+        let now = std::time::Instant::now();
+        let took = now.duration_since(self.0.replace(now));
+        took.as_secs_f64() * 1000.0
+    }
+}
+
+/// The indices of `costs`, the costliest first (a tie to the earlier).
+fn longest_first(costs: &[usize]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..costs.len()).collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse(costs[i]), i));
+    order
+}
+
 /// What the second pass needs to score a candidate file.
 struct SecondPass<'a> {
     haystacks: &'a [Haystack],
@@ -464,14 +510,35 @@ impl SecondPass<'_> {
     /// Line scores of the candidate files, in parallel. The file score is
     /// computed again from every term (the first pass may have skipped common
     /// ones).
-    fn score(&self, candidates: &[(usize, f64)]) -> Vec<RankedFile> {
+    /// `len`: a haystack's length in bytes, as the first pass read it.
+    ///
+    /// The files are scored longest job first, each thread taking the next
+    /// when it is done (greedy scheduling, `par_bridge`): a parse costs a
+    /// file's bytes [`PARSE_COST`] times over, and a parse of the last
+    /// candidates left to one core would keep the other waiting. Returns the
+    /// files in candidate order.
+    fn score(&self, candidates: &[(usize, f64)], len: impl Fn(usize) -> usize) -> Vec<RankedFile> {
         use rayon::prelude::*;
         let parse = self.to_parse(candidates);
-        candidates
-            .par_iter()
-            .enumerate()
-            .filter_map(|(i, &(h, _))| self.score_file(h, i, parse[i]))
-            .collect()
+        let costs: Vec<usize> = candidates
+            .iter()
+            .zip(&parse)
+            .map(|(&(h, _), &parsed)| {
+                let bytes = len(h);
+                if parsed {
+                    bytes.saturating_mul(PARSE_COST)
+                } else {
+                    bytes
+                }
+            })
+            .collect();
+        let mut scored: Vec<(usize, RankedFile)> = longest_first(&costs)
+            .into_iter()
+            .par_bridge()
+            .filter_map(|i| Some((i, self.score_file(candidates[i].0, i, parse[i])?)))
+            .collect();
+        scored.sort_unstable_by_key(|&(i, _)| i);
+        scored.into_iter().map(|(_, f)| f).collect()
     }
 
     /// Which candidates are parsed ([`parse_plan`] over the first
@@ -854,6 +921,60 @@ mod tests {
         let fit = PARSE_BUDGET_BYTES / (60 << 10);
         assert!(plan[..fit].iter().all(|&p| p), "{plan:?}");
         assert!(plan[fit..].iter().all(|&p| !p), "{plan:?}");
+    }
+
+    #[test]
+    fn the_costliest_jobs_are_scheduled_first() {
+        assert_eq!(longest_first(&[5, 90, 5, 20, 0]), [1, 3, 0, 2, 4]);
+        assert_eq!(longest_first(&[]), Vec::<usize>::new());
+    }
+
+    /// However the second pass schedules its files, it returns them in
+    /// candidate order, each scored as on its own.
+    #[test]
+    fn the_second_pass_returns_its_files_in_candidate_order() {
+        let q = query::analyze("where is the retry backoff delay computed");
+        let matcher = TermMatcher::new(&q.terms).unwrap();
+        let df = vec![3; q.terms.len()];
+        let weights = TermWeights::new(&q.terms, &df, 10);
+        let read = ReadOptions::for_run(false);
+        let dir = tempfile::tempdir().unwrap();
+        let haystacks: Vec<Haystack> = (0..12)
+            .map(|n| {
+                let path = dir.path().join(format!("f{n}.rs"));
+                let body = "    let delay = retry_backoff();\n".repeat(1 + n * 7 % 40);
+                std::fs::write(&path, format!("fn retry_{n}() {{\n{body}}}\n")).unwrap();
+                Haystack {
+                    key: format!("src/f{n}.rs"),
+                    source: Source::Path(path),
+                }
+            })
+            .collect();
+        let pass = SecondPass {
+            haystacks: &haystacks,
+            read: &read,
+            matcher: &matcher,
+            weights: &weights,
+            mean_len: 400.0,
+            q: &q,
+            ask: query::Ask::Other,
+        };
+        // Candidates in an order of their own, neither by size nor by key.
+        let candidates: Vec<(usize, f64)> = [7, 2, 11, 0, 5, 9, 1, 4, 10, 3, 8, 6]
+            .iter()
+            .map(|&h| (h, 1.0))
+            .collect();
+        let len = |h: usize| {
+            std::fs::metadata(dir.path().join(format!("f{h}.rs"))).map_or(0, |m| m.len() as usize)
+        };
+        let parse = pass.to_parse(&candidates);
+        let alone: Vec<RankedFile> = candidates
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &(h, _))| pass.score_file(h, i, parse[i]))
+            .collect();
+        assert_eq!(alone.len(), candidates.len());
+        assert_eq!(pass.score(&candidates, len), alone);
     }
 
     /// A file scored as it streams gets the scores the loaded file gets: the
