@@ -633,6 +633,26 @@ fn a_functions_own_body_lines_come_before_a_nested_units() {
 }
 
 #[test]
+fn a_unit_right_under_a_printed_line_is_shown_by_its_body() {
+    // Best unit 1-20 (named on 1), its line 19 printed. The next unit is
+    // named on 21 (its best line, 4.0), too close to 19 to be printed
+    // beside it: the unit is shown by its best body line, 30, instead of
+    // not at all.
+    let lines = [(19, 1, 3.0), (21, 21, 4.0), (30, 21, 2.5), (33, 21, 2.0)];
+    let mut top = ranked(1, 10.0, &lines);
+    top.units = vec![unit(1, 1, 20, 9.0), unit(21, 21, 40, 8.0)];
+    assert_eq!(
+        select(std::slice::from_ref(&top), 100),
+        vec![(1, vec![1, 19, 30])]
+    );
+    // With no line of its body clear of the lines before it, it is not shown.
+    let close = [(19, 1, 3.0), (21, 21, 4.0), (22, 21, 2.5)];
+    let mut top_close = ranked(1, 10.0, &close);
+    top_close.units = top.units.clone();
+    assert_eq!(select(&[top_close], 100), vec![(1, vec![1, 19])]);
+}
+
+#[test]
 fn the_first_files_second_unit_shows_its_body_too() {
     // Best unit 5-40 (named on 5, line 20 scores 3.0). Second unit 50-90,
     // named on 50 (4.0, its name holds the words); line 80, deep in its body,
