@@ -457,9 +457,17 @@ fn places(file: &RankedFile, first_file: bool) -> Vec<(usize, f64)> {
         if others >= OTHER_UNITS || unit.score.total < OTHER_UNIT_SHARE * best.score.total {
             break;
         }
-        // A unit inside the best one is already shown by its lines.
-        let nested =
-            best.span.start_line <= unit.span.def_line && unit.span.def_line <= best.span.end_line;
+        // A unit inside the best one is already shown by its lines, if one
+        // of them was chosen; if not (the best unit's lines chosen are its
+        // own, or another nested unit's), it is shown as any other unit.
+        // Measured over the 1,700 questions: RIGHT 965 -> 966 (chrono-06,
+        // untuned), none down; dev line precision 0.388 -> 0.389, median
+        // tokens 184 -> 186; the commit set's figures unchanged.
+        let nested = best.span.start_line <= unit.span.def_line
+            && unit.span.def_line <= best.span.end_line
+            && chosen
+                .iter()
+                .any(|&(l, _)| unit.span.start_line <= l && l <= unit.span.end_line);
         // A unit whose best line lies too close to a line chosen before it
         // (its defining line right under the last body line printed of the
         // unit above) stands on its best body line that does not: skipping

@@ -653,6 +653,29 @@ fn a_unit_right_under_a_printed_line_is_shown_by_its_body() {
 }
 
 #[test]
+fn a_unit_nested_in_the_best_is_shown_when_none_of_its_lines_is() {
+    // Best unit, a function 1-60 whose own six lines fill its place (with
+    // its defining line, PLACE_LINES); a callback nested in it (20-30)
+    // scores above half the best unit: it is shown by its best line, 25, as
+    // a unit of its own.
+    let mut lines: Vec<(usize, u32, f64)> = [3, 5, 7, 9, 11, 40]
+        .iter()
+        .map(|&n| (n, 1, 5.0 - 0.01 * n as f64))
+        .collect();
+    lines.push((25, 20, 3.0));
+    let mut top = ranked(1, 10.0, &lines);
+    top.units = vec![unit(1, 1, 60, 9.0), unit(20, 20, 30, 6.0)];
+    let mut weak = top.clone();
+    assert_eq!(
+        select(std::slice::from_ref(&top), 100),
+        vec![(1, vec![1, 3, 5, 7, 9, 11, 25, 40])]
+    );
+    // A nested unit under half the best unit's score is not shown.
+    weak.units[1].score.total = 4.0;
+    assert_eq!(select(&[weak], 100), vec![(1, vec![1, 3, 5, 7, 9, 11, 40])]);
+}
+
+#[test]
 fn the_first_files_second_unit_shows_its_body_too() {
     // Best unit 5-40 (named on 5, line 20 scores 3.0). Second unit 50-90,
     // named on 50 (4.0, its name holds the words); line 80, deep in its body,
