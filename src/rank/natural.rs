@@ -39,19 +39,26 @@ pub(crate) fn rank(
     // In parallel: reading the words of every file's path is most of this
     // step, a few milliseconds over a registry's 5,000 matching files.
     use rayon::prelude::*;
-    let mut candidates: Vec<(usize, f64)> = scan
+    let bounds: Vec<(usize, f64)> = scan
         .files
         .par_iter()
         .map(|f| {
             let key = &scan.haystacks[f.haystack].key;
-            let score = score::file_score(&f.counts, f.len, scan.mean_len, key, &q.terms, &weights);
-            (f.haystack, score)
+            let e = score::file_evidence(&f.counts, f.len, scan.mean_len, key, &q.terms, &weights);
+            // The score is the evidence times a prior of at most 1.
+            (f.haystack, e.max(0.0))
         })
         .collect();
-    candidates.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    if let search::Want::Best(n) = want {
-        candidates.truncate(n);
-    }
+    let best = match want {
+        search::Want::Best(n) => Some(n),
+        _ => None,
+    };
+    let candidates = score::best_files(bounds, best, |h| {
+        let (Some(f), Some(x)) = (scan.files.get(h), scan.haystacks.get(h)) else {
+            return 0.0;
+        };
+        score::file_score(&f.counts, f.len, scan.mean_len, &x.key, &q.terms, &weights)
+    });
     let file_scores = clock.lap();
     let matcher = TermMatcher::new(&q.terms)?;
     let typed = query::typed_names(&q.raw, q.ask);

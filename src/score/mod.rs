@@ -28,7 +28,8 @@ pub mod unit_features;
 use std::collections::BTreeMap;
 
 pub use bm25::{
-    bm25, file_evidence, file_parts, file_score, idf, path_terms, FileParts, BM25_B, BM25_K1,
+    best_files, bm25, file_evidence, file_parts, file_score, idf, path_terms, FileParts, BM25_B,
+    BM25_K1,
 };
 pub use file_kind::{
     file_kind, file_prior, is_secondary_path, looks_minified, query_asks_declaration,
