@@ -930,6 +930,42 @@ mod tests {
         assert!(plan[fit..].iter().all(|&p| !p), "{plan:?}");
     }
 
+    /// A second pass over test files for the query "where is the retry
+    /// backoff delay computed", every term in 3 of 10 files.
+    struct Setup {
+        q: Query,
+        matcher: TermMatcher,
+        weights: TermWeights,
+        read: ReadOptions,
+    }
+
+    impl Setup {
+        fn new() -> Setup {
+            let q = query::analyze("where is the retry backoff delay computed");
+            let matcher = TermMatcher::new(&q.terms).unwrap();
+            let df = vec![3; q.terms.len()];
+            let weights = TermWeights::new(&q.terms, &df, 10);
+            Setup {
+                q,
+                matcher,
+                weights,
+                read: ReadOptions::for_run(false),
+            }
+        }
+
+        fn pass<'a>(&'a self, haystacks: &'a [Haystack]) -> SecondPass<'a> {
+            SecondPass {
+                haystacks,
+                read: &self.read,
+                matcher: &self.matcher,
+                weights: &self.weights,
+                mean_len: 400.0,
+                q: &self.q,
+                ask: query::Ask::Other,
+            }
+        }
+    }
+
     #[test]
     fn the_costliest_jobs_are_scheduled_first() {
         assert_eq!(longest_first(&[5, 90, 5, 20, 0]), [1, 3, 0, 2, 4]);
@@ -940,11 +976,7 @@ mod tests {
     /// candidate order, each scored as on its own.
     #[test]
     fn the_second_pass_returns_its_files_in_candidate_order() {
-        let q = query::analyze("where is the retry backoff delay computed");
-        let matcher = TermMatcher::new(&q.terms).unwrap();
-        let df = vec![3; q.terms.len()];
-        let weights = TermWeights::new(&q.terms, &df, 10);
-        let read = ReadOptions::for_run(false);
+        let setup = Setup::new();
         let dir = tempfile::tempdir().unwrap();
         let haystacks: Vec<Haystack> = (0..12)
             .map(|n| {
@@ -957,15 +989,7 @@ mod tests {
                 }
             })
             .collect();
-        let pass = SecondPass {
-            haystacks: &haystacks,
-            read: &read,
-            matcher: &matcher,
-            weights: &weights,
-            mean_len: 400.0,
-            q: &q,
-            ask: query::Ask::Other,
-        };
+        let pass = setup.pass(&haystacks);
         // Candidates in an order of their own, neither by size nor by key.
         let candidates: Vec<(usize, f64)> = [7, 2, 11, 0, 5, 9, 1, 4, 10, 3, 8, 6]
             .iter()
@@ -1010,11 +1034,7 @@ mod tests {
             "\u{e9}t\u{e9}\r",
             "a long line of words about the retry delay and the backoff it computes\n",
         ];
-        let q = query::analyze("where is the retry backoff delay computed");
-        let matcher = TermMatcher::new(&q.terms).unwrap();
-        let df = vec![3; q.terms.len()];
-        let weights = TermWeights::new(&q.terms, &df, 10);
-        let read = ReadOptions::for_run(false);
+        let setup = Setup::new();
         let dir = tempfile::tempdir().unwrap();
         let mut rng = rng(0x5c0e_0015);
         for case in 0..60 {
@@ -1027,15 +1047,7 @@ mod tests {
                 key: format!("src/f{case}.rs"),
                 source: Source::Path(path.clone()),
             }];
-            let pass = SecondPass {
-                haystacks: &haystacks,
-                read: &read,
-                matcher: &matcher,
-                weights: &weights,
-                mean_len: 400.0,
-                q: &q,
-                ask: query::Ask::Other,
-            };
+            let pass = setup.pass(&haystacks);
             let loaded = pass.score_file(0, 0, false).map(|f| RankedFile {
                 units: Vec::new(),
                 score: score::final_score(f.file_score, &f.lines, &[], f.prior),
