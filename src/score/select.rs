@@ -414,9 +414,6 @@ fn places(file: &RankedFile, first_file: bool) -> Vec<(usize, f64)> {
             .map(|l| (l.line, l.score.total))
             .collect();
     };
-    let far_from = |chosen: &[(usize, f64)], n: usize, gap: usize| {
-        chosen.iter().all(|&(c, _)| c.abs_diff(n) > gap)
-    };
     let inside = unit_lines(file, best);
     let top = inside.first().map_or(0.0, |l| l.score.total);
     let def_line = best.span.def_line;
@@ -514,11 +511,14 @@ fn clear_line(
         .find(|l| {
             l.line > unit.span.def_line
                 && !in_nested_unit(file, unit, l.line)
-                && chosen
-                    .iter()
-                    .all(|&(c, _)| c.abs_diff(l.line) > MIN_PLACE_GAP)
+                && far_from(chosen, l.line, MIN_PLACE_GAP)
         })
         .map(|l| (l.line, l.score.total))
+}
+
+/// Whether line `n` is more than `gap` lines from every line `chosen`.
+fn far_from(chosen: &[(usize, f64)], n: usize, gap: usize) -> bool {
+    chosen.iter().all(|&(c, _)| c.abs_diff(n) > gap)
 }
 
 /// The best place of a file in full, then its other strong places: in the
