@@ -350,6 +350,26 @@ fn asks_a_choice(plain: &str) -> bool {
         })
 }
 
+/// Words that say a question asks for a collection of things ("where is the
+/// list of built-in commands registered", "where are the file formats mapped
+/// to their parsers"): its answer is usually one table, a constant or
+/// variable initialized with every entry (`score::unit`). Sorted.
+const COLLECTION_WORDS: &[&str] = &[
+    "array",
+    "list",
+    "lists",
+    "mapped",
+    "mapping",
+    "registered",
+    "registry",
+    "table",
+    "tables",
+];
+
+/// Heads that say the same before "of": "the set of characters", "a map of
+/// names". Alone, *set* and *map* are verbs as often as nouns.
+const COLLECTION_HEADS: &[&str] = &["map", "set"];
+
 impl Ask {
     /// What unit scoring reads the query `raw` as, given how it asks (`self`,
     /// its [`Ask::of`]; kept for a question): a
@@ -379,6 +399,26 @@ impl Ask {
             Some(_) => Ask::Where,
             None => Ask::Other,
         }
+    }
+
+    /// Whether `raw`, read as `self` by unit scoring ([`Ask::for_units`]),
+    /// asks where a collection is defined or registered: a where-question
+    /// with a word of [`COLLECTION_WORDS`], or "set of", "map of".
+    pub fn asks_for_collection(self, raw: &str) -> bool {
+        if self != Ask::Where {
+            return false;
+        }
+        let plain = raw.to_lowercase();
+        let words: Vec<&str> = plain
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        words
+            .iter()
+            .any(|w| COLLECTION_WORDS.binary_search(w).is_ok())
+            || words
+                .windows(2)
+                .any(|p| p[1] == "of" && COLLECTION_HEADS.contains(&p[0]))
     }
 
     /// Whether `raw` (asked as `self`) is a search typed as keywords: not a
@@ -489,6 +529,38 @@ mod tests {
             sorted.sort_unstable();
             assert_eq!(sorted, list);
         }
+    }
+
+    #[test]
+    fn a_where_question_about_a_list_asks_for_a_collection() {
+        for (query, collection) in [
+            (
+                "Where is the list of all built-in commands registered?",
+                true,
+            ),
+            (
+                "Where are the built-in file formats mapped to the parser?",
+                true,
+            ),
+            ("where is the set of characters that get escaped", true),
+            ("default list of excluded directories", true),
+            // Not a where-question.
+            ("How does the parser walk the list of tokens?", false),
+            ("Add a list of commands", false),
+            // *set* and *map* as verbs, or inside another word.
+            ("Where is the default timeout set?", false),
+            (
+                "Where is the reset of the offset of the buffer done?",
+                false,
+            ),
+            ("Where is the config loaded?", false),
+        ] {
+            let ask = Ask::of(query).for_units(query);
+            assert_eq!(ask.asks_for_collection(query), collection, "{query}");
+        }
+        let mut sorted = COLLECTION_WORDS.to_vec();
+        sorted.sort_unstable();
+        assert_eq!(sorted, COLLECTION_WORDS);
     }
 
     #[test]

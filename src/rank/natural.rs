@@ -72,6 +72,7 @@ pub(crate) fn rank(
         mean_len: scan.mean_len,
         q,
         ask: facts.units_ask,
+        collection: facts.units_ask.asks_for_collection(&q.raw),
     };
     let mut ranked = second.score(&candidates, |h| scan.files.get(h).map_or(0, |f| f.len));
     let second_pass = clock.lap();
@@ -511,6 +512,9 @@ struct SecondPass<'a> {
     /// What the question asks for (`score::unit` weighs names and
     /// declarations by it): read from the query once, not per file.
     ask: query::Ask,
+    /// It asks for a collection (`Ask::asks_for_collection`): a table
+    /// among the units weighs more.
+    collection: bool,
 }
 
 impl SecondPass<'_> {
@@ -639,6 +643,7 @@ impl SecondPass<'_> {
             &scored,
             wants_tests,
             self.ask,
+            self.collection,
         );
         let parsed_as = lang.filter(|_| parsed.is_some());
         let prior = score::with_test_units(prior, key, &self.q.terms, &units, parsed_as);
@@ -962,6 +967,7 @@ mod tests {
                 mean_len: 400.0,
                 q: &self.q,
                 ask: query::Ask::Other,
+                collection: false,
             }
         }
     }

@@ -147,6 +147,15 @@ impl UnitSpan {
     }
 }
 
+impl UnitSpan {
+    /// A constant or variable defined over [`TABLE_LINES`] lines or more
+    /// past its name: an initializer that lists entries. Parsed units only:
+    /// line patterns do not say where a definition ends.
+    pub fn is_table(&self) -> bool {
+        matches!(self.kind, "const" | "var") && self.end_line >= self.def_line + TABLE_LINES
+    }
+}
+
 /// A file's units, and for each term occurrence of the second pass (in the
 /// order of `TermLine`s and their matches) its unit and field.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -481,6 +490,19 @@ const NAMES_ONLY_FACTOR: f64 = 0.6;
 /// 0.3 turned 4 of them right or partly right, none worse; the dev and
 /// commit sets (few such questions) unchanged.
 const HANDLING_NAME_FACTOR: f64 = 0.3;
+/// A constant or variable whose definition runs this many lines past its
+/// defining line or more is a table: an initializer that lists entries
+/// (`SUPPORTED_WORKERS = {"sync": …, "gevent": …}`, C's `cmd_table[] = {…}`).
+const TABLE_LINES: usize = 3;
+/// Multiplier for a table ([`TABLE_LINES`]) when a where-question asks for a
+/// collection ("where is the list of built-in commands registered":
+/// `Ask::asks_for_collection`), in place of [`NAMES_ONLY_FACTOR`]: the
+/// table is the answer, though its entries rarely hold the question's words.
+/// Measured on the 1,700 questions (`grade.py --all`): RIGHT 966 -> 971 at
+/// 2 (tuned sets +2, untuned +3; 5 WRONG -> PARTIAL), the same at 2.5, at 1.5
+/// +1; 3 turned one question down. The dev set's line precision 0.389 ->
+/// 0.396; the commit and held-out commit sets unchanged.
+const TABLE_FACTOR: f64 = 2.0;
 /// Multiplier for test code when the query is not about tests.
 const TEST_FACTOR: f64 = 0.5;
 /// Share of the weight of a slot that only an enclosing unit's name holds.
@@ -539,7 +561,8 @@ fn length_factor(lines: usize, power: f64) -> f64 {
 
 /// Scores every unit that holds a term, best first (ties: earlier unit).
 /// `ranked` are the file's scored lines (`lines::score_lines`), `wants_tests`
-/// whether the query asks for tests, `ask` what a question asks for.
+/// whether the query asks for tests, `ask` what a question asks for, and
+/// `collection` whether it asks for a collection (`Ask::asks_for_collection`).
 pub fn score_units(
     lines: &[TermLine],
     layout: &Layout,
@@ -547,6 +570,7 @@ pub fn score_units(
     ranked: &[RankedLine],
     wants_tests: bool,
     ask: Ask,
+    collection: bool,
 ) -> Vec<RankedUnit> {
     let question = ask != Ask::Other;
     let name_factor = if ask == Ask::Happens {
@@ -672,6 +696,12 @@ pub fn score_units(
             if span.test && !wants_tests {
                 score.factor *= TEST_FACTOR;
             }
+            if collection && span.is_table() {
+                if !span.test {
+                    score.factor = score.factor.max(1.0);
+                }
+                score.factor *= TABLE_FACTOR;
+            }
             score.evidence =
                 (score.fields.iter().sum::<f64>() + score.support + score.context + score.line)
                     * score.factor;
@@ -763,7 +793,15 @@ mod tests {
         } else {
             Ask::of(query)
         };
-        score_units(&p.lines, &layout, &weights, &scored, false, ask)
+        score_units(
+            &p.lines,
+            &layout,
+            &weights,
+            &scored,
+            false,
+            ask,
+            ask.asks_for_collection(query),
+        )
     }
 
     /// The unit that ranks first, as `kind name`.
@@ -1128,5 +1166,37 @@ mod tests {
             .find(|u| u.span.name.as_deref() == Some("run"))
             .unwrap();
         assert_eq!(run.callees, vec!["retry_send".to_string()]);
+    }
+
+    const LIST_QUERY: &str = "Where is the list of worker types registered?";
+
+    #[test]
+    fn python_a_list_question_finds_the_table_before_the_function_named_for_it() {
+        let text = "WORKER_TYPES = {\n    \"sync\": \"app.sync.SyncWorker\",\n    \
+            \"gevent\": \"app.ggevent.GeventWorker\",\n    \"gthread\": \"app.gthread.ThreadWorker\",\n}\n\n\n\
+            def register_worker(name, cls):\n    \"\"\"Add a worker class.\"\"\"\n    \
+            WORKER_TYPES[name] = cls\n";
+        assert_eq!(first("workers.py", text, LIST_QUERY), "const WORKER_TYPES");
+        // Asked how, the function that does it.
+        let how = "How is a worker type registered?";
+        assert_eq!(first("workers.py", text, how), "function register_worker");
+    }
+
+    #[test]
+    fn c_a_list_question_finds_the_table_before_the_function_named_for_it() {
+        let text =
+            "static const struct entry *worker_types[] = {\n\t&sync_entry,\n\t&gevent_entry,\n\t\
+            &gthread_entry,\n\tNULL\n};\n\n/* Add a worker type to the others. */\n\
+            void\nregister_worker(const struct entry *e)\n{\n\tworker_types[count++] = e;\n}\n";
+        assert_eq!(first("workers.c", text, LIST_QUERY), "const worker_types");
+    }
+
+    #[test]
+    fn typescript_a_list_question_finds_the_table_before_the_function_named_for_it() {
+        let text =
+            "export const workerTypes = new Set([\n  'sync',\n  'gevent',\n  'gthread',\n]);\n\n\
+            /** Add a worker class. */\n\
+            export function registerWorker(name: string): void {\n  workerTypes.add(name);\n}\n";
+        assert_eq!(first("workers.ts", text, LIST_QUERY), "const workerTypes");
     }
 }
