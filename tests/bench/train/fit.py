@@ -391,6 +391,12 @@ RANKERS = {
                   "doc-comment questions (tests/bench/train/data/gen_docq.py), the comment masked",
                   "The learned file ranker for questions",
                   "questions made from doc comments (the comment masked)"),
+    "real-questions": ("--write-real-questions", "manifest-questions.json",
+                       "real questions with answer files, written by reading the code: the "
+                       "where, how and loose questions of the question sets the ranking was "
+                       "tuned on, but the first (tests/bench/train/real_questions.py)",
+                       "The learned file ranker for questions",
+                       "real questions of the tuned question sets"),
     "happens": ("--write-happens", "manifest-happens.json",
                 "'what happens if' questions from doc comments' failure clauses "
                 "(tests/bench/train/data/gen_docq.py --happens), the comment masked",
@@ -399,11 +405,13 @@ RANKERS = {
 }
 
 
-def write_ranker(args, kind, path, names, ranker, labelled, hand, model, lines) -> None:
+def write_ranker(args, kind, path, names, ranker, labelled, hand, model, lines, reports) -> None:
     """Writes a ranker without a judge (`RANKERS`): the generated Rust file and
-    its manifest (tests/bench/train/manifest-KIND.json)."""
+    its manifest (tests/bench/train/manifest-KIND.json), with the figures of
+    each --report set (`reports`), which the fit never read."""
     flag, manifest_name, data, title, fitted_on = RANKERS[kind]
-    manifest = manifest_of(args, path, names, ranker, labelled, hand, model, lines, data=data)
+    extra = {"reports": reports} if reports else {}
+    manifest = manifest_of(args, path, names, ranker, labelled, hand, model, lines, data=data, **extra)
     manifest_path = Path(path).parents[2] / "tests/bench/train" / manifest_name
     with open(manifest_path, "w") as f:
         json.dump(manifest, f, indent=1)
@@ -433,6 +441,9 @@ def main() -> int:
     ap.add_argument("--write", help="write the fitted model as this Rust file (and the manifest)")
     ap.add_argument("--write-questions",
                     help="write the model fitted on all of --train as the question ranker (this Rust file)")
+    ap.add_argument("--write-real-questions",
+                    help="write the model fitted on all of --train as the question ranker "
+                    "(this Rust file), fitted on the real questions (real_questions.py)")
     ap.add_argument("--write-happens",
                     help="write the model fitted on all of --train as the ranker of "
                     "'what happens' questions (this Rust file)")
@@ -461,21 +472,24 @@ def main() -> int:
     print("\n".join(lines))
     print(f"cross-validated: hand {fmt(hand)} | {args.model} {fmt(model)}")
     final = make(args.model, args).fit(labelled)
+    reports = []
     for path in args.report:
         _, rq = load([path])
         rq = masked(rq)
-        print(f"report {path}: hand {fmt(metrics(rq, hand_scores(rq)))} | "
-              f"{args.model} {fmt(metrics(rq, [final.score(q) for q in rq]))}")
+        by_hand, learned = metrics(rq, hand_scores(rq)), metrics(rq, [final.score(q) for q in rq])
+        print(f"report {path}: hand {fmt(by_hand)} | {args.model} {fmt(learned)}")
+        reports.append({"set": Path(path).name, "hand": by_hand, "learned": learned})
     if args.model == "linear":
         order = np.argsort(-np.abs(final.coef * np.vstack([q["X"] for q in labelled]).std(axis=0)))
         print("largest standardized weights:")
         for i in order[:20]:
             print(f"  {names[i]:24s} {final.coef[i]:+.4f}")
-    for kind, path in (("questions", args.write_questions), ("happens", args.write_happens)):
+    for kind, path in (("questions", args.write_questions), ("real-questions", args.write_real_questions),
+                       ("happens", args.write_happens)):
         if path:
             if args.model != "linear" or args.drop:
                 raise SystemExit(f"error: {RANKERS[kind][0]} needs the linear model over every feature")
-            write_ranker(args, kind, path, names, final, labelled, hand, model, lines)
+            write_ranker(args, kind, path, names, final, labelled, hand, model, lines, reports)
     if args.write:
         if args.model != "linear" or args.drop:
             raise SystemExit("error: --write needs the linear model over every feature")

@@ -1,7 +1,6 @@
 #!/bin/bash
-# Remakes the learned question rankers (src/score/learned_questions.rs and
-# tests/bench/train/manifest-questions.json; src/score/learned_happens.rs and
-# manifest-happens.json): makes the doc-comment questions
+# Remakes the learned "what happens" ranker (src/score/learned_happens.rs and
+# tests/bench/train/manifest-happens.json): makes the doc-comment questions
 # and their masked trees (data/gen_docq.py; it must reproduce the committed
 # data/docq.jsonl), dumps their features with kgrep (--features ranks by hand,
 # so the data does not depend on the model it trains), then fits with fit.py.
@@ -32,7 +31,11 @@ make_one() {
   "$PYTHON" tests/bench/train/fit.py --train "$OUT/$name-features.jsonl" \
     --repos tests/bench/train/data/repos.tsv --c 0.1 "$write_flag" "$rust"
 }
-make_one docq "${TREES:-/tmp/kgrep-docq}" "" --write-questions src/score/learned_questions.rs
-# The "what happens" ranker (src/score/learned_happens.rs, manifest-happens.json):
-# the same, from doc comments' failure clauses (gen_docq.py --happens).
+# The question ranker was fitted on these doc questions until 2026-12-02; it is now
+# fitted on real questions (make_real_question_model.sh). To compare, the doc
+# questions' fit is still one command away:
+if [ -n "${DOCQ_QUESTIONS:-}" ]; then
+  make_one docq "${TREES:-/tmp/kgrep-docq}" "" --write-questions src/score/learned_questions.rs
+fi
+# The "what happens" ranker: from doc comments' failure clauses (gen_docq.py --happens).
 make_one docqh "${HTREES:-/tmp/kgrep-docqh}" --happens --write-happens src/score/learned_happens.rs
