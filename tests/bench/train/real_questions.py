@@ -33,14 +33,8 @@ LEFT_OUT = {"first"}
 
 def questions() -> dict[str, tuple[str, dict]]:
     """Each question's set and row, by id."""
-    out = {}
-    for name, folder in grade.set_folders():
-        for f in sorted(folder.glob("*.jsonl")):
-            for line in f.read_text().splitlines():
-                if line.strip():
-                    q = json.loads(line)
-                    out[q["id"]] = (name, q)
-    return out
+    return {q["id"]: (name, q) for name, folder in grade.set_folders()
+            for q in grade.load_questions([], folder)}
 
 
 def main() -> int:
