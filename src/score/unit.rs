@@ -145,9 +145,7 @@ impl UnitSpan {
             && !self.bodiless
             && self.end_line.saturating_sub(self.def_line) <= SHORT_BODY_LINES
     }
-}
 
-impl UnitSpan {
     /// A constant or variable defined over [`TABLE_LINES`] lines or more
     /// past its name: an initializer that lists entries. Parsed units only:
     /// line patterns do not say where a definition ends.
@@ -681,11 +679,16 @@ pub fn score_units(
                 }
                 score.branching += BRANCH_WEIGHT * span.branches as f64 / lines as f64;
             }
+            // A table a collection question asks for is the answer, not a
+            // declaration that only names the words (in test code it keeps
+            // the discount, as test code keeps its own).
+            let table = collection && span.is_table();
             if span.shape == Shape::Container {
                 score.length *= CONTAINER_FACTOR;
-            } else if (named_only || (question && span.kind == "type_alias"))
+            } else if ((named_only || (question && span.kind == "type_alias"))
                 && span.shape != Shape::Callable
-                || question && span.bodiless
+                || question && span.bodiless)
+                && (!table || span.test)
             {
                 // A type alias only names: what its body holds is a type,
                 // never the code that does the thing a question asks for;
@@ -696,10 +699,7 @@ pub fn score_units(
             if span.test && !wants_tests {
                 score.factor *= TEST_FACTOR;
             }
-            if collection && span.is_table() {
-                if !span.test {
-                    score.factor = score.factor.max(1.0);
-                }
+            if table {
                 score.factor *= TABLE_FACTOR;
             }
             score.evidence =
