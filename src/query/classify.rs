@@ -337,17 +337,22 @@ const CHANGE_VERB_STEMS: &[&str] = &[
     "use",
 ];
 
+/// The runs of letters and digits of `text`, in order: its words as the
+/// question's shape reads them (not split at case changes, as
+/// `words::for_each_word` splits identifiers).
+fn plain_words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+}
+
 /// Whether a word of `plain` (lowercase) is a verb of choice
 /// ([`DECISION_STEMS`]).
 fn asks_a_choice(plain: &str) -> bool {
-    plain
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .any(|w| {
-            DECISION_STEMS
-                .binary_search(&super::stem(w).as_str())
-                .is_ok()
-        })
+    plain_words(plain).any(|w| {
+        DECISION_STEMS
+            .binary_search(&super::stem(w).as_str())
+            .is_ok()
+    })
 }
 
 /// Words that say a question asks for a collection of things ("where is the
@@ -384,9 +389,7 @@ impl Ask {
             return self;
         }
         let plain = without_request(raw).to_lowercase();
-        let first = plain
-            .split(|c: char| !c.is_alphanumeric())
-            .find(|w| !w.is_empty() && !super::is_stop_word(w));
+        let first = plain_words(&plain).find(|w| !super::is_stop_word(w));
         match first {
             Some(w)
                 if CHANGE_VERB_STEMS
@@ -409,10 +412,7 @@ impl Ask {
             return false;
         }
         let plain = raw.to_lowercase();
-        let words: Vec<&str> = plain
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .collect();
+        let words: Vec<&str> = plain_words(&plain).collect();
         words
             .iter()
             .any(|w| COLLECTION_WORDS.binary_search(w).is_ok())
@@ -456,10 +456,7 @@ impl Ask {
 
     /// How `lower` asks by its first words.
     fn opening(lower: &str) -> Ask {
-        let words: Vec<&str> = lower
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .collect();
+        let words: Vec<&str> = plain_words(lower).collect();
         match words.as_slice() {
             ["what", "happens" | "happen", ..] => Ask::Happens,
             ["where" | "which", ..] => Ask::Where,
@@ -476,9 +473,8 @@ impl Ask {
             "after", "assuming", "before", "during", "given", "if", "in", "once", "since",
             "suppose", "unless", "when", "whenever", "while", "with",
         ];
-        clause
-            .split(|c: char| !c.is_alphanumeric())
-            .find(|w| !w.is_empty())
+        plain_words(clause)
+            .next()
             .is_some_and(|w| OPENERS.contains(&w))
     }
 }
