@@ -21,19 +21,14 @@ from pathlib import Path
 import numpy as np
 
 import fit
+import real_questions
 
 HERE = Path(__file__).resolve().parent
-QUESTIONS = HERE.parent / "questions"
 
 
 def set_and_kind() -> dict[str, tuple[str, str]]:
-    out = {}
-    for f in sorted(QUESTIONS.glob("*.jsonl")) + sorted(QUESTIONS.glob("*/*.jsonl")):
-        name = "first" if f.parent == QUESTIONS else f.parent.name
-        for line in f.read_text().splitlines():
-            q = json.loads(line)
-            out[q["id"]] = (name, q["kind"])
-    return out
+    """Each question's set and kind, by id."""
+    return {i: (name, q["kind"]) for i, (name, q) in real_questions.questions().items()}
 
 
 def main() -> int:
