@@ -615,6 +615,9 @@ pub(super) fn terms_of_read(plain: &str, ask: Ask) -> Vec<Term> {
             {
                 push_run_together(&mut terms, segment.to_ascii_lowercase(), slot);
             }
+            if let (Some(short), Some(slot)) = (hyphenated_initials(segment), first_slot) {
+                push_initials(&mut terms, short, slot);
+            }
             path_slot = path_slot.or(first_slot);
             path.extend(parts);
         }
@@ -745,6 +748,49 @@ fn push_run_together(terms: &mut Vec<Term>, word: String, slot: usize) {
         weight: 1.0,
         slot,
         origin: Origin::Query,
+        concept: None,
+        parts: Vec::new(),
+        aside: false,
+    });
+}
+
+/// The initials of a compound typed with hyphens, of three words or more
+/// (`time-to-run` -> `ttr`, `end-of-file` -> `eof`, `ahead-of-time` ->
+/// `aot`, `day-of-month` -> `dom`): code abbreviates such a compound to its
+/// initials. Only hyphenated compounds: the initials of any three words in a
+/// row ("shell to run") are an unrelated word of code (`str`) as often as
+/// not. `None` for a shorter or non-alphabetic segment.
+fn hyphenated_initials(segment: &str) -> Option<String> {
+    let words: Vec<&str> = segment.split('-').collect();
+    let alphabetic = words
+        .iter()
+        .all(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphabetic()));
+    if words.len() < 3 || !alphabetic {
+        return None;
+    }
+    Some(
+        words
+            .iter()
+            .filter_map(|w| w.chars().next())
+            .map(|c| c.to_ascii_lowercase())
+            .collect(),
+    )
+}
+
+/// Adds a compound's initials ([`hyphenated_initials`]) in the compound's
+/// slot, weighted as a synonym: an abbreviation is a guess at the code's
+/// word, weaker than the words typed.
+fn push_initials(terms: &mut Vec<Term>, short: String, slot: usize) {
+    let stem = stem(&short);
+    if stem.len() < 3 || terms.iter().any(|t| t.stem == stem) || terms.len() >= MAX_TERMS {
+        return;
+    }
+    terms.push(Term {
+        text: short,
+        stem,
+        weight: SYNONYM_WEIGHT,
+        slot,
+        origin: Origin::Synonym,
         concept: None,
         parts: Vec::new(),
         aside: false,
@@ -1603,6 +1649,22 @@ mod tests {
         // Lowercase and capitalised words are only themselves.
         assert_eq!(texts("sqlite rows"), ["sqlite", "rows"]);
         assert_eq!(texts("Rows"), ["rows"]);
+    }
+
+    #[test]
+    fn a_hyphenated_compound_is_also_searched_by_its_initials() {
+        let q = analyze("where is the minimum time-to-run enforced");
+        let slot = |w: &str| q.terms.iter().find(|t| t.text == w).map(|t| t.slot);
+        let ttr = q.terms.iter().find(|t| t.text == "ttr");
+        assert!(ttr.is_some_and(|t| t.weight < 1.0), "{:?}", q.terms);
+        // In the compound's slot: the initials are one word of the query.
+        assert_eq!(slot("ttr"), slot("time"));
+        let texts =
+            |q: &str| -> Vec<String> { analyze(q).terms.into_iter().map(|t| t.text).collect() };
+        assert!(texts("what happens at end-of-file").contains(&"eof".to_string()));
+        // Two words give no initials, nor do the same words typed apart.
+        assert!(!texts("how is the cross-origin check done").contains(&"co".to_string()));
+        assert!(!texts("what happens at end of file").contains(&"eof".to_string()));
     }
 
     #[test]
