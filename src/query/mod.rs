@@ -738,6 +738,19 @@ fn is_capitalized_name(segment: &str) -> bool {
 /// not when its stem is under three letters, another word's (`iOS` stems to
 /// `io`).
 fn push_run_together(terms: &mut Vec<Term>, word: String, slot: usize) {
+    push_derived_word(terms, word, slot, 1.0, Origin::Query);
+}
+
+/// Adds a word derived from the typed ones (a name run together, a
+/// compound's initials) as a term in `slot`, unless its stem is under three
+/// letters or already searched.
+fn push_derived_word(
+    terms: &mut Vec<Term>,
+    word: String,
+    slot: usize,
+    weight: f32,
+    origin: Origin,
+) {
     let stem = stem(&word);
     if stem.len() < 3 || terms.iter().any(|t| t.stem == stem) || terms.len() >= MAX_TERMS {
         return;
@@ -745,9 +758,9 @@ fn push_run_together(terms: &mut Vec<Term>, word: String, slot: usize) {
     terms.push(Term {
         text: word,
         stem,
-        weight: 1.0,
+        weight,
         slot,
-        origin: Origin::Query,
+        origin,
         concept: None,
         parts: Vec::new(),
         aside: false,
@@ -781,20 +794,7 @@ fn hyphenated_initials(segment: &str) -> Option<String> {
 /// slot, weighted as a synonym: an abbreviation is a guess at the code's
 /// word, weaker than the words typed.
 fn push_initials(terms: &mut Vec<Term>, short: String, slot: usize) {
-    let stem = stem(&short);
-    if stem.len() < 3 || terms.iter().any(|t| t.stem == stem) || terms.len() >= MAX_TERMS {
-        return;
-    }
-    terms.push(Term {
-        text: short,
-        stem,
-        weight: SYNONYM_WEIGHT,
-        slot,
-        origin: Origin::Synonym,
-        concept: None,
-        parts: Vec::new(),
-        aside: false,
-    });
+    push_derived_word(terms, short, slot, SYNONYM_WEIGHT, Origin::Synonym);
 }
 
 /// Function words that code joins to a word in a name (`is_empty`,
