@@ -481,24 +481,27 @@ fn a_unit_is_printed_from_its_definition_then_its_body_when_a_doc_line_scores_be
 }
 
 #[test]
-fn a_file_shows_its_best_unit_in_full_then_eight_more_units_once_each() {
-    // Unit k (k = 0..11) spans lines 100k+1..100k+50, is named on 100k+1, and
-    // holds one scored line, 100k+10; unit 10 is under half the best unit's
-    // score. The best unit is printed from its definition; the next eight by
-    // their best line; the ninth-best waits, and the weak one is cut.
-    let lines: Vec<(usize, u32, f64)> = (0..11u32)
+fn a_file_shows_its_best_unit_in_full_then_ten_more_units_once_each() {
+    // Unit k (k = 0..13) spans lines 100k+1..100k+50, is named on 100k+1, and
+    // holds one scored line, 100k+10; unit 13 is under half the best unit's
+    // score. The best unit is printed from its definition; the next ten by
+    // their best line; the eleventh-best waits, and the weak one is cut.
+    let lines: Vec<(usize, u32, f64)> = (0..13u32)
         .map(|k| (100 * k as usize + 10, 100 * k + 1, 5.0 - 0.1 * f64::from(k)))
         .collect();
     let mut file = ranked(1, 10.0, &lines);
-    file.units = (0..11)
+    file.units = (0..13)
         .map(|k| {
-            let total = if k == 10 { 4.0 } else { 9.0 - 0.1 * k as f64 };
+            let total = if k == 12 { 4.0 } else { 9.0 - 0.1 * k as f64 };
             unit(100 * k + 1, 100 * k + 1, 100 * k + 50, total)
         })
         .collect();
     assert_eq!(
         select(&[file], 100),
-        vec![(1, vec![1, 10, 110, 210, 310, 410, 510, 610, 710, 810])]
+        vec![(
+            1,
+            vec![1, 10, 110, 210, 310, 410, 510, 610, 710, 810, 910, 1010]
+        )]
     );
 }
 
