@@ -85,6 +85,18 @@ impl Field {
             Field::Comment => 0.5,
         }
     }
+
+    /// [`Field::weight`] for a question asking `ask`: a what-happens
+    /// question weighs names less ([`HANDLING_NAME_FACTOR`]), a how or
+    /// what-happens question comments ([`PROCESS_COMMENT_FACTOR`]).
+    pub fn weight_for(self, ask: Ask) -> f64 {
+        let factor = match (self, ask) {
+            (Field::Name, Ask::Happens) => HANDLING_NAME_FACTOR,
+            (Field::Comment, Ask::How | Ask::Happens) => PROCESS_COMMENT_FACTOR,
+            _ => 1.0,
+        };
+        self.weight() * factor
+    }
 }
 
 /// The kinds of code unit ranking tells apart.
@@ -615,16 +627,6 @@ pub fn score_units(
     collection: bool,
 ) -> Vec<RankedUnit> {
     let question = ask != Ask::Other;
-    let name_factor = if ask == Ask::Happens {
-        HANDLING_NAME_FACTOR
-    } else {
-        1.0
-    };
-    let comment_factor = if matches!(ask, Ask::How | Ask::Happens) {
-        PROCESS_COMMENT_FACTOR
-    } else {
-        1.0
-    };
     // unit -> slot -> best weight per field
     let mut evidence: BTreeMap<usize, BTreeMap<usize, [f64; 7]>> = BTreeMap::new();
     for (tl, at) in lines.iter().zip(&layout.at) {
@@ -678,14 +680,7 @@ pub fn score_units(
                 let mut values: Vec<(f64, usize)> = fields
                     .iter()
                     .enumerate()
-                    .map(|(i, &w)| {
-                        let ask_factor = match FIELDS[i] {
-                            Field::Name => name_factor,
-                            Field::Comment => comment_factor,
-                            _ => 1.0,
-                        };
-                        (w * FIELDS[i].weight() * ask_factor, i)
-                    })
+                    .map(|(i, &w)| (w * FIELDS[i].weight_for(ask), i))
                     .filter(|(v, _)| *v > 0.0)
                     .collect();
                 values.sort_by(|a, b| b.0.total_cmp(&a.0));
