@@ -354,6 +354,9 @@ mod tests {
         // caught (`except Failure`, `catch (Exception e)`).
         assert!(related("reject").contains(&"failure".to_string()));
         assert!(related("fail").contains(&"exception".to_string()));
+        // What happens when an object is created is in its constructor
+        // (`constructor(options)`, `def __init__`).
+        assert!(related("created").contains(&"constructor".to_string()));
         assert!(!related("find").contains(&"find".to_string()), "not itself");
         for family in families(BUILTIN) {
             for w in &family {
