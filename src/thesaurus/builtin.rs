@@ -390,6 +390,11 @@ mod tests {
             // Code says `invalid` where a question says `bad`; a bad
             // request stays its own concept.
             ("bad", "invalid"),
+            // A question's time limit is the code's timeout; its ctrl+c
+            // (split into two words) is the code's `isCtrlC` or SIGINT.
+            ("time limit", "timeout"),
+            ("ctrl c", "interrupt"),
+            ("ctrlc", "sigint"),
         ] {
             let a = t.lookup(abbr).unwrap_or_else(|| panic!("{abbr} unknown"));
             let f = t.lookup(full).unwrap_or_else(|| panic!("{full} unknown"));
