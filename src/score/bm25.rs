@@ -1,4 +1,4 @@
-//! File-level evidence: BM25 (k1 1.2, b 0.75) over the query's terms, and query
+//! File-level evidence: BM25 (k1 1.2, b 0.5) over the query's terms, and query
 //! words found in the file's path.
 
 use std::cell::RefCell;
