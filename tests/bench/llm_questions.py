@@ -2,7 +2,7 @@
 """The model stage on everyday questions: does the fallback turn a question's answer around?
 
     bash ../shared/llm/llm-server.sh start
-    python3 tests/bench/llm_questions.py [--out /tmp/kgrep-llm-questions] [--kgrep target/release/kgrep]
+    python3 tests/bench/llm_questions.py [--out /tmp/kgrep-llm-questions] [--kgrep target/release/kgrep] [--sets thirtieth]
     python3 tests/bench/llm_questions.py --report      # the table from what has run so far
 
 `llm_fusion.py` measures the fallback on the dev and commit sets; this measures it the
@@ -63,7 +63,7 @@ def choose(a, recorder: Recorder) -> list[dict]:
         return [json.loads(line) for line in path.read_text().splitlines()]
     rows = []
     for name, folder in grade.set_folders():
-        if name not in grade.TUNED_SETS:
+        if name not in grade.TUNED_SETS or a.sets and name not in a.sets.split(","):
             continue
         picked = 0
         for r in grade.load_questions([], folder):
@@ -107,6 +107,7 @@ def main() -> int:
     ap.add_argument("--kgrep", default=str(ROOT / "target/release/kgrep"))
     ap.add_argument("--corpora", type=Path, default=Path("/tmp/kgrep-questions"))
     ap.add_argument("--per-set", type=int, default=1, help="questions a set (kept in OUT/queries.jsonl)")
+    ap.add_argument("--sets", default="", help="only these tuned sets (comma-separated; default: every one)")
     ap.add_argument("--timeout", type=int, default=1800)
     ap.add_argument("--report", action="store_true", help="only print the table")
     ap.add_argument("--replies", type=Path, help="where model replies are recorded (default OUT/replies)")
