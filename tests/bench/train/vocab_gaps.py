@@ -31,12 +31,15 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "questions"))
 sys.path.insert(0, str(HERE.parent / "semantic"))
+sys.path.insert(0, str(HERE))
 import grade  # noqa: E402
+import line_visibility  # noqa: E402
 import tok  # noqa: E402
 
-SCAFFOLDING = """where defined set configured registered how does decide find choose compute
-what happens when fail fails missing times invalid which tests test check checks tested code
-get gets given used use uses handled handle make makes""".split()
+# The question's scaffolding (`line_visibility.SCAFFOLDING`) and the verbs every kind of
+# question uses, which would pair with every answer.
+SCAFFOLDING = line_visibility.SCAFFOLDING + """times get gets given used use uses handled handle
+make makes""".split()
 
 
 def answer_words(corpora: Path, q: dict) -> set[str]:
