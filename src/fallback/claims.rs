@@ -15,7 +15,6 @@ use super::consult::{Policy, Stage};
 use crate::document::Document;
 use crate::llm::Reply;
 use crate::rank::{self, Searched, Selection};
-use crate::score;
 use crate::verify;
 use crate::walk::Haystack;
 
@@ -193,21 +192,7 @@ pub(super) fn fuse_claims(
         .filter_map(|f| key_of(f.haystack))
         .collect();
     // Each file's printed lines best first, so the cap keeps its best.
-    let score_of = |h: usize, n: usize| {
-        search
-            .scores
-            .get(&(h, n))
-            .map_or(f64::NEG_INFINITY, |s| s.total)
-    };
-    let printed: Vec<(String, Vec<usize>)> = search
-        .selected
-        .iter()
-        .filter_map(|(h, lines)| {
-            let mut lines = lines.clone();
-            lines.sort_by(|&a, &b| score::better((score_of(*h, a), a), (score_of(*h, b), b)));
-            Some((key_of(*h)?, lines))
-        })
-        .collect();
+    let printed = search.selected_best_first();
     let model: Vec<(String, Vec<usize>)> = model_order
         .iter()
         .filter_map(|h| {

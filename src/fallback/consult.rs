@@ -676,8 +676,16 @@ fn vocabulary(q: &Query, search: &Searched, read: &crate::document::ReadOptions)
 /// Replaces the ranking with the fusion (reciprocal rank) of it and the
 /// ranking with the model's words (`rrf::fuse_ranked`), and selects again:
 /// as the first pass does, the wider selection unless the second pass's
-/// judge is sure.
+/// judge is sure. The offline selection's lines stay, the second's come
+/// after them (`fuse::keep_offline`), so a weak model's words cannot push
+/// out a runner-up's answer line.
 fn fuse_into(search: &mut Searched, second: Searched, limits: Limits) {
+    let offline = search.selected_best_first();
+    let offline_scores: Vec<((String, usize), crate::score::LineScore)> = search
+        .scores
+        .iter()
+        .filter_map(|(&(h, n), s)| Some(((search.haystacks.get(h)?.key.clone(), n), s.clone())))
+        .collect();
     let (haystacks, ranked) = rrf::fuse_ranked(
         (&search.haystacks, &search.ranked),
         (&second.haystacks, &second.ranked),
@@ -686,14 +694,47 @@ fn fuse_into(search: &mut Searched, second: Searched, limits: Limits) {
         .judgement
         .as_ref()
         .is_some_and(|j| j.verdict == crate::judge::Verdict::Sufficient);
-    search.selected = if sure {
+    let selected = if sure {
         crate::score::select_per_file(&ranked, limits.max_lines, limits.max_count)
     } else {
         crate::score::select_unsure(&ranked, limits.max_lines, limits.max_count)
     };
-    search.scores = crate::report::line_scores(&ranked);
-    search.haystacks = haystacks;
-    search.ranked = ranked;
+    let mut fused = Searched {
+        scores: crate::report::line_scores(&ranked),
+        haystacks,
+        ranked,
+        selected,
+        ..Searched::default()
+    };
+    let order: Vec<String> = fused
+        .ranked
+        .iter()
+        .filter_map(|f| fused.haystacks.get(f.haystack).map(|h| h.key.clone()))
+        .collect();
+    let kept = super::fuse::keep_offline(
+        &order,
+        &offline,
+        &fused.selected_best_first(),
+        limits.max_lines,
+    );
+    let index = |key: &str| fused.haystacks.iter().position(|h| h.key == key);
+    fused.selected = kept
+        .into_iter()
+        .filter_map(|(key, mut lines)| {
+            lines.sort_unstable();
+            Some((index(&key)?, lines))
+        })
+        .collect();
+    // An offline line the second search did not score keeps its score.
+    for ((key, n), score) in offline_scores {
+        if let Some(h) = index(&key) {
+            fused.scores.entry((h, n)).or_insert(score);
+        }
+    }
+    search.selected = fused.selected;
+    search.scores = fused.scores;
+    search.haystacks = fused.haystacks;
+    search.ranked = fused.ranked;
     search.judgement = second.judgement;
 }
 
@@ -1035,6 +1076,49 @@ mod tests {
             .excerpts
             .iter()
             .any(|e| e.path == "src/cache.py"));
+    }
+
+    #[test]
+    fn the_models_words_do_not_push_out_an_offline_line() {
+        let b = "def read_config(path):\n    text = open(path).read()\n    value = parse_value(text)\n    config = {}\n    config[\"value\"] = value\n    return config\n\n\ndef parse_value(text):\n    # parse one config value\n    return text.strip()\n";
+        let a = "def build_lexer(config, value):\n    lexer = Lexer(config.grammar, value)\n    scanner = Scanner(lexer, config.value)\n    tokenizer = Tokenizer(scanner, config.value)\n    grammar = load_grammar(config, value)\n    tokenizer.grammar = grammar\n    lexer.scanner = scanner\n    return tokenizer\n\n\ndef reset_scanner(scanner, lexer):\n    scanner.lexer = lexer\n    scanner.tokenizer = None\n    return scanner\n";
+        let c = "DEFAULT_CONFIG = {}\n\n\ndef default_value(config):\n    # the default config value\n    return config.get(\"value\")\n";
+        let files = vec![file("a.py", a), file("b.py", b), file("c.py", c)];
+        let read = ReadOptions::for_run(false);
+        let search = |raw: &str| {
+            let mut q = query::analyze(raw);
+            natural::rank(
+                &mut q,
+                Corpus::List(&files),
+                &read,
+                LIMITS,
+                &Thresholds::default(),
+            )
+            .unwrap()
+        };
+        let mut results = search("config value");
+        results.selected = crate::score::select_unsure(&results.ranked, 8, None);
+        let before = printed(&results);
+        // The second search, with the model's words, favours a.py, and its
+        // judge is unsure: on its own it prints a runner-up's first line.
+        let mut second = search("config value tokenizer scanner lexer grammar");
+        second.judgement = None;
+        let limits = Limits {
+            max_lines: 8,
+            ..LIMITS
+        };
+        fuse_into(&mut results, second, limits);
+        let after = printed(&results);
+        assert!(after.iter().any(|(k, _)| k == "a.py"), "{after:?}");
+        for (key, lines) in &before {
+            let now = after.iter().find(|(k, _)| k == key).map(|(_, l)| l);
+            for n in lines {
+                assert!(
+                    now.is_some_and(|l| l.contains(n)),
+                    "{key}:{n} was printed offline, not after: {before:?} -> {after:?}"
+                );
+            }
+        }
     }
 
     #[test]

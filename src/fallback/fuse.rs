@@ -7,6 +7,12 @@
 //! model that miscounts lines lands on) joins the results without a vote: it
 //! is printed after the offline ranking's files, never ahead of them.
 //!
+//! The lines follow the same rule: the model's lines and files are added to
+//! the offline ones, and under the line cap the cut falls on the file with
+//! the most lines to spare (`fit_keeping`), never on a runner-up's only
+//! lines; the second search with the model's words keeps every offline line
+//! ([`keep_offline`]).
+//!
 //! Owns the order of the fused files and which lines each prints. Pure: keys
 //! and line numbers in, keys and line numbers out; the caller maps keys to
 //! haystacks. Verification happened before (`verify`): every line here is a
@@ -44,8 +50,9 @@ pub struct Placed {
 /// best first, so the cap keeps a file's best lines); `model`: the
 /// model's verified places (files in its order with their lines);
 /// `not_locating`: those of its files whose lines do not locate (no vote).
-/// `max_lines` caps the lines printed in all (0: no cap); the model's lines
-/// of a file come before its offline ones under the cap.
+/// `max_lines` caps the lines printed in all (0: no cap): the model's lines
+/// (when they locate) and each file's best line stay longest; the other
+/// offline lines are cut from the file with the most.
 pub fn fuse(
     how: Fusion,
     ranked: &[String],
@@ -93,52 +100,125 @@ pub fn fuse(
             .flat_map(|(_, l)| l.iter().copied())
             .collect()
     };
-    let cap = if max_lines == 0 {
-        usize::MAX
-    } else {
-        max_lines
-    };
-    // Each file's candidates, the model's lines first, without repeats.
-    let candidates: Vec<(String, Vec<usize>, Vec<usize>)> = order
-        .into_iter()
-        .filter_map(|key| {
-            let chosen = lines_of(model, &key);
-            let mut all: Vec<usize> = Vec::new();
-            for n in chosen.iter().chain(&lines_of(printed, &key)) {
-                if !all.contains(n) {
-                    all.push(*n);
-                }
+    // Each file's candidates without repeats, and how many of them stay
+    // while another file has lines to spare: the model's lines (when they
+    // locate) and the file's best offline line, then its other offline
+    // lines, then the lines of a model claim that does not locate, which a
+    // small model that miscounts lines lands on.
+    let mut keys: Vec<String> = Vec::new();
+    let mut chosen: Vec<Vec<usize>> = Vec::new();
+    let mut lines: Vec<Vec<usize>> = Vec::new();
+    let mut kept: Vec<usize> = Vec::new();
+    for key in order {
+        let claimed = lines_of(model, &key);
+        let offline = lines_of(printed, &key);
+        let voting = !not_locating.contains(&key);
+        let (first, last): (&[usize], &[usize]) = if voting {
+            (&claimed, &[])
+        } else {
+            (&[], &claimed)
+        };
+        let mut all: Vec<usize> = Vec::new();
+        for n in first.iter().chain(&offline).chain(last) {
+            if !all.contains(n) {
+                all.push(*n);
             }
-            (!all.is_empty()).then_some((key, chosen, all))
-        })
-        .collect();
-    // The budget goes round the files: first every file's first line, in
-    // fused order, then the rest in order. A model that claims many lines
-    // of one file cannot take the budget of the offline files after it.
-    let mut taken = vec![0usize; candidates.len()];
-    let mut total = 0;
-    for (t, (_, _, all)) in taken.iter_mut().zip(&candidates) {
-        if total < cap && !all.is_empty() {
-            *t = 1;
-            total += 1;
         }
+        if all.is_empty() {
+            continue;
+        }
+        let held = first.len() + usize::from(!offline.is_empty());
+        kept.push(held.clamp(1, all.len()));
+        keys.push(key);
+        chosen.push(claimed);
+        lines.push(all);
     }
-    for (t, (_, _, all)) in taken.iter_mut().zip(&candidates) {
-        let more = (all.len() - *t).min(cap - total);
-        *t += more;
-        total += more;
-    }
+    fit_keeping(&mut lines, &kept, max_lines);
     let mut out = Vec::new();
-    for ((key, chosen, all), t) in candidates.into_iter().zip(taken) {
-        if t == 0 {
-            break;
+    for ((key, chosen), mut lines) in keys.into_iter().zip(chosen).zip(lines) {
+        if lines.is_empty() {
+            continue;
         }
-        let mut lines: Vec<usize> = all.into_iter().take(t).collect();
         let chosen: Vec<usize> = chosen.into_iter().filter(|n| lines.contains(n)).collect();
         lines.sort_unstable();
         out.push(Placed { key, lines, chosen });
     }
     out
+}
+
+/// Fits files' lines under `cap` lines in all (0: no cap), each file's in
+/// the order it would keep them and its first `kept[i]` held: while over,
+/// the file with the most lines beyond those held (the later one of a tie)
+/// gives up its last; once none has any, the file with the most lines. The
+/// budget is cut from the top, so a model that claims many lines of one
+/// file, or a second search that favours one, cannot take the lines of the
+/// files after it, and the first file keeps what it had over the others.
+fn fit_keeping(files: &mut [Vec<usize>], kept: &[usize], cap: usize) {
+    if cap == 0 {
+        return;
+    }
+    let mut total: usize = files.iter().map(Vec::len).sum();
+    let kept_of = |i: usize| kept.get(i).copied().unwrap_or(0);
+    while total > cap {
+        let spare = (0..files.len())
+            .filter(|&i| files[i].len() > kept_of(i))
+            .max_by_key(|&i| files[i].len() - kept_of(i));
+        let Some(i) = spare.or_else(|| (0..files.len()).max_by_key(|&i| files[i].len())) else {
+            return;
+        };
+        files[i].pop();
+        total -= 1;
+    }
+}
+
+/// The lines to print after the second search, the one with the model's
+/// words (`consult`): each file of `order` (the fused ranking's keys, best
+/// first) prints the lines the offline selection gave it, then the second
+/// search's, up to as many as the more generous of the two gave it. Under
+/// `cap` the second search's lines go first (`fit_keeping`), but a
+/// file only it found keeps its best line. Files are in `order`, lines in
+/// the order kept. The model's words add lines and files; they never take
+/// the place of an offline line but for a file of their own (issue 18: a
+/// weak model's expansion must not lose an offline result).
+pub fn keep_offline(
+    order: &[String],
+    offline: &[(String, Vec<usize>)],
+    second: &[(String, Vec<usize>)],
+    cap: usize,
+) -> Vec<(String, Vec<usize>)> {
+    let lines_of = |list: &[(String, Vec<usize>)], key: &str| -> Vec<usize> {
+        list.iter()
+            .filter(|(k, _)| k == key)
+            .flat_map(|(_, l)| l.iter().copied())
+            .collect()
+    };
+    let mut keys: Vec<&String> = Vec::new();
+    let mut files: Vec<Vec<usize>> = Vec::new();
+    let mut kept: Vec<usize> = Vec::new();
+    for key in order {
+        let (old, new) = (lines_of(offline, key), lines_of(second, key));
+        let room = old.len().max(new.len());
+        let mut lines: Vec<usize> = Vec::new();
+        for n in old.iter().chain(&new) {
+            if !lines.contains(n) {
+                lines.push(*n);
+            }
+        }
+        lines.truncate(room);
+        if !lines.is_empty() {
+            keys.push(key);
+            // A file the model's words found keeps its best line as an
+            // offline file keeps all of its own.
+            kept.push(old.len().max(1));
+            files.push(lines);
+        }
+    }
+    fit_keeping(&mut files, &kept, cap);
+    keys.into_iter()
+        .zip(files)
+        .filter(|(_, l)| !l.is_empty())
+        .map(|(k, l)| (k.clone(), l))
+        .collect()
 }
 
 #[cfg(test)]
@@ -254,5 +334,97 @@ mod tests {
         // With a vote, the same model wins (agreement on b).
         let fused = fuse(Fusion::ReciprocalRank, &ranked, &printed, &model, &[], 15);
         assert_eq!(fused[0].key, "b");
+    }
+
+    #[test]
+    fn a_model_claiming_many_lines_of_the_first_file_leaves_the_runner_up_its_lines() {
+        // Greedy in order, the first file's four model lines and three
+        // offline ones would leave b one line of its two under a cap of 8.
+        let fused = fuse(
+            Fusion::ReciprocalRank,
+            &keys(&["a", "b"]),
+            &files(&[("a", &[1, 2, 3]), ("b", &[7, 8])]),
+            &files(&[("a", &[10, 11, 12, 13])]),
+            &[],
+            8,
+        );
+        let order: Vec<&str> = fused.iter().map(|p| p.key.as_str()).collect();
+        assert_eq!(order, ["a", "b"]);
+        assert_eq!(fused[0].lines, vec![1, 2, 10, 11, 12, 13]);
+        assert_eq!(fused[1].lines, vec![7, 8]);
+    }
+
+    #[test]
+    fn offline_lines_go_before_the_models_lines_that_do_not_locate() {
+        // a's model lines do not locate: under the cap they go before its
+        // offline lines and b's.
+        let fused = fuse(
+            Fusion::ReciprocalRank,
+            &keys(&["a", "b"]),
+            &files(&[("a", &[1, 2, 3]), ("b", &[7, 8])]),
+            &files(&[("a", &[10, 11])]),
+            &keys(&["a"]),
+            5,
+        );
+        assert_eq!(fused[0].lines, vec![1, 2, 3]);
+        assert_eq!(fused[0].chosen, Vec::<usize>::new());
+        assert_eq!(fused[1].lines, vec![7, 8]);
+        // And a model line of the first file that locates stays over the
+        // other files' spare lines.
+        let fused = fuse(
+            Fusion::ReciprocalRank,
+            &keys(&["a", "b"]),
+            &files(&[("a", &[1, 2, 3]), ("b", &[7, 8, 9])]),
+            &files(&[("a", &[10])]),
+            &[],
+            6,
+        );
+        assert_eq!(fused[0].lines, vec![1, 2, 3, 10]);
+        assert_eq!(fused[1].lines, vec![7, 8]);
+    }
+
+    #[test]
+    fn fitting_cuts_the_file_with_the_most_lines_first() {
+        let mut lines = vec![vec![1, 2, 3, 4, 5], vec![6, 7], vec![8, 9, 10]];
+        fit_keeping(&mut lines, &[], 7);
+        assert_eq!(lines, vec![vec![1, 2, 3], vec![6, 7], vec![8, 9]]);
+        // Ties go against the later file; a cap below one a file empties
+        // the last files.
+        fit_keeping(&mut lines, &[], 2);
+        assert_eq!(lines, vec![vec![1], vec![6], vec![]]);
+        let mut uncapped = vec![vec![1, 2, 3]];
+        fit_keeping(&mut uncapped, &[], 0);
+        assert_eq!(uncapped, vec![vec![1, 2, 3]]);
+    }
+
+    #[test]
+    fn a_second_search_adds_lines_and_never_drops_an_offline_one() {
+        let order = keys(&["a", "b", "c"]);
+        // The second search (the model's words) favours a and drops b's
+        // answer line 9 and all of c.
+        let offline = files(&[("a", &[1, 2]), ("b", &[8, 9]), ("c", &[4])]);
+        let second = files(&[("a", &[20, 1, 21, 22]), ("b", &[8])]);
+        let kept = keep_offline(&order, &offline, &second, 0);
+        assert_eq!(
+            kept,
+            files(&[("a", &[1, 2, 20, 21]), ("b", &[8, 9]), ("c", &[4])]),
+            "a file prints as many lines as the more generous search gave it, offline ones first"
+        );
+        // Under a cap the new lines go first.
+        let kept = keep_offline(&order, &offline, &second, 6);
+        assert_eq!(
+            kept,
+            files(&[("a", &[1, 2, 20]), ("b", &[8, 9]), ("c", &[4])])
+        );
+        let kept = keep_offline(&order, &offline, &second, 5);
+        assert_eq!(kept, files(&[("a", &[1, 2]), ("b", &[8, 9]), ("c", &[4])]));
+        // A file only the second search found keeps its best line, at the
+        // cost of the longest file's last (the later of a tie).
+        let second = files(&[("d", &[3, 30])]);
+        let order = keys(&["d", "a", "b"]);
+        let kept = keep_offline(&order, &offline, &second, 5);
+        assert_eq!(kept, files(&[("d", &[3]), ("a", &[1, 2]), ("b", &[8, 9])]));
+        let kept = keep_offline(&order, &offline, &second, 4);
+        assert_eq!(kept, files(&[("d", &[3]), ("a", &[1, 2]), ("b", &[8])]));
     }
 }

@@ -55,6 +55,27 @@ pub const READ_AGAIN_FILES: usize = 8;
 pub const HOLLOW_MARGIN: usize = 200;
 
 impl Searched {
+    /// The selection by key, each file's lines best first by `scores` (an
+    /// unscored line last; ties to the earlier line), so a cap that keeps a
+    /// file's first lines keeps its best.
+    pub fn selected_best_first(&self) -> Vec<(String, Vec<usize>)> {
+        let score_of = |h: usize, n: usize| {
+            self.scores
+                .get(&(h, n))
+                .map_or(f64::NEG_INFINITY, |s| s.total)
+        };
+        self.selected
+            .iter()
+            .filter_map(|(h, lines)| {
+                let mut lines = lines.clone();
+                lines.sort_by(|&a, &b| {
+                    crate::score::better((score_of(*h, a), a), (score_of(*h, b), b))
+                });
+                Some((self.haystacks.get(*h)?.key.clone(), lines))
+            })
+            .collect()
+    }
+
     /// Haystack `h`'s document, read again (`None`: gone or unreadable). A
     /// file too large to load (`document::stream`) comes back hollow: only
     /// the lines near its ranked and printed ones keep their text.
