@@ -94,12 +94,6 @@ pub fn fuse(
             order.push(k.clone());
         }
     }
-    let lines_of = |list: &[(String, Vec<usize>)], key: &str| -> Vec<usize> {
-        list.iter()
-            .filter(|(k, _)| k == key)
-            .flat_map(|(_, l)| l.iter().copied())
-            .collect()
-    };
     // Each file's candidates without repeats, and how many of them stay
     // while another file has lines to spare: the model's lines (when they
     // locate) and the file's best offline line, then its other offline
@@ -118,12 +112,7 @@ pub fn fuse(
         } else {
             (&[], &claimed)
         };
-        let mut all: Vec<usize> = Vec::new();
-        for n in first.iter().chain(&offline).chain(last) {
-            if !all.contains(n) {
-                all.push(*n);
-            }
-        }
+        let all = distinct(first.iter().chain(&offline).chain(last));
         if all.is_empty() {
             continue;
         }
@@ -186,24 +175,13 @@ pub fn keep_offline(
     second: &[(String, Vec<usize>)],
     cap: usize,
 ) -> Vec<(String, Vec<usize>)> {
-    let lines_of = |list: &[(String, Vec<usize>)], key: &str| -> Vec<usize> {
-        list.iter()
-            .filter(|(k, _)| k == key)
-            .flat_map(|(_, l)| l.iter().copied())
-            .collect()
-    };
     let mut keys: Vec<&String> = Vec::new();
     let mut files: Vec<Vec<usize>> = Vec::new();
     let mut kept: Vec<usize> = Vec::new();
     for key in order {
         let (old, new) = (lines_of(offline, key), lines_of(second, key));
         let room = old.len().max(new.len());
-        let mut lines: Vec<usize> = Vec::new();
-        for n in old.iter().chain(&new) {
-            if !lines.contains(n) {
-                lines.push(*n);
-            }
-        }
+        let mut lines = distinct(old.iter().chain(&new));
         lines.truncate(room);
         if !lines.is_empty() {
             keys.push(key);
@@ -219,6 +197,25 @@ pub fn keep_offline(
         .filter(|(_, l)| !l.is_empty())
         .map(|(k, l)| (k.clone(), l))
         .collect()
+}
+
+/// The lines a list gives the file `key`.
+fn lines_of(list: &[(String, Vec<usize>)], key: &str) -> Vec<usize> {
+    list.iter()
+        .filter(|(k, _)| k == key)
+        .flat_map(|(_, l)| l.iter().copied())
+        .collect()
+}
+
+/// The lines in order, each once.
+fn distinct<'a>(lines: impl Iterator<Item = &'a usize>) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    for n in lines {
+        if !out.contains(n) {
+            out.push(*n);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
