@@ -16,7 +16,10 @@ question's lesson never answers another), in its tree.
 
 Resumable and replayable as `llm_fusion.py` is (OUT/<pass>/<id>.json per run; every
 model reply recorded by a proxy on 127.0.0.1, `--replies`, `--replay-only`). A call to
-the 1.5B model takes 1-3 minutes on 2 cores.
+the 1.5B model takes 1-3 minutes on 2 cores. To measure a change that alters some of
+kgrep's requests (a new selection after the expansion), give a copy of the earlier run's
+record as `--replies` without `--replay-only`: a recorded request is answered from it,
+the others are asked live and recorded.
 """
 from __future__ import annotations
 
