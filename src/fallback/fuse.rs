@@ -116,8 +116,8 @@ pub fn fuse(
         if all.is_empty() {
             continue;
         }
-        let held = first.len() + usize::from(!offline.is_empty());
-        kept.push(held.clamp(1, all.len()));
+        let held = distinct(first.iter().chain(offline.first())).len();
+        kept.push(held.max(1));
         keys.push(key);
         chosen.push(claimed);
         lines.push(all);
@@ -348,6 +348,22 @@ mod tests {
         let order: Vec<&str> = fused.iter().map(|p| p.key.as_str()).collect();
         assert_eq!(order, ["a", "b"]);
         assert_eq!(fused[0].lines, vec![1, 2, 10, 11, 12, 13]);
+        assert_eq!(fused[1].lines, vec![7, 8]);
+    }
+
+    #[test]
+    fn a_model_line_that_is_the_best_offline_line_is_held_once() {
+        // a's model line is its best offline line: a holds that one line,
+        // so under a cap of 4 a has two to spare and gives up one before b.
+        let fused = fuse(
+            Fusion::ReciprocalRank,
+            &keys(&["a", "b"]),
+            &files(&[("a", &[5, 6, 9]), ("b", &[7, 8])]),
+            &files(&[("a", &[5])]),
+            &[],
+            4,
+        );
+        assert_eq!(fused[0].lines, vec![5, 6]);
         assert_eq!(fused[1].lines, vec![7, 8]);
     }
 
