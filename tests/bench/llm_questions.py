@@ -4,6 +4,7 @@
     bash ../shared/llm/llm-server.sh start
     python3 tests/bench/llm_questions.py [--out /tmp/kgrep-llm-questions] [--kgrep target/release/kgrep] [--sets thirtieth]
     python3 tests/bench/llm_questions.py --report      # the table from what has run so far
+    python3 tests/bench/llm_questions.py --report --out NEW --against OLD   # what changed
 
 `llm_fusion.py` measures the fallback on the dev and commit sets; this measures it the
 way `questions/grade.py` grades (RIGHT, PARTIAL, WRONG: the first printed file and its
@@ -104,6 +105,25 @@ def table(a, rows: list[dict]) -> str:
     return "\n".join(out)
 
 
+def against(a, rows: list[dict]) -> str:
+    """The questions whose grade with the model differs between OUT and `--against`
+    (an earlier run of the same questions), and each run's totals."""
+    out = [f"| id | with the model in {a.against} | in {a.out} |", "|---|---|---|"]
+    totals: list[dict[str, int]] = [{}, {}]
+    for r in rows:
+        grades = []
+        for i, d in enumerate((a.against, a.out)):
+            f = d / "model" / f"{r['id']}.json"
+            g = grade.grade(r, grade.parse(json.loads(f.read_text())["stdout"])) if f.exists() else "-"
+            totals[i][g] = totals[i].get(g, 0) + 1
+            grades.append(g)
+        if grades[0] != grades[1]:
+            out.append(f"| {r['id']} | {grades[0]} | {grades[1]} |")
+    for d, t in zip((a.against, a.out), totals):
+        out.append(f"\n{d}: " + ", ".join(f"{k} {t.get(k, 0)}" for k in ("RIGHT", "PARTIAL", "WRONG", "-")))
+    return "\n".join(out)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, default=Path("/tmp/kgrep-llm-questions"))
@@ -115,6 +135,7 @@ def main() -> int:
     ap.add_argument("--report", action="store_true", help="only print the table")
     ap.add_argument("--replies", type=Path, help="where model replies are recorded (default OUT/replies)")
     ap.add_argument("--replay-only", action="store_true", help="answer only from the recorded replies")
+    ap.add_argument("--against", type=Path, help="with --report: only the questions graded otherwise in this earlier OUT")
     a = ap.parse_args()
     a.kgrep = os.path.abspath(a.kgrep)
     (a.out / "config" / "kgrep").mkdir(parents=True, exist_ok=True)
@@ -127,7 +148,7 @@ def main() -> int:
             run(a, recorder, r, "offline")
         for r in rows:
             run(a, recorder, r, "model")
-    print(table(a, rows))
+    print(against(a, rows) if a.report and a.against else table(a, rows))
     return 0
 
 
