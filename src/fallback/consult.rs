@@ -681,10 +681,15 @@ fn vocabulary(q: &Query, search: &Searched, read: &crate::document::ReadOptions)
 /// out a runner-up's answer line.
 fn fuse_into(search: &mut Searched, second: Searched, limits: Limits) {
     let offline = search.selected_best_first();
+    // The printed lines' scores, for those the second search does not score.
     let offline_scores: Vec<((String, usize), crate::score::LineScore)> = search
-        .scores
+        .selected
         .iter()
-        .filter_map(|(&(h, n), s)| Some(((search.haystacks.get(h)?.key.clone(), n), s.clone())))
+        .flat_map(|(h, lines)| lines.iter().map(move |&n| (*h, n)))
+        .filter_map(|(h, n)| {
+            let score = search.scores.get(&(h, n))?.clone();
+            Some(((search.haystacks.get(h)?.key.clone(), n), score))
+        })
         .collect();
     let (haystacks, ranked) = rrf::fuse_ranked(
         (&search.haystacks, &search.ranked),
@@ -725,7 +730,7 @@ fn fuse_into(search: &mut Searched, second: Searched, limits: Limits) {
             Some((index(&key)?, lines))
         })
         .collect();
-    // An offline line the second search did not score keeps its score.
+    // An offline line the second search did not score keeps its own.
     for ((key, n), score) in offline_scores {
         if let Some(h) = index(&key) {
             fused.scores.entry((h, n)).or_insert(score);
@@ -1109,6 +1114,12 @@ mod tests {
         };
         fuse_into(&mut results, second, limits);
         let after = printed(&results);
+        // Every printed line keeps a score (`--json`, `--explain`).
+        for (h, lines) in &results.selected {
+            for n in lines {
+                assert!(results.scores.contains_key(&(*h, *n)), "{h}:{n}");
+            }
+        }
         assert!(after.iter().any(|(k, _)| k == "a.py"), "{after:?}");
         for (key, lines) in &before {
             let now = after.iter().find(|(k, _)| k == key).map(|(_, l)| l);
