@@ -185,12 +185,7 @@ pub(super) fn fuse_claims(
     verified: &Selection,
     max_lines: usize,
 ) -> Vec<(usize, usize)> {
-    let key_of = |h: usize| search.haystacks.get(h).map(|x| x.key.clone());
-    let ranked: Vec<String> = search
-        .ranked
-        .iter()
-        .filter_map(|f| key_of(f.haystack))
-        .collect();
+    let ranked = search.ranked_keys();
     // Each file's printed lines best first, so the cap keeps its best.
     let printed = search.selected_best_first();
     let model: Vec<(String, Vec<usize>)> = model_order

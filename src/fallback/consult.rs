@@ -699,31 +699,22 @@ fn fuse_into(search: &mut Searched, second: Searched, limits: Limits) {
         .judgement
         .as_ref()
         .is_some_and(|j| j.verdict == crate::judge::Verdict::Sufficient);
-    let selected = if sure {
+    search.selected = if sure {
         crate::score::select_per_file(&ranked, limits.max_lines, limits.max_count)
     } else {
         crate::score::select_unsure(&ranked, limits.max_lines, limits.max_count)
     };
-    let mut fused = Searched {
-        scores: crate::report::line_scores(&ranked),
-        haystacks,
-        ranked,
-        selected,
-        ..Searched::default()
-    };
-    let order: Vec<String> = fused
-        .ranked
-        .iter()
-        .filter_map(|f| fused.haystacks.get(f.haystack).map(|h| h.key.clone()))
-        .collect();
+    search.scores = crate::report::line_scores(&ranked);
+    search.haystacks = haystacks;
+    search.ranked = ranked;
     let kept = super::fuse::keep_offline(
-        &order,
+        &search.ranked_keys(),
         &offline,
-        &fused.selected_best_first(),
+        &search.selected_best_first(),
         limits.max_lines,
     );
-    let index = |key: &str| fused.haystacks.iter().position(|h| h.key == key);
-    fused.selected = kept
+    let index = |key: &str| search.haystacks.iter().position(|h| h.key == key);
+    let selected = kept
         .into_iter()
         .filter_map(|(key, mut lines)| {
             lines.sort_unstable();
@@ -733,13 +724,10 @@ fn fuse_into(search: &mut Searched, second: Searched, limits: Limits) {
     // An offline line the second search did not score keeps its own.
     for ((key, n), score) in offline_scores {
         if let Some(h) = index(&key) {
-            fused.scores.entry((h, n)).or_insert(score);
+            search.scores.entry((h, n)).or_insert(score);
         }
     }
-    search.selected = fused.selected;
-    search.scores = fused.scores;
-    search.haystacks = fused.haystacks;
-    search.ranked = fused.ranked;
+    search.selected = selected;
     search.judgement = second.judgement;
 }
 

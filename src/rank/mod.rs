@@ -55,6 +55,14 @@ pub const READ_AGAIN_FILES: usize = 8;
 pub const HOLLOW_MARGIN: usize = 200;
 
 impl Searched {
+    /// The ranked files' keys, best first.
+    pub fn ranked_keys(&self) -> Vec<String> {
+        self.ranked
+            .iter()
+            .filter_map(|f| self.haystacks.get(f.haystack).map(|h| h.key.clone()))
+            .collect()
+    }
+
     /// The selection by key, each file's lines best first by `scores` (an
     /// unscored line last; ties to the earlier line), so a cap that keeps a
     /// file's first lines keeps its best.
