@@ -141,6 +141,39 @@ pub struct Flags {
     #[arg(short = 'H', long = "with-filename", help_heading = OUTPUT)]
     pub with_filename: bool,
 
+    /// Print only the paths of the files that hold a printed match, one per line,
+    /// as `rg -l` does: for a natural-language query the files it would print, best
+    /// first (--max-lines 0 for every file holding a query word); for a literal or
+    /// regex query every file that matches.
+    #[arg(
+        short = 'l',
+        long = "files-with-matches",
+        conflicts_with_all = ["count", "json", "answer_only", "signature", "signature_json"],
+        help_heading = OUTPUT
+    )]
+    pub files_with_matches: bool,
+
+    /// Print each file's path and its number of match lines (`./src/app.py:3`), as
+    /// `rg -c` does: every matching line of a literal or regex query, the lines a
+    /// natural-language query would print. -m caps each count.
+    #[arg(
+        short = 'c',
+        long,
+        conflicts_with_all = ["json", "answer_only", "signature", "signature_json"],
+        help_heading = OUTPUT
+    )]
+    pub count: bool,
+
+    /// Print nothing on stdout: the exit status says whether a line matched (0) or
+    /// not (1). No model is consulted unless --rlm asks for it.
+    #[arg(
+        short = 'q',
+        long,
+        conflicts_with_all = ["json", "answer", "answer_only", "signature", "signature_json"],
+        help_heading = OUTPUT
+    )]
+    pub quiet: bool,
+
     /// Print a narrative answer (on stderr) before the grep output. Needs a model for
     /// a written answer; offline, the best lines are quoted as an extractive answer.
     #[arg(long, help_heading = OUTPUT)]

@@ -93,7 +93,7 @@ const LEARNING: Section = Section {
 const EXIT_STATUS: Section = Section {
     title: "EXIT STATUS",
     blocks: &[
-        Item("0", "At least one line was printed (or a command such as --init-config succeeded)."),
+        Item("0", "At least one line was printed (with -l, -c or -q: would have been; or a command such as --init-config succeeded)."),
         Item("1", "Nothing matched."),
         Item("2", "An error: a usage or configuration error, or an input that could not be read (a PDF page that could not be read in full counts: its text up to there is still searched). An error wins: a missing path among real ones still exits 2 after the others are searched, as in ripgrep. A closed stdout (a pipe into head) is not an error."),
         Para("The same codes hold with --json; errors still go to stderr."),
@@ -121,6 +121,7 @@ const JSON_OUTPUT: Section = Section {
 const AGENTS: Section = Section {
     title: "AGENTS",
     blocks: &[
+        Para("-l prints only the paths of the files the output would show, one per line and best first for natural language (kgrep -l 'where is the retry delay computed' | head -1 is the file to open); -c adds each file's number of match lines (./src/app.py:3); -q prints nothing and exits 0 if a line matched, 1 if not, without consulting a model unless --rlm asks. As in ripgrep, a literal or regex query lists every file that matches, and -m caps each count. A list is never cut by --token-budget."),
         Para("--token-budget N keeps the output within about N tokens, estimated as the model stage estimates prompts (three bytes a token, erring high): the answer first (cut if it must be), then lines best first (by score for natural language, the first file's best line first; in print order for literal and regex queries) while the next still fits, and never fewer than one line when there is one: a budget too small for the best line (or, in --json, for the summary and it) is exceeded by that line, the exit status still says a line matched, and stderr says so. What was left out is said on stderr and in the --json summary (budget). In --json the budget covers every message, the summary included."),
         Para("kgrep --mcp serves the Model Context Protocol over stdin and stdout: newline-delimited JSON-RPC 2.0, protocol revisions 2025-11-25 and 2025-06-18 (the client's when it asks for one of them, else 2025-11-25), methods initialize, ping, tools/list and tools/call; it exits when stdin ends. stdout carries protocol messages only; diagnostics go to stderr. Flags given with --mcp are defaults for every call (kgrep --mcp --offline never consults a model unless a call says offline: false); a pattern is refused. A typical agent configuration:"),
         Code("{\"mcpServers\": {\"kgrep\": {\"command\": \"kgrep\", \"args\": [\"--mcp\"]}}}"),

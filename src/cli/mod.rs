@@ -8,4 +8,4 @@ pub mod manual;
 pub mod plan;
 
 pub use flags::Flags;
-pub use plan::{plan, Env, Input, LlmPolicy, Mode, ModelSettings, Plan, PlanError};
+pub use plan::{plan, Env, Input, Listing, LlmPolicy, Mode, ModelSettings, Plan, PlanError};

@@ -64,6 +64,18 @@ pub enum Mode {
     SignatureJson(String),
 }
 
+/// What the grep-style output lists: the lines (the default), or in their
+/// place only the files (`-l`), each file's count (`-c`), or nothing (`-q`).
+/// `--json` and the answer and signature modes always print lines.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Listing {
+    #[default]
+    Lines,
+    Files,
+    Counts,
+    Quiet,
+}
+
 /// When a language model is consulted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LlmPolicy {
@@ -131,6 +143,8 @@ pub struct Plan {
     pub answer_color: bool,
     /// `--json`: JSON Lines instead of the grep-style layout.
     pub json: bool,
+    /// `-l`, `-c`, `-q`: what the grep-style layout lists.
+    pub listing: Listing,
     /// `--token-budget`: the most tokens of results to print (estimated).
     pub token_budget: Option<usize>,
     /// Keep what the model teaches (off with `--no-learn`, `learn = false`,
@@ -214,6 +228,7 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
         color: color(flags.color, env.stdout_is_tty, env),
         answer_color: color(flags.color, env.stderr_is_tty, env),
         json: flags.json,
+        listing: listing(&flags),
         token_budget: flags.token_budget,
         learn,
         learn_to,
@@ -240,6 +255,19 @@ fn color(choice: Option<ColorChoice>, is_tty: bool, env: &Env) -> bool {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => is_tty && !env.no_color,
+    }
+}
+
+/// `-q` wins over `-l` and `-c` (as in ripgrep); clap keeps `-l` and `-c` apart.
+fn listing(flags: &Flags) -> Listing {
+    if flags.quiet {
+        Listing::Quiet
+    } else if flags.files_with_matches {
+        Listing::Files
+    } else if flags.count {
+        Listing::Counts
+    } else {
+        Listing::Lines
     }
 }
 
@@ -318,6 +346,11 @@ fn llm_policy(flags: &Flags, config: &Config, env: &Env) -> Result<(LlmPolicy, S
     }
     if flags.rlm {
         return Ok((LlmPolicy::Always, "--rlm".into()));
+    }
+    // Nothing is printed: the offline results say whether anything matched,
+    // and a model call would spend tokens on lines nobody reads.
+    if flags.quiet {
+        return Ok((LlmPolicy::Off, "-q".into()));
     }
     if let Some(env) = from_env {
         return Ok(env);

@@ -35,7 +35,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 
-use crate::cli::{self, Flags, Input, LlmPolicy, Mode, Plan};
+use crate::cli::{self, Flags, Input, Listing, LlmPolicy, Mode, Plan};
 use crate::config::{self, ConfigPaths};
 use crate::document::ReadOptions;
 use crate::exit::ExitStatus;
@@ -299,7 +299,12 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
     if let (Some(spec), Some(report)) = (&results.spec, &results.found.model) {
         return signature_output(plan, spec, report);
     }
-    let fitted = match plan.token_budget {
+    // A list of paths or counts (`-l`, `-c`, `-q`) is not fitted to a budget:
+    // it is a few bytes a file, and a cut list would read as fewer matches.
+    let budget = plan
+        .token_budget
+        .filter(|_| plan.json || plan.listing == Listing::Lines);
+    let fitted = match budget {
         Some(max_tokens) => {
             let budget = Budget {
                 max_tokens,

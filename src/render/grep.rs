@@ -135,6 +135,46 @@ pub fn write_grep(
     Ok(matches)
 }
 
+/// Writes `files` as `-l` (`counts` false) or `-c` (`counts` true) list
+/// them, as ripgrep does: each file that has a match line left after
+/// `max_count`, one per line, as its heading (`./src/app.py`), and with
+/// `counts` a `:` and its number of match lines. No `Matches` section on a
+/// terminal (a list of paths is for the next command), but the path is
+/// sanitised there as a heading is. Returns how many match lines there are.
+pub fn write_list(
+    out: &mut dyn Write,
+    files: &[FileResult<'_>],
+    opts: &GrepOptions,
+    counts: bool,
+) -> io::Result<usize> {
+    let mut total = 0;
+    for file in files {
+        let matches = match_count(file, opts.max_count);
+        if matches == 0 {
+            continue;
+        }
+        total += matches;
+        let path = heading(&file.doc.key);
+        let shown = if opts.tty {
+            sanitize(path.as_bytes())
+        } else {
+            path.as_str().into()
+        };
+        write_painted(out, shown.as_bytes(), MAGENTA, opts.color)?;
+        if counts {
+            write!(out, ":{matches}")?;
+        }
+        out.write_all(b"\n")?;
+    }
+    Ok(total)
+}
+
+/// How many match lines of `file` print: its lines in range, each once, the
+/// lowest `max_count`.
+pub fn match_count(file: &FileResult<'_>, max_count: Option<usize>) -> usize {
+    selected_lines(&file.lines, file.doc.line_count(), max_count).len()
+}
+
 /// The heading rlmgrep prints for a document key: `./` prepended unless the
 /// key already starts with `.` or `/` (`./src/app.py`, but `.secret_notes.md`,
 /// `../README.md`, `/abs/x`). The one home of this rule.
@@ -575,6 +615,51 @@ mod tests {
             "===== Matches =====\n./<stdin>\n1:      ^[]0;title^G^Mx\u{fffd}\n\n"
         );
         assert!(!out.contains('\x1b'));
+    }
+
+    fn list(files: &[(&Document, &[usize])], opts: &GrepOptions, counts: bool) -> (String, usize) {
+        let files: Vec<FileResult> = files
+            .iter()
+            .map(|&(doc, lines)| FileResult::new(doc, lines.to_vec()))
+            .collect();
+        let mut out = Vec::new();
+        let total = write_list(&mut out, &files, opts, counts).unwrap();
+        (String::from_utf8(out).unwrap(), total)
+    }
+
+    #[test]
+    fn a_list_names_each_file_with_a_match_line_once_and_counts_its_lines() {
+        let a = doc("src/a.py", numbered(9));
+        let b = doc("/abs/b.py", numbered(3));
+        let none = doc("c.py", numbered(3));
+        // Line 7 of b is out of range and line 2 of a is named twice: neither
+        // counts, as neither prints.
+        let files: [(&Document, &[usize]); 3] = [(&b, &[1, 7]), (&a, &[2, 2, 5]), (&none, &[])];
+        assert_eq!(
+            list(&files, &opts(3, 3, None), false),
+            ("/abs/b.py\n./src/a.py\n".to_string(), 3)
+        );
+        assert_eq!(
+            list(&files, &opts(0, 0, None), true),
+            ("/abs/b.py:1\n./src/a.py:2\n".to_string(), 3)
+        );
+        assert_eq!(
+            list(&files, &opts(0, 0, Some(1)), true),
+            ("/abs/b.py:1\n./src/a.py:1\n".to_string(), 2)
+        );
+        assert_eq!(
+            list(&files, &opts(0, 0, Some(0)), false),
+            (String::new(), 0)
+        );
+    }
+
+    #[test]
+    fn a_list_on_a_terminal_sanitises_paths_and_a_pipe_keeps_their_bytes() {
+        let d = doc("x\x1b[2Jy.txt", b"one");
+        let (out, _) = list(&[(&d, &[1])], &tty(false), false);
+        assert_eq!(out, "./x^[[2Jy.txt\n");
+        let (out, _) = list(&[(&d, &[1])], &opts(0, 0, None), false);
+        assert_eq!(out, "./x\x1b[2Jy.txt\n");
     }
 
     fn with_spans<'a>(doc: &'a Document, line: usize, spans: &[Range<usize>]) -> FileResult<'a> {

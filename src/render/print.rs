@@ -15,7 +15,7 @@ use anyhow::Context;
 
 use super::found::Found;
 use crate::answer::{self, NoModel};
-use crate::cli::{LlmPolicy, Mode, Plan};
+use crate::cli::{Listing, LlmPolicy, Mode, Plan};
 use crate::document::{Document, ReadOptions};
 use crate::exit::ExitStatus;
 use crate::fallback::consult::Report;
@@ -60,7 +60,8 @@ pub(crate) fn write_grep_to(
     // is long; -a, literal and regex queries print every byte, as grep does.
     let long_lines =
         (matches!(found.q.kind, QueryKind::Natural) && !plan.text).then_some(cut::LONG_LINE_BYTES);
-    let spotter = if plan.color || long_lines.is_some() {
+    let listing = plan.listing;
+    let spotter = if listing == Listing::Lines && (plan.color || long_lines.is_some()) {
         Some(Spotter::new(&found.q)?)
     } else {
         None
@@ -86,7 +87,17 @@ pub(crate) fn write_grep_to(
     if plan.mode == Mode::AnswerOnly {
         return Ok(files.iter().map(|f| count_lines(f, plan.max_count)).sum());
     }
-    grep::write_grep(out, &files, &opts).context("writing results")
+    match listing {
+        Listing::Lines => grep::write_grep(out, &files, &opts),
+        Listing::Files | Listing::Counts => {
+            grep::write_list(out, &files, &opts, listing == Listing::Counts)
+        }
+        Listing::Quiet => Ok(files
+            .iter()
+            .map(|f| grep::match_count(f, plan.max_count))
+            .sum()),
+    }
+    .context("writing results")
 }
 
 /// `--json`: every selected file's messages, then the summary (always).

@@ -25,6 +25,7 @@ mod json;
 mod layout;
 mod learning;
 mod limits;
+mod listing;
 mod llm_client;
 mod long_lines;
 mod max_count;

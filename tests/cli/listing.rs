@@ -1,0 +1,182 @@
+//! `-l`, `-c` and `-q`: ripgrep's lists in place of the lines. The files and
+//! counts are those of the grep-style output the same command prints without
+//! the flag, so a script can ask for the paths and trust they are the ones a
+//! reader would see.
+
+use std::collections::BTreeMap;
+
+use crate::harness::{Dir, Run};
+use crate::mock_llm::{MockLlm, Step};
+
+fn corpus() -> Dir {
+    let d = Dir::new();
+    d.copy_fixture("corpus");
+    d
+}
+
+/// A natural-language query: with `--max-lines 0` it prints lines of three
+/// files of the corpus, best first (not in path order).
+const QUESTION: &str = "how does the client retry with backoff";
+
+/// Match lines per heading of a grep-style run, in print order.
+fn match_counts(run: &Run) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for line in run.stdout.lines().filter(|l| !l.is_empty()) {
+        match line.split_once('\t') {
+            Some((number, _)) if number.ends_with(':') => {
+                if let Some(last) = out.last_mut() {
+                    last.1 += 1;
+                }
+            }
+            Some(_) => {}
+            None => out.push((line.to_string(), 0)),
+        }
+    }
+    out
+}
+
+#[test]
+fn files_with_matches_lists_the_printed_files_in_print_order() {
+    let d = corpus();
+    let lines = d.run(&["--max-lines", "0", QUESTION, "."]);
+    lines.code(0);
+    let headings = lines.headings();
+    assert!(headings.len() >= 2, "{}", lines.stdout);
+    for flag in ["-l", "--files-with-matches"] {
+        let listed = d.run(&[flag, "--max-lines", "0", QUESTION, "."]);
+        listed
+            .code(0)
+            .stdout_is(&format!("{}\n", headings.join("\n")));
+    }
+}
+
+#[test]
+fn count_prints_each_files_match_lines() {
+    let d = corpus();
+    let lines = d.run(&["--max-lines", "0", QUESTION, "."]);
+    let expected: String = match_counts(&lines)
+        .iter()
+        .map(|(path, n)| format!("{path}:{n}\n"))
+        .collect();
+    assert!(!expected.is_empty());
+    for flag in ["-c", "--count"] {
+        d.run(&[flag, "--max-lines", "0", QUESTION, "."])
+            .code(0)
+            .stdout_is(&expected);
+    }
+}
+
+/// A quoted literal: every line holding it, as grep prints them.
+const LITERAL: &str = "\"backoff\"";
+
+#[test]
+fn an_exact_query_lists_every_file_that_holds_it_as_rg_does() {
+    let d = corpus();
+    let listed = d.run(&["-l", LITERAL, "."]);
+    listed.code(0);
+    let mut got = listed.headings();
+    got.sort();
+    // What `rg -l backoff` lists (vendor/ is ignored by the fixture's .gitignore).
+    let want = [
+        "./docs/usage.md",
+        "./src/net/client.rs",
+        "./tests/test_client.py",
+    ];
+    assert_eq!(got, want, "{}", listed.stdout);
+    // `rg -c backoff`'s count: lines 1, 4, 6, 7 and 11.
+    let counted = d.run(&["-c", LITERAL, "."]);
+    let counts: BTreeMap<&str, &str> = counted
+        .stdout
+        .lines()
+        .filter_map(|l| l.rsplit_once(':'))
+        .collect();
+    assert_eq!(
+        counts.get("./tests/test_client.py"),
+        Some(&"5"),
+        "{}",
+        counted.stdout
+    );
+}
+
+#[test]
+fn max_count_caps_the_counts_and_zero_lists_nothing() {
+    let d = corpus();
+    let counted = d.run(&["-c", "-m", "1", LITERAL, "."]);
+    counted.code(0);
+    assert_eq!(counted.stdout.lines().count(), 3, "{}", counted.stdout);
+    assert!(
+        counted.stdout.lines().all(|l| l.ends_with(":1")),
+        "{}",
+        counted.stdout
+    );
+    d.run(&["-l", "-m", "0", LITERAL, "."])
+        .code(1)
+        .stdout_is("");
+}
+
+#[test]
+fn quiet_prints_nothing_and_the_exit_status_says_whether_a_line_matched() {
+    let d = corpus();
+    d.run(&["-q", QUESTION, "."]).code(0).stdout_is("");
+    d.run(&["--quiet", "backoff", "."]).code(0).stdout_is("");
+    d.run(&["-q", "\"no line holds this text\"", "."])
+        .code(1)
+        .stdout_is("");
+    // -q wins over -l, as in ripgrep.
+    d.run(&["-q", "-l", "backoff", "."]).code(0).stdout_is("");
+}
+
+#[test]
+fn quiet_sends_nothing_to_a_model_even_when_asked_to_always() {
+    let d = corpus();
+    let mock = MockLlm::start(vec![Step::chat("{\"matches\": []}")]);
+    d.use_model(&mock.base_url(), "");
+    d.run_llm("always", &["-q", QUESTION, "."])
+        .code(0)
+        .stdout_is("");
+    assert!(mock.received().is_empty(), "{:?}", mock.paths());
+}
+
+#[test]
+fn a_list_is_not_cut_by_a_token_budget() {
+    let d = corpus();
+    let headings = d.run(&["--max-lines", "0", QUESTION, "."]).headings();
+    let listed = d.run(&[
+        "-l",
+        "--token-budget",
+        "1",
+        "--max-lines",
+        "0",
+        QUESTION,
+        ".",
+    ]);
+    listed
+        .code(0)
+        .stdout_is(&format!("{}\n", headings.join("\n")))
+        .stderr_lacks("left out");
+}
+
+#[test]
+fn listed_paths_take_the_heading_colour() {
+    let d = corpus();
+    let listed = d.run(&["-l", "--color", "always", "backoff", "."]);
+    listed
+        .code(0)
+        .stdout_has("\x1b[35m./src/net/client.rs\x1b[0m\n");
+}
+
+#[test]
+fn a_list_does_not_mix_with_lines_json_or_another_list() {
+    let d = corpus();
+    for args in [
+        ["-l", "-c"],
+        ["-l", "--json"],
+        ["-c", "--json"],
+        ["-q", "--json"],
+        ["-l", "--answer-only"],
+        ["-q", "--answer"],
+    ] {
+        let run = d.run(&[args[0], args[1], "backoff"]);
+        run.code(2).stdout_is("").stderr_has("cannot be used with");
+    }
+}
