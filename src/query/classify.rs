@@ -104,7 +104,7 @@ pub fn looks_like_regex(s: &str) -> bool {
     // An ellipsis is prose ("the 'did you mean ...?' hint"), not `.?`.
     let no_ellipsis = s.replace("...", " ");
     let dot_repeat = [".*", ".+", ".?"].iter().any(|r| no_ellipsis.contains(r));
-    let class = has_char_class(s);
+    let class = has_char_class(s) || (!s.contains(char::is_whitespace) && has_class_in_word(s));
     let anchors = s.starts_with('^') || (s.ends_with('$') && s.len() > 1 && !s.contains(' '));
     let alternation = s.contains('|') && !s.contains(" | ") && !s.contains(' ');
     let flags = s.starts_with("(?");
@@ -151,6 +151,30 @@ fn has_char_class(s: &str) -> bool {
             || body.starts_with('\\')
             || body.starts_with(':');
         if is_class {
+            return true;
+        }
+        rest = &after[close + 1..];
+    }
+    false
+}
+
+/// A class of letters or digits that a word goes on after: `gr[ae]y`,
+/// `back[o]ff`, `[Rr]etry`. Not an index (`arr[0]`, `map[key]`, `x[i].y`),
+/// after which the word does not go on. The caller checks the text has no
+/// space.
+fn has_class_in_word(s: &str) -> bool {
+    let mut rest = s;
+    while let Some(open) = rest.find('[') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find(']') else {
+            return false;
+        };
+        let body = &after[..close];
+        let goes_on = after[close + 1..]
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_');
+        if goes_on && !body.is_empty() && body.bytes().all(|b| b.is_ascii_alphanumeric()) {
             return true;
         }
         rest = &after[close + 1..];
@@ -644,6 +668,9 @@ mod tests {
             "(a*)*b",
             "colou?r",
             "x+y",
+            "gr[ae]y",
+            "back[o]ff",
+            "[Rr]etry",
         ] {
             assert_eq!(classify(q), QueryKind::Regex(q.to_string()), "{q}");
         }
@@ -659,6 +686,13 @@ mod tests {
             "wait... what retries the request",
         ] {
             assert_eq!(classify(q), QueryKind::Natural, "{q}");
+        }
+    }
+
+    #[test]
+    fn an_index_is_not_a_character_class() {
+        for q in ["arr[0]", "map[key]", "args[i].name", "see [the docs]"] {
+            assert!(!matches!(classify(q), QueryKind::Regex(_)), "{q}");
         }
     }
 
