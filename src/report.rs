@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use grep_matcher::Matcher;
-use grep_regex::{RegexMatcher, RegexMatcherBuilder};
+use grep_regex::RegexMatcher;
 
 use crate::document::Document;
 use crate::query::{Origin, Query, QueryKind, Term};
@@ -61,11 +61,9 @@ impl Spotter {
     /// The spotter for a query: the matcher the search stage uses for it
     /// (a literal is a fixed string, a regex ripgrep's syntax).
     pub fn new(q: &Query) -> anyhow::Result<Spotter> {
-        let mut exact = RegexMatcherBuilder::new();
-        Ok(match &q.kind {
-            QueryKind::Literal(text) => Spotter::Exact(exact.fixed_strings(true).build(text)?),
-            QueryKind::Regex(text) => Spotter::Exact(exact.build(text)?),
-            QueryKind::Natural => Spotter::Terms(TermMatcher::new(&q.terms)?),
+        Ok(match crate::search::matcher::exact(q)? {
+            Some(exact) => Spotter::Exact(exact),
+            None => Spotter::Terms(TermMatcher::new(&q.terms)?),
         })
     }
 
@@ -387,12 +385,7 @@ mod tests {
 
     #[test]
     fn empty_match_at_the_end_of_a_last_line_is_dropped() {
-        let q = Query {
-            raw: "x*".into(),
-            kind: QueryKind::Regex("x*".into()),
-            terms: Vec::new(),
-            ask: crate::query::Ask::Other,
-        };
+        let q = Query::exact("x*", true);
         let spotter = Spotter::new(&q).unwrap();
         let spans_of = |nl| -> Vec<usize> {
             spotter

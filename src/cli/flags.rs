@@ -122,6 +122,21 @@ pub struct Flags {
     #[arg(long, value_name = "NUM", help_heading = SEARCH)]
     pub max_lines: Option<usize>,
 
+    /// Search the pattern as the literal text it is (as `rg -F` does): never as
+    /// natural language or a regex, quotes included; every line holding it.
+    #[arg(short = 'F', long, help_heading = SEARCH)]
+    pub fixed_strings: bool,
+
+    /// Match a literal or regex query in any case (a natural-language query always
+    /// is).
+    #[arg(short = 'i', long, help_heading = SEARCH)]
+    pub ignore_case: bool,
+
+    /// Match a literal or regex query only as a whole word (as `rg -w`: not inside a
+    /// longer word); a natural-language query always matches code words.
+    #[arg(short = 'w', long = "word-regexp", help_heading = SEARCH)]
+    pub word_regexp: bool,
+
     /// Add a thesaurus layer: Terraphim JSON (or its legacy flat form) or a folder
     /// of Markdown concept files. Repeatable; later ones win.
     #[arg(long = "thesaurus", value_name = "PATH", action = ArgAction::Append, help_heading = SEARCH)]

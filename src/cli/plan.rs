@@ -15,6 +15,7 @@ use thiserror::Error;
 use super::flags::{ColorChoice, Flags, LearnTo};
 use crate::config::Config;
 use crate::judge::Thresholds;
+use crate::query::Matching;
 
 /// Default for `--max-lines`: a screenful an agent can read without paying for a
 /// flood; literal and regex queries are not capped.
@@ -145,6 +146,10 @@ pub struct Plan {
     pub json: bool,
     /// `-l`, `-c`, `-q`: what the grep-style layout lists.
     pub listing: Listing,
+    /// `-F`: the pattern is a literal, whatever it looks like.
+    pub fixed_strings: bool,
+    /// `-i`, `-w`: how a literal or regex query matches.
+    pub matching: Matching,
     /// `--token-budget`: the most tokens of results to print (estimated).
     pub token_budget: Option<usize>,
     /// Keep what the model teaches (off with `--no-learn`, `learn = false`,
@@ -229,6 +234,11 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
         answer_color: color(flags.color, env.stderr_is_tty, env),
         json: flags.json,
         listing: listing(&flags),
+        fixed_strings: flags.fixed_strings,
+        matching: Matching {
+            ignore_case: flags.ignore_case,
+            word: flags.word_regexp,
+        },
         token_budget: flags.token_budget,
         learn,
         learn_to,

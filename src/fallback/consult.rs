@@ -506,11 +506,8 @@ impl Stage<'_> {
 
     fn pattern_excerpts(&self, pattern: &str) -> Vec<Excerpt> {
         let read = self.input.read.quiet();
-        let searched = if query::looks_like_regex(pattern) {
-            exact::regex(pattern, self.corpus, &read)
-        } else {
-            exact::literal(pattern, self.corpus, &read)
-        };
+        let q = query::Query::exact(pattern, query::looks_like_regex(pattern));
+        let searched = exact::search(&q, self.corpus, &read);
         let Ok(searched) = searched else {
             return Vec::new();
         };

@@ -139,7 +139,11 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     // A natural-language search lists the tree before it counts; that one
     // listing serves the whole run (the model stage searches it again rather
     // than walking). An exact search walks as it searches.
-    let reading = query::read(&plan.query);
+    let reading = if plan.fixed_strings {
+        query::read_fixed(&plan.query)
+    } else {
+        query::read(&plan.query)
+    };
     // The walk runs while the embedded thesaurus is built beside it.
     let (listing, thesaurus) = match (&input, reading.kind()) {
         (Gathered::Paths(paths), QueryKind::Natural) => {
@@ -174,6 +178,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         }
     };
     let mut q = reading.analyze(&thesaurus);
+    q.matching = plan.matching;
     verbose_query(&q);
     let learned_used = learn::learned_in_query(&q.terms, &thesaurus);
     notes::learned_used(&learned_used);
@@ -185,8 +190,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
             natural::Limits::of(plan),
             &plan.judge,
         ),
-        QueryKind::Literal(lit) => exact::literal(lit, corpus, &read),
-        QueryKind::Regex(re) => exact::regex(re, corpus, &read),
+        QueryKind::Literal(_) | QueryKind::Regex(_) => exact::search(&q, corpus, &read),
     };
     spinner.finish();
     let mut searched = searched?;
@@ -203,7 +207,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         return Ok(Finding::Done(ExitStatus::Matched));
     }
     let wordless = match &q.kind {
-        QueryKind::Literal(lit) if query::is_wordless(&q.raw, lit) => {
+        QueryKind::Literal(lit) if !plan.fixed_strings && query::is_wordless(&q.raw, lit) => {
             Some(cap_total(&mut searched.selected, plan.max_lines))
         }
         _ => None,
@@ -396,13 +400,28 @@ fn summary(scanned: usize, stats: &LoadStats) {
     }
 }
 
+/// `-v`'s words for `-i` and `-w` after an exact query.
+fn matching_note(m: query::Matching) -> &'static str {
+    match (m.ignore_case, m.word) {
+        (false, false) => "",
+        (true, false) => ", ignoring case",
+        (false, true) => ", whole words",
+        (true, true) => ", ignoring case, whole words",
+    }
+}
+
 fn verbose_query(q: &query::Query) {
     if !messages::is_verbose() {
         return;
     }
     match &q.kind {
-        QueryKind::Literal(lit) => messages::verbose(&format!("query: literal {lit:?}")),
-        QueryKind::Regex(re) => messages::verbose(&format!("query: regex {re:?}")),
+        QueryKind::Literal(lit) => messages::verbose(&format!(
+            "query: literal {lit:?}{}",
+            matching_note(q.matching)
+        )),
+        QueryKind::Regex(re) => {
+            messages::verbose(&format!("query: regex {re:?}{}", matching_note(q.matching)))
+        }
         QueryKind::Natural => {
             let terms: Vec<String> = q
                 .terms

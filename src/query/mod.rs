@@ -124,10 +124,42 @@ pub struct Query {
     pub raw: String,
     /// How it is searched.
     pub kind: QueryKind,
+    /// How a literal or regex query matches (`-i`, `-w`).
+    pub matching: Matching,
     /// Terms of a natural-language query, de-duplicated by stem, in query order.
     pub terms: Vec<Term>,
     /// How a natural-language query asks ([`Ask::of`]); `Other` for the rest.
     pub ask: Ask,
+}
+
+impl Query {
+    /// A literal or regex query for `raw`, matched as ripgrep does by default
+    /// (case-sensitive, anywhere in a word): the model stage's own searches.
+    pub fn exact(raw: &str, regex: bool) -> Query {
+        let text = raw.to_string();
+        Query {
+            raw: text.clone(),
+            kind: if regex {
+                QueryKind::Regex(text)
+            } else {
+                QueryKind::Literal(text)
+            },
+            matching: Matching::default(),
+            terms: Vec::new(),
+            ask: Ask::Other,
+        }
+    }
+}
+
+/// How a literal or regex query matches: ripgrep's `-i` and `-w`. A
+/// natural-language query ignores both: its terms always match in any case,
+/// as code sub-words.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Matching {
+    /// `-i`: upper and lower case alike.
+    pub ignore_case: bool,
+    /// `-w`: only where the match is a whole word.
+    pub word: bool,
 }
 
 /// Queries longer than this many terms keep only the first ones: every term costs
@@ -222,6 +254,16 @@ pub struct Reading {
     read: Option<classify::Read>,
 }
 
+/// Reads the query `raw` as the literal text it is (`-F`): never natural
+/// language, a regex, or a quoted string without its quotes.
+pub fn read_fixed(raw: &str) -> Reading {
+    Reading {
+        raw: raw.to_string(),
+        kind: QueryKind::Literal(raw.to_string()),
+        read: None,
+    }
+}
+
 /// Reads the query `raw` ([`Reading`]).
 pub fn read(raw: &str) -> Reading {
     let (kind, read) = classify::classified(raw);
@@ -250,6 +292,7 @@ impl Reading {
         Query {
             raw: self.raw,
             kind: self.kind,
+            matching: Matching::default(),
             terms,
             ask,
         }

@@ -200,6 +200,7 @@ mod tests {
         Query {
             raw: "retry backoff delay".into(),
             kind: QueryKind::Natural,
+            matching: Default::default(),
             ask: crate::query::Ask::Other,
             terms: vec![
                 term("retry", 0, Origin::Query),

@@ -7,13 +7,19 @@
 //! `retry` matches `retry_count`, `maxRetry`, `RETRIES` and `retrying`, while
 //! `rust` never matches inside `trust`. Boundaries are checked after matching,
 //! which keeps the automaton small and fast.
+//!
+//! Also the matcher of a literal or regex query ([`exact`]): ripgrep's, with
+//! the query's `-i` and `-w`.
 
 use std::cell::RefCell;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use grep_matcher::{LineTerminator, Match, Matcher, NoCaptures, NoError};
 
-use crate::query::{self, Term};
+use anyhow::Context;
+use grep_regex::{RegexMatcher, RegexMatcherBuilder};
+
+use crate::query::{self, Query, QueryKind, Term};
 
 /// Endings that may follow a term's stem in a code word and still mean the same
 /// thing (`parse` → `parser`, `parsing`). The stemmer handles most inflections;
@@ -679,6 +685,24 @@ impl Matcher for TermMatcher {
     fn line_terminator(&self) -> Option<LineTerminator> {
         Some(LineTerminator::byte(b'\n'))
     }
+}
+
+/// The matcher of a literal or regex query (`None` for natural language),
+/// with its `-i` and `-w`: the one home of how an exact query matches, for
+/// the search and for the spans the printers colour.
+pub fn exact(q: &Query) -> anyhow::Result<Option<RegexMatcher>> {
+    let (text, fixed) = match &q.kind {
+        QueryKind::Literal(text) => (text, true),
+        QueryKind::Regex(text) => (text, false),
+        QueryKind::Natural => return Ok(None),
+    };
+    RegexMatcherBuilder::new()
+        .fixed_strings(fixed)
+        .case_insensitive(q.matching.ignore_case)
+        .word(q.matching.word)
+        .build(text)
+        .map(Some)
+        .with_context(|| format!("invalid regex {text:?}"))
 }
 
 #[cfg(test)]

@@ -28,6 +28,7 @@ mod limits;
 mod listing;
 mod llm_client;
 mod long_lines;
+mod matching;
 mod max_count;
 mod max_lines;
 mod mcp;
