@@ -1,5 +1,7 @@
 complete -c kgrep -s g -l glob -d 'Include only files matching GLOB (ripgrep syntax, `!` negates). Repeatable; commas separate several globs' -r
-complete -c kgrep -l type -d 'Include only files of TYPE (ripgrep\'s type names, e.g. py, rust, md); `.EXT` (e.g. `.py`) or an unknown name is a file extension. Repeatable; commas separate several types' -r
+complete -c kgrep -s t -l type -d 'Include only files of TYPE (ripgrep\'s type names, e.g. py, rust, md); `.EXT` (e.g. `.py`) or an unknown name is a file extension. Repeatable; commas separate several types' -r
+complete -c kgrep -s T -l type-not -d 'Leave out files of TYPE (the names --type takes), as `rg -T` does. Repeatable; commas separate several types' -r
+complete -c kgrep -s d -l max-depth -d 'Descend at most NUM directories below each path given (0: only the paths themselves), as `rg --max-depth` does' -r
 complete -c kgrep -s C -d 'Show NUM lines of context before and after each match' -r
 complete -c kgrep -s A -d 'Show NUM lines of context after each match (overrides -C on that side)' -r
 complete -c kgrep -s B -d 'Show NUM lines of context before each match (overrides -C on that side)' -r
@@ -45,6 +47,7 @@ complete -c kgrep -l no-recursive -d 'Do not descend into directories; only file
 complete -c kgrep -l hidden -d 'Search hidden files and directories'
 complete -c kgrep -l no-ignore -d 'Do not respect ignore files (.gitignore, .ignore, .rgignore, git excludes)'
 complete -c kgrep -s a -l text -d 'Search binary files as text'
+complete -c kgrep -s u -l unrestricted -d 'Search what the walk leaves out, as `rg -u` does: -u ignored files (--no-ignore), -uu hidden ones too (--hidden), -uuu binary files too (-a)'
 complete -c kgrep -l paths-from-stdin -d 'Read the list of files to search from stdin, one per line (e.g. `rg -l … |`)'
 complete -c kgrep -s 0 -l null -d 'With --paths-from-stdin: the list is separated by NUL bytes, not lines (`rg -l0`, `find -print0`), so names may hold newlines and spaces'
 complete -c kgrep -s y -l yes -d 'Skip the confirmation rlmgrep asks for before loading many files'

@@ -77,8 +77,23 @@ pub struct Flags {
     /// Include only files of TYPE (ripgrep's type names, e.g. py, rust, md); `.EXT`
     /// (e.g. `.py`) or an unknown name is a file extension. Repeatable; commas
     /// separate several types.
-    #[arg(long = "type", value_name = "TYPE", action = ArgAction::Append, help_heading = INPUT)]
+    #[arg(short = 't', long = "type", value_name = "TYPE", action = ArgAction::Append, help_heading = INPUT)]
     pub types: Vec<String>,
+
+    /// Leave out files of TYPE (the names --type takes), as `rg -T` does.
+    /// Repeatable; commas separate several types.
+    #[arg(short = 'T', long = "type-not", value_name = "TYPE", action = ArgAction::Append, help_heading = INPUT)]
+    pub types_not: Vec<String>,
+
+    /// Search what the walk leaves out, as `rg -u` does: -u ignored files
+    /// (--no-ignore), -uu hidden ones too (--hidden), -uuu binary files too (-a).
+    #[arg(short = 'u', long = "unrestricted", action = ArgAction::Count, help_heading = INPUT)]
+    pub unrestricted: u8,
+
+    /// Descend at most NUM directories below each path given (0: only the paths
+    /// themselves), as `rg --max-depth` does.
+    #[arg(short = 'd', long = "max-depth", value_name = "NUM", help_heading = INPUT)]
+    pub max_depth: Option<usize>,
 
     /// Read the list of files to search from stdin, one per line (e.g. `rg -l … |`).
     ///

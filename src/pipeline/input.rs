@@ -110,6 +110,8 @@ pub(super) fn walk_options(plan: &Plan) -> WalkOptions {
         no_ignore: plan.no_ignore,
         globs: walk::split_list(&plan.globs),
         types: walk::split_list(&plan.types),
+        types_not: walk::split_list(&plan.types_not),
+        max_depth: plan.max_depth,
         ..WalkOptions::default()
     }
 }

@@ -71,6 +71,10 @@ pub struct WalkOptions {
     pub globs: Vec<String>,
     /// `--type` names, already split with [`split_list`].
     pub types: Vec<String>,
+    /// `-T` names, left out, split the same way.
+    pub types_not: Vec<String>,
+    /// `--max-depth`: directories descended below each path argument.
+    pub max_depth: Option<usize>,
     /// Walker threads; 0 lets the walker pick from the available parallelism.
     pub threads: usize,
     /// Whether errors and warnings about the inputs are printed (a second
@@ -96,6 +100,8 @@ impl Default for WalkOptions {
             no_ignore: false,
             globs: Vec::new(),
             types: Vec::new(),
+            types_not: Vec::new(),
+            max_depth: None,
             threads: 0,
             voice: messages::Voice::Loud,
         }
@@ -474,7 +480,7 @@ impl Filter {
         let overrides = build_overrides(&opts.globs, cwd)
             .map_err(|err| messages::error_in(opts.voice, &err.to_string()))
             .ok()?;
-        let types = build_types(&opts.types, opts.voice)
+        let types = build_types(&opts.types, &opts.types_not, opts.voice)
             .map_err(|err| messages::error_in(opts.voice, &err.to_string()))
             .ok()?;
         Some(Filter {
@@ -499,10 +505,15 @@ fn build_overrides(globs: &[String], cwd: &Path) -> Result<Override, ignore::Err
     builder.build()
 }
 
-/// ripgrep's type table. A name starting with `.` is an extension (`.py`: only
-/// `*.py`, as rlmgrep reads it), and an unknown name is taken as an extension
-/// with a warning, as rlmgrep does.
-fn build_types(names: &[String], voice: messages::Voice) -> Result<Types, ignore::Error> {
+/// ripgrep's type table: `names` selected (`--type`), `not` left out (`-T`).
+/// A name starting with `.` is an extension (`.py`: only `*.py`, as rlmgrep
+/// reads it), and an unknown name is taken as an extension with a warning,
+/// as rlmgrep does.
+fn build_types(
+    names: &[String],
+    not: &[String],
+    voice: messages::Voice,
+) -> Result<Types, ignore::Error> {
     let mut builder = TypesBuilder::new();
     builder.add_defaults();
     let known: Vec<String> = builder
@@ -510,11 +521,19 @@ fn build_types(names: &[String], voice: messages::Voice) -> Result<Types, ignore
         .iter()
         .map(|def| def.name().to_string())
         .collect();
-    for (i, name) in names.iter().enumerate() {
+    let wanted = names.iter().map(|n| (n, true));
+    for (i, (name, select)) in wanted.chain(not.iter().map(|n| (n, false))).enumerate() {
+        let choose = |builder: &mut TypesBuilder, name: &str| {
+            if select {
+                builder.select(name);
+            } else {
+                builder.negate(name);
+            }
+        };
         let extension = match name.strip_prefix('.') {
             Some(ext) => ext,
             None if name == "all" || known.contains(name) => {
-                builder.select(name);
+                choose(&mut builder, name);
                 continue;
             }
             None => {
@@ -529,7 +548,7 @@ fn build_types(names: &[String], voice: messages::Voice) -> Result<Types, ignore
         // (`.py`, `tar.gz`, `c++`) gets a name of its own.
         let own = format!("{EXTENSION_TYPE}{i}");
         builder.add(&own, &format!("*.{extension}"))?;
-        builder.select(&own);
+        choose(&mut builder, &own);
     }
     builder.build()
 }
@@ -580,6 +599,7 @@ fn walk_builder(
         .current_dir(cwd)
         .threads(opts.threads)
         .follow_links(false)
+        .max_depth(opts.max_depth)
         .hidden(!opts.hidden)
         .parents(!opts.no_ignore)
         .ignore(!opts.no_ignore)

@@ -48,6 +48,7 @@ mod run_together;
 mod schema;
 mod settled;
 mod terminal;
+mod walk_flags;
 mod wordless;
 
 /// Every `.rs` file in this folder must be listed above, or its tests never run.

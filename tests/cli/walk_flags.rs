@@ -1,0 +1,90 @@
+//! ripgrep's walk flags beside rlmgrep's: `-t`/`-T`, `-u` (`-uu`, `-uuu`) and
+//! `--max-depth`. Each is checked against what `rg` lists for the same flags.
+
+use crate::harness::Dir;
+
+/// The corpus fixture (its `.gitignore` leaves out `vendor/`), plus a hidden
+/// file and a binary file that hold the word too.
+fn tree() -> Dir {
+    let d = Dir::new();
+    d.copy_fixture("corpus");
+    d.write(".hidden/notes.txt", "retry later\n");
+    d.write("data.bin", b"retry\0\x01\x02");
+    d
+}
+
+fn listed(d: &Dir, args: &[&str]) -> Vec<String> {
+    let mut all = vec!["-l"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["\"retry\"", "."]);
+    let mut out = d.run(&all).headings();
+    out.sort();
+    out
+}
+
+#[test]
+fn type_not_leaves_a_type_out_and_t_is_type() {
+    let d = tree();
+    assert_eq!(
+        listed(&d, &["-T", "py"]),
+        ["./src/net/client.rs"],
+        "all but the Python test"
+    );
+    assert_eq!(listed(&d, &["--type-not", "py,rust"]), Vec::<String>::new());
+    assert_eq!(listed(&d, &["-t", "py"]), ["./tests/test_client.py"]);
+    assert_eq!(listed(&d, &["-t", "py"]), listed(&d, &["--type", "py"]));
+    // An extension is left out as --type selects one.
+    assert_eq!(listed(&d, &["-T", ".rs"]), ["./tests/test_client.py"]);
+}
+
+#[test]
+fn unrestricted_lifts_ignore_then_hidden_then_binary_rules() {
+    let d = tree();
+    let base = ["./src/net/client.rs", "./tests/test_client.py"];
+    assert_eq!(listed(&d, &[]), base);
+    let ignored = [
+        "./src/net/client.rs",
+        "./tests/test_client.py",
+        "./vendor/generated.js",
+    ];
+    assert_eq!(listed(&d, &["-u"]), ignored);
+    assert_eq!(listed(&d, &["--unrestricted"]), ignored);
+    // A key starting with `.` takes no `./` (rlmgrep's heading rule).
+    let hidden = [
+        "./src/net/client.rs",
+        "./tests/test_client.py",
+        "./vendor/generated.js",
+        ".hidden/notes.txt",
+    ];
+    assert_eq!(listed(&d, &["-uu"]), hidden);
+    assert_eq!(listed(&d, &["-u", "-u"]), hidden);
+    let binary = [
+        "./data.bin",
+        "./src/net/client.rs",
+        "./tests/test_client.py",
+        "./vendor/generated.js",
+        ".hidden/notes.txt",
+    ];
+    assert_eq!(listed(&d, &["-uuu"]), binary);
+}
+
+#[test]
+fn max_depth_limits_how_far_below_each_path_the_walk_goes() {
+    let d = tree();
+    d.write("top.txt", "retry\n");
+    assert_eq!(listed(&d, &["--max-depth", "1"]), ["./top.txt"]);
+    assert_eq!(
+        listed(&d, &["-d", "2"]),
+        ["./tests/test_client.py", "./top.txt"]
+    );
+    // Depth 0 is the paths themselves: a directory yields no file (which is
+    // kgrep's error, as for an empty folder), a file named on the command
+    // line is still searched.
+    d.run(&["-l", "-d", "0", "\"retry\"", "."])
+        .code(2)
+        .stdout_is("")
+        .stderr_has("no readable files");
+    d.run(&["-l", "-d", "0", "\"retry\"", "top.txt"])
+        .code(0)
+        .stdout_is("./top.txt\n");
+}
