@@ -39,7 +39,7 @@ pub(super) fn wordless(raw: &str, total: usize, max: usize) -> String {
     );
     if max > 0 && total > max {
         note.push_str(&format!(
-            ": the first {max} of {total} matching lines (--max-lines), quote the query to see them all"
+            ": the first {max} of {total} matching lines (--max-lines), quote the query or pass -F to see them all"
         ));
     }
     note
@@ -118,7 +118,7 @@ fn one_word(q: &Query, search: &Searched) -> Option<String> {
     Some(format!(
         "{raw:?} was read as natural language: the best places of the {holding} {files} \
          holding it in some form (stemmed, with synonyms), ranked; to print every line \
-         holding it exactly, as ripgrep would, quote it: kgrep '\"{raw}\"'"
+         holding it exactly, as ripgrep would, quote it (kgrep '\"{raw}\"') or pass -F"
     ))
 }
 

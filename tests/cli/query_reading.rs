@@ -53,7 +53,8 @@ fn a_one_word_query_says_how_it_was_read_when_lines_were_left_out() {
     assert!(printed < 61, "{}", run.describe);
     let note = "\"Abort\" was read as natural language: the best places of the 40 files \
                 holding it in some form (stemmed, with synonyms), ranked; to print every \
-                line holding it exactly, as ripgrep would, quote it: kgrep '\"Abort\"'";
+                line holding it exactly, as ripgrep would, quote it (kgrep '\"Abort\"') or \
+                pass -F";
     assert_eq!(
         run.stderr
             .lines()
@@ -67,6 +68,8 @@ fn a_one_word_query_says_how_it_was_read_when_lines_were_left_out() {
     let every = d.run(&["--offline", "\"Abort\"", "."]);
     every.code(0).stderr_lacks("read as natural language");
     assert_eq!(match_lines(&every).len(), 40 + 20 + 1, "{}", every.describe);
+    let fixed = d.run(&["--offline", "-F", "Abort", "."]);
+    fixed.code(0).stdout_is(&every.stdout);
     // A word whose every line is printed: nothing to say.
     let small = Dir::new();
     small.write("a.py", "class Abort(Exception):\n    pass\n");
