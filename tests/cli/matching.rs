@@ -73,6 +73,9 @@ fn fixed_strings_prints_every_line_of_a_text_of_stop_words() {
     // Read as a query of stop words, "the" is capped by --max-lines (15) and
     // says so; as a fixed string, it is what `rg -F the` prints: every line.
     let capped = d.run(&["the", "."]);
+    capped.stderr_has(
+        "the first 15 of 20 matching lines (--max-lines), quote the query or pass -F to see them all",
+    );
     assert_eq!(
         capped.stdout.lines().filter(|l| l.contains(":\t")).count(),
         15
