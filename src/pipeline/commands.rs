@@ -17,14 +17,44 @@ use crate::learn;
 use crate::messages;
 use crate::thesaurus::{self, LayerPaths, Thesaurus};
 
-/// Help and version go to stdout with exit 0; usage errors to stderr with exit 2.
+/// Help and version go to stdout with exit 0; a usage error is one
+/// `kgrep: ` line on stderr ([`usage_error`]) with exit 2.
 pub fn clap_exit(err: &clap::Error) -> ExitStatus {
-    let _ = err.print();
-    if err.use_stderr() {
-        ExitStatus::Error
-    } else {
-        ExitStatus::Matched
+    if !err.use_stderr() {
+        let _ = err.print();
+        return ExitStatus::Matched;
     }
+    messages::line(&usage_error(&err.render().to_string()));
+    ExitStatus::Error
+}
+
+/// clap's rendering of a usage error (`error: …`, its tips, the usage, a
+/// pointer to --help, over several lines) as the one line every other bad
+/// input gets: the message, then each tip, then where the options are.
+fn usage_error(rendered: &str) -> String {
+    let mut lines = rendered.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("invalid arguments");
+    let mut out = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    let mut tips = Vec::new();
+    let mut details = Vec::new();
+    for line in lines.take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more")) {
+        match line.strip_prefix("tip: ") {
+            Some(tip) => tips.push(tip),
+            // What the message lists (`the following required arguments
+            // were not provided:`, then one per line).
+            None => details.push(line),
+        }
+    }
+    if !details.is_empty() {
+        out.push(' ');
+        out.push_str(&details.join(", "));
+    }
+    for tip in tips {
+        out.push_str("; ");
+        out.push_str(tip);
+    }
+    out.push_str(" (kgrep --help lists the options)");
+    out
 }
 
 /// `--generate`: print the man page or a shell's completions.
@@ -95,4 +125,34 @@ pub(super) fn thesaurus_command(
     } else {
         status
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_usage_error_is_one_line_with_its_tips() {
+        let rendered = "error: unexpected argument '--bogus' found\n\n  \
+                        tip: to pass '--bogus' as a value, use '-- --bogus'\n\n\
+                        Usage: kgrep [OPTIONS] [PATTERN] [PATHS]...\n\n\
+                        For more information, try '--help'.\n";
+        assert_eq!(
+            usage_error(rendered),
+            "unexpected argument '--bogus' found; to pass '--bogus' as a value, use \
+             '-- --bogus' (kgrep --help lists the options)"
+        );
+        assert_eq!(
+            usage_error(
+                "error: the following required arguments were not provided:\n  \
+                 --paths-from-stdin\n  --mcp\n\nUsage: kgrep -0 <PATTERN>\n"
+            ),
+            "the following required arguments were not provided: --paths-from-stdin, --mcp \
+             (kgrep --help lists the options)"
+        );
+        assert_eq!(
+            usage_error("error: invalid value 'abc' for '-C <NUM>'\n"),
+            "invalid value 'abc' for '-C <NUM>' (kgrep --help lists the options)"
+        );
+    }
 }

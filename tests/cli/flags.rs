@@ -53,9 +53,31 @@ fn missing_and_empty_pattern() {
 #[test]
 fn usage_errors_exit_2() {
     let d = corpus();
-    d.run(&["--frobnicate", "retry", "."]).code(2);
-    d.run(&["-C", "abc", "retry", "."]).code(2);
-    d.run(&["-m", "-3", "retry", "."]).code(2);
+    // Each is one line on stderr, as any other bad input.
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--frobnicate", "retry", "."],
+            "unexpected argument '--frobnicate' found",
+        ),
+        (
+            &["-C", "abc", "retry", "."],
+            "invalid value 'abc' for '-C <NUM>'",
+        ),
+        (
+            &["-m", "-3", "retry", "."],
+            "unexpected argument '-3' found",
+        ),
+        (
+            &["--coutn", "retry", "."],
+            "a similar argument exists: '--count'",
+        ),
+    ];
+    for (args, says) in cases {
+        let run = d.run(args);
+        run.code(2).stdout_is("").stderr_has(says);
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+        assert!(run.stderr.starts_with("kgrep: "), "{}", run.stderr);
+    }
     d.run(&[
         "--signature",
         "a: str",
