@@ -470,6 +470,7 @@ mod tests {
             &LoadStats {
                 loaded: 6,
                 skipped: 1,
+                binary: 0,
                 skips: Vec::new(),
             },
         );

@@ -227,7 +227,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     if !matches!(input, Gathered::Stdin(_)) {
         summary(found.search.scanned, &found.search.stats);
         if found.search.stats.loaded == 0 {
-            messages::line("no readable files");
+            messages::line(&notes::no_readable_files(&found.search.stats));
             return Ok(Finding::NothingReadable(Box::new(Results {
                 found,
                 read,

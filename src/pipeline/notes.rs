@@ -10,7 +10,7 @@ use crate::messages;
 use crate::query::{Origin, Query, QueryKind};
 use crate::rank::Searched;
 use crate::score::RankedFile;
-use crate::search::matcher;
+use crate::search::{matcher, LoadStats};
 
 /// Says, on stderr, what the reader of the output could not tell about how
 /// the query was read (the wordless note is `find`'s, which caps the search).
@@ -43,6 +43,16 @@ pub(super) fn wordless(raw: &str, total: usize, max: usize) -> String {
         ));
     }
     note
+}
+
+/// Why nothing was searched: `no readable files`, and when some were
+/// skipped as binary, how to search them.
+pub(super) fn no_readable_files(stats: &LoadStats) -> String {
+    match stats.binary {
+        0 => "no readable files".to_string(),
+        1 => "no readable files (1 binary file skipped; -a searches it as text)".to_string(),
+        n => format!("no readable files ({n} binary files skipped; -a searches them as text)"),
+    }
 }
 
 /// The start of a query for a message: a query of any length must not

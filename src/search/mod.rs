@@ -52,6 +52,8 @@ use sink::TermLine;
 pub struct LoadStats {
     pub loaded: usize,
     pub skipped: usize,
+    /// Of `skipped`, the binary files (a NUL byte, without `-a`).
+    pub binary: usize,
     pub skips: Vec<String>,
 }
 
@@ -88,6 +90,7 @@ pub struct Found<T> {
 pub struct Counters {
     loaded: AtomicUsize,
     skipped: AtomicUsize,
+    binary: AtomicUsize,
     bytes: AtomicUsize,
     /// `(key, warning)` for each document that could not be converted.
     skips: Mutex<Vec<(String, String)>>,
@@ -101,6 +104,7 @@ impl Counters {
         LoadStats {
             loaded: self.loaded.load(Ordering::Relaxed),
             skipped: self.skipped.load(Ordering::Relaxed),
+            binary: self.binary.load(Ordering::Relaxed),
             skips: skips.into_iter().map(|(_, line)| line).collect(),
         }
     }
@@ -139,9 +143,15 @@ impl Counters {
         self.bytes.fetch_add(bytes, Ordering::Relaxed);
     }
 
-    /// Records a file that was skipped (binary, or unreadable and reported).
+    /// Records a file that was skipped (unreadable and reported).
     pub fn skipped(&self) {
         self.skipped.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Records a binary file, skipped.
+    pub fn binary(&self) {
+        self.skipped();
+        self.binary.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Mean length in bytes of the files read (BM25's average document length).
@@ -173,7 +183,7 @@ pub fn load(h: &Haystack, read: &ReadOptions, counters: &Counters) -> Option<Doc
             Some(doc)
         }
         Ok(Loaded::Binary) => {
-            counters.skipped();
+            counters.binary();
             None
         }
         Ok(Loaded::Unconvertible(err)) => {

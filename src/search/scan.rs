@@ -444,7 +444,7 @@ fn finish_stream(
             None
         }
         Ok(()) if binary => {
-            counters.skipped();
+            counters.binary();
             None
         }
         Ok(()) => {

@@ -481,3 +481,23 @@ fn a_missing_thesaurus_named_on_the_command_line_is_an_error() {
         .code(0)
         .stderr_lacks("thesaurus");
 }
+
+#[test]
+fn only_binary_files_says_so_and_how_to_search_them() {
+    let d = Dir::new();
+    d.write("one.bin", b"needle\0\x01");
+    d.run(&["\"needle\"", "one.bin"])
+        .code(2)
+        .stdout_is("")
+        .stderr_has("kgrep: no readable files (1 binary file skipped; -a searches it as text)\n");
+    d.write("two.bin", b"\0needle");
+    d.run(&["where is the needle", "."]).code(2).stderr_has(
+        "kgrep: no readable files (2 binary files skipped; -a searches them as text)\n",
+    );
+    d.run(&["-a", "\"needle\"", "one.bin"])
+        .code(0)
+        .stdout_has("1:\tneedle");
+    // A binary file beside a text one is skipped silently, as in rlmgrep.
+    d.write("text.txt", "needle\n");
+    d.run(&["\"needle\"", "."]).code(0).stderr_lacks("binary");
+}
