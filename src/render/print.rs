@@ -84,18 +84,22 @@ pub(crate) fn write_grep_to(
         color: plan.color,
         long_lines,
     };
+    // What would print: the exit status's count when nothing is written.
+    let count = || {
+        files
+            .iter()
+            .map(|f| grep::match_count(f, plan.max_count))
+            .sum()
+    };
     if plan.mode == Mode::AnswerOnly {
-        return Ok(files.iter().map(|f| count_lines(f, plan.max_count)).sum());
+        return Ok(count());
     }
     match listing {
         Listing::Lines => grep::write_grep(out, &files, &opts),
         Listing::Files | Listing::Counts => {
             grep::write_list(out, &files, &opts, listing == Listing::Counts)
         }
-        Listing::Quiet => Ok(files
-            .iter()
-            .map(|f| grep::match_count(f, plan.max_count))
-            .sum()),
+        Listing::Quiet => Ok(count()),
     }
     .context("writing results")
 }
@@ -129,7 +133,7 @@ pub(crate) fn write_json_to(
             continue;
         };
         if plan.mode == Mode::AnswerOnly {
-            printed += count_lines(&FileResult::new(&doc, lines.clone()), plan.max_count);
+            printed += grep::match_count(&FileResult::new(&doc, lines.clone()), plan.max_count);
             continue;
         }
         let given = walk::as_given(&found.search.haystacks[*h], &found.given, &found.cwd);
@@ -242,10 +246,6 @@ pub(crate) fn run_info(found: &Found) -> RunInfo {
         answer_cut: left.answer_cut,
     });
     run
-}
-
-fn count_lines(f: &FileResult, max_count: Option<usize>) -> usize {
-    max_count.map_or(f.lines.len(), |m| f.lines.len().min(m))
 }
 
 /// Prints the signature fields (exit 0), or says why there are none (exit 2).
