@@ -88,6 +88,7 @@ set edit:completion:arg-completer[kgrep] = {|@words|
             cand --count 'Print each file''s path and its number of match lines (`./src/app.py:3`), as `rg -c` does: every matching line of a literal or regex query, the lines a natural-language query would print. -m caps each count'
             cand -q 'Print nothing on stdout: the exit status says whether a line matched (0) or not (1). No model is consulted unless --rlm asks for it'
             cand --quiet 'Print nothing on stdout: the exit status says whether a line matched (0) or not (1). No model is consulted unless --rlm asks for it'
+            cand --files 'Print the files that would be searched, one per line, and search nothing, as `rg --files` does: every argument is a path (PATTERN too), and the ignore, hidden, glob, type and depth rules apply'
             cand --answer 'Print a narrative answer (on stderr) before the grep output. Needs a model for a written answer; offline, the best lines are quoted as an extractive answer'
             cand --answer-only 'Print only the narrative answer'
             cand --mcp 'Serve the Model Context Protocol on stdin and stdout (newline-delimited JSON-RPC) for coding agents: tools `search`, `answer` and `explain`. Other flags are ignored; each tool call takes its own arguments. See AGENTS in the man page'

@@ -60,6 +60,7 @@ complete -c kgrep -s H -l with-filename -d 'Show file names: they always are (a 
 complete -c kgrep -s l -l files-with-matches -d 'Print only the paths of the files that hold a printed match, one per line, as `rg -l` does: for a natural-language query the files it would print, best first (--max-lines 0 for every file holding a query word); for a literal or regex query every file that matches'
 complete -c kgrep -s c -l count -d 'Print each file\'s path and its number of match lines (`./src/app.py:3`), as `rg -c` does: every matching line of a literal or regex query, the lines a natural-language query would print. -m caps each count'
 complete -c kgrep -s q -l quiet -d 'Print nothing on stdout: the exit status says whether a line matched (0) or not (1). No model is consulted unless --rlm asks for it'
+complete -c kgrep -l files -d 'Print the files that would be searched, one per line, and search nothing, as `rg --files` does: every argument is a path (PATTERN too), and the ignore, hidden, glob, type and depth rules apply'
 complete -c kgrep -l answer -d 'Print a narrative answer (on stderr) before the grep output. Needs a model for a written answer; offline, the best lines are quoted as an extractive answer'
 complete -c kgrep -l answer-only -d 'Print only the narrative answer'
 complete -c kgrep -l mcp -d 'Serve the Model Context Protocol on stdin and stdout (newline-delimited JSON-RPC) for coding agents: tools `search`, `answer` and `explain`. Other flags are ignored; each tool call takes its own arguments. See AGENTS in the man page'

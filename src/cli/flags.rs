@@ -204,6 +204,16 @@ pub struct Flags {
     )]
     pub quiet: bool,
 
+    /// Print the files that would be searched, one per line, and search nothing, as
+    /// `rg --files` does: every argument is a path (PATTERN too), and the ignore,
+    /// hidden, glob, type and depth rules apply.
+    #[arg(
+        long,
+        conflicts_with_all = ["files_with_matches", "count", "json", "answer", "answer_only", "signature", "signature_json"],
+        help_heading = OUTPUT
+    )]
+    pub files: bool,
+
     /// Print a narrative answer (on stderr) before the grep output. Needs a model for
     /// a written answer; offline, the best lines are quoted as an extractive answer.
     #[arg(long, help_heading = OUTPUT)]

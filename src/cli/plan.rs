@@ -150,6 +150,8 @@ pub struct Plan {
     pub json: bool,
     /// `-l`, `-c`, `-q`: what the grep-style layout lists.
     pub listing: Listing,
+    /// `--files`: list the files that would be searched; search nothing.
+    pub files: bool,
     /// `-F`: the pattern is a literal, whatever it looks like.
     pub fixed_strings: bool,
     /// `-i`, `-w`: how a literal or regex query matches.
@@ -185,12 +187,18 @@ pub enum PlanError {
 }
 
 /// Resolves flags, config and environment into a plan.
-pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError> {
+pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError> {
+    if flags.files {
+        // `--files` searches nothing: what reads as the pattern is a path.
+        if let Some(path) = flags.pattern.take() {
+            flags.paths.insert(0, PathBuf::from(path));
+        }
+    }
     let query = flags.pattern.clone().unwrap_or_default();
-    if query.is_empty() {
+    if query.is_empty() && !flags.files {
         return Err(PlanError::MissingPattern);
     }
-    if query.trim().is_empty() {
+    if query.trim().is_empty() && !flags.files {
         // Nothing to rank and nothing a reader would search for on purpose
         // ('"   "' quoted still searches the spaces).
         return Err(PlanError::BlankPattern);
@@ -240,6 +248,7 @@ pub fn plan(flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError>
         answer_color: color(flags.color, env.stderr_is_tty, env),
         json: flags.json,
         listing: listing(&flags),
+        files: flags.files,
         fixed_strings: flags.fixed_strings,
         matching: Matching {
             ignore_case: flags.ignore_case,
@@ -312,7 +321,8 @@ fn input(flags: &Flags, env: &Env) -> Result<Input, PlanError> {
             null: flags.null,
         });
     }
-    if !flags.paths.is_empty() {
+    // `--files` lists a tree, never stdin (as `rg --files`).
+    if !flags.paths.is_empty() || flags.files {
         return Ok(Input::Paths(flags.paths.clone()));
     }
     if env.stdin_readable {

@@ -84,6 +84,9 @@ pub fn run(flags: Flags) -> anyhow::Result<ExitStatus> {
 
 /// Runs a search plan and prints its results.
 pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
+    if plan.files {
+        return list_files(plan);
+    }
     if messages::is_verbose() {
         crate::document::count_reads();
     }
@@ -103,6 +106,33 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
         }
         Finding::Done(status) => Ok(status),
     }
+}
+
+/// `--files`: the files the walk gives, one per line as headings are
+/// written, nothing searched. Exit 0 if there is one, 1 if none, 2 after an
+/// error (a missing path, reported as any search reports it).
+fn list_files(plan: &Plan) -> anyhow::Result<ExitStatus> {
+    let paths = match gather(plan)? {
+        Some(Gathered::Paths(paths)) => paths,
+        Some(Gathered::Stdin(_)) | None => return Ok(ExitStatus::Error),
+    };
+    let listing = crate::walk::Listing::walk(&paths, &walk_options(plan), &cwd()?);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for h in (0..listing.len()).filter_map(|i| listing.get(i)) {
+        let path = crate::render::grep::heading(&h.key);
+        // On a terminal a name's control characters are shown, not obeyed.
+        let shown = if plan.stdout_is_tty {
+            crate::render::sanitize::sanitize(path.as_bytes())
+        } else {
+            path.as_str().into()
+        };
+        writeln!(out, "{shown}").context("writing results")?;
+    }
+    out.flush().context("writing results")?;
+    Ok(ExitStatus::of_search(
+        !listing.is_empty(),
+        messages::errored(),
+    ))
 }
 
 /// What [`find`] came to.

@@ -88,3 +88,36 @@ fn max_depth_limits_how_far_below_each_path_the_walk_goes() {
         .code(0)
         .stdout_is("./top.txt\n");
 }
+
+#[test]
+fn files_lists_what_would_be_searched_and_searches_nothing() {
+    let d = tree();
+    // `rg --files`, with kgrep's headings; the pattern slot is a path.
+    let listed = "./crlf.txt\n./data.bin\n./docs/usage.md\n./src/auth/jwt.py\n\
+                  ./src/config/loader.go\n./src/net/client.rs\n./tests/test_client.py\n";
+    let run = d.run(&["--files"]);
+    run.code(0).stdout_is(listed);
+    assert_eq!(
+        run.stderr, "",
+        "nothing is searched, so nothing is summed up"
+    );
+    d.run_stdin(&["--files"], "piped text is not listed")
+        .code(0)
+        .stdout_is(listed);
+    d.run(&["--files", "src", "-t", "rust"])
+        .code(0)
+        .stdout_is("./src/net/client.rs\n");
+    d.run(&["--files", "-T", "py", "-d", "1"])
+        .code(0)
+        .stdout_is("./crlf.txt\n./data.bin\n");
+    d.run(&["--files", "-uu", "vendor", ".hidden"])
+        .code(0)
+        .stdout_is("./vendor/generated.js\n.hidden/notes.txt\n");
+    d.run(&["--files", "src", "nope"])
+        .code(2)
+        .stdout_has("./src/net/client.rs\n")
+        .stderr_has("nope: No such file or directory");
+    let empty = Dir::new();
+    empty.run(&["--files"]).code(1).stdout_is("");
+    d.run(&["--files", "--json"]).code(2).stdout_is("");
+}
