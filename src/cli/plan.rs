@@ -198,7 +198,8 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
     if query.is_empty() && !flags.files {
         return Err(PlanError::MissingPattern);
     }
-    if query.trim().is_empty() && !flags.files {
+    // `-F '  '` searches the spaces, as a quoted query does.
+    if query.trim().is_empty() && !flags.files && !flags.fixed_strings {
         // Nothing to rank and nothing a reader would search for on purpose
         // ('"   "' quoted still searches the spaces).
         return Err(PlanError::BlankPattern);

@@ -118,7 +118,13 @@ fn list_files(plan: &Plan) -> anyhow::Result<ExitStatus> {
     };
     let listing = crate::walk::Listing::walk(&paths, &walk_options(plan), &cwd()?);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for h in (0..listing.len()).filter_map(|i| listing.get(i)) {
+    // `-q`: only the exit status says whether there is a file.
+    let shown = if plan.listing == Listing::Quiet {
+        0
+    } else {
+        listing.len()
+    };
+    for h in (0..shown).filter_map(|i| listing.get(i)) {
         let path = crate::render::grep::heading(&h.key);
         // On a terminal a name's control characters are shown, not obeyed.
         let shown = if plan.stdout_is_tty {

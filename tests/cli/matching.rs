@@ -57,6 +57,11 @@ fn fixed_strings_searches_the_pattern_as_written() {
     d.run(&["-F", "a+b", "notes.txt"])
         .code(0)
         .stdout_is("./notes.txt\n1:\ta+b is not a regex here\n");
+    // Spaces alone are text too, as a quoted query's are.
+    d.write("spaced.txt", "a   b\nab\n");
+    d.run(&["-F", "   ", "spaced.txt"])
+        .code(0)
+        .stdout_is("./spaced.txt\n1:\ta   b\n");
     // Natural language is text too: nothing holds the whole sentence.
     d.run(&["-F", "how does the client retry", "."])
         .code(1)

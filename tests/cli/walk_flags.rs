@@ -117,7 +117,9 @@ fn files_lists_what_would_be_searched_and_searches_nothing() {
         .code(2)
         .stdout_has("./src/net/client.rs\n")
         .stderr_has("nope: No such file or directory");
+    d.run(&["--files", "-q"]).code(0).stdout_is("");
     let empty = Dir::new();
     empty.run(&["--files"]).code(1).stdout_is("");
+    empty.run(&["--files", "-q"]).code(1).stdout_is("");
     d.run(&["--files", "--json"]).code(2).stdout_is("");
 }
