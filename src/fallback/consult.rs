@@ -507,7 +507,7 @@ impl Stage<'_> {
     fn pattern_excerpts(&self, pattern: &str) -> Vec<Excerpt> {
         let read = self.input.read.quiet();
         let q = query::Query::exact(pattern, query::looks_like_regex(pattern));
-        let searched = exact::search(&q, self.corpus, &read);
+        let searched = exact::search(&q, self.corpus, &read, false);
         let Ok(searched) = searched else {
             return Vec::new();
         };

@@ -226,7 +226,9 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
             natural::Limits::of(plan),
             &plan.judge,
         ),
-        QueryKind::Literal(_) | QueryKind::Regex(_) => exact::search(&q, corpus, &read),
+        QueryKind::Literal(_) | QueryKind::Regex(_) => {
+            exact::search(&q, corpus, &read, plan.listing == Listing::Quiet)
+        }
     };
     spinner.finish();
     let mut searched = searched?;
@@ -388,6 +390,11 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
         None if plan.json => output::print_json(plan, found, read)?,
         None => output::print(plan, found, read)?,
     };
+    // `-q` asks only whether something matched: a match answers it, whatever
+    // else failed (ripgrep's rule).
+    if plan.listing == Listing::Quiet && printed > 0 {
+        return Ok(ExitStatus::Matched);
+    }
     Ok(ExitStatus::of_search(printed > 0, messages::errored()))
 }
 

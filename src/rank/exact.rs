@@ -17,8 +17,14 @@ use crate::search::{self, Corpus};
 /// being loaded (`search_exact`'s prefilter), unless the literal holds
 /// characters the text normalisation changes; for a regex, files are loaded
 /// and normalised before matching, since a pattern may depend on line ends
-/// or invalid UTF-8.
-pub fn search(q: &Query, corpus: Corpus<'_>, read: &ReadOptions) -> anyhow::Result<Searched> {
+/// or invalid UTF-8. With `first_only` (`-q`), no file is read after one
+/// has matched.
+pub fn search(
+    q: &Query,
+    corpus: Corpus<'_>,
+    read: &ReadOptions,
+    first_only: bool,
+) -> anyhow::Result<Searched> {
     let Some(matcher) = exact(q)? else {
         anyhow::bail!("a natural-language query is ranked, not searched exactly");
     };
@@ -27,7 +33,7 @@ pub fn search(q: &Query, corpus: Corpus<'_>, read: &ReadOptions) -> anyhow::Resu
         _ => false,
     };
     Ok(collect(search::search_exact(
-        corpus, &matcher, read, prefilter,
+        corpus, &matcher, read, prefilter, first_only,
     )))
 }
 

@@ -461,18 +461,25 @@ pub type ExactFile = Vec<usize>;
 /// files are first streamed until their first match and only files that match
 /// are loaded and normalised for their line numbers; safe for patterns whose
 /// matches cannot depend on that normalisation (CR removal, U+FFFD for invalid
-/// UTF-8): literals without line breaks or U+FFFD.
+/// UTF-8): literals without line breaks or U+FFFD. With `first_only`
+/// (`-q`), files are no longer read once one has matched: the walk goes on
+/// (it counts what it considered), but reads nothing.
 pub fn search_exact<M>(
     corpus: Corpus<'_>,
     matcher: &M,
     read: &ReadOptions,
     prefilter: bool,
+    first_only: bool,
 ) -> Found<ExactFile>
 where
     M: Matcher + Sync,
 {
     let counters = Counters::default();
+    let matched = std::sync::atomic::AtomicBool::new(false);
     let (found, scanned) = each_file(corpus, |h| {
+        if first_only && matched.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
         if prefilter {
             if let Some(path) = streamable(h, read) {
                 let mut first = FirstMatchSink::default();
@@ -493,7 +500,11 @@ where
             messages::error_in(read.voice, &format!("{}: {err}", h.key));
             return None;
         }
-        (!sink.lines.is_empty()).then_some(sink.lines)
+        if sink.lines.is_empty() {
+            return None;
+        }
+        matched.store(true, std::sync::atomic::Ordering::Relaxed);
+        Some(sink.lines)
     });
     let (haystacks, hits) = found.into_iter().unzip();
     Found {

@@ -180,3 +180,33 @@ fn a_list_does_not_mix_with_lines_json_or_another_list() {
         run.code(2).stdout_is("").stderr_has("cannot be used with");
     }
 }
+
+#[test]
+fn quiet_stops_reading_once_a_file_matched_and_a_match_wins_over_errors() {
+    let d = Dir::new();
+    for i in 0..200 {
+        d.write(&format!("f{i:03}.txt"), "needle\n");
+    }
+    let all = d.run(&["\"needle\"", "."]);
+    all.code(0).stderr_has("Scanned 200 files. Loaded 200.");
+    let quiet = d.run(&["-q", "\"needle\"", "."]);
+    quiet
+        .code(0)
+        .stdout_is("")
+        .stderr_has("Scanned 200 files. Loaded ");
+    let loaded: usize = quiet
+        .stderr
+        .split("Loaded ")
+        .nth(1)
+        .and_then(|rest| rest.split('.').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(loaded < 200, "{}", quiet.stderr);
+    // A missing path is still reported, but -q asks only whether something
+    // matched (ripgrep's rule); without -q the error wins.
+    d.run(&["-q", "\"needle\"", ".", "nope"])
+        .code(0)
+        .stderr_has("nope: No such file or directory");
+    d.run(&["-c", "\"needle\"", "f000.txt", "nope"]).code(2);
+    d.run(&["-q", "\"haystack\"", ".", "nope"]).code(2);
+}
