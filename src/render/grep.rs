@@ -1,4 +1,5 @@
-//! rlmgrep's grep-style printer, byte for byte.
+//! rlmgrep's grep-style printer, byte for byte; and ripgrep's `-l`/`-c`
+//! lists of the same files ([`write_list`]).
 //!
 //! The contract is `rlmgrep-contract/README.md`, "What the goldens show":
 //!

@@ -1,4 +1,5 @@
-//! Printing what a search found ([`Found`]): rlmgrep's grep layout, or
+//! Printing what a search found ([`Found`]): rlmgrep's grep layout (or in
+//! its place ripgrep's `-l`/`-c` lists, or nothing for `-q`), or
 //! `--json`, each written to any writer (stdout, or a buffer that
 //! `--token-budget` measures and an MCP tool result carries); the answer
 //! (`--answer`, the model's or an extractive one), the signature fields

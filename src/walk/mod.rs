@@ -2,7 +2,7 @@
 //!
 //! This module owns turning path arguments (or `--paths-from-stdin` lists, or piped
 //! stdin) into a sorted, de-duplicated `Vec<Haystack>`: recursion, hidden files,
-//! ignore files, `-g` globs and `--type` filters, and the cwd-relative *key* that
+//! ignore files, `-g` globs, `--type`/`-T` filters, `--max-depth`, and the cwd-relative *key* that
 //! names each haystack everywhere downstream (headings, LLM prompts, verification).
 //! It does not read file contents (that is `document`), decide on binary files,
 //! spell a key as a heading (that is `render::grep::heading`), or print anything
@@ -25,6 +25,8 @@
 //!   must allow a file. Glob syntax is ripgrep's (`*.md` at any depth, `!` negates,
 //!   `**/` matches the top level too), but unlike rg a `-g` whitelist does not
 //!   re-include hidden or ignored files, so `-g '*.md'` selects what rlmgrep does.
+//! - `--max-depth N` stops the walk N directories below each argument (0: the
+//!   arguments themselves, so a directory yields nothing), as in rg.
 //! - Symlinks are not followed while walking (so loops cannot hang), and only
 //!   regular files become haystacks: FIFOs, sockets and devices are skipped. An
 //!   explicitly named symlink to a file is searched.
