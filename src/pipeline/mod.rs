@@ -117,28 +117,12 @@ fn list_files(plan: &Plan) -> anyhow::Result<ExitStatus> {
         Some(Gathered::Stdin(_)) | None => return Ok(ExitStatus::Error),
     };
     let listing = crate::walk::Listing::walk(&paths, &walk_options(plan), &cwd()?);
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    // `-q`: only the exit status says whether there is a file.
-    let shown = if plan.listing == Listing::Quiet {
-        0
-    } else {
-        listing.len()
-    };
-    for h in (0..shown).filter_map(|i| listing.get(i)) {
-        let path = crate::render::grep::heading(&h.key);
-        // On a terminal a name's control characters are shown, not obeyed.
-        let shown = if plan.stdout_is_tty {
-            crate::render::sanitize::sanitize(path.as_bytes())
-        } else {
-            path.as_str().into()
-        };
-        writeln!(out, "{shown}").context("writing results")?;
-    }
-    out.flush().context("writing results")?;
-    Ok(ExitStatus::of_search(
-        !listing.is_empty(),
-        messages::errored(),
-    ))
+    let keys: Vec<String> = (0..listing.len())
+        .filter_map(|i| listing.get(i))
+        .map(|h| h.key)
+        .collect();
+    output::print_paths(plan, &keys)?;
+    Ok(ExitStatus::of_search(!keys.is_empty(), messages::errored()))
 }
 
 /// What [`find`] came to.

@@ -155,19 +155,41 @@ pub fn write_list(
             continue;
         }
         total += matches;
-        let path = heading(&file.doc.key);
-        let shown = if opts.tty {
-            sanitize(path.as_bytes())
-        } else {
-            path.as_str().into()
-        };
-        write_painted(out, shown.as_bytes(), MAGENTA, opts.color)?;
+        write_path(out, &file.doc.key, opts)?;
         if counts {
             write!(out, ":{matches}")?;
         }
         out.write_all(b"\n")?;
     }
     Ok(total)
+}
+
+/// Writes the files a search would read (`--files`), one heading a line,
+/// as [`write_list`] writes its paths; returns how many.
+pub fn write_paths<'k>(
+    out: &mut dyn Write,
+    keys: impl IntoIterator<Item = &'k str>,
+    opts: &GrepOptions,
+) -> io::Result<usize> {
+    let mut count = 0;
+    for key in keys {
+        write_path(out, key, opts)?;
+        out.write_all(b"\n")?;
+        count += 1;
+    }
+    Ok(count)
+}
+
+/// A key as a list prints it: its heading, sanitised on a terminal,
+/// coloured as a heading when asked; no line end.
+fn write_path(out: &mut dyn Write, key: &str, opts: &GrepOptions) -> io::Result<()> {
+    let path = heading(key);
+    let shown = if opts.tty {
+        sanitize(path.as_bytes())
+    } else {
+        path.as_str().into()
+    };
+    write_painted(out, shown.as_bytes(), MAGENTA, opts.color)
 }
 
 /// How many match lines of `file` print: its lines in range, each once, the

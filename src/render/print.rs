@@ -105,6 +105,23 @@ pub(crate) fn write_grep_to(
     .context("writing results")
 }
 
+/// `--files`: the keys of the files a search would read, as `-l` prints
+/// paths (nothing for `-q`).
+pub(crate) fn print_paths(plan: &Plan, keys: &[String]) -> anyhow::Result<()> {
+    if plan.listing == Listing::Quiet {
+        return Ok(());
+    }
+    let opts = GrepOptions {
+        tty: plan.stdout_is_tty,
+        color: plan.color,
+        ..GrepOptions::default()
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    grep::write_paths(&mut out, keys.iter().map(String::as_str), &opts)
+        .and_then(|_| out.flush())
+        .context("writing results")
+}
+
 /// `--json`: every selected file's messages, then the summary (always).
 /// Returns how many match lines were printed.
 pub(crate) fn print_json(plan: &Plan, found: &Found, read: &ReadOptions) -> anyhow::Result<usize> {
