@@ -133,29 +133,31 @@ fn has_repetition(s: &str) -> bool {
     })
 }
 
+/// Each `[…]` of `s` (its body up to the first `]`) with the text after it,
+/// left to right.
+fn brackets(s: &str) -> impl Iterator<Item = (&str, &str)> {
+    let mut rest = s;
+    std::iter::from_fn(move || {
+        let open = rest.find('[')?;
+        let after = &rest[open + 1..];
+        let close = after.find(']')?;
+        rest = &after[close + 1..];
+        Some((&after[..close], rest))
+    })
+}
+
 /// `[a-z]`, `[^"]`, `[0-9_]`-style classes (not `[markdown links]` or `arr[0]`).
 fn has_char_class(s: &str) -> bool {
-    let mut rest = s;
-    while let Some(open) = rest.find('[') {
-        let after = &rest[open + 1..];
-        let Some(close) = after.find(']') else {
-            return false;
-        };
-        let body = &after[..close];
-        let is_class = body.starts_with('^')
+    brackets(s).any(|(body, _)| {
+        body.starts_with('^')
             || (body.len() >= 3
                 && body
                     .as_bytes()
                     .windows(3)
                     .any(|w| w[1] == b'-' && w[0] != b' ' && w[2] != b' '))
             || body.starts_with('\\')
-            || body.starts_with(':');
-        if is_class {
-            return true;
-        }
-        rest = &after[close + 1..];
-    }
-    false
+            || body.starts_with(':')
+    })
 }
 
 /// A class of letters or digits that a word goes on after: `gr[ae]y`,
@@ -163,23 +165,13 @@ fn has_char_class(s: &str) -> bool {
 /// after which the word does not go on. The caller checks the text has no
 /// space.
 fn has_class_in_word(s: &str) -> bool {
-    let mut rest = s;
-    while let Some(open) = rest.find('[') {
-        let after = &rest[open + 1..];
-        let Some(close) = after.find(']') else {
-            return false;
-        };
-        let body = &after[..close];
-        let goes_on = after[close + 1..]
+    brackets(s).any(|(body, after)| {
+        let goes_on = after
             .bytes()
             .next()
             .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_');
-        if goes_on && !body.is_empty() && body.bytes().all(|b| b.is_ascii_alphanumeric()) {
-            return true;
-        }
-        rest = &after[close + 1..];
-    }
-    false
+        goes_on && !body.is_empty() && body.bytes().all(|b| b.is_ascii_alphanumeric())
+    })
 }
 
 /// `{2}`, `{1,3}`, `{2,}` after something.
