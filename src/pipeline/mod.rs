@@ -229,6 +229,8 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         return Ok(Finding::Done(ExitStatus::Matched));
     }
     let wordless = match &q.kind {
+        // A query of stop words searched as its text is capped; one asked for
+        // as text (`-F`) is every match, as `rg -F` prints.
         QueryKind::Literal(lit) if !plan.fixed_strings && query::is_wordless(&q.raw, lit) => {
             Some(cap_total(&mut searched.selected, plan.max_lines))
         }

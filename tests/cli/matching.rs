@@ -27,15 +27,20 @@ fn ignore_case_matches_a_literal_in_any_case_and_colours_what_it_matched() {
         .stderr_has("query: literal \"BACKOFF\", ignoring case");
 }
 
+/// The one line of the corpus that holds `retry` as a whole word, and the
+/// only one that holds `"retry"` with its quotes.
+const LONE_RETRY: &str =
+    "./tests/test_client.py\n11:\t    assert \"retry\" in \"retry backoff retry\"\n";
+
 #[test]
 fn word_regexp_matches_only_whole_words() {
     let d = corpus();
     // `retry` stands alone only on line 11 of the tests (`test_retry_backoff`
     // and `retrying` hold it inside a word), as `rg -w retry` prints.
     for flag in ["-w", "--word-regexp"] {
-        d.run(&[flag, "\"retry\"", "."]).code(0).stdout_is(
-            "./tests/test_client.py\n11:\t    assert \"retry\" in \"retry backoff retry\"\n",
-        );
+        d.run(&[flag, "\"retry\"", "."])
+            .code(0)
+            .stdout_is(LONE_RETRY);
     }
     // A regex too, with -i: `rg -iwc 'retr(y|ies)'`.
     d.run(&["-iwc", "retr(y|ies)", "."])
@@ -49,9 +54,9 @@ fn fixed_strings_searches_the_pattern_as_written() {
     d.write("notes.txt", "a+b is not a regex here\naab\n");
     // Quotes are part of the text, not a request for a literal.
     for flag in ["-F", "--fixed-strings"] {
-        d.run(&[flag, "\"retry\"", "."]).code(0).stdout_is(
-            "./tests/test_client.py\n11:\t    assert \"retry\" in \"retry backoff retry\"\n",
-        );
+        d.run(&[flag, "\"retry\"", "."])
+            .code(0)
+            .stdout_is(LONE_RETRY);
     }
     // Regex syntax is text: `a+b` is not `aab`.
     d.run(&["-F", "a+b", "notes.txt"])
