@@ -142,15 +142,45 @@ pub struct Flags {
     #[arg(short = 'F', long, help_heading = SEARCH)]
     pub fixed_strings: bool,
 
+    /// A pattern to search, as `rg -e` does (one that starts with `-` too); with -e,
+    /// every positional argument is a path. Repeatable: a line matching any of the
+    /// patterns matches. One -e is read as PATTERN is (natural language, an
+    /// identifier, a quoted literal or a regex); two or more are each a regex (a
+    /// literal with -F), searched exactly.
+    #[arg(
+        short = 'e',
+        long = "regexp",
+        value_name = "PATTERN",
+        action = ArgAction::Append,
+        allow_hyphen_values = true,
+        help_heading = SEARCH
+    )]
+    pub regexps: Vec<String>,
+
     /// Match a literal or regex query in any case (a natural-language query always
-    /// is).
-    #[arg(short = 'i', long, help_heading = SEARCH)]
+    /// is). The last of -i, -s and -S wins.
+    #[arg(short = 'i', long, overrides_with_all = ["case_sensitive", "smart_case"], help_heading = SEARCH)]
     pub ignore_case: bool,
+
+    /// Match a literal or regex query in its case (the default), as `rg -s` does:
+    /// undoes an -i or -S given before it.
+    #[arg(short = 's', long, overrides_with_all = ["ignore_case", "smart_case"], help_heading = SEARCH)]
+    pub case_sensitive: bool,
+
+    /// Match a literal or regex query in any case when it has no upper-case letter,
+    /// in its case when it has one, as `rg -S` does.
+    #[arg(short = 'S', long, overrides_with_all = ["ignore_case", "case_sensitive"], help_heading = SEARCH)]
+    pub smart_case: bool,
 
     /// Match a literal or regex query only as a whole word (as `rg -w`: not inside a
     /// longer word); a natural-language query always matches code words.
     #[arg(short = 'w', long = "word-regexp", help_heading = SEARCH)]
     pub word_regexp: bool,
+
+    /// Match only whole lines, as `rg -x` does (it overrides -w): a pattern that
+    /// reads as natural language is searched as literal text.
+    #[arg(short = 'x', long = "line-regexp", help_heading = SEARCH)]
+    pub line_regexp: bool,
 
     /// Add a thesaurus layer: Terraphim JSON (or its legacy flat form) or a folder
     /// of Markdown concept files. Repeatable; later ones win.
@@ -193,6 +223,18 @@ pub struct Flags {
         help_heading = OUTPUT
     )]
     pub count: bool,
+
+    /// Print only the matched parts of each printed match line, each on a line of its
+    /// own (`N:<TAB>part`), as `rg -o` does: every match of a literal or regex
+    /// query, the query's words (as matched) on the lines a natural-language query
+    /// prints. With -c, the parts are counted.
+    #[arg(
+        short = 'o',
+        long = "only-matching",
+        conflicts_with_all = ["json", "answer_only", "signature", "signature_json"],
+        help_heading = OUTPUT
+    )]
+    pub only_matching: bool,
 
     /// Print nothing on stdout: the exit status says whether a line matched (0) or
     /// not (1). No model is consulted unless --rlm asks for it.

@@ -154,8 +154,13 @@ pub struct Plan {
     pub files: bool,
     /// `-F`: the pattern is a literal, whatever it looks like.
     pub fixed_strings: bool,
-    /// `-i`, `-w`: how a literal or regex query matches.
+    /// `-e` given twice or more: the patterns, any of which matches (then
+    /// `query` is empty). One `-e` is the query.
+    pub patterns: Vec<String>,
+    /// `-i`, `-s`, `-S`, `-w`, `-x`: how a literal or regex query matches.
     pub matching: Matching,
+    /// `-o`: print only the matched parts of each match line.
+    pub only_matching: bool,
     /// `--token-budget`: the most tokens of results to print (estimated).
     pub token_budget: Option<usize>,
     /// Keep what the model teaches (off with `--no-learn`, `learn = false`,
@@ -194,12 +199,27 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
             flags.paths.insert(0, PathBuf::from(path));
         }
     }
-    let query = flags.pattern.clone().unwrap_or_default();
-    if query.is_empty() && !flags.files {
+    if !flags.regexps.is_empty() {
+        // With `-e`, what reads as the pattern is a path (as in ripgrep).
+        if let Some(path) = flags.pattern.take() {
+            flags.paths.insert(0, PathBuf::from(path));
+        }
+    }
+    let patterns = if flags.regexps.len() > 1 {
+        std::mem::take(&mut flags.regexps)
+    } else {
+        Vec::new()
+    };
+    let query = match flags.regexps.pop() {
+        Some(one) => one,
+        None => flags.pattern.clone().unwrap_or_default(),
+    };
+    let searching = !flags.files && patterns.is_empty();
+    if query.is_empty() && searching {
         return Err(PlanError::MissingPattern);
     }
     // `-F '  '` searches the spaces, as a quoted query does.
-    if query.trim().is_empty() && !flags.files && !flags.fixed_strings {
+    if query.trim().is_empty() && searching && !flags.fixed_strings {
         // Nothing to rank and nothing a reader would search for on purpose
         // ('"   "' quoted still searches the spaces).
         return Err(PlanError::BlankPattern);
@@ -251,10 +271,14 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         listing: listing(&flags),
         files: flags.files,
         fixed_strings: flags.fixed_strings,
+        patterns,
         matching: Matching {
             ignore_case: flags.ignore_case,
+            smart_case: flags.smart_case,
             word: flags.word_regexp,
+            line: flags.line_regexp,
         },
+        only_matching: flags.only_matching,
         token_budget: flags.token_budget,
         learn,
         learn_to,
@@ -427,6 +451,37 @@ mod tests {
 
     fn plan_of(args: &[&str]) -> Result<Plan, PlanError> {
         plan(flags(args), &Config::default(), &Env::default())
+    }
+
+    #[test]
+    fn regexp_patterns_take_the_pattern_slot_and_the_positionals_are_paths() {
+        // One -e is the query; the positional that would be it is a path.
+        let p = plan_of(&["-e", "-x", "src", "docs"]).unwrap();
+        assert_eq!(p.query, "-x");
+        assert!(p.patterns.is_empty());
+        assert_eq!(p.input, Input::Paths(vec!["src".into(), "docs".into()]));
+        // Two or more are kept as patterns; the query is empty and no error.
+        let p = plan_of(&["-e", "a", "--regexp", "", "src"]).unwrap();
+        assert_eq!(p.patterns, vec!["a".to_string(), String::new()]);
+        assert_eq!(p.query, "");
+        assert_eq!(p.input, Input::Paths(vec!["src".into()]));
+        // A lone blank -e is as blank as a blank PATTERN.
+        assert_eq!(
+            plan_of(&["-e", " ", "src"]).err(),
+            Some(PlanError::BlankPattern)
+        );
+    }
+
+    #[test]
+    fn the_last_case_flag_wins() {
+        let m = |args: &[&str]| plan_of(args).unwrap().matching;
+        assert!(m(&["-i", "q"]).ignore_case);
+        assert!(!m(&["-i", "-s", "q"]).ignore_case);
+        let smart = m(&["-i", "-S", "q"]);
+        assert!(smart.smart_case && !smart.ignore_case);
+        let insensitive = m(&["-S", "-i", "q"]);
+        assert!(insensitive.ignore_case && !insensitive.smart_case);
+        assert!(!m(&["-S", "--case-sensitive", "q"]).smart_case);
     }
 
     #[test]

@@ -159,10 +159,18 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     // A natural-language search lists the tree before it counts; that one
     // listing serves the whole run (the model stage searches it again rather
     // than walking). An exact search walks as it searches.
-    let reading = if plan.fixed_strings {
+    let reading = if plan.patterns.len() > 1 {
+        query::read_any(&plan.patterns, plan.fixed_strings)
+    } else if plan.fixed_strings {
         query::read_fixed(&plan.query)
     } else {
-        query::read(&plan.query)
+        match query::read(&plan.query) {
+            // A whole line is exact text: `-x` never ranks natural language.
+            natural if plan.matching.line && *natural.kind() == QueryKind::Natural => {
+                query::read_fixed(&plan.query)
+            }
+            reading => reading,
+        }
     };
     // The walk runs while the embedded thesaurus is built beside it.
     let (listing, thesaurus) = match (&input, reading.kind()) {
@@ -230,8 +238,11 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     }
     let wordless = match &q.kind {
         // A query of stop words searched as its text is capped; one asked for
-        // as text (`-F`) is every match, as `rg -F` prints.
-        QueryKind::Literal(lit) if !plan.fixed_strings && query::is_wordless(&q.raw, lit) => {
+        // as text (`-F`, or whole lines with `-x`) is every match, as `rg -F`
+        // and `rg -x` print.
+        QueryKind::Literal(lit)
+            if !plan.fixed_strings && !plan.matching.line && query::is_wordless(&q.raw, lit) =>
+        {
             Some(cap_total(&mut searched.selected, plan.max_lines))
         }
         _ => None,
@@ -429,14 +440,23 @@ fn summary(scanned: usize, stats: &LoadStats) {
     }
 }
 
-/// `-v`'s words for `-i` and `-w` after an exact query.
-fn matching_note(m: query::Matching) -> &'static str {
-    match (m.ignore_case, m.word) {
-        (false, false) => "",
-        (true, false) => ", ignoring case",
-        (false, true) => ", whole words",
-        (true, true) => ", ignoring case, whole words",
-    }
+/// `-v`'s words for `-i`, `-S`, `-w` and `-x` after an exact query.
+fn matching_note(m: query::Matching) -> String {
+    let case = if m.ignore_case {
+        ", ignoring case"
+    } else if m.smart_case {
+        ", smart case"
+    } else {
+        ""
+    };
+    let extent = if m.line {
+        ", whole lines"
+    } else if m.word {
+        ", whole words"
+    } else {
+        ""
+    };
+    format!("{case}{extent}")
 }
 
 fn verbose_query(q: &query::Query) {

@@ -151,15 +151,20 @@ impl Query {
     }
 }
 
-/// How a literal or regex query matches: ripgrep's `-i` and `-w`. A
-/// natural-language query ignores both: its terms always match in any case,
-/// as code sub-words.
+/// How a literal or regex query matches: ripgrep's `-i`, `-S`, `-w` and
+/// `-x`. A natural-language query ignores them all: its terms always match in
+/// any case, as code sub-words.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Matching {
     /// `-i`: upper and lower case alike.
     pub ignore_case: bool,
+    /// `-S`: upper and lower case alike unless the pattern has an upper-case
+    /// letter.
+    pub smart_case: bool,
     /// `-w`: only where the match is a whole word.
     pub word: bool,
+    /// `-x`: only where the match is the whole line (it overrides `word`).
+    pub line: bool,
 }
 
 /// Queries longer than this many terms keep only the first ones: every term costs
@@ -260,6 +265,25 @@ pub fn read_fixed(raw: &str) -> Reading {
     Reading {
         raw: raw.to_string(),
         kind: QueryKind::Literal(raw.to_string()),
+        read: None,
+    }
+}
+
+/// Reads several patterns (`-e` twice or more) as one regex that matches
+/// where any of them does: each a regex, or with `fixed` a literal, as
+/// ripgrep reads them. The regex is the query's text from here on.
+pub fn read_any(patterns: &[String], fixed: bool) -> Reading {
+    let text = patterns
+        .iter()
+        .map(|p| {
+            let p = if fixed { regex::escape(p) } else { p.clone() };
+            format!("(?:{p})")
+        })
+        .collect::<Vec<_>>()
+        .join("|");
+    Reading {
+        raw: text.clone(),
+        kind: QueryKind::Regex(text),
         read: None,
     }
 }

@@ -71,6 +71,10 @@ pub struct GrepOptions {
     /// with `[... N bytes omitted]` markers ([`super::cut`]); `None` prints
     /// every line whole, byte for byte.
     pub long_lines: Option<usize>,
+    /// `-o`: print each match line's spans (non-empty ones), one part a line
+    /// (`N:<TAB>part`), in place of the line; context lines stay whole, as
+    /// ripgrep prints them. `-c` then counts the parts.
+    pub only_matching: bool,
 }
 
 /// Byte ranges of matched text within a line (its `\n` excluded), by line number.
@@ -113,6 +117,12 @@ enum Row<'a> {
         /// Bytes of the line left out before and after `text`.
         omitted: (usize, usize),
     },
+    /// One matched part of a match line (`-o`), coloured whole.
+    Part {
+        number: usize,
+        text: &'a [u8],
+        page: Option<u32>,
+    },
     GroupBreak,
     FileBreak,
 }
@@ -124,9 +134,16 @@ pub fn write_grep(
     opts: &GrepOptions,
 ) -> io::Result<usize> {
     let rows = layout(files, opts);
+    // Match lines printed: each line row, or each line that printed parts
+    // (a line's parts are consecutive rows).
+    let mut last_part = None;
     let matches = rows
         .iter()
-        .filter(|row| matches!(row, Row::Line { is_match: true, .. }))
+        .filter(|row| match **row {
+            Row::Line { is_match, .. } => is_match,
+            Row::Part { number, .. } => last_part.replace(number) != Some(number),
+            _ => false,
+        })
         .count();
     if opts.tty {
         write_tty(out, &rows, opts.color)?;
@@ -150,7 +167,11 @@ pub fn write_list(
 ) -> io::Result<usize> {
     let mut total = 0;
     for file in files {
-        let matches = match_count(file, opts.max_count);
+        let matches = if opts.only_matching {
+            part_count(file, opts.max_count)
+        } else {
+            match_count(file, opts.max_count)
+        };
         if matches == 0 {
             continue;
         }
@@ -198,6 +219,16 @@ pub fn match_count(file: &FileResult<'_>, max_count: Option<usize>) -> usize {
     selected_lines(&file.lines, file.doc.line_count(), max_count).len()
 }
 
+/// How many parts `-o` prints of `file`: the non-empty spans of its
+/// printed match lines.
+pub fn part_count(file: &FileResult<'_>, max_count: Option<usize>) -> usize {
+    selected_lines(&file.lines, file.doc.line_count(), max_count)
+        .iter()
+        .filter_map(|n| file.spans.get(n))
+        .map(|spans| spans.iter().filter(|s| !s.is_empty()).count())
+        .sum()
+}
+
 /// The heading rlmgrep prints for a document key: `./` prepended unless the
 /// key already starts with `.` or `/` (`./src/app.py`, but `.secret_notes.md`,
 /// `../README.md`, `/abs/x`). The one home of this rule.
@@ -229,6 +260,12 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
     let matches = selected_lines(&file.lines, count, opts.max_count);
     let groups = context_groups(&matches, opts.before, opts.after, count);
     let lines = doc.lines_at(groups.iter().flat_map(|&(start, end)| start..=end));
+    let page = |number: usize| {
+        doc.pages
+            .as_ref()
+            .and_then(|pages| pages.get(number - 1).copied())
+    };
+    let is_match = |number: usize| matches.binary_search(&number).is_ok();
     let line_row = |number: usize| {
         let text = lines.get(&number).copied().unwrap_or_default();
         let spans = file.spans.get(&number).map_or(&[][..], Vec::as_slice);
@@ -241,25 +278,46 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
         };
         Row::Line {
             number,
-            is_match: matches.binary_search(&number).is_ok(),
+            is_match: is_match(number),
             text: shown,
             spans,
-            page: doc
-                .pages
-                .as_ref()
-                .and_then(|pages| pages.get(number - 1).copied()),
+            page: page(number),
             omitted,
         }
     };
+    let push_rows = |rows: &mut Vec<Row<'a>>, number: usize| {
+        let text = lines.get(&number).copied().unwrap_or_default();
+        let spans = file.spans.get(&number).map_or(&[][..], Vec::as_slice);
+        if !(opts.only_matching && is_match(number)) {
+            rows.push(line_row(number));
+            return;
+        }
+        // `-o`: the parts alone; a span past the line's end is skipped.
+        rows.extend(
+            spans
+                .iter()
+                .filter(|span| !span.is_empty())
+                .filter_map(|span| text.get(span.clone()))
+                .map(|part| Row::Part {
+                    number,
+                    text: part,
+                    page: page(number),
+                }),
+        );
+    };
     if opts.before == 0 && opts.after == 0 {
-        rows.extend(matches.iter().map(|&n| line_row(n)));
+        for &number in &matches {
+            push_rows(rows, number);
+        }
         return;
     }
     for (index, &(start, end)) in groups.iter().enumerate() {
         if index > 0 {
             rows.push(Row::GroupBreak);
         }
-        rows.extend((start..=end).map(line_row));
+        for number in start..=end {
+            push_rows(rows, number);
+        }
     }
 }
 
@@ -287,9 +345,7 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], color: bool) -> io::Result
                 page,
                 omitted,
             } => {
-                let (number, mark) = line_prefix(number, is_match);
-                write_painted(out, number.as_bytes(), GREEN, color)?;
-                write!(out, "{mark}\t")?;
+                write_prefix(out, number, is_match, color)?;
                 let (before, after) = omission_marks(omitted);
                 out.write_all(before.as_bytes())?;
                 let spans = shifted(spans, omitted.0, text.len());
@@ -299,12 +355,24 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], color: bool) -> io::Result
                 out.write_all(after.as_bytes())?;
                 out.write_all(page_suffix(page).as_bytes())?;
             }
+            Row::Part { number, text, page } => {
+                write_prefix(out, number, true, color)?;
+                write_painted(out, text, MATCH, color)?;
+                out.write_all(page_suffix(page).as_bytes())?;
+            }
             Row::GroupBreak => out.write_all(GROUP_SEPARATOR.as_bytes())?,
             Row::FileBreak => {}
         }
         out.write_all(b"\n")?;
     }
     Ok(())
+}
+
+/// A pipe line's `N:` or `N-` and its tab.
+fn write_prefix(out: &mut dyn Write, number: usize, is_match: bool, color: bool) -> io::Result<()> {
+    let (number, mark) = line_prefix(number, is_match);
+    write_painted(out, number.as_bytes(), GREEN, color)?;
+    write!(out, "{mark}\t")
 }
 
 /// The markers around a cut line's window (empty for a whole line).
@@ -355,6 +423,17 @@ fn segments<'a>(text: &'a [u8], spans: &[Range<usize>]) -> Vec<(&'a [u8], bool)>
     out
 }
 
+/// A terminal line's `N:` or `N-` and its tab, expanded; and the column
+/// after them.
+fn tty_prefix(number: usize, is_match: bool, color: bool) -> (String, usize) {
+    let (number, mark) = line_prefix(number, is_match);
+    let mut line = format!("{}{mark}", paint(&number, GREEN, color));
+    let column = str_width(&number) + 1;
+    let tab = expand_tabs("\t", column);
+    line.push_str(&tab);
+    (line, column + tab.len())
+}
+
 /// Terminal output: rlmgrep's "Matches" section as rich rendered it.
 fn write_tty(out: &mut dyn Write, rows: &[Row<'_>], color: bool) -> io::Result<()> {
     let body: Vec<String> = rows.iter().map(|row| tty_row(row, color)).collect();
@@ -386,12 +465,7 @@ fn tty_row(row: &Row<'_>, color: bool) -> String {
             page,
             omitted,
         } => {
-            let (number, mark) = line_prefix(number, is_match);
-            let mut line = format!("{}{mark}", paint(&number, GREEN, color));
-            let mut column = str_width(&number) + 1;
-            let tab = expand_tabs("\t", column);
-            column += tab.len();
-            line.push_str(&tab);
+            let (mut line, mut column) = tty_prefix(number, is_match, color);
             let (before, after) = omission_marks(omitted);
             column += str_width(&before);
             line.push_str(&before);
@@ -402,6 +476,14 @@ fn tty_row(row: &Row<'_>, color: bool) -> String {
             }
             column += str_width(&after);
             line.push_str(&after);
+            line.push_str(&expand_tabs(&page_suffix(page), column));
+            line
+        }
+        Row::Part { number, text, page } => {
+            let (mut line, mut column) = tty_prefix(number, true, color);
+            let part = expand_tabs(&sanitize(text), column);
+            column += str_width(&part);
+            line.push_str(&paint(&part, MATCH, color));
             line.push_str(&expand_tabs(&page_suffix(page), column));
             line
         }
@@ -589,6 +671,37 @@ mod tests {
             color,
             ..GrepOptions::default()
         }
+    }
+
+    #[test]
+    fn only_matching_prints_the_parts_of_match_lines_and_whole_context() {
+        let d = doc("a", b"x foo y foo\nctx\nfoo\n");
+        let mut file = FileResult::new(&d, vec![1, 3]);
+        file.spans = Spans::from([(1, vec![2..5, 8..11, 4..4]), (3, vec![0..3])]);
+        let files = [file];
+        let mut o = opts(1, 0, None);
+        o.only_matching = true;
+        let mut out = Vec::new();
+        let printed = write_grep(&mut out, &files, &o).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "./a\n1:\tfoo\n1:\tfoo\n2-\tctx\n3:\tfoo\n"
+        );
+        // Two lines printed parts; -c counts the three non-empty parts.
+        assert_eq!(printed, 2);
+        let mut out = Vec::new();
+        write_list(&mut out, &files, &o, true).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "./a:3\n");
+        // On a terminal, the part is sanitised and painted whole.
+        let mut t = tty(true);
+        t.only_matching = true;
+        let mut out = Vec::new();
+        write_grep(&mut out, &files, &t).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(
+            out.contains("\x1b[32m3\x1b[0m:      \x1b[1m\x1b[31mfoo\x1b[0m"),
+            "{out:?}"
+        );
     }
 
     #[test]

@@ -62,7 +62,9 @@ pub(crate) fn write_grep_to(
     let long_lines =
         (matches!(found.q.kind, QueryKind::Natural) && !plan.text).then_some(cut::LONG_LINE_BYTES);
     let listing = plan.listing;
-    let spotter = if listing == Listing::Lines && (plan.color || long_lines.is_some()) {
+    let spotter = if (listing == Listing::Lines && (plan.color || long_lines.is_some()))
+        || (plan.only_matching && listing != Listing::Files)
+    {
         Some(Spotter::new(&found.q)?)
     } else {
         None
@@ -84,6 +86,7 @@ pub(crate) fn write_grep_to(
         tty: plan.stdout_is_tty,
         color: plan.color,
         long_lines,
+        only_matching: plan.only_matching,
     };
     // What would print: the exit status's count when nothing is written.
     let count = || {

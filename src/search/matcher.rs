@@ -688,7 +688,7 @@ impl Matcher for TermMatcher {
 }
 
 /// The matcher of a literal or regex query (`None` for natural language),
-/// with its `-i` and `-w`: the one home of how an exact query matches, for
+/// with its `-i`, `-S`, `-w` and `-x`: the one home of how an exact query matches, for
 /// the search and for the spans the printers colour.
 pub fn exact(q: &Query) -> anyhow::Result<Option<RegexMatcher>> {
     let (text, fixed) = match &q.kind {
@@ -699,7 +699,9 @@ pub fn exact(q: &Query) -> anyhow::Result<Option<RegexMatcher>> {
     RegexMatcherBuilder::new()
         .fixed_strings(fixed)
         .case_insensitive(q.matching.ignore_case)
-        .word(q.matching.word)
+        .case_smart(q.matching.smart_case)
+        .word(q.matching.word && !q.matching.line)
+        .whole_line(q.matching.line)
         .build(text)
         .map(Some)
         .with_context(|| format!("invalid regex {text:?}"))

@@ -1,6 +1,7 @@
-//! `-F`, `-i` and `-w`: ripgrep's options for how an exact query matches.
-//! Each is checked against the lines `rg` prints for the same flags on the
-//! corpus fixture; a natural-language query ignores `-i` and `-w`.
+//! `-e`, `-F`, `-i`, `-s`, `-S`, `-w` and `-x`: ripgrep's options for which
+//! patterns an exact query searches and how they match. Each is checked
+//! against the lines `rg` prints for the same flags on the corpus fixture; a
+//! natural-language query ignores the case and word options.
 
 use crate::harness::Dir;
 
@@ -107,4 +108,93 @@ fn a_natural_language_query_ignores_case_and_word_options() {
     d.run(&["-i", "-w", question, "."])
         .code(0)
         .stdout_is(&plain.stdout);
+}
+
+#[test]
+fn regexp_flags_search_every_pattern_and_make_the_first_argument_a_path() {
+    let d = corpus();
+    // `rg -n -e backoff_delay -e test_retry_again .`, in path order: a line
+    // holding either pattern.
+    for (a, b) in [("-e", "-e"), ("--regexp", "--regexp")] {
+        d.run(&[a, "backoff_delay", b, "test_retry_again", "."])
+            .code(0)
+            .stdout_is(
+                "./src/net/client.rs\n\
+                 28:\t                    let delay = backoff_delay(attempt);\n\
+                 55:\tfn backoff_delay(attempt: u32) -> Duration {\n\
+                 \n\
+                 ./tests/test_client.py\n\
+                 10:\tdef test_retry_again():\n",
+            );
+    }
+    // Two or more are regexes: `retr(y|ies)` is not text.
+    d.run(&["-c", "-e", "retr(y|ies)", "-e", "zzz", "tests"])
+        .code(0)
+        .stdout_is("./tests/test_client.py:6\n");
+    // With -F each is text, its regex syntax included.
+    d.write("notes.txt", "a+b is text\n(x opens\naab\n");
+    d.run(&["-F", "-e", "a+b", "-e", "(x", "notes.txt"])
+        .code(0)
+        .stdout_is("./notes.txt\n1:\ta+b is text\n2:\t(x opens\n");
+    // One -e is PATTERN, one that starts with a dash too; the first
+    // positional argument is a path: `docs` and `src` are searched, not `tests`.
+    d.write("dash.txt", "--retries is a flag\n");
+    d.run(&["-e", "\"--retries\"", "dash.txt"])
+        .code(0)
+        .stdout_is("./dash.txt\n1:\t--retries is a flag\n");
+    d.run(&["-e", "\"exponential\"", "docs", "src"])
+        .code(0)
+        .stdout_is(
+            "./docs/usage.md\n\
+             3:\tThe client retries failed requests with exponential backoff.\n\
+             \n\
+             ./src/net/client.rs\n\
+             21:\t    /// Sends a request, retrying with exponential backoff on connection errors.\n",
+        );
+    d.run(&["-v", "-e", "a", "-e", "b", "."])
+        .stderr_has("query: regex \"(?:a)|(?:b)\"");
+}
+
+#[test]
+fn case_flags_follow_ripgrep_and_the_last_one_wins() {
+    let d = corpus();
+    // -S: in any case without an upper-case letter (`rg -S exponential`
+    // prints three lines), in its case with one (`rg -S Exponential`: one).
+    d.run(&["-c", "-S", "\"exponential\"", "."])
+        .code(0)
+        .stdout_is("./docs/usage.md:1\n./src/net/client.rs:2\n");
+    d.run(&["-c", "--smart-case", "\"Exponential\"", "."])
+        .code(0)
+        .stdout_is("./src/net/client.rs:1\n");
+    // -s undoes an earlier -i or -S; a later -i undoes -s.
+    d.run(&["-i", "-s", "\"BACKOFF\"", "."]).code(1);
+    d.run(&["-S", "--case-sensitive", "\"exponential\"", "-c", "."])
+        .code(0)
+        .stdout_is("./docs/usage.md:1\n./src/net/client.rs:1\n");
+    d.run(&["-s", "-i", "-l", "\"BACKOFF\"", "docs"])
+        .code(0)
+        .stdout_is("./docs/usage.md\n");
+    d.run(&["-v", "-S", "\"x\"", "."])
+        .stderr_has("query: literal \"x\", smart case");
+}
+
+#[test]
+fn line_regexp_matches_whole_lines_and_reads_natural_language_as_text() {
+    let d = Dir::new();
+    d.write("a.txt", "retry\nretry later\n  retry\nRetry\n");
+    // `rg -nx retry a.txt`: the first line alone.
+    for flag in ["-x", "--line-regexp"] {
+        d.run(&[flag, "retry", "a.txt"])
+            .code(0)
+            .stdout_is("./a.txt\n1:\tretry\n");
+    }
+    // Read as natural language, `retry` prints lines that hold it in a longer
+    // line too.
+    d.run(&["retry", "a.txt"]).stdout_has("2:\tretry later\n");
+    // A regex, with -i; -x wins over -w.
+    d.run(&["-x", "-i", "-w", "\\s*retry", "a.txt"])
+        .code(0)
+        .stdout_is("./a.txt\n1:\tretry\n3:\t  retry\n4:\tRetry\n");
+    d.run(&["-x", "retry", "a.txt"])
+        .stderr_lacks("no word to search for");
 }

@@ -160,3 +160,61 @@ fn explain_decomposes_every_printed_line_on_stderr() {
     // Without the flag, none of it.
     assert!(!plain.stderr.contains("explain:"));
 }
+
+#[test]
+fn only_matching_prints_each_matched_part_on_its_own_line() {
+    let d = corpus();
+    // `rg -on -e 'retr(y|ies)' -e backoff`, parts in line order; -c counts
+    // the parts, as `rg -oc` does.
+    for flag in ["-o", "--only-matching"] {
+        d.run(&[flag, "-e", "retr(y|ies)", "-e", "backoff", "tests"])
+            .code(0)
+            .stdout_is(
+                "./tests/test_client.py\n1:\tretries\n1:\tbackoff\n4:\tretry\n4:\tbackoff\n\
+                 5:\tretries\n6:\tbackoff\n7:\tretries\n7:\tbackoff\n10:\tretry\n\
+                 11:\tretry\n11:\tretry\n11:\tbackoff\n11:\tretry\n",
+            );
+    }
+    d.run(&["-oc", "-e", "retr(y|ies)", "-e", "backoff", "tests"])
+        .code(0)
+        .stdout_is("./tests/test_client.py:13\n");
+    // Context lines stay whole, as ripgrep prints them; colour paints the part.
+    d.run(&["-o", "-C1", "\"backoff_delay\"", "src"])
+        .code(0)
+        .stdout_is(
+            "./src/net/client.rs\n\
+             27-\t                Err(err) if attempt < MAX_RETRIES => {\n\
+             28:\tbackoff_delay\n\
+             29-\t                    std::thread::sleep(delay);\n\
+             --\n\
+             54-\t/// Exponential backoff: 100ms, 200ms, 400ms, capped at 10 seconds.\n\
+             55:\tbackoff_delay\n\
+             56-\t    let millis = 100u64.saturating_mul(1 << attempt.min(16));\n",
+        );
+    d.run(&["-o", "--color", "always", "\"backoff_delay\"", "src"])
+        .code(0)
+        .stdout_has("\x1b[32m28\x1b[0m:\t\x1b[1m\x1b[31mbackoff_delay\x1b[0m\n");
+    // Natural language: the query's words as matched on the printed lines,
+    // never a whole line.
+    let question = "how does the client retry with backoff";
+    let run = d.run(&["-o", question, "."]);
+    run.code(0);
+    let parts: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter_map(|l| l.split_once(":\t").map(|(_, part)| part))
+        .collect();
+    assert!(!parts.is_empty(), "{}", run.stdout);
+    for part in parts {
+        let word = part.to_lowercase();
+        assert!(
+            ["client", "retr", "backoff"]
+                .iter()
+                .any(|w| word.contains(w)),
+            "{part:?} is not a query word"
+        );
+    }
+    // Nothing matched: exit 1, nothing printed; -o with --json is a usage error.
+    d.run(&["-o", "\"zzz_nothing\"", "."]).code(1).stdout_is("");
+    d.run(&["-o", "--json", "\"retry\"", "."]).code(2);
+}
