@@ -9,6 +9,16 @@ complete -c kgrep -s m -d 'Print at most NUM matching lines per file: a natural-
 complete -c kgrep -l max-lines -d 'Print at most NUM matching lines in all for a natural-language query: the first file\'s best line, then the best of the rest by score (default 15). 0 prints every strong line of every file holding a query word, the best files first, instead of the best places. Literal and regex queries print every match; a query with no word to search for (only stop words, such as `the`) is searched as exact text, and capped too' -r
 complete -c kgrep -s e -l regexp -d 'A pattern to search, as `rg -e` does (one that starts with `-` too); with -e, every positional argument is a path. Repeatable: a line matching any of the patterns matches. One -e is read as PATTERN is (natural language, an identifier, a quoted literal or a regex); two or more are each a regex (a literal with -F), searched exactly' -r
 complete -c kgrep -l thesaurus -d 'Add a thesaurus layer: Terraphim JSON (or its legacy flat form) or a folder of Markdown concept files. Repeatable; later ones win' -r -F
+complete -c kgrep -l sort -d 'Print the files in this order, ascending, as `rg --sort` does: path, modified, accessed, created, or none (the search\'s own order: best first for natural language, by path for a literal or regex). The lines of a file keep their order' -r -f -a "path\t'By path (the heading\'s name)'
+modified\t'By the time the file was last modified'
+accessed\t'By the time the file was last read'
+created\t'By the time the file was created'
+none\t'The search\'s own order'"
+complete -c kgrep -l sortr -d 'Like --sort, descending (`--sortr modified`: the newest file first)' -r -f -a "path\t'By path (the heading\'s name)'
+modified\t'By the time the file was last modified'
+accessed\t'By the time the file was last read'
+created\t'By the time the file was created'
+none\t'The search\'s own order'"
 complete -c kgrep -l token-budget -d 'Print at most about NUM tokens of results (for agents with a context limit): lines are added best first until the next one would pass the budget, and what was left out is said on stderr (and in the --json summary). Tokens are estimated as the model stage does (three bytes each, erring high). Not rlmgrep\'s --max-tokens, which limits what a model generates' -r
 complete -c kgrep -l color -d 'When to colour the output: auto (stdout is a terminal and NO_COLOR is unset), always (even into a pipe) or never. Colours: magenta paths, green line numbers, bold red matched text' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour, even into a pipe or with NO_COLOR set'

@@ -236,6 +236,17 @@ pub struct Flags {
     )]
     pub only_matching: bool,
 
+    /// Print the files in this order, ascending, as `rg --sort` does: path,
+    /// modified, accessed, created, or none (the search's own order: best first
+    /// for natural language, by path for a literal or regex). The lines of a file
+    /// keep their order.
+    #[arg(long, value_name = "SORTBY", value_enum, overrides_with = "sortr", help_heading = OUTPUT)]
+    pub sort: Option<SortBy>,
+
+    /// Like --sort, descending (`--sortr modified`: the newest file first).
+    #[arg(long, value_name = "SORTBY", value_enum, overrides_with = "sort", help_heading = OUTPUT)]
+    pub sortr: Option<SortBy>,
+
     /// Print nothing on stdout: the exit status says whether a line matched (0) or
     /// not (1). No model is consulted unless --rlm asks for it.
     #[arg(
@@ -466,6 +477,7 @@ pub enum ColorChoice {
 }
 
 pub use crate::learn::LearnTo;
+pub use crate::rank::SortBy;
 
 /// `--generate`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

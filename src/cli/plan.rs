@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
-use super::flags::{ColorChoice, Flags, LearnTo};
+use super::flags::{ColorChoice, Flags, LearnTo, SortBy};
 use crate::config::Config;
 use crate::judge::Thresholds;
 use crate::query::Matching;
@@ -161,6 +161,8 @@ pub struct Plan {
     pub matching: Matching,
     /// `-o`: print only the matched parts of each match line.
     pub only_matching: bool,
+    /// `--sort` (false) or `--sortr` (true): the printed files' order.
+    pub sort: Option<(SortBy, bool)>,
     /// `--token-budget`: the most tokens of results to print (estimated).
     pub token_budget: Option<usize>,
     /// Keep what the model teaches (off with `--no-learn`, `learn = false`,
@@ -279,6 +281,10 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
             line: flags.line_regexp,
         },
         only_matching: flags.only_matching,
+        sort: flags
+            .sort
+            .map(|by| (by, false))
+            .or(flags.sortr.map(|by| (by, true))),
         token_budget: flags.token_budget,
         learn,
         learn_to,

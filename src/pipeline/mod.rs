@@ -338,6 +338,9 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
     if let (Some(spec), Some(report)) = (&results.spec, &results.found.model) {
         return signature_output(plan, spec, report);
     }
+    if let Some((by, reverse)) = plan.sort {
+        results.found.search.sort_selected(by, reverse);
+    }
     // A list of paths or counts (`-l`, `-c`, `-q`) is not fitted to a budget:
     // it is a few bytes a file, and a cut list would read as fewer matches.
     let budget = plan

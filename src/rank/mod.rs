@@ -54,7 +54,64 @@ pub const READ_AGAIN_FILES: usize = 8;
 /// excerpts and the answer's quotes around the places found.
 pub const HOLLOW_MARGIN: usize = 200;
 
+/// `--sort`/`--sortr`: an order of the printed files other than the
+/// search's own (best first for natural language, by path for a literal or
+/// regex), as ripgrep's `--sort` names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SortBy {
+    /// By path (the heading's name).
+    Path,
+    /// By the time the file was last modified.
+    Modified,
+    /// By the time the file was last read.
+    Accessed,
+    /// By the time the file was created.
+    Created,
+    /// The search's own order.
+    None,
+}
+
 impl Searched {
+    /// Puts the selected files in `by`'s order, descending with `reverse`;
+    /// a file whose time cannot be read (piped stdin, a gone file, a system
+    /// without creation times) counts as the oldest. Ties keep their order,
+    /// and each file keeps its lines.
+    pub fn sort_selected(&mut self, by: SortBy, reverse: bool) {
+        let time = |h: usize| {
+            let Some(crate::walk::Source::Path(path)) = self.haystacks.get(h).map(|x| &x.source)
+            else {
+                return None;
+            };
+            let meta = std::fs::metadata(path).ok()?;
+            match by {
+                SortBy::Modified => meta.modified().ok(),
+                SortBy::Accessed => meta.accessed().ok(),
+                SortBy::Created => meta.created().ok(),
+                SortBy::Path | SortBy::None => None,
+            }
+        };
+        let mut keyed: Vec<_> = std::mem::take(&mut self.selected)
+            .into_iter()
+            .map(|(h, lines)| {
+                let key = match by {
+                    SortBy::Path => (None, self.haystacks.get(h).map(|x| x.key.clone())),
+                    _ => (time(h), None),
+                };
+                (key, (h, lines))
+            })
+            .collect();
+        if by != SortBy::None {
+            keyed.sort_by(|a, b| {
+                if reverse {
+                    b.0.cmp(&a.0)
+                } else {
+                    a.0.cmp(&b.0)
+                }
+            });
+        }
+        self.selected = keyed.into_iter().map(|(_, file)| file).collect();
+    }
+
     /// The ranked files' keys, best first.
     pub fn ranked_keys(&self) -> Vec<String> {
         self.ranked

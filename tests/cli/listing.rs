@@ -210,3 +210,46 @@ fn quiet_stops_reading_once_a_file_matched_and_a_match_wins_over_errors() {
     d.run(&["-c", "\"needle\"", "f000.txt", "nope"]).code(2);
     d.run(&["-q", "\"haystack\"", ".", "nope"]).code(2);
 }
+
+#[test]
+fn sort_orders_the_printed_files_as_ripgrep_names_the_orders() {
+    let d = Dir::new();
+    let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_600_000_000);
+    for (name, age) in [("b.txt", 0u64), ("a.txt", 2), ("c.txt", 1)] {
+        let path = d.write(name, "retry here\n");
+        let file = std::fs::File::options().write(true).open(&path).unwrap();
+        file.set_modified(old - std::time::Duration::from_secs(age * 1000))
+            .unwrap();
+    }
+    let list = |args: &[&str]| {
+        let mut all = vec!["-l"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["\"retry\"", "."]);
+        d.run(&all).stdout.clone()
+    };
+    // A literal prints in path order, as `--sort path` and `--sort none` do.
+    assert_eq!(list(&[]), "./a.txt\n./b.txt\n./c.txt\n");
+    assert_eq!(list(&["--sort", "path"]), list(&[]));
+    assert_eq!(list(&["--sortr", "path"]), "./c.txt\n./b.txt\n./a.txt\n");
+    // Oldest first, or newest first (a is the oldest, b the newest).
+    assert_eq!(list(&["--sort", "modified"]), "./a.txt\n./c.txt\n./b.txt\n");
+    assert_eq!(
+        list(&["--sortr", "modified"]),
+        "./b.txt\n./c.txt\n./a.txt\n"
+    );
+    // The last of --sort and --sortr wins.
+    assert_eq!(list(&["--sortr", "modified", "--sort", "path"]), list(&[]));
+    // Natural language: the best file first, unless a sort is asked for; the
+    // lines of each file are the same either way.
+    let d = corpus();
+    let ranked = d.run(&["--max-lines", "0", QUESTION, "."]);
+    let sorted = d.run(&["--max-lines", "0", "--sort", "path", QUESTION, "."]);
+    let mut headings = ranked.headings();
+    assert_ne!(headings, sorted.headings());
+    headings.sort();
+    assert_eq!(headings, sorted.headings());
+    let mut by_file = match_counts(&ranked);
+    by_file.sort();
+    assert_eq!(by_file, match_counts(&sorted));
+    d.run(&["--sort", "size", "x", "."]).code(2);
+}
