@@ -236,6 +236,18 @@ pub struct Flags {
     )]
     pub only_matching: bool,
 
+    /// Print ripgrep's flat lines instead of headings, as `rg --no-heading` does:
+    /// `./PATH:N:text` for a match, `./PATH-N-text` for context, no blank lines
+    /// and no tab, so each line names its file.
+    #[arg(long, conflicts_with_all = ["json", "signature", "signature_json"], help_heading = OUTPUT)]
+    pub no_heading: bool,
+
+    /// Print each match as `./PATH:N:COLUMN:text`, as `rg --vimgrep` does for
+    /// editors' quickfix lists: a line with several matches once per match (the
+    /// column of each, 1-based bytes).
+    #[arg(long, conflicts_with_all = ["json", "signature", "signature_json"], help_heading = OUTPUT)]
+    pub vimgrep: bool,
+
     /// Print the files in this order, ascending, as `rg --sort` does: path,
     /// modified, accessed, created, or none (the search's own order: best first
     /// for natural language, by path for a literal or regex). The lines of a file

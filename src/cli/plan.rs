@@ -161,6 +161,9 @@ pub struct Plan {
     pub matching: Matching,
     /// `-o`: print only the matched parts of each match line.
     pub only_matching: bool,
+    /// `--no-heading` (`Some(false)`) or `--vimgrep` (`Some(true)`): ripgrep's
+    /// flat lines, with columns for `--vimgrep`.
+    pub flat: Option<bool>,
     /// `--sort` (false) or `--sortr` (true): the printed files' order.
     pub sort: Option<(SortBy, bool)>,
     /// `--token-budget`: the most tokens of results to print (estimated).
@@ -281,6 +284,11 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
             line: flags.line_regexp,
         },
         only_matching: flags.only_matching,
+        flat: if flags.vimgrep {
+            Some(true)
+        } else {
+            flags.no_heading.then_some(false)
+        },
         sort: flags
             .sort
             .map(|by| (by, false))

@@ -75,6 +75,19 @@ pub struct GrepOptions {
     /// (`N:<TAB>part`), in place of the line; context lines stay whole, as
     /// ripgrep prints them. `-c` then counts the parts.
     pub only_matching: bool,
+    /// `--no-heading` or `--vimgrep`: ripgrep's flat lines in place of
+    /// rlmgrep's layout, on a pipe and a terminal alike.
+    pub flat: Option<Flat>,
+}
+
+/// ripgrep's flat lines: `PATH:N:text` for a match, `PATH-N-text` for
+/// context, `--` between groups (and between files when there is context);
+/// no headings, no tab and no blank lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flat {
+    /// `--vimgrep`: `PATH:N:COLUMN:text`, a match line once per match (its
+    /// 1-based byte column; 1 when no span is known), as editors read it.
+    pub columns: bool,
 }
 
 /// Byte ranges of matched text within a line (its `\n` excluded), by line number.
@@ -120,6 +133,8 @@ enum Row<'a> {
     /// One matched part of a match line (`-o`), coloured whole.
     Part {
         number: usize,
+        /// 1-based byte column of the part in its line.
+        column: usize,
         text: &'a [u8],
         page: Option<u32>,
     },
@@ -145,7 +160,10 @@ pub fn write_grep(
             _ => false,
         })
         .count();
-    if opts.tty {
+    if let Some(flat) = opts.flat {
+        let context = opts.before > 0 || opts.after > 0;
+        write_flat(out, &rows, opts, flat, context)?;
+    } else if opts.tty {
         write_tty(out, &rows, opts.color)?;
     } else {
         write_plain(out, &rows, opts.color)?;
@@ -297,9 +315,10 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
             spans
                 .iter()
                 .filter(|span| !span.is_empty())
-                .filter_map(|span| text.get(span.clone()))
-                .map(|part| Row::Part {
+                .filter_map(|span| Some((span.start + 1, text.get(span.clone())?)))
+                .map(|(column, part)| Row::Part {
                     number,
+                    column,
                     text: part,
                     page: page(number),
                 }),
@@ -346,16 +365,11 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], color: bool) -> io::Result
                 omitted,
             } => {
                 write_prefix(out, number, is_match, color)?;
-                let (before, after) = omission_marks(omitted);
-                out.write_all(before.as_bytes())?;
-                let spans = shifted(spans, omitted.0, text.len());
-                for (piece, matched) in segments(text, &spans) {
-                    write_painted(out, piece, MATCH, color && matched)?;
-                }
-                out.write_all(after.as_bytes())?;
-                out.write_all(page_suffix(page).as_bytes())?;
+                write_body(out, text, spans, omitted, page, color, false)?;
             }
-            Row::Part { number, text, page } => {
+            Row::Part {
+                number, text, page, ..
+            } => {
                 write_prefix(out, number, true, color)?;
                 write_painted(out, text, MATCH, color)?;
                 out.write_all(page_suffix(page).as_bytes())?;
@@ -364,6 +378,104 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], color: bool) -> io::Result
             Row::FileBreak => {}
         }
         out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// A line's text after its prefix: its window's markers, its spans painted
+/// when asked, a PDF line's page; sanitised for a terminal (`tty`).
+fn write_body(
+    out: &mut dyn Write,
+    text: &[u8],
+    spans: &[Range<usize>],
+    omitted: (usize, usize),
+    page: Option<u32>,
+    color: bool,
+    tty: bool,
+) -> io::Result<()> {
+    let (before, after) = omission_marks(omitted);
+    out.write_all(before.as_bytes())?;
+    let spans = shifted(spans, omitted.0, text.len());
+    for (piece, matched) in segments(text, &spans) {
+        write_painted(out, &shown(piece, tty), MATCH, color && matched)?;
+    }
+    out.write_all(after.as_bytes())?;
+    out.write_all(page_suffix(page).as_bytes())
+}
+
+/// Bytes as printed: sanitised on a terminal, raw on a pipe.
+fn shown(bytes: &[u8], tty: bool) -> std::borrow::Cow<'_, [u8]> {
+    if tty {
+        sanitize(bytes).into_owned().into_bytes().into()
+    } else {
+        bytes.into()
+    }
+}
+
+/// ripgrep's flat lines ([`Flat`]): each row prefixed by its file's path;
+/// on a terminal, every text sanitised as rlmgrep's layout's is.
+fn write_flat(
+    out: &mut dyn Write,
+    rows: &[Row<'_>],
+    opts: &GrepOptions,
+    flat: Flat,
+    context: bool,
+) -> io::Result<()> {
+    let (color, tty) = (opts.color, opts.tty);
+    let mut path = String::new();
+    // `PATH:N:` (`PATH-N-` for context), and `COLUMN:` with --vimgrep.
+    let prefix =
+        |out: &mut dyn Write, path: &str, number: usize, mark: char, column: Option<usize>| {
+            write_painted(out, &shown(path.as_bytes(), tty), MAGENTA, color)?;
+            write!(out, "{mark}")?;
+            write_painted(out, number.to_string().as_bytes(), GREEN, color)?;
+            write!(out, "{mark}")?;
+            match column.filter(|_| flat.columns) {
+                Some(column) => write!(out, "{column}{mark}"),
+                None => Ok(()),
+            }
+        };
+    for row in rows {
+        match *row {
+            Row::Heading(key) => path = heading(key),
+            Row::FileBreak if context => writeln!(out, "{GROUP_SEPARATOR}")?,
+            Row::FileBreak => {}
+            Row::GroupBreak => writeln!(out, "{GROUP_SEPARATOR}")?,
+            Row::Line {
+                number,
+                is_match,
+                text,
+                spans,
+                page,
+                omitted,
+            } => {
+                let mark = if is_match { MATCH_MARK } else { CONTEXT_MARK };
+                let mut columns: Vec<usize> = spans
+                    .iter()
+                    .filter(|s| !s.is_empty())
+                    .map(|s| s.start + 1)
+                    .collect();
+                if !(is_match && flat.columns) || columns.is_empty() {
+                    columns = vec![1];
+                }
+                for column in columns {
+                    prefix(out, &path, number, mark, is_match.then_some(column))?;
+                    write_body(out, text, spans, omitted, page, color, tty)?;
+                    out.write_all(b"\n")?;
+                }
+            }
+            Row::Part {
+                number,
+                column,
+                text,
+                page,
+            } => {
+                prefix(out, &path, number, MATCH_MARK, Some(column))?;
+                write_painted(out, &shown(text, tty), MATCH, color)?;
+                out.write_all(page_suffix(page).as_bytes())?;
+                out.write_all(b"\n")?;
+            }
+        }
     }
     Ok(())
 }
@@ -479,7 +591,9 @@ fn tty_row(row: &Row<'_>, color: bool) -> String {
             line.push_str(&expand_tabs(&page_suffix(page), column));
             line
         }
-        Row::Part { number, text, page } => {
+        Row::Part {
+            number, text, page, ..
+        } => {
             let (mut line, mut column) = tty_prefix(number, true, color);
             let part = expand_tabs(&sanitize(text), column);
             column += str_width(&part);
@@ -702,6 +816,27 @@ mod tests {
             out.contains("\x1b[32m3\x1b[0m:      \x1b[1m\x1b[31mfoo\x1b[0m"),
             "{out:?}"
         );
+    }
+
+    #[test]
+    fn flat_lines_name_their_file_and_are_sanitised_on_a_terminal() {
+        let d = doc("src/a.rs", b"x\n\x1b]0;t\x07 foo\nz\n");
+        let mut file = FileResult::new(&d, vec![2]);
+        file.spans = Spans::from([(2, vec![8..11])]);
+        let files = [file];
+        let mut o = opts(0, 1, None);
+        o.flat = Some(Flat { columns: false });
+        let mut out = Vec::new();
+        assert_eq!(write_grep(&mut out, &files, &o).unwrap(), 1);
+        assert_eq!(out, b"./src/a.rs:2:\x1b]0;t\x07 foo\n./src/a.rs-3-z\n");
+        // A terminal never gets the escape; --vimgrep adds the column.
+        o.tty = true;
+        o.flat = Some(Flat { columns: true });
+        let mut out = Vec::new();
+        write_grep(&mut out, &files, &o).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.starts_with("./src/a.rs:2:9:"), "{out:?}");
+        assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out:?}");
     }
 
     #[test]

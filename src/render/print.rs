@@ -64,6 +64,7 @@ pub(crate) fn write_grep_to(
     let listing = plan.listing;
     let spotter = if (listing == Listing::Lines && (plan.color || long_lines.is_some()))
         || (plan.only_matching && listing != Listing::Files)
+        || plan.flat == Some(true)
     {
         Some(Spotter::new(&found.q)?)
     } else {
@@ -87,6 +88,7 @@ pub(crate) fn write_grep_to(
         color: plan.color,
         long_lines,
         only_matching: plan.only_matching,
+        flat: plan.flat.map(|columns| grep::Flat { columns }),
     };
     // What would print: the exit status's count when nothing is written.
     let count = || {

@@ -306,7 +306,7 @@ impl Args {
             tty,
             color: tty && color,
             long_lines: None,
-            only_matching: false,
+            ..GrepOptions::default()
         }
     }
 

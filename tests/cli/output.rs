@@ -218,3 +218,65 @@ fn only_matching_prints_each_matched_part_on_its_own_line() {
     d.run(&["-o", "\"zzz_nothing\"", "."]).code(1).stdout_is("");
     d.run(&["-o", "--json", "\"retry\"", "."]).code(2);
 }
+
+#[test]
+fn no_heading_and_vimgrep_print_ripgreps_flat_lines() {
+    let d = corpus();
+    // `rg --no-heading -n -C1 backoff_delay .`, byte for byte.
+    d.run(&["--no-heading", "-C1", "backoff_delay", "."])
+        .code(0)
+        .stdout_is(
+            "./src/net/client.rs-27-                Err(err) if attempt < MAX_RETRIES => {\n\
+             ./src/net/client.rs:28:                    let delay = backoff_delay(attempt);\n\
+             ./src/net/client.rs-29-                    std::thread::sleep(delay);\n\
+             --\n\
+             ./src/net/client.rs-54-/// Exponential backoff: 100ms, 200ms, 400ms, capped at 10 seconds.\n\
+             ./src/net/client.rs:55:fn backoff_delay(attempt: u32) -> Duration {\n\
+             ./src/net/client.rs-56-    let millis = 100u64.saturating_mul(1 << attempt.min(16));\n",
+        );
+    // Two files, no context: no separator, no blank line.
+    d.run(&[
+        "--no-heading",
+        "-e",
+        "fn backoff_delay",
+        "-e",
+        "def test_retry_again",
+        ".",
+    ])
+    .code(0)
+    .stdout_is(
+        "./src/net/client.rs:55:fn backoff_delay(attempt: u32) -> Duration {\n\
+             ./tests/test_client.py:10:def test_retry_again():\n",
+    );
+    // `rg --vimgrep 'retr(y|ies)' tests`: a line once per match, with its
+    // column; -o prints the part after the column.
+    let vim = d.run(&["--vimgrep", "retr(y|ies)", "tests"]);
+    vim.code(0);
+    assert!(vim.stdout.starts_with(
+        "./tests/test_client.py:1:21:\"\"\"Tests mentioning retries and backoff a lot \
+         (a distractor for ranking).\"\"\"\n./tests/test_client.py:4:10:def test_retry_backoff():\n"
+    ));
+    assert!(vim.stdout.ends_with(
+        "./tests/test_client.py:11:13:    assert \"retry\" in \"retry backoff retry\"\n\
+         ./tests/test_client.py:11:24:    assert \"retry\" in \"retry backoff retry\"\n\
+         ./tests/test_client.py:11:38:    assert \"retry\" in \"retry backoff retry\"\n"
+    ));
+    d.run(&["--vimgrep", "-o", "-m", "1", "retr(y|ies)", "tests"])
+        .code(0)
+        .stdout_is("./tests/test_client.py:1:21:retries\n");
+    // Natural language: every printed line names its file; colour as rg's.
+    let flat = d.run(&[
+        "--no-heading",
+        "how does the client retry with backoff",
+        ".",
+    ]);
+    flat.code(0);
+    assert!(flat
+        .stdout
+        .lines()
+        .all(|l| l.starts_with("./src/net/client.rs:")));
+    d.run(&["--vimgrep", "--color", "always", "backoff_delay", "src"])
+        .code(0)
+        .stdout_has("\x1b[35m./src/net/client.rs\x1b[0m:\x1b[32m28\x1b[0m:33:");
+    d.run(&["--no-heading", "--json", "x", "."]).code(2);
+}
