@@ -30,7 +30,7 @@ mod scan;
 pub mod sink;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use crate::document::convert::ConvertError;
@@ -237,6 +237,20 @@ where
     T: Send,
     S: Fn(&Haystack) -> Option<T> + Sync,
 {
+    each_file_until(corpus, search, &AtomicBool::new(false))
+}
+
+/// [`each_file`], whose walk stops (its threads quit) once `stop` is set;
+/// the files already handed out are still searched. A list is searched whole.
+pub fn each_file_until<T, S>(
+    corpus: Corpus<'_>,
+    search: S,
+    stop: &AtomicBool,
+) -> (Vec<(Haystack, T)>, usize)
+where
+    T: Send,
+    S: Fn(&Haystack) -> Option<T> + Sync,
+{
     let parts: Mutex<Vec<Vec<(Haystack, T)>>> = Mutex::new(Vec::new());
     let scanned = match corpus {
         Corpus::List(list) => {
@@ -263,6 +277,7 @@ where
             search: &search,
             local: Vec::new(),
             parts: &parts,
+            stop,
         }),
     };
     let parts = parts.into_inner().unwrap_or_else(PoisonError::into_inner);
@@ -279,6 +294,7 @@ struct Keep<'s, T, S> {
     search: &'s S,
     local: Vec<(Haystack, T)>,
     parts: &'s Mutex<Vec<Vec<(Haystack, T)>>>,
+    stop: &'s AtomicBool,
 }
 
 impl<T: Send, S: Fn(&Haystack) -> Option<T> + Sync> Visitor for Keep<'_, T, S> {
@@ -286,6 +302,10 @@ impl<T: Send, S: Fn(&Haystack) -> Option<T> + Sync> Visitor for Keep<'_, T, S> {
         if let Some(t) = (self.search)(&haystack) {
             self.local.push((haystack, t));
         }
+    }
+
+    fn done(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
     }
 }
 

@@ -12,7 +12,7 @@ use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
 use super::count;
 use super::matcher::TermMatcher;
 use super::sink::{FirstMatchSink, LineSink};
-use super::{each_file, each_listed, list, load, Corpus, Counters, Found, LoadStats};
+use super::{each_file_until, each_listed, list, load, Corpus, Counters, Found, LoadStats};
 use crate::document::{self, ReadOptions};
 use crate::messages;
 use crate::query::{Origin, Term};
@@ -462,8 +462,8 @@ pub type ExactFile = Vec<usize>;
 /// are loaded and normalised for their line numbers; safe for patterns whose
 /// matches cannot depend on that normalisation (CR removal, U+FFFD for invalid
 /// UTF-8): literals without line breaks or U+FFFD. With `first_only`
-/// (`-q`), files are no longer read once one has matched: the walk goes on
-/// (it counts what it considered), but reads nothing.
+/// (`-q`), files are no longer read once one has matched, and the walk
+/// stops, as ripgrep's does.
 pub fn search_exact<M>(
     corpus: Corpus<'_>,
     matcher: &M,
@@ -476,36 +476,42 @@ where
 {
     let counters = Counters::default();
     let matched = std::sync::atomic::AtomicBool::new(false);
-    let (found, scanned) = each_file(corpus, |h| {
-        if first_only && matched.load(std::sync::atomic::Ordering::Relaxed) {
-            return None;
-        }
-        if prefilter {
-            if let Some(path) = streamable(h, read) {
-                let mut first = FirstMatchSink::default();
-                // A fresh searcher: its buffer grows to the longest line of the
-                // file, which a kept one would hold on to.
-                let result = searcher(false, !read.text).search_path(matcher, path, &mut first);
-                if !first.matched {
-                    finish_stream(h, result, first.binary, first.bytes, &counters, read);
-                    return None;
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (found, scanned) = each_file_until(
+        corpus,
+        |h| {
+            if first_only && matched.load(std::sync::atomic::Ordering::Relaxed) {
+                return None;
+            }
+            if prefilter {
+                if let Some(path) = streamable(h, read) {
+                    let mut first = FirstMatchSink::default();
+                    // A fresh searcher: its buffer grows to the longest line of the
+                    // file, which a kept one would hold on to.
+                    let result = searcher(false, !read.text).search_path(matcher, path, &mut first);
+                    if !first.matched {
+                        finish_stream(h, result, first.binary, first.bytes, &counters, read);
+                        return None;
+                    }
                 }
             }
-        }
-        let doc = load(h, read, &counters)?;
-        let mut sink = LineSink::default();
-        if let Err(err) =
-            with_slice_searcher(true, |s| s.search_slice(matcher, &doc.text, &mut sink))
-        {
-            messages::error_in(read.voice, &format!("{}: {err}", h.key));
-            return None;
-        }
-        if sink.lines.is_empty() {
-            return None;
-        }
-        matched.store(true, std::sync::atomic::Ordering::Relaxed);
-        Some(sink.lines)
-    });
+            let doc = load(h, read, &counters)?;
+            let mut sink = LineSink::default();
+            if let Err(err) =
+                with_slice_searcher(true, |s| s.search_slice(matcher, &doc.text, &mut sink))
+            {
+                messages::error_in(read.voice, &format!("{}: {err}", h.key));
+                return None;
+            }
+            if sink.lines.is_empty() {
+                return None;
+            }
+            matched.store(true, std::sync::atomic::Ordering::Relaxed);
+            stop.store(first_only, std::sync::atomic::Ordering::Relaxed);
+            Some(sink.lines)
+        },
+        &stop,
+    );
     let (haystacks, hits) = found.into_iter().unzip();
     Found {
         haystacks,

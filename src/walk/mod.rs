@@ -165,6 +165,12 @@ pub fn walk(paths: &[PathBuf], opts: &WalkOptions, cwd: &Path) -> WalkOutcome {
 pub trait Visitor: Send {
     /// One haystack to search.
     fn visit(&mut self, haystack: Haystack);
+
+    /// Whether the walk may stop: nothing it would find from now on is
+    /// wanted (`-q` has its match). The walker threads then quit.
+    fn done(&self) -> bool {
+        false
+    }
 }
 
 /// Streams the haystacks under `paths` to visitors: `make` builds one visitor
@@ -668,7 +674,11 @@ impl<V: Visitor> ParallelVisitor for Collector<'_, '_, V> {
             Ok(dent) => self.consider(dent),
             Err(err) => messages::error_in(self.shared.voice, &describe(&err, self.shared.cwd)),
         }
-        WalkState::Continue
+        if self.visitor.done() {
+            WalkState::Quit
+        } else {
+            WalkState::Continue
+        }
     }
 }
 
