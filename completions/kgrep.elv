@@ -70,6 +70,8 @@ set edit:completion:arg-completer[kgrep] = {|@words|
             cand --text 'Search binary files as text'
             cand -u 'Search what the walk leaves out, as `rg -u` does: -u ignored files (--no-ignore), -uu hidden ones too (--hidden), -uuu binary files too (-a)'
             cand --unrestricted 'Search what the walk leaves out, as `rg -u` does: -u ignored files (--no-ignore), -uu hidden ones too (--hidden), -uuu binary files too (-a)'
+            cand -L 'Follow symbolic links while walking directories, as `rg -L` does (a link loop is reported as an error, not entered). Without it, only a symlink named on the command line is followed'
+            cand --follow 'Follow symbolic links while walking directories, as `rg -L` does (a link loop is reported as an error, not entered). Without it, only a symlink named on the command line is followed'
             cand --paths-from-stdin 'Read the list of files to search from stdin, one per line (e.g. `rg -l … |`)'
             cand -0 'With --paths-from-stdin: the list is separated by NUL bytes, not lines (`rg -l0`, `find -print0`), so names may hold newlines and spaces'
             cand --null 'With --paths-from-stdin: the list is separated by NUL bytes, not lines (`rg -l0`, `find -print0`), so names may hold newlines and spaces'

@@ -95,6 +95,12 @@ pub struct Flags {
     #[arg(short = 'd', long = "max-depth", value_name = "NUM", help_heading = INPUT)]
     pub max_depth: Option<usize>,
 
+    /// Follow symbolic links while walking directories, as `rg -L` does (a link
+    /// loop is reported as an error, not entered). Without it, only a symlink
+    /// named on the command line is followed.
+    #[arg(short = 'L', long, help_heading = INPUT)]
+    pub follow: bool,
+
     /// Read the list of files to search from stdin, one per line (e.g. `rg -l … |`).
     ///
     /// PATHS given too are searched as well.

@@ -159,6 +159,8 @@ pub struct Plan {
     pub patterns: Vec<String>,
     /// `-i`, `-s`, `-S`, `-w`, `-x`: how a literal or regex query matches.
     pub matching: Matching,
+    /// `-L`: follow symlinks while walking.
+    pub follow: bool,
     /// `-o`: print only the matched parts of each match line.
     pub only_matching: bool,
     /// `--no-heading` (`Some(false)`) or `--vimgrep` (`Some(true)`): ripgrep's
@@ -284,6 +286,7 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
             line: flags.line_regexp,
         },
         only_matching: flags.only_matching,
+        follow: flags.follow,
         flat: if flags.vimgrep {
             Some(true)
         } else {

@@ -112,6 +112,7 @@ pub(super) fn walk_options(plan: &Plan) -> WalkOptions {
         types: walk::split_list(&plan.types),
         types_not: walk::split_list(&plan.types_not),
         max_depth: plan.max_depth,
+        follow: plan.follow,
         ..WalkOptions::default()
     }
 }

@@ -27,9 +27,10 @@
 //!   re-include hidden or ignored files, so `-g '*.md'` selects what rlmgrep does.
 //! - `--max-depth N` stops the walk N directories below each argument (0: the
 //!   arguments themselves, so a directory yields nothing), as in rg.
-//! - Symlinks are not followed while walking (so loops cannot hang), and only
-//!   regular files become haystacks: FIFOs, sockets and devices are skipped. An
-//!   explicitly named symlink to a file is searched.
+//! - Symlinks are not followed while walking, unless `-L` asks (as in rg; a
+//!   loop is then reported as an error and not entered), and only regular files
+//!   become haystacks: FIFOs, sockets and devices are skipped. An explicitly
+//!   named symlink to a file is searched.
 //! - `WalkOutcome::scanned` counts the regular files considered: every explicitly
 //!   named file, plus every walked file that survived ignore and hidden rules,
 //!   counted *before* globs and types, and before de-duplication.
@@ -77,6 +78,8 @@ pub struct WalkOptions {
     pub types_not: Vec<String>,
     /// `--max-depth`: directories descended below each path argument.
     pub max_depth: Option<usize>,
+    /// `-L`: follow symlinks while walking (never for an MCP tool call).
+    pub follow: bool,
     /// Walker threads; 0 lets the walker pick from the available parallelism.
     pub threads: usize,
     /// Whether errors and warnings about the inputs are printed (a second
@@ -104,6 +107,7 @@ impl Default for WalkOptions {
             types: Vec::new(),
             types_not: Vec::new(),
             max_depth: None,
+            follow: false,
             threads: 0,
             voice: messages::Voice::Loud,
         }
@@ -606,7 +610,7 @@ fn walk_builder(
     builder
         .current_dir(cwd)
         .threads(opts.threads)
-        .follow_links(false)
+        .follow_links(opts.follow)
         .max_depth(opts.max_depth)
         .hidden(!opts.hidden)
         .parents(!opts.no_ignore)
@@ -684,7 +688,7 @@ impl<V: Visitor> ParallelVisitor for Collector<'_, '_, V> {
 
 impl<V: Visitor> Collector<'_, '_, V> {
     fn consider(&mut self, dent: DirEntry) {
-        // Symlinks report their own type here (not followed), so only real
+        // Symlinks report their own type here unless followed (-L), so only
         // regular files pass; directories, FIFOs, sockets and devices do not.
         if !dent.file_type().is_some_and(|t| t.is_file()) {
             return;

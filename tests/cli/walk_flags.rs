@@ -1,4 +1,4 @@
-//! ripgrep's walk flags beside rlmgrep's: `-t`/`-T`, `-u` (`-uu`, `-uuu`) and
+//! ripgrep's walk flags beside rlmgrep's: `-t`/`-T`, `-u` (`-uu`, `-uuu`), `-L` and
 //! `--max-depth`. Each is checked against what `rg` lists for the same flags.
 
 use crate::harness::Dir;
@@ -122,4 +122,27 @@ fn files_lists_what_would_be_searched_and_searches_nothing() {
     empty.run(&["--files"]).code(1).stdout_is("");
     empty.run(&["--files", "-q"]).code(1).stdout_is("");
     d.run(&["--files", "--json"]).code(2).stdout_is("");
+}
+
+#[cfg(unix)]
+#[test]
+fn follow_walks_into_symlinked_directories_and_reports_a_loop() {
+    let d = Dir::new();
+    d.write("real/a.txt", "needle here\n");
+    std::fs::create_dir(d.path().join("tree")).unwrap();
+    std::os::unix::fs::symlink("../real", d.path().join("tree/link")).unwrap();
+    // Not followed by default: nothing to search under `tree`.
+    d.run(&["-l", "\"needle\"", "tree"]).code(2).stdout_is("");
+    // `rg -L -l needle tree`.
+    for flag in ["-L", "--follow"] {
+        d.run(&[flag, "-l", "\"needle\"", "tree"])
+            .code(0)
+            .stdout_is("./tree/link/a.txt\n");
+    }
+    // A loop is an error (exit 2, as rg's), never entered; the match prints.
+    std::os::unix::fs::symlink("../tree", d.path().join("tree/loop")).unwrap();
+    d.run(&["-L", "-l", "\"needle\"", "tree"])
+        .code(2)
+        .stdout_is("./tree/link/a.txt\n")
+        .stderr_has("File system loop found");
 }
