@@ -29,6 +29,8 @@ Register-ArgumentCompleter -Native -CommandName 'kgrep' -ScriptBlock {
             [CompletionResult]::new('--type-not', '--type-not', [CompletionResultType]::ParameterName, 'Leave out files of TYPE (the names --type takes), as `rg -T` does. Repeatable; commas separate several types')
             [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'Descend at most NUM directories below each path given (0: only the paths themselves), as `rg --max-depth` does')
             [CompletionResult]::new('--max-depth', '--max-depth', [CompletionResultType]::ParameterName, 'Descend at most NUM directories below each path given (0: only the paths themselves), as `rg --max-depth` does')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Use NUM threads to walk and search, as `rg -j` does (0, the default: as many as the machine has cores)')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Use NUM threads to walk and search, as `rg -j` does (0, the default: as many as the machine has cores)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Show NUM lines of context before and after each match')
             [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Show NUM lines of context after each match (overrides -C on that side)')
             [CompletionResult]::new('-B', '-B ', [CompletionResultType]::ParameterName, 'Show NUM lines of context before each match (overrides -C on that side)')

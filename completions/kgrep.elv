@@ -26,6 +26,8 @@ set edit:completion:arg-completer[kgrep] = {|@words|
             cand --type-not 'Leave out files of TYPE (the names --type takes), as `rg -T` does. Repeatable; commas separate several types'
             cand -d 'Descend at most NUM directories below each path given (0: only the paths themselves), as `rg --max-depth` does'
             cand --max-depth 'Descend at most NUM directories below each path given (0: only the paths themselves), as `rg --max-depth` does'
+            cand -j 'Use NUM threads to walk and search, as `rg -j` does (0, the default: as many as the machine has cores)'
+            cand --threads 'Use NUM threads to walk and search, as `rg -j` does (0, the default: as many as the machine has cores)'
             cand -C 'Show NUM lines of context before and after each match'
             cand -A 'Show NUM lines of context after each match (overrides -C on that side)'
             cand -B 'Show NUM lines of context before each match (overrides -C on that side)'

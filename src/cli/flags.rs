@@ -95,6 +95,11 @@ pub struct Flags {
     #[arg(short = 'd', long = "max-depth", value_name = "NUM", help_heading = INPUT)]
     pub max_depth: Option<usize>,
 
+    /// Use NUM threads to walk and search, as `rg -j` does (0, the default: as many
+    /// as the machine has cores).
+    #[arg(short = 'j', long = "threads", value_name = "NUM", help_heading = INPUT)]
+    pub threads: Option<usize>,
+
     /// Follow symbolic links while walking directories, as `rg -L` does (a link
     /// loop is reported as an error, not entered). Without it, only a symlink
     /// named on the command line is followed.

@@ -161,6 +161,8 @@ pub struct Plan {
     pub matching: Matching,
     /// `-L`: follow symlinks while walking.
     pub follow: bool,
+    /// `-j`: threads to walk and search with (0: one a core).
+    pub threads: usize,
     /// `-o`: print only the matched parts of each match line.
     pub only_matching: bool,
     /// `--no-heading` (`Some(false)`) or `--vimgrep` (`Some(true)`): ripgrep's
@@ -217,12 +219,14 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
     } else {
         Vec::new()
     };
+    let lone_regexp = flags.regexps.len() == 1;
     let query = match flags.regexps.pop() {
         Some(one) => one,
         None => flags.pattern.clone().unwrap_or_default(),
     };
     let searching = !flags.files && patterns.is_empty();
-    if query.is_empty() && searching {
+    // A lone `-e ''` was given: it is blank (below), not missing.
+    if query.is_empty() && searching && !lone_regexp {
         return Err(PlanError::MissingPattern);
     }
     // `-F '  '` searches the spaces, as a quoted query does.
@@ -287,6 +291,7 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         },
         only_matching: flags.only_matching,
         follow: flags.follow,
+        threads: flags.threads.unwrap_or(0),
         flat: if flags.vimgrep {
             Some(true)
         } else {
@@ -482,11 +487,13 @@ mod tests {
         assert_eq!(p.patterns, vec!["a".to_string(), String::new()]);
         assert_eq!(p.query, "");
         assert_eq!(p.input, Input::Paths(vec!["src".into()]));
-        // A lone blank -e is as blank as a blank PATTERN.
-        assert_eq!(
-            plan_of(&["-e", " ", "src"]).err(),
-            Some(PlanError::BlankPattern)
-        );
+        // A lone blank -e is as blank as a blank PATTERN, an empty one too.
+        for blank in [" ", ""] {
+            assert_eq!(
+                plan_of(&["-e", blank, "src"]).err(),
+                Some(PlanError::BlankPattern)
+            );
+        }
     }
 
     #[test]

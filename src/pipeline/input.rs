@@ -113,6 +113,7 @@ pub(super) fn walk_options(plan: &Plan) -> WalkOptions {
         types_not: walk::split_list(&plan.types_not),
         max_depth: plan.max_depth,
         follow: plan.follow,
+        threads: plan.threads,
         ..WalkOptions::default()
     }
 }

@@ -84,6 +84,14 @@ pub fn run(flags: Flags) -> anyhow::Result<ExitStatus> {
 
 /// Runs a search plan and prints its results.
 pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
+    if plan.threads > 0 {
+        // `-j`: the pool that reads and ranks files. Building it fails only if
+        // it exists already (a second search in one process), which then keeps
+        // its size: nothing to report.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(plan.threads)
+            .build_global();
+    }
     if plan.files {
         return list_files(plan);
     }

@@ -146,3 +146,20 @@ fn follow_walks_into_symlinked_directories_and_reports_a_loop() {
         .stdout_is("./tree/link/a.txt\n")
         .stderr_has("File system loop found");
 }
+
+#[test]
+fn threads_change_how_many_work_not_what_is_found() {
+    let d = tree();
+    let question = "how does the client retry with backoff";
+    let default = d.run(&[question, "."]);
+    default.code(0);
+    for j in ["1", "3"] {
+        d.run(&["-j", j, question, "."])
+            .code(0)
+            .stdout_is(&default.stdout);
+        d.run(&["--threads", j, "-c", "\"retry\"", "."])
+            .code(0)
+            .stdout_is(&d.run(&["-c", "\"retry\"", "."]).stdout);
+    }
+    d.run(&["-j", "many", "x", "."]).code(2);
+}
