@@ -152,8 +152,9 @@ impl Query {
 }
 
 /// How a literal or regex query matches: ripgrep's `-i`, `-S`, `-w` and
-/// `-x`. A natural-language query ignores them all: its terms always match in
-/// any case, as code sub-words.
+/// `-x`. A natural-language query ignores the first three (its terms always
+/// match in any case, as code sub-words); with `-x` the pipeline reads it as
+/// literal text instead.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Matching {
     /// `-i`: upper and lower case alike.

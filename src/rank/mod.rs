@@ -5,8 +5,8 @@
 //! of a literal or regex one); the model stage (`fallback::consult`),
 //! learning (`learn`) and the printers (`render`) read it.
 //!
-//! Owns the value, placing a file in it, capping its selection and reading
-//! its files back (a streamed file hollow). Does not own how lines are found
+//! Owns the value, placing a file in it, capping its selection, ordering it
+//! as `--sort` asks, and reading its files back (a streamed file hollow). Does not own how lines are found
 //! (`search`), scored (`score`), judged (`judge`) or printed (`render`).
 
 pub mod exact;
