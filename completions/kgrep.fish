@@ -78,7 +78,7 @@ complete -c kgrep -s c -l count -d 'Print each file\'s path and its number of ma
 complete -c kgrep -s o -l only-matching -d 'Print only the matched parts of each printed match line, each on a line of its own (`N:<TAB>part`), as `rg -o` does: every match of a literal or regex query, the query\'s words (as matched) on the lines a natural-language query prints. With -c, the parts are counted'
 complete -c kgrep -l no-heading -d 'Print ripgrep\'s flat lines instead of headings, as `rg --no-heading` does: `./PATH:N:text` for a match, `./PATH-N-text` for context, no blank lines and no tab, so each line names its file'
 complete -c kgrep -l vimgrep -d 'Print each match as `./PATH:N:COLUMN:text`, as `rg --vimgrep` does for editors\' quickfix lists: a line with several matches once per match (the column of each, 1-based bytes)'
-complete -c kgrep -s q -l quiet -d 'Print nothing on stdout: the exit status says whether a line matched (0) or not (1). No model is consulted unless --rlm asks for it'
+complete -c kgrep -s q -l quiet -d 'Print nothing on stdout, and on stderr only errors (the file counts with -v): the exit status says whether a line matched (0) or not (1). No model is consulted unless --rlm asks for it'
 complete -c kgrep -l files -d 'Print the files that would be searched, one per line, and search nothing, as `rg --files` does: every argument is a path (PATTERN too), and the ignore, hidden, glob, type and depth rules apply'
 complete -c kgrep -l answer -d 'Print a narrative answer (on stderr) before the grep output. Needs a model for a written answer; offline, the best lines are quoted as an extractive answer'
 complete -c kgrep -l answer-only -d 'Print only the narrative answer'

@@ -270,8 +270,9 @@ pub struct Flags {
     #[arg(long, value_name = "SORTBY", value_enum, overrides_with = "sort", help_heading = OUTPUT)]
     pub sortr: Option<SortBy>,
 
-    /// Print nothing on stdout: the exit status says whether a line matched (0) or
-    /// not (1). No model is consulted unless --rlm asks for it.
+    /// Print nothing on stdout, and on stderr only errors (the file counts with -v):
+    /// the exit status says whether a line matched (0) or not (1). No model is
+    /// consulted unless --rlm asks for it.
     #[arg(
         short = 'q',
         long,

@@ -268,7 +268,9 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         learned: Vec::new(),
     };
     if !matches!(input, Gathered::Stdin(_)) {
-        summary(found.search.scanned, &found.search.stats);
+        // `-q` is for a script's `if`: no counts unless -v asks.
+        let counts = plan.listing != Listing::Quiet || plan.verbose;
+        summary(found.search.scanned, &found.search.stats, counts);
         if found.search.stats.loaded == 0 {
             messages::line(&notes::no_readable_files(&found.search.stats));
             return Ok(Finding::NothingReadable(Box::new(Results {
@@ -439,13 +441,16 @@ fn layer_paths(plan: &Plan, cwd: &std::path::Path, focused: bool) -> LayerPaths 
 }
 
 /// rlmgrep's summary line, `Scanned N files. Loaded M.` (+ ` Skipped K.`),
-/// then one `skip FILE: why` warning per document that could not be converted.
-fn summary(scanned: usize, stats: &LoadStats) {
+/// (when `counts`), then one `skip FILE: why` warning per document that could
+/// not be converted.
+fn summary(scanned: usize, stats: &LoadStats, counts: bool) {
     let mut line = format!("Scanned {scanned} files. Loaded {}.", stats.loaded);
     if stats.skipped > 0 {
         line.push_str(&format!(" Skipped {}.", stats.skipped));
     }
-    messages::line(&line);
+    if counts {
+        messages::line(&line);
+    }
     for skip in &stats.skips {
         messages::warn(skip);
     }

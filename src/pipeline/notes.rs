@@ -5,7 +5,7 @@
 //!
 //! Owns the wording and when each is said; the reading itself is `query`'s.
 
-use crate::cli::{Mode, Plan};
+use crate::cli::{Listing, Mode, Plan};
 use crate::messages;
 use crate::query::{Origin, Query, QueryKind};
 use crate::rank::Searched;
@@ -23,7 +23,8 @@ pub(super) fn how_it_was_read(plan: &Plan, q: &Query, search: &Searched) {
             matcher::MAX_WORD_LEN
         ));
     }
-    let prints_lines = matches!(plan.mode, Mode::Grep | Mode::Answer);
+    let prints_lines =
+        matches!(plan.mode, Mode::Grep | Mode::Answer) && plan.listing != Listing::Quiet;
     if let Some(note) = one_word(q, search).filter(|_| prints_lines) {
         // A warning, so an MCP result carries it too.
         messages::warn(&note);

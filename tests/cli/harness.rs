@@ -38,6 +38,11 @@ impl Run {
         self
     }
 
+    pub fn stderr_is(&self, expected: &str) -> &Run {
+        assert_eq!(self.stderr, expected, "stderr differs\n{}", self.describe);
+        self
+    }
+
     pub fn stderr_has(&self, needle: &str) -> &Run {
         assert!(
             self.stderr.contains(needle),

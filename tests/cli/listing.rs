@@ -189,7 +189,12 @@ fn quiet_stops_reading_and_walking_once_a_file_matched_and_a_match_wins_over_err
     }
     let all = d.run(&["\"needle\"", "."]);
     all.code(0).stderr_has("Scanned 200 files. Loaded 200.");
-    let quiet = d.run(&["-q", "\"needle\"", "."]);
+    // Nothing on stdout or stderr, as `rg -q`: the counts only with -v.
+    d.run(&["-q", "\"needle\"", "."])
+        .code(0)
+        .stdout_is("")
+        .stderr_is("");
+    let quiet = d.run(&["-q", "-v", "\"needle\"", "."]);
     quiet.code(0).stdout_is("");
     // The walk stops too, as ripgrep's does: fewer files are even considered.
     let count_after = |word: &str| -> usize {
