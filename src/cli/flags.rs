@@ -188,6 +188,15 @@ pub struct Flags {
     #[arg(short = 'w', long = "word-regexp", help_heading = SEARCH)]
     pub word_regexp: bool,
 
+    /// Let a regex match across lines, as `rg -U` does (`\n` matches a line end;
+    /// every line of a match prints). A natural-language query ignores it.
+    #[arg(short = 'U', long, help_heading = SEARCH)]
+    pub multiline: bool,
+
+    /// With -U, `.` matches line ends too, as `rg --multiline-dotall` does.
+    #[arg(long, requires = "multiline", help_heading = SEARCH)]
+    pub multiline_dotall: bool,
+
     /// Match only whole lines, as `rg -x` does (it overrides -w): a pattern that
     /// reads as natural language is searched as literal text.
     #[arg(short = 'x', long = "line-regexp", help_heading = SEARCH)]

@@ -288,6 +288,8 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
             smart_case: flags.smart_case,
             word: flags.word_regexp,
             line: flags.line_regexp,
+            multiline: flags.multiline,
+            dotall: flags.multiline_dotall,
         },
         only_matching: flags.only_matching,
         follow: flags.follow,

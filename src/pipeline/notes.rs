@@ -1,7 +1,8 @@
 //! The stderr notes that say how a query was read, when the output alone
 //! would not: a query with no word to search for (searched as exact text), a
 //! query whose words are all too long to search, and a one-word query read as
-//! natural language whose lines were left out (issue 28, items 3 and 8).
+//! natural language whose lines were left out (issue 28, items 3 and 8), and a
+//! regex that asks for a line end without `-U`.
 //!
 //! Owns the wording and when each is said; the reading itself is `query`'s.
 
@@ -11,6 +12,21 @@ use crate::query::{Origin, Query, QueryKind};
 use crate::rank::Searched;
 use crate::score::RankedFile;
 use crate::search::{matcher, LoadStats};
+
+/// A regex that asks for a line end (`\n`) matches nothing line by line:
+/// when it found nothing, say that `-U` lets it span lines (ripgrep refuses
+/// such a regex without `-U` and says the same).
+fn line_end_without_multiline(q: &Query, search: &Searched) -> Option<String> {
+    let QueryKind::Regex(text) = &q.kind else {
+        return None;
+    };
+    (!q.matching.multiline && search.selected.is_empty() && text.contains("\\n")).then(|| {
+        format!(
+            "'{}' holds a line end (\\n), which a line never does: pass -U to let a match span lines",
+            preview(text)
+        )
+    })
+}
 
 /// Says, on stderr, what the reader of the output could not tell about how
 /// the query was read (the wordless note is `find`'s, which caps the search).
@@ -22,6 +38,9 @@ pub(super) fn how_it_was_read(plan: &Plan, q: &Query, search: &Searched) {
             preview(q.raw.trim()),
             matcher::MAX_WORD_LEN
         ));
+    }
+    if let Some(note) = line_end_without_multiline(q, search) {
+        messages::line(&note);
     }
     let prints_lines =
         matches!(plan.mode, Mode::Grep | Mode::Answer) && plan.listing != Listing::Quiet;

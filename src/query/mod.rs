@@ -166,6 +166,10 @@ pub struct Matching {
     pub word: bool,
     /// `-x`: only where the match is the whole line (it overrides `word`).
     pub line: bool,
+    /// `-U`: a match may span lines (`\n` matches a line end).
+    pub multiline: bool,
+    /// `--multiline-dotall`: with `multiline`, `.` matches a line end too.
+    pub dotall: bool,
 }
 
 /// Queries longer than this many terms keep only the first ones: every term costs

@@ -18,7 +18,7 @@ use crate::search::{self, Corpus};
 /// characters the text normalisation changes; for a regex, files are loaded
 /// and normalised before matching, since a pattern may depend on line ends
 /// or invalid UTF-8. With `first_only` (`-q`), no file is read after one
-/// has matched.
+/// has matched. With `-U` a match may span lines, each of which prints.
 pub fn search(
     q: &Query,
     corpus: Corpus<'_>,
@@ -29,12 +29,15 @@ pub fn search(
         anyhow::bail!("a natural-language query is ranked, not searched exactly");
     };
     let prefilter = match &q.kind {
-        QueryKind::Literal(lit) => !lit.contains(['\r', '\n', '\u{fffd}']),
+        QueryKind::Literal(lit) => !q.matching.multiline && !lit.contains(['\r', '\n', '\u{fffd}']),
         _ => false,
     };
-    Ok(collect(search::search_exact(
-        corpus, &matcher, read, prefilter, first_only,
-    )))
+    let how = search::Exact {
+        prefilter,
+        first_only,
+        multiline: q.matching.multiline,
+    };
+    Ok(collect(search::search_exact(corpus, &matcher, read, how)))
 }
 
 fn collect(found: search::Found<search::ExactFile>) -> Searched {

@@ -702,6 +702,10 @@ pub fn exact(q: &Query) -> anyhow::Result<Option<RegexMatcher>> {
         .case_smart(q.matching.smart_case)
         .word(q.matching.word && !q.matching.line)
         .whole_line(q.matching.line)
+        // `^` and `$` hold at every line's ends, as in ripgrep, whose `-U`
+        // this is for; without `-U` each line is matched on its own anyway.
+        .multi_line(q.matching.multiline)
+        .dot_matches_new_line(q.matching.multiline && q.matching.dotall)
         .build(text)
         .map(Some)
         .with_context(|| format!("invalid regex {text:?}"))

@@ -40,7 +40,8 @@ use crate::walk::{self, Haystack, Listing, Visitor, WalkOptions};
 
 use matcher::TermMatcher;
 pub use scan::{
-    scan_terms, search_exact, ExactFile, FileTerms, TermScan, Want, COMMON_TERM_SHARE, SAMPLE_FILES,
+    scan_terms, search_exact, Exact, ExactFile, FileTerms, TermScan, Want, COMMON_TERM_SHARE,
+    SAMPLE_FILES,
 };
 use sink::TermLine;
 

@@ -457,6 +457,17 @@ fn finish_stream(
 /// The matching lines of one file of an exact search.
 pub type ExactFile = Vec<usize>;
 
+/// How [`search_exact`] searches.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Exact {
+    /// Stream plain files to their first match before loading them.
+    pub prefilter: bool,
+    /// `-q`: stop once a file matched.
+    pub first_only: bool,
+    /// `-U`: a match may span lines.
+    pub multiline: bool,
+}
+
 /// Exact search: every matching line of every file. With `prefilter`, plain
 /// files are first streamed until their first match and only files that match
 /// are loaded and normalised for their line numbers; safe for patterns whose
@@ -468,12 +479,16 @@ pub fn search_exact<M>(
     corpus: Corpus<'_>,
     matcher: &M,
     read: &ReadOptions,
-    prefilter: bool,
-    first_only: bool,
+    how: Exact,
 ) -> Found<ExactFile>
 where
     M: Matcher + Sync,
 {
+    let Exact {
+        prefilter,
+        first_only,
+        multiline,
+    } = how;
     let counters = Counters::default();
     let matched = std::sync::atomic::AtomicBool::new(false);
     let stop = std::sync::atomic::AtomicBool::new(false);
@@ -497,9 +512,18 @@ where
             }
             let doc = load(h, read, &counters)?;
             let mut sink = LineSink::default();
-            if let Err(err) =
+            let result = if multiline {
+                // `-U`: a searcher of its own, which hands the matcher the
+                // whole text (the kept ones go line by line).
+                let mut s = SearcherBuilder::new()
+                    .line_number(true)
+                    .multi_line(true)
+                    .build();
+                s.search_slice(matcher, &doc.text, &mut sink)
+            } else {
                 with_slice_searcher(true, |s| s.search_slice(matcher, &doc.text, &mut sink))
-            {
+            };
+            if let Err(err) = result {
                 messages::error_in(read.voice, &format!("{}: {err}", h.key));
                 return None;
             }

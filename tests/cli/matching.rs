@@ -198,3 +198,33 @@ fn line_regexp_matches_whole_lines_and_reads_natural_language_as_text() {
     d.run(&["-x", "retry", "a.txt"])
         .stderr_lacks("no word to search for");
 }
+
+#[test]
+fn multiline_lets_a_regex_span_lines_and_prints_each_of_them() {
+    let d = Dir::new();
+    d.write(
+        "m.rs",
+        "fn main() {\n    let x = 1;\n}\nfn other(\n  a: u32,\n) {}\n",
+    );
+    // `rg -nU '\{\n\s+let' m.rs`: both lines of the match.
+    for flag in ["-U", "--multiline"] {
+        d.run(&[flag, r"\{\n\s+let", "m.rs"])
+            .code(0)
+            .stdout_is("./m.rs\n1:\tfn main() {\n2:\t    let x = 1;\n");
+    }
+    // `.` crosses a line end only with --multiline-dotall, as in rg.
+    d.run(&["-U", r"fn main.*?\}", "m.rs"]).code(1);
+    d.run(&["-U", "--multiline-dotall", r"fn main.*?\}", "m.rs"])
+        .code(0)
+        .stdout_is("./m.rs\n1:\tfn main() {\n2:\t    let x = 1;\n3:\t}\n");
+    // `^` still holds at each line's start.
+    d.run(&["-U", r"^  a", "m.rs"])
+        .code(0)
+        .stdout_is("./m.rs\n5:\t  a: u32,\n");
+    // Without -U a line end matches nothing, and stderr says why.
+    d.run(&[r"fn other\(\n", "m.rs"])
+        .code(1)
+        .stdout_is("")
+        .stderr_has("holds a line end (\\n), which a line never does: pass -U");
+    d.run(&["--multiline-dotall", "x", "m.rs"]).code(2);
+}
