@@ -268,6 +268,11 @@ pub struct Flags {
     #[arg(long, conflicts_with_all = ["json", "signature", "signature_json"], help_heading = OUTPUT)]
     pub vimgrep: bool,
 
+    /// Leave out the spaces and tabs each printed line starts with, as `rg --trim`
+    /// does (fewer tokens for an agent; line numbers and columns are unchanged).
+    #[arg(long, help_heading = OUTPUT)]
+    pub trim: bool,
+
     /// Print the files in this order, ascending, as `rg --sort` does: path,
     /// modified, accessed, created, or none (the search's own order: best first
     /// for natural language, by path for a literal or regex). The lines of a file

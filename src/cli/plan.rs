@@ -159,6 +159,8 @@ pub struct Plan {
     pub patterns: Vec<String>,
     /// `-i`, `-s`, `-S`, `-w`, `-x`: how a literal or regex query matches.
     pub matching: Matching,
+    /// `--trim`: printed lines lose their leading whitespace.
+    pub trim: bool,
     /// `-L`: follow symlinks while walking.
     pub follow: bool,
     /// `-j`: threads to walk and search with (0: one a core).
@@ -293,6 +295,7 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         },
         only_matching: flags.only_matching,
         follow: flags.follow,
+        trim: flags.trim,
         threads: flags.threads.unwrap_or(0),
         flat: if flags.vimgrep {
             Some(true)

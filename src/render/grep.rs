@@ -78,6 +78,9 @@ pub struct GrepOptions {
     /// `--no-heading` or `--vimgrep`: ripgrep's flat lines in place of
     /// rlmgrep's layout, on a pipe and a terminal alike.
     pub flat: Option<Flat>,
+    /// `--trim`: leave out the ASCII whitespace a printed line (or its
+    /// window) starts with, as `rg --trim` does.
+    pub trim: bool,
 }
 
 /// ripgrep's flat lines: `PATH:N:text` for a match, `PATH-N-text` for
@@ -127,8 +130,11 @@ enum Row<'a> {
         /// Matched text, in bytes of the whole line.
         spans: &'a [Range<usize>],
         page: Option<u32>,
-        /// Bytes of the line left out before and after `text`.
+        /// Bytes of the line left out before and after `text` (marked).
         omitted: (usize, usize),
+        /// Where `text` starts in the whole line: past the left-out bytes and
+        /// the whitespace `--trim` took.
+        start: usize,
     },
     /// One matched part of a match line (`-o`), coloured whole.
     Part {
@@ -294,13 +300,19 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
             Some(w) => (&text[w.clone()], (w.start, text.len() - w.end)),
             None => (text, (0, 0)),
         };
+        let trimmed = if opts.trim {
+            shown.iter().take_while(|b| b.is_ascii_whitespace()).count()
+        } else {
+            0
+        };
         Row::Line {
             number,
             is_match: is_match(number),
-            text: shown,
+            text: &shown[trimmed..],
             spans,
             page: page(number),
             omitted,
+            start: omitted.0 + trimmed,
         }
     };
     let push_rows = |rows: &mut Vec<Row<'a>>, number: usize| {
@@ -363,9 +375,10 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], color: bool) -> io::Result
                 spans,
                 page,
                 omitted,
+                start,
             } => {
                 write_prefix(out, number, is_match, color)?;
-                write_body(out, text, spans, omitted, page, color, false)?;
+                write_body(out, (text, start), spans, omitted, page, color, false)?;
             }
             Row::Part {
                 number, text, page, ..
@@ -386,7 +399,7 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], color: bool) -> io::Result
 /// when asked, a PDF line's page; sanitised for a terminal (`tty`).
 fn write_body(
     out: &mut dyn Write,
-    text: &[u8],
+    (text, start): (&[u8], usize),
     spans: &[Range<usize>],
     omitted: (usize, usize),
     page: Option<u32>,
@@ -395,7 +408,7 @@ fn write_body(
 ) -> io::Result<()> {
     let (before, after) = omission_marks(omitted);
     out.write_all(before.as_bytes())?;
-    let spans = shifted(spans, omitted.0, text.len());
+    let spans = shifted(spans, start, text.len());
     for (piece, matched) in segments(text, &spans) {
         write_painted(out, &shown(piece, tty), MATCH, color && matched)?;
     }
@@ -448,6 +461,7 @@ fn write_flat(
                 spans,
                 page,
                 omitted,
+                start,
             } => {
                 let mark = if is_match { MATCH_MARK } else { CONTEXT_MARK };
                 let mut columns: Vec<usize> = spans
@@ -460,7 +474,7 @@ fn write_flat(
                 }
                 for column in columns {
                     prefix(out, &path, number, mark, is_match.then_some(column))?;
-                    write_body(out, text, spans, omitted, page, color, tty)?;
+                    write_body(out, (text, start), spans, omitted, page, color, tty)?;
                     out.write_all(b"\n")?;
                 }
             }
@@ -576,12 +590,13 @@ fn tty_row(row: &Row<'_>, color: bool) -> String {
             spans,
             page,
             omitted,
+            start,
         } => {
             let (mut line, mut column) = tty_prefix(number, is_match, color);
             let (before, after) = omission_marks(omitted);
             column += str_width(&before);
             line.push_str(&before);
-            for (piece, matched) in segments(text, &shifted(spans, omitted.0, text.len())) {
+            for (piece, matched) in segments(text, &shifted(spans, start, text.len())) {
                 let piece = expand_tabs(&sanitize(piece), column);
                 column += str_width(&piece);
                 line.push_str(&paint(&piece, MATCH, color && matched));
@@ -837,6 +852,35 @@ mod tests {
         let out = String::from_utf8(out).unwrap();
         assert!(out.starts_with("./src/a.rs:2:9:"), "{out:?}");
         assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out:?}");
+    }
+
+    #[test]
+    fn trim_keeps_the_colour_on_the_match_in_both_layouts() {
+        let d = doc("a", b"    let x = foo;\n");
+        let mut file = FileResult::new(&d, vec![1]);
+        file.spans = Spans::from([(1, vec![12..15])]);
+        let files = [file];
+        for (tty, expected) in [
+            (
+                false,
+                "\x1b[32m1\x1b[0m:\tlet x = \x1b[1m\x1b[31mfoo\x1b[0m;\n",
+            ),
+            (
+                true,
+                "\x1b[32m1\x1b[0m:      let x = \x1b[1m\x1b[31mfoo\x1b[0m;",
+            ),
+        ] {
+            let o = GrepOptions {
+                tty,
+                color: true,
+                trim: true,
+                ..GrepOptions::default()
+            };
+            let mut out = Vec::new();
+            write_grep(&mut out, &files, &o).unwrap();
+            let out = String::from_utf8(out).unwrap();
+            assert!(out.contains(expected), "{out:?}");
+        }
     }
 
     #[test]

@@ -89,6 +89,7 @@ pub(crate) fn write_grep_to(
         long_lines,
         only_matching: plan.only_matching,
         flat: plan.flat.map(|columns| grep::Flat { columns }),
+        trim: plan.trim,
     };
     // What would print: the exit status's count when nothing is written.
     let count = || {

@@ -280,3 +280,40 @@ fn no_heading_and_vimgrep_print_ripgreps_flat_lines() {
         .stdout_has("\x1b[35m./src/net/client.rs\x1b[0m:\x1b[32m28\x1b[0m:33:");
     d.run(&["--no-heading", "--json", "x", "."]).code(2);
 }
+
+#[test]
+fn trim_leaves_out_leading_whitespace_and_keeps_numbers_columns_and_colours() {
+    let d = corpus();
+    // `rg --trim -n -C1 backoff_delay src`, in kgrep's layout.
+    d.run(&["--trim", "-C1", "backoff_delay", "src"])
+        .code(0)
+        .stdout_is(
+            "./src/net/client.rs\n\
+             27-\tErr(err) if attempt < MAX_RETRIES => {\n\
+             28:\tlet delay = backoff_delay(attempt);\n\
+             29-\tstd::thread::sleep(delay);\n\
+             --\n\
+             54-\t/// Exponential backoff: 100ms, 200ms, 400ms, capped at 10 seconds.\n\
+             55:\tfn backoff_delay(attempt: u32) -> Duration {\n\
+             56-\tlet millis = 100u64.saturating_mul(1 << attempt.min(16));\n",
+        );
+    // The column is the untrimmed line's; the colour still covers the match.
+    d.run(&[
+        "--trim",
+        "--vimgrep",
+        "--color",
+        "always",
+        "backoff_delay",
+        "src",
+    ])
+    .code(0)
+    .stdout_has("\x1b[32m28\x1b[0m:33:let delay = \x1b[1m\x1b[31mbackoff_delay\x1b[0m(attempt);\n");
+    // Natural language too: no printed line starts with a space.
+    let run = d.run(&["--trim", "how does the client retry with backoff", "."]);
+    run.code(0);
+    assert!(run
+        .stdout
+        .lines()
+        .filter_map(|l| l.split_once('\t'))
+        .all(|(_, text)| !text.starts_with([' ', '\t'])));
+}
