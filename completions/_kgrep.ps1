@@ -23,6 +23,7 @@ Register-ArgumentCompleter -Native -CommandName 'kgrep' -ScriptBlock {
         'kgrep' {
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Include only files matching GLOB (ripgrep syntax, `!` negates). Repeatable; commas separate several globs')
             [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Include only files matching GLOB (ripgrep syntax, `!` negates). Repeatable; commas separate several globs')
+            [CompletionResult]::new('--iglob', '--iglob', [CompletionResultType]::ParameterName, 'Like -g, but the glob matches in any case (`--iglob ''*.MD''` selects `notes.md`), as `rg --iglob` does. Repeatable; commas separate several')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Include only files of TYPE (ripgrep''s type names, e.g. py, rust, md); `.EXT` (e.g. `.py`) or an unknown name is a file extension. Repeatable; commas separate several types')
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Include only files of TYPE (ripgrep''s type names, e.g. py, rust, md); `.EXT` (e.g. `.py`) or an unknown name is a file extension. Repeatable; commas separate several types')
             [CompletionResult]::new('-T', '-T ', [CompletionResultType]::ParameterName, 'Leave out files of TYPE (the names --type takes), as `rg -T` does. Repeatable; commas separate several types')

@@ -20,6 +20,7 @@ set edit:completion:arg-completer[kgrep] = {|@words|
         &'kgrep'= {
             cand -g 'Include only files matching GLOB (ripgrep syntax, `!` negates). Repeatable; commas separate several globs'
             cand --glob 'Include only files matching GLOB (ripgrep syntax, `!` negates). Repeatable; commas separate several globs'
+            cand --iglob 'Like -g, but the glob matches in any case (`--iglob ''*.MD''` selects `notes.md`), as `rg --iglob` does. Repeatable; commas separate several'
             cand -t 'Include only files of TYPE (ripgrep''s type names, e.g. py, rust, md); `.EXT` (e.g. `.py`) or an unknown name is a file extension. Repeatable; commas separate several types'
             cand --type 'Include only files of TYPE (ripgrep''s type names, e.g. py, rust, md); `.EXT` (e.g. `.py`) or an unknown name is a file extension. Repeatable; commas separate several types'
             cand -T 'Leave out files of TYPE (the names --type takes), as `rg -T` does. Repeatable; commas separate several types'

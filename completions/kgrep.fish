@@ -1,4 +1,5 @@
 complete -c kgrep -s g -l glob -d 'Include only files matching GLOB (ripgrep syntax, `!` negates). Repeatable; commas separate several globs' -r
+complete -c kgrep -l iglob -d 'Like -g, but the glob matches in any case (`--iglob \'*.MD\'` selects `notes.md`), as `rg --iglob` does. Repeatable; commas separate several' -r
 complete -c kgrep -s t -l type -d 'Include only files of TYPE (ripgrep\'s type names, e.g. py, rust, md); `.EXT` (e.g. `.py`) or an unknown name is a file extension. Repeatable; commas separate several types' -r
 complete -c kgrep -s T -l type-not -d 'Leave out files of TYPE (the names --type takes), as `rg -T` does. Repeatable; commas separate several types' -r
 complete -c kgrep -s d -l max-depth -d 'Descend at most NUM directories below each path given (0: only the paths themselves), as `rg --max-depth` does' -r

@@ -74,6 +74,11 @@ pub struct Flags {
     #[arg(short = 'g', long = "glob", value_name = "GLOB", action = ArgAction::Append, help_heading = INPUT)]
     pub globs: Vec<String>,
 
+    /// Like -g, but the glob matches in any case (`--iglob '*.MD'` selects
+    /// `notes.md`), as `rg --iglob` does. Repeatable; commas separate several.
+    #[arg(long = "iglob", value_name = "GLOB", action = ArgAction::Append, help_heading = INPUT)]
+    pub iglobs: Vec<String>,
+
     /// Include only files of TYPE (ripgrep's type names, e.g. py, rust, md); `.EXT`
     /// (e.g. `.py`) or an unknown name is a file extension. Repeatable; commas
     /// separate several types.

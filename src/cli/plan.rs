@@ -108,6 +108,8 @@ pub struct Plan {
     pub no_ignore: bool,
     pub text: bool,
     pub globs: Vec<String>,
+    /// `--iglob` values, matched in any case.
+    pub iglobs: Vec<String>,
     pub types: Vec<String>,
     /// `-T`: types left out.
     pub types_not: Vec<String>,
@@ -252,6 +254,7 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         no_ignore: flags.no_ignore || flags.unrestricted >= 1,
         text: flags.text || flags.unrestricted >= 3,
         globs: flags.globs.clone(),
+        iglobs: flags.iglobs.clone(),
         types: flags.types.clone(),
         types_not: flags.types_not.clone(),
         max_depth: flags.max_depth,

@@ -109,6 +109,7 @@ pub(super) fn walk_options(plan: &Plan) -> WalkOptions {
         hidden: plan.hidden,
         no_ignore: plan.no_ignore,
         globs: walk::split_list(&plan.globs),
+        iglobs: walk::split_list(&plan.iglobs),
         types: walk::split_list(&plan.types),
         types_not: walk::split_list(&plan.types_not),
         max_depth: plan.max_depth,

@@ -72,6 +72,8 @@ pub struct WalkOptions {
     pub no_ignore: bool,
     /// `-g` values, already split with [`split_list`].
     pub globs: Vec<String>,
+    /// `--iglob` values, split the same way: matched in any case.
+    pub iglobs: Vec<String>,
     /// `--type` names, already split with [`split_list`].
     pub types: Vec<String>,
     /// `-T` names, left out, split the same way.
@@ -104,6 +106,7 @@ impl Default for WalkOptions {
             hidden: false,
             no_ignore: false,
             globs: Vec::new(),
+            iglobs: Vec::new(),
             types: Vec::new(),
             types_not: Vec::new(),
             max_depth: None,
@@ -489,7 +492,7 @@ impl Filter {
     /// Builds the filter, reporting an invalid glob or type; `None` means "walk
     /// nothing".
     fn build(opts: &WalkOptions, cwd: &Path) -> Option<Filter> {
-        let overrides = build_overrides(&opts.globs, cwd)
+        let overrides = build_overrides(&opts.globs, &opts.iglobs, cwd)
             .map_err(|err| messages::error_in(opts.voice, &err.to_string()))
             .ok()?;
         let types = build_types(&opts.types, &opts.types_not, opts.voice)
@@ -508,10 +511,19 @@ impl Filter {
     }
 }
 
-/// Globs are rooted at cwd so `src/*` means cwd's `src`, as in rg.
-fn build_overrides(globs: &[String], cwd: &Path) -> Result<Override, ignore::Error> {
+/// Globs are rooted at cwd so `src/*` means cwd's `src`, as in rg; the
+/// `--iglob` ones, added after the others, match in any case.
+fn build_overrides(
+    globs: &[String],
+    iglobs: &[String],
+    cwd: &Path,
+) -> Result<Override, ignore::Error> {
     let mut builder = OverrideBuilder::new(cwd);
     for glob in globs {
+        builder.add(glob)?;
+    }
+    builder.case_insensitive(true)?;
+    for glob in iglobs {
         builder.add(glob)?;
     }
     builder.build()

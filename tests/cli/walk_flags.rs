@@ -163,3 +163,19 @@ fn threads_change_how_many_work_not_what_is_found() {
     }
     d.run(&["-j", "many", "x", "."]).code(2);
 }
+
+#[test]
+fn iglob_matches_in_any_case_and_g_in_its_own() {
+    let d = tree();
+    // `rg -l --iglob '*.MD' retries`; `-g '*.MD'` selects nothing.
+    d.run(&["-l", "--iglob", "*.MD", "\"retries\"", "."])
+        .code(0)
+        .stdout_is("./docs/usage.md\n");
+    d.run(&["-l", "-g", "*.MD", "\"retries\"", "."])
+        .stdout_is("");
+    // Negated, and beside a case-sensitive -g: both apply.
+    assert_eq!(
+        listed(&d, &["--iglob", "!*.PY", "-g", "!docs/"]),
+        ["./src/net/client.rs"]
+    );
+}
