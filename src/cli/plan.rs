@@ -206,14 +206,9 @@ pub enum PlanError {
 
 /// Resolves flags, config and environment into a plan.
 pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError> {
-    if flags.files {
-        // `--files` searches nothing: what reads as the pattern is a path.
-        if let Some(path) = flags.pattern.take() {
-            flags.paths.insert(0, PathBuf::from(path));
-        }
-    }
-    if !flags.regexps.is_empty() {
-        // With `-e`, what reads as the pattern is a path (as in ripgrep).
+    // `--files` searches nothing, and `-e` gives the patterns: either way,
+    // what reads as the pattern is a path (as in ripgrep).
+    if flags.files || !flags.regexps.is_empty() {
         if let Some(path) = flags.pattern.take() {
             flags.paths.insert(0, PathBuf::from(path));
         }

@@ -77,38 +77,41 @@ impl Searched {
     /// without creation times) counts as the oldest. Ties keep their order,
     /// and each file keeps its lines.
     pub fn sort_selected(&mut self, by: SortBy, reverse: bool) {
-        let time = |h: usize| {
-            let Some(crate::walk::Source::Path(path)) = self.haystacks.get(h).map(|x| &x.source)
-            else {
-                return None;
+        if by == SortBy::None {
+            return;
+        }
+        /// What a file is ordered by: one kind per sort.
+        #[derive(PartialEq, Eq, PartialOrd, Ord)]
+        enum Key<'k> {
+            Path(&'k str),
+            Time(Option<std::time::SystemTime>),
+        }
+        let haystacks = &self.haystacks;
+        let key = |h: usize| {
+            let haystack = haystacks.get(h);
+            let path = match haystack.map(|x| &x.source) {
+                Some(crate::walk::Source::Path(path)) => Some(path),
+                _ => None,
             };
-            let meta = std::fs::metadata(path).ok()?;
+            let meta = || path.and_then(|p| std::fs::metadata(p).ok());
             match by {
-                SortBy::Modified => meta.modified().ok(),
-                SortBy::Accessed => meta.accessed().ok(),
-                SortBy::Created => meta.created().ok(),
-                SortBy::Path | SortBy::None => None,
+                SortBy::Path | SortBy::None => Key::Path(haystack.map_or("", |x| x.key.as_str())),
+                SortBy::Modified => Key::Time(meta().and_then(|m| m.modified().ok())),
+                SortBy::Accessed => Key::Time(meta().and_then(|m| m.accessed().ok())),
+                SortBy::Created => Key::Time(meta().and_then(|m| m.created().ok())),
             }
         };
         let mut keyed: Vec<_> = std::mem::take(&mut self.selected)
             .into_iter()
-            .map(|(h, lines)| {
-                let key = match by {
-                    SortBy::Path => (None, self.haystacks.get(h).map(|x| x.key.clone())),
-                    _ => (time(h), None),
-                };
-                (key, (h, lines))
-            })
+            .map(|file| (key(file.0), file))
             .collect();
-        if by != SortBy::None {
-            keyed.sort_by(|a, b| {
-                if reverse {
-                    b.0.cmp(&a.0)
-                } else {
-                    a.0.cmp(&b.0)
-                }
-            });
-        }
+        keyed.sort_by(|a, b| {
+            if reverse {
+                b.0.cmp(&a.0)
+            } else {
+                a.0.cmp(&b.0)
+            }
+        });
         self.selected = keyed.into_iter().map(|(_, file)| file).collect();
     }
 

@@ -167,8 +167,7 @@ pub fn write_grep(
         })
         .count();
     if let Some(flat) = opts.flat {
-        let context = opts.before > 0 || opts.after > 0;
-        write_flat(out, &rows, opts, flat, context)?;
+        write_flat(out, &rows, opts, flat)?;
     } else if opts.tty {
         write_tty(out, &rows, opts.color)?;
     } else {
@@ -229,12 +228,7 @@ pub fn write_paths<'k>(
 /// coloured as a heading when asked; no line end.
 fn write_path(out: &mut dyn Write, key: &str, opts: &GrepOptions) -> io::Result<()> {
     let path = heading(key);
-    let shown = if opts.tty {
-        sanitize(path.as_bytes())
-    } else {
-        path.as_str().into()
-    };
-    write_painted(out, shown.as_bytes(), MAGENTA, opts.color)
+    write_painted(out, &shown(path.as_bytes(), opts.tty), MAGENTA, opts.color)
 }
 
 /// How many match lines of `file` print: its lines in range, each once, the
@@ -316,12 +310,12 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
         }
     };
     let push_rows = |rows: &mut Vec<Row<'a>>, number: usize| {
-        let text = lines.get(&number).copied().unwrap_or_default();
-        let spans = file.spans.get(&number).map_or(&[][..], Vec::as_slice);
         if !(opts.only_matching && is_match(number)) {
             rows.push(line_row(number));
             return;
         }
+        let text = lines.get(&number).copied().unwrap_or_default();
+        let spans = file.spans.get(&number).map_or(&[][..], Vec::as_slice);
         // `-o`: the parts alone; a span past the line's end is skipped.
         rows.extend(
             spans
@@ -432,25 +426,26 @@ fn write_flat(
     rows: &[Row<'_>],
     opts: &GrepOptions,
     flat: Flat,
-    context: bool,
 ) -> io::Result<()> {
     let (color, tty) = (opts.color, opts.tty);
-    let mut path = String::new();
-    // `PATH:N:` (`PATH-N-` for context), and `COLUMN:` with --vimgrep.
+    let context = opts.before > 0 || opts.after > 0;
+    // The current file's path, as printed.
+    let mut path = Vec::new();
+    // `PATH:N:` (`PATH-N-` for context), and `COLUMN:` when given.
     let prefix =
-        |out: &mut dyn Write, path: &str, number: usize, mark: char, column: Option<usize>| {
-            write_painted(out, &shown(path.as_bytes(), tty), MAGENTA, color)?;
+        |out: &mut dyn Write, path: &[u8], number: usize, mark: char, column: Option<usize>| {
+            write_painted(out, path, MAGENTA, color)?;
             write!(out, "{mark}")?;
             write_painted(out, number.to_string().as_bytes(), GREEN, color)?;
             write!(out, "{mark}")?;
-            match column.filter(|_| flat.columns) {
+            match column {
                 Some(column) => write!(out, "{column}{mark}"),
                 None => Ok(()),
             }
         };
     for row in rows {
         match *row {
-            Row::Heading(key) => path = heading(key),
+            Row::Heading(key) => path = shown(heading(key).as_bytes(), tty).into_owned(),
             Row::FileBreak if context => writeln!(out, "{GROUP_SEPARATOR}")?,
             Row::FileBreak => {}
             Row::GroupBreak => writeln!(out, "{GROUP_SEPARATOR}")?,
@@ -464,16 +459,21 @@ fn write_flat(
                 start,
             } => {
                 let mark = if is_match { MATCH_MARK } else { CONTEXT_MARK };
-                let mut columns: Vec<usize> = spans
-                    .iter()
-                    .filter(|s| !s.is_empty())
-                    .map(|s| s.start + 1)
-                    .collect();
-                if !(is_match && flat.columns) || columns.is_empty() {
-                    columns = vec![1];
+                // --vimgrep: a match line once per match (column 1 when no
+                // span is known); any other line once, without a column.
+                let mut columns: Vec<Option<usize>> = vec![None];
+                if is_match && flat.columns {
+                    columns = spans
+                        .iter()
+                        .filter(|s| !s.is_empty())
+                        .map(|s| Some(s.start + 1))
+                        .collect();
+                    if columns.is_empty() {
+                        columns.push(Some(1));
+                    }
                 }
                 for column in columns {
-                    prefix(out, &path, number, mark, is_match.then_some(column))?;
+                    prefix(out, &path, number, mark, column)?;
                     write_body(out, (text, start), spans, omitted, page, color, tty)?;
                     out.write_all(b"\n")?;
                 }
@@ -484,7 +484,13 @@ fn write_flat(
                 text,
                 page,
             } => {
-                prefix(out, &path, number, MATCH_MARK, Some(column))?;
+                prefix(
+                    out,
+                    &path,
+                    number,
+                    MATCH_MARK,
+                    flat.columns.then_some(column),
+                )?;
                 write_painted(out, &shown(text, tty), MATCH, color)?;
                 out.write_all(page_suffix(page).as_bytes())?;
                 out.write_all(b"\n")?;

@@ -490,12 +490,13 @@ where
         multiline,
     } = how;
     let counters = Counters::default();
-    let matched = std::sync::atomic::AtomicBool::new(false);
+    // Set by the first match under `-q`: no file is read after it, and the
+    // walk quits.
     let stop = std::sync::atomic::AtomicBool::new(false);
     let (found, scanned) = each_file_until(
         corpus,
         |h| {
-            if first_only && matched.load(std::sync::atomic::Ordering::Relaxed) {
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
                 return None;
             }
             if prefilter {
@@ -530,8 +531,9 @@ where
             if sink.lines.is_empty() {
                 return None;
             }
-            matched.store(true, std::sync::atomic::Ordering::Relaxed);
-            stop.store(first_only, std::sync::atomic::Ordering::Relaxed);
+            if first_only {
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
             Some(sink.lines)
         },
         &stop,
