@@ -169,16 +169,8 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     // than walking). An exact search walks as it searches.
     let reading = if plan.patterns.len() > 1 {
         query::read_any(&plan.patterns, plan.fixed_strings)
-    } else if plan.fixed_strings {
-        query::read_fixed(&plan.query)
     } else {
-        match query::read(&plan.query) {
-            // A whole line is exact text: `-x` never ranks natural language.
-            natural if plan.matching.line && *natural.kind() == QueryKind::Natural => {
-                query::read_fixed(&plan.query)
-            }
-            reading => reading,
-        }
+        query::read_as_asked(&plan.query, plan.fixed_strings, plan.matching.line)
     };
     // The walk runs while the embedded thesaurus is built beside it.
     let (listing, thesaurus) = match (&input, reading.kind()) {

@@ -293,6 +293,19 @@ pub fn read_any(patterns: &[String], fixed: bool) -> Reading {
     }
 }
 
+/// Reads one pattern as its flags ask: as text with `fixed` (`-F`), else
+/// by its look ([`read`]), except that a whole line (`whole_line`, `-x`) is
+/// never natural language: it is read as text then.
+pub fn read_as_asked(raw: &str, fixed: bool, whole_line: bool) -> Reading {
+    if fixed {
+        return read_fixed(raw);
+    }
+    match read(raw) {
+        natural if whole_line && natural.kind == QueryKind::Natural => read_fixed(raw),
+        reading => reading,
+    }
+}
+
 /// Reads the query `raw` ([`Reading`]).
 pub fn read(raw: &str) -> Reading {
     let (kind, read) = classify::classified(raw);
@@ -1612,6 +1625,19 @@ pub fn answer_slots(terms: &[Term]) -> u64 {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pattern_is_read_as_its_flags_ask() {
+        let kind = |raw: &str, fixed: bool, line: bool| read_as_asked(raw, fixed, line).kind;
+        let text = |raw: &str| QueryKind::Literal(raw.to_string());
+        assert_eq!(kind("retry later", false, false), QueryKind::Natural);
+        assert_eq!(kind("retry later", false, true), text("retry later"));
+        assert_eq!(kind("a+b", true, false), text("a+b"));
+        assert_eq!(
+            kind(r"fn\s+main", false, true),
+            QueryKind::Regex(r"fn\s+main".into())
+        );
+    }
 
     #[test]
     fn the_subject_of_a_how_question_is_the_words_before_its_verb() {
