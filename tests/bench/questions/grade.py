@@ -63,7 +63,7 @@ SET_ORDER = [
     "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
     "seventeenth", "eighteenth", "nineteenth", "twentieth", "twentyfirst", "twentysecond",
     "twentythird", "twentyfourth", "twentyfifth", "twentysixth", "twentyseventh", "twentyeighth",
-    "twentyninth", "thirtieth", "thirtyfirst", "thirtysecond",
+    "twentyninth", "thirtieth", "thirtyfirst", "thirtysecond", "thirtythird",
 ]
 
 
