@@ -29,6 +29,8 @@ set edit:completion:arg-completer[kgrep] = {|@words|
             cand --max-depth 'Descend at most NUM directories below each path given (0: only the paths themselves), as `rg --max-depth` does'
             cand -j 'Use NUM threads to walk and search, as `rg -j` does (0, the default: as many as the machine has cores)'
             cand --threads 'Use NUM threads to walk and search, as `rg -j` does (0, the default: as many as the machine has cores)'
+            cand --max-filesize 'Skip files larger than NUM bytes while walking directories, as `rg --max-filesize` does. NUM may end in K, M or G (KiB, MiB, GiB). A file named on the command line is searched whatever its size'
+            cand --ignore-file 'Read more ignore rules from PATH (gitignore syntax, matched from the current directory), as `rg --ignore-file` does; repeatable. They rank below every other ignore file and apply even with --no-ignore'
             cand -C 'Show NUM lines of context before and after each match'
             cand -A 'Show NUM lines of context after each match (overrides -C on that side)'
             cand -B 'Show NUM lines of context before each match (overrides -C on that side)'

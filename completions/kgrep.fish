@@ -4,6 +4,8 @@ complete -c kgrep -s t -l type -d 'Include only files of TYPE (ripgrep\'s type n
 complete -c kgrep -s T -l type-not -d 'Leave out files of TYPE (the names --type takes), as `rg -T` does. Repeatable; commas separate several types' -r
 complete -c kgrep -s d -l max-depth -d 'Descend at most NUM directories below each path given (0: only the paths themselves), as `rg --max-depth` does' -r
 complete -c kgrep -s j -l threads -d 'Use NUM threads to walk and search, as `rg -j` does (0, the default: as many as the machine has cores)' -r
+complete -c kgrep -l max-filesize -d 'Skip files larger than NUM bytes while walking directories, as `rg --max-filesize` does. NUM may end in K, M or G (KiB, MiB, GiB). A file named on the command line is searched whatever its size' -r
+complete -c kgrep -l ignore-file -d 'Read more ignore rules from PATH (gitignore syntax, matched from the current directory), as `rg --ignore-file` does; repeatable. They rank below every other ignore file and apply even with --no-ignore' -r -F
 complete -c kgrep -s C -d 'Show NUM lines of context before and after each match' -r
 complete -c kgrep -s A -d 'Show NUM lines of context after each match (overrides -C on that side)' -r
 complete -c kgrep -s B -d 'Show NUM lines of context before each match (overrides -C on that side)' -r

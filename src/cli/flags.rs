@@ -105,6 +105,18 @@ pub struct Flags {
     #[arg(short = 'j', long = "threads", value_name = "NUM", help_heading = INPUT)]
     pub threads: Option<usize>,
 
+    /// Skip files larger than NUM bytes while walking directories, as `rg
+    /// --max-filesize` does. NUM may end in K, M or G (KiB, MiB, GiB). A file
+    /// named on the command line is searched whatever its size.
+    #[arg(long = "max-filesize", value_name = "NUM+SUFFIX?", value_parser = parse_size, help_heading = INPUT)]
+    pub max_filesize: Option<u64>,
+
+    /// Read more ignore rules from PATH (gitignore syntax, matched from the
+    /// current directory), as `rg --ignore-file` does; repeatable. They rank
+    /// below every other ignore file and apply even with --no-ignore.
+    #[arg(long = "ignore-file", value_name = "PATH", action = ArgAction::Append, help_heading = INPUT)]
+    pub ignore_files: Vec<PathBuf>,
+
     /// Follow symbolic links while walking directories, as `rg -L` does (a link
     /// loop is reported as an error, not entered). Without it, only a symlink
     /// named on the command line is followed.
@@ -560,6 +572,30 @@ impl Flags {
     }
 }
 
+/// A `--max-filesize` value: digits, then an optional `K`, `M` or `G` (powers of
+/// 1024), as ripgrep reads it (either case here; ripgrep 13 takes upper case
+/// only). Written by hand: ripgrep's parser is not a published crate.
+fn parse_size(value: &str) -> Result<u64, String> {
+    let invalid = || {
+        format!(
+            "invalid format for size '{value}', which should be a sequence of digits \
+             followed by an optional 'K', 'M' or 'G' suffix"
+        )
+    };
+    let (digits, shift) = match value.as_bytes().last().map(u8::to_ascii_uppercase) {
+        Some(b'K') => (&value[..value.len() - 1], 10),
+        Some(b'M') => (&value[..value.len() - 1], 20),
+        Some(b'G') => (&value[..value.len() - 1], 30),
+        _ => (value, 0),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(invalid());
+    }
+    let n: u64 = digits.parse().map_err(|_| invalid())?;
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| format!("size '{value}' is too large"))
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -726,5 +762,19 @@ mod tests {
     fn dry_run_is_a_kgrep_flag() {
         assert!(parse(&["--dry-run", "q"]).unwrap().dry_run);
         assert!(!parse(&["q"]).unwrap().dry_run);
+    }
+
+    #[test]
+    fn sizes_read_as_ripgrep_reads_them() {
+        assert_eq!(parse_size("0"), Ok(0));
+        assert_eq!(parse_size("1500"), Ok(1500));
+        assert_eq!(parse_size("2K"), Ok(2048));
+        assert_eq!(parse_size("3M"), Ok(3 << 20));
+        assert_eq!(parse_size("1G"), Ok(1 << 30));
+        assert_eq!(parse_size("2k"), Ok(2048));
+        for bad in ["", "K", "1X", "1.5M", "-1", " 1", "1KB"] {
+            assert!(parse_size(bad).is_err(), "{bad:?}");
+        }
+        assert!(parse_size("99999999999999G").is_err(), "overflow");
     }
 }

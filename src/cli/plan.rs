@@ -165,6 +165,10 @@ pub struct Plan {
     pub trim: bool,
     /// `-L`: follow symlinks while walking.
     pub follow: bool,
+    /// `--max-filesize`: walked files larger than this are skipped.
+    pub max_filesize: Option<u64>,
+    /// `--ignore-file`: more ignore rules, rooted at the current directory.
+    pub ignore_files: Vec<PathBuf>,
     /// `-j`: threads to walk and search with (0: one a core).
     pub threads: usize,
     /// `-o`: print only the matched parts of each match line.
@@ -293,6 +297,8 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         },
         only_matching: flags.only_matching,
         follow: flags.follow,
+        max_filesize: flags.max_filesize,
+        ignore_files: flags.ignore_files.clone(),
         trim: flags.trim,
         threads: flags.threads.unwrap_or(0),
         flat: if flags.vimgrep {

@@ -114,6 +114,8 @@ pub(super) fn walk_options(plan: &Plan) -> WalkOptions {
         types_not: walk::split_list(&plan.types_not),
         max_depth: plan.max_depth,
         follow: plan.follow,
+        max_filesize: plan.max_filesize,
+        ignore_files: plan.ignore_files.clone(),
         threads: plan.threads,
         ..WalkOptions::default()
     }

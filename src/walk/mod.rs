@@ -44,6 +44,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use ignore::gitignore::GitignoreBuilder;
 use ignore::overrides::{Override, OverrideBuilder};
 use ignore::types::{Types, TypesBuilder};
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
@@ -82,6 +83,12 @@ pub struct WalkOptions {
     pub max_depth: Option<usize>,
     /// `-L`: follow symlinks while walking (never for an MCP tool call).
     pub follow: bool,
+    /// `--max-filesize`: walked files larger than this many bytes are skipped
+    /// (files named as arguments never are, as in rg).
+    pub max_filesize: Option<u64>,
+    /// `--ignore-file`: more gitignore files, rooted at the walk's cwd, below
+    /// every other ignore file and kept with `--no-ignore`, as in rg.
+    pub ignore_files: Vec<PathBuf>,
     /// Walker threads; 0 lets the walker pick from the available parallelism.
     pub threads: usize,
     /// Whether errors and warnings about the inputs are printed (a second
@@ -111,6 +118,8 @@ impl Default for WalkOptions {
             types_not: Vec::new(),
             max_depth: None,
             follow: false,
+            max_filesize: None,
+            ignore_files: Vec::new(),
             threads: 0,
             voice: messages::Voice::Loud,
         }
@@ -482,10 +491,12 @@ fn path_key(path: &Path) -> String {
     key
 }
 
-/// `-g` globs and `--type` selections, checked against walked files.
+/// `-g` globs and `--type` selections, checked against walked files, and the
+/// `--ignore-file`s that could be read.
 struct Filter {
     overrides: Arc<Override>,
     types: Types,
+    ignore_files: Vec<PathBuf>,
 }
 
 impl Filter {
@@ -501,6 +512,7 @@ impl Filter {
         Some(Filter {
             overrides: Arc::new(overrides),
             types,
+            ignore_files: readable_ignore_files(&opts.ignore_files, cwd, opts.voice),
         })
     }
 
@@ -508,6 +520,37 @@ impl Filter {
     fn allows(&self, path: &Path) -> bool {
         !self.overrides.matched(path, false).is_ignore()
             && !self.types.matched(path, false).is_ignore()
+    }
+}
+
+/// The `--ignore-file`s that can be read; each problem (a missing file, a bad
+/// glob line) is warned about once, not once a directory argument, and the
+/// search goes on, as in rg. A file whose every line is bad still counts.
+fn readable_ignore_files(files: &[PathBuf], cwd: &Path, voice: messages::Voice) -> Vec<PathBuf> {
+    files
+        .iter()
+        .filter(|file| {
+            let mut builder = GitignoreBuilder::new(cwd);
+            let problem = builder.add(cwd.join(file));
+            let unreadable = problem.as_ref().is_some_and(|err| err.io_error().is_some());
+            if let Some(err) = problem {
+                messages::warn_in(
+                    voice,
+                    &format!("{}: {}", file.display(), describe_partial(&err)),
+                );
+            }
+            !unreadable
+        })
+        .cloned()
+        .collect()
+}
+
+/// An ignore file's error without the path ignore prefixes to every line of it
+/// (the caller names the file as the user typed it).
+fn describe_partial(err: &ignore::Error) -> String {
+    match err.io_error() {
+        Some(io) => io.to_string(),
+        None => err.to_string(),
     }
 }
 
@@ -595,7 +638,7 @@ where
     V: Visitor,
     F: Fn() -> V + Sync,
 {
-    let walker = walk_builder(root, opts, cwd, &filter.overrides).build_parallel();
+    let walker = walk_builder(root, opts, cwd, filter).build_parallel();
     let scanned = AtomicUsize::new(0);
     let mut builder = CollectorBuilder {
         shared: Shared {
@@ -612,12 +655,12 @@ where
     scanned.into_inner()
 }
 
-fn walk_builder(
-    root: &Root,
-    opts: &WalkOptions,
-    cwd: &Path,
-    overrides: &Arc<Override>,
-) -> WalkBuilder {
+fn walk_builder(root: &Root, opts: &WalkOptions, cwd: &Path, filter: &Filter) -> WalkBuilder {
+    let Filter {
+        overrides,
+        ignore_files,
+        ..
+    } = filter;
     let mut builder = WalkBuilder::new(&root.full);
     builder
         .current_dir(cwd)
@@ -632,6 +675,12 @@ fn walk_builder(
         .git_exclude(!opts.no_ignore);
     if !opts.no_ignore {
         builder.add_custom_ignore_filename(RG_IGNORE_FILENAME);
+    }
+    builder.max_filesize(opts.max_filesize);
+    for file in ignore_files {
+        // Read before the walk (`readable_ignore_files`), which reported any
+        // problem once: a second report here would repeat it per argument.
+        let _ = builder.add_ignore(cwd.join(file));
     }
     let overrides = Arc::clone(overrides);
     builder.filter_entry(move |dent| should_enter(dent, &overrides));

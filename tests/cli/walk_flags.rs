@@ -179,3 +179,54 @@ fn iglob_matches_in_any_case_and_g_in_its_own() {
         ["./src/net/client.rs"]
     );
 }
+
+#[test]
+fn max_filesize_skips_larger_walked_files_but_not_named_ones() {
+    let d = tree();
+    // 2,006 bytes: above 1K, below 2K.
+    d.write("logs/big.txt", format!("{}\nretry\n", "x".repeat(1999)));
+    let base = ["./src/net/client.rs", "./tests/test_client.py"];
+    let with_big = [
+        "./logs/big.txt",
+        "./src/net/client.rs",
+        "./tests/test_client.py",
+    ];
+    assert_eq!(listed(&d, &[]), with_big);
+    // `rg -l --max-filesize 1K retry`: client.rs (1,758 bytes) goes too.
+    assert_eq!(
+        listed(&d, &["--max-filesize", "1K"]),
+        ["./tests/test_client.py"]
+    );
+    assert_eq!(listed(&d, &["--max-filesize", "2000"]), base);
+    assert_eq!(listed(&d, &["--max-filesize", "2K"]), with_big);
+    // A file named on the command line is searched whatever its size, as in rg.
+    d.run(&["-l", "--max-filesize", "1K", "\"retry\"", "logs/big.txt"])
+        .code(0)
+        .stdout_is("./logs/big.txt\n");
+    // A size ripgrep cannot read: one line, exit 2, nothing searched.
+    d.run(&["--max-filesize", "1X", "\"retry\"", "."])
+        .code(2)
+        .stdout_is("")
+        .stderr_has("invalid format for size '1X'");
+}
+
+#[test]
+fn ignore_file_adds_rules_rooted_at_the_current_directory() {
+    let d = tree();
+    // Its patterns are matched from the current directory, not the file's
+    // folder, and hold with --no-ignore, as `rg --ignore-file` (13.0) does.
+    d.write("conf/extra-ignore", "tests/test_client.py\n");
+    let args = ["--ignore-file", "conf/extra-ignore"];
+    assert_eq!(listed(&d, &args), ["./src/net/client.rs"]);
+    let mut lifted = args.to_vec();
+    lifted.push("--no-ignore");
+    assert_eq!(
+        listed(&d, &lifted),
+        ["./src/net/client.rs", "./vendor/generated.js"]
+    );
+    // A missing file is a warning: the search goes on, as in rg.
+    d.run(&["-l", "--ignore-file", "nowhere", "\"retry\"", "."])
+        .code(0)
+        .stdout_is("./src/net/client.rs\n./tests/test_client.py\n")
+        .stderr_has("nowhere: No such file or directory");
+}
