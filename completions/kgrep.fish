@@ -6,13 +6,14 @@ complete -c kgrep -s d -l max-depth -d 'Descend at most NUM directories below ea
 complete -c kgrep -s j -l threads -d 'Use NUM threads to walk and search, as `rg -j` does (0, the default: as many as the machine has cores)' -r
 complete -c kgrep -l max-filesize -d 'Skip files larger than NUM bytes while walking directories, as `rg --max-filesize` does. NUM may end in K, M or G (KiB, MiB, GiB). A file named on the command line is searched whatever its size' -r
 complete -c kgrep -l ignore-file -d 'Read more ignore rules from PATH (gitignore syntax, matched from the current directory), as `rg --ignore-file` does; repeatable. They rank below every other ignore file and apply even with --no-ignore' -r -F
-complete -c kgrep -s C -d 'Show NUM lines of context before and after each match' -r
-complete -c kgrep -s A -d 'Show NUM lines of context after each match (overrides -C on that side)' -r
-complete -c kgrep -s B -d 'Show NUM lines of context before each match (overrides -C on that side)' -r
-complete -c kgrep -s m -d 'Print at most NUM matching lines per file: a natural-language query keeps each file\'s best lines (and --max-lines goes on to the next files), a literal or regex query the lowest line numbers' -r
+complete -c kgrep -s C -l context -d 'Show NUM lines of context before and after each match' -r
+complete -c kgrep -s A -l after-context -d 'Show NUM lines of context after each match (overrides -C on that side)' -r
+complete -c kgrep -s B -l before-context -d 'Show NUM lines of context before each match (overrides -C on that side)' -r
+complete -c kgrep -s m -l max-count -d 'Print at most NUM matching lines per file: a natural-language query keeps each file\'s best lines (and --max-lines goes on to the next files), a literal or regex query the lowest line numbers' -r
 complete -c kgrep -l max-lines -d 'Print at most NUM matching lines in all for a natural-language query: the first file\'s best line, then the best of the rest by score (default 15). 0 prints every strong line of every file holding a query word, the best files first, instead of the best places. Literal and regex queries print every match; a query with no word to search for (only stop words, such as `the`) is searched as exact text, and capped too' -r
 complete -c kgrep -s e -l regexp -d 'A pattern to search, as `rg -e` does (one that starts with `-` too); with -e, every positional argument is a path. Repeatable: a line matching any of the patterns matches. One -e is read as PATTERN is (natural language, an identifier, a quoted literal or a regex); two or more are each a regex (a literal with -F), searched exactly' -r
 complete -c kgrep -l thesaurus -d 'Add a thesaurus layer: Terraphim JSON (or its legacy flat form) or a folder of Markdown concept files. Repeatable; later ones win' -r -F
+complete -c kgrep -s M -l max-columns -d 'Print a line longer than NUM bytes as `[Omitted long matching line]` (or `context line`), as `rg -M` does; 0 sets no limit. It replaces the cut of long natural-language lines to 300 bytes' -r
 complete -c kgrep -l sort -d 'Print the files in this order, ascending, as `rg --sort` does: path, modified, accessed, created, or none (the search\'s own order: best first for natural language, by path for a literal or regex). The lines of a file keep their order' -r -f -a "path\t'By path (the heading\'s name)'
 modified\t'By the time the file was last modified'
 accessed\t'By the time the file was last read'
@@ -76,8 +77,12 @@ complete -c kgrep -s U -l multiline -d 'Let a regex match across lines, as `rg -
 complete -c kgrep -l multiline-dotall -d 'With -U, `.` matches line ends too, as `rg --multiline-dotall` does'
 complete -c kgrep -s x -l line-regexp -d 'Match only whole lines, as `rg -x` does (it overrides -w): a pattern that reads as natural language is searched as literal text'
 complete -c kgrep -l no-builtin-thesaurus -d 'Do not use the thesaurus compiled into kgrep'
-complete -c kgrep -s n -l line-number -d 'Show line numbers: they always are (`N:` before each line); accepted for grep, ripgrep and older rlmgrep command lines'
-complete -c kgrep -s H -l with-filename -d 'Show file names: they always are (a `./path` heading above each file\'s lines); accepted for grep, ripgrep and older rlmgrep command lines'
+complete -c kgrep -s n -l line-number -d 'Show line numbers: they are shown unless -N says otherwise (`N:` before each line); accepted for grep, ripgrep and older rlmgrep command lines'
+complete -c kgrep -s N -l no-line-number -d 'Show no line numbers, as `rg -N` does: a line prints without its `N:` (or `N-`) and the tab after it'
+complete -c kgrep -s H -l with-filename -d 'Show file names: they are shown unless -I says otherwise (a `./path` heading above each file\'s lines); accepted for grep, ripgrep and older rlmgrep command lines'
+complete -c kgrep -s I -l no-filename -d 'Show no file names, as `rg -I` does: no heading above a file\'s lines (a blank line still parts two files), no `PATH:` in --no-heading lines'
+complete -c kgrep -l column -d 'Show the column (1-based byte) of each match line\'s first match after its number, as `rg --column` does: `N:COL:` (context lines keep `N-`)'
+complete -c kgrep -l max-columns-preview -d 'With -M, print a long line\'s NUM bytes around its match instead, marked `[... N bytes omitted]` where bytes are left out'
 complete -c kgrep -s l -l files-with-matches -d 'Print only the paths of the files that hold a printed match, one per line, as `rg -l` does: for a natural-language query the files it would print, best first (--max-lines 0 for every file holding a query word); for a literal or regex query every file that matches'
 complete -c kgrep -s c -l count -d 'Print each file\'s path and its number of match lines (`./src/app.py:3`), as `rg -c` does: every matching line of a literal or regex query, the lines a natural-language query would print. -m caps each count'
 complete -c kgrep -s o -l only-matching -d 'Print only the matched parts of each printed match line, each on a line of its own (`N:<TAB>part`), as `rg -o` does: every match of a literal or regex query, the query\'s words (as matched) on the lines a natural-language query prints. With -c, the parts are counted'

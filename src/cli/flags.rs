@@ -139,21 +139,21 @@ pub struct Flags {
     pub yes: bool,
 
     /// Show NUM lines of context before and after each match.
-    #[arg(short = 'C', value_name = "NUM", help_heading = OUTPUT)]
+    #[arg(short = 'C', long = "context", value_name = "NUM", help_heading = OUTPUT)]
     pub context: Option<usize>,
 
     /// Show NUM lines of context after each match (overrides -C on that side).
-    #[arg(short = 'A', value_name = "NUM", help_heading = OUTPUT)]
+    #[arg(short = 'A', long = "after-context", value_name = "NUM", help_heading = OUTPUT)]
     pub after: Option<usize>,
 
     /// Show NUM lines of context before each match (overrides -C on that side).
-    #[arg(short = 'B', value_name = "NUM", help_heading = OUTPUT)]
+    #[arg(short = 'B', long = "before-context", value_name = "NUM", help_heading = OUTPUT)]
     pub before: Option<usize>,
 
     /// Print at most NUM matching lines per file: a natural-language query keeps each
     /// file's best lines (and --max-lines goes on to the next files), a literal or
     /// regex query the lowest line numbers.
-    #[arg(short = 'm', value_name = "NUM", help_heading = OUTPUT)]
+    #[arg(short = 'm', long = "max-count", value_name = "NUM", help_heading = OUTPUT)]
     pub max_count: Option<usize>,
 
     /// Print at most NUM matching lines in all for a natural-language query: the
@@ -228,15 +228,42 @@ pub struct Flags {
     #[arg(long, help_heading = SEARCH)]
     pub no_builtin_thesaurus: bool,
 
-    /// Show line numbers: they always are (`N:` before each line); accepted
-    /// for grep, ripgrep and older rlmgrep command lines.
-    #[arg(short = 'n', long = "line-number", help_heading = OUTPUT)]
+    /// Show line numbers: they are shown unless -N says otherwise (`N:` before
+    /// each line); accepted for grep, ripgrep and older rlmgrep command lines.
+    #[arg(short = 'n', long = "line-number", overrides_with = "no_line_number", help_heading = OUTPUT)]
     pub line_number: bool,
 
-    /// Show file names: they always are (a `./path` heading above each file's
-    /// lines); accepted for grep, ripgrep and older rlmgrep command lines.
-    #[arg(short = 'H', long = "with-filename", help_heading = OUTPUT)]
+    /// Show no line numbers, as `rg -N` does: a line prints without its `N:`
+    /// (or `N-`) and the tab after it.
+    #[arg(short = 'N', long = "no-line-number", overrides_with = "line_number", help_heading = OUTPUT)]
+    pub no_line_number: bool,
+
+    /// Show file names: they are shown unless -I says otherwise (a `./path`
+    /// heading above each file's lines); accepted for grep, ripgrep and older
+    /// rlmgrep command lines.
+    #[arg(short = 'H', long = "with-filename", overrides_with = "no_filename", help_heading = OUTPUT)]
     pub with_filename: bool,
+
+    /// Show no file names, as `rg -I` does: no heading above a file's lines (a
+    /// blank line still parts two files), no `PATH:` in --no-heading lines.
+    #[arg(short = 'I', long = "no-filename", overrides_with = "with_filename", help_heading = OUTPUT)]
+    pub no_filename: bool,
+
+    /// Show the column (1-based byte) of each match line's first match after its
+    /// number, as `rg --column` does: `N:COL:` (context lines keep `N-`).
+    #[arg(long, help_heading = OUTPUT)]
+    pub column: bool,
+
+    /// Print a line longer than NUM bytes as `[Omitted long matching line]` (or
+    /// `context line`), as `rg -M` does; 0 sets no limit. It replaces the cut of
+    /// long natural-language lines to 300 bytes.
+    #[arg(short = 'M', long = "max-columns", value_name = "NUM", help_heading = OUTPUT)]
+    pub max_columns: Option<usize>,
+
+    /// With -M, print a long line's NUM bytes around its match instead, marked
+    /// `[... N bytes omitted]` where bytes are left out.
+    #[arg(long, requires = "max_columns", help_heading = OUTPUT)]
+    pub max_columns_preview: bool,
 
     /// Print only the paths of the files that hold a printed match, one per line,
     /// as `rg -l` does: for a natural-language query the files it would print, best

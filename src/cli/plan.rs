@@ -165,6 +165,14 @@ pub struct Plan {
     pub trim: bool,
     /// `-L`: follow symlinks while walking.
     pub follow: bool,
+    /// `-N`: no line numbers.
+    pub no_line_number: bool,
+    /// `-I`: no file paths.
+    pub no_filename: bool,
+    /// `--column`: a match line's first column after its number.
+    pub column: bool,
+    /// `-M` (0 and absent: `None`) and `--max-columns-preview`.
+    pub max_columns: Option<(usize, bool)>,
     /// `--max-filesize`: walked files larger than this are skipped.
     pub max_filesize: Option<u64>,
     /// `--ignore-file`: more ignore rules, rooted at the current directory.
@@ -298,6 +306,13 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         only_matching: flags.only_matching,
         follow: flags.follow,
         max_filesize: flags.max_filesize,
+        no_line_number: flags.no_line_number,
+        no_filename: flags.no_filename,
+        column: flags.column,
+        max_columns: flags
+            .max_columns
+            .filter(|&max| max > 0)
+            .map(|max| (max, flags.max_columns_preview)),
         ignore_files: flags.ignore_files.clone(),
         trim: flags.trim,
         threads: flags.threads.unwrap_or(0),

@@ -81,6 +81,26 @@ pub struct GrepOptions {
     /// `--trim`: leave out the ASCII whitespace a printed line (or its
     /// window) starts with, as `rg --trim` does.
     pub trim: bool,
+    /// `-N`: no line numbers (and no tab after them), as `rg -N` prints.
+    pub no_numbers: bool,
+    /// `-I`: no file paths (no heading; no `PATH:` in flat lines), as
+    /// `rg -I` prints.
+    pub no_paths: bool,
+    /// `--column`: a match line's first matched byte's column (1-based; 1
+    /// when no span is known) after its number, as `rg --column` prints.
+    pub column: bool,
+    /// `-M NUM`: a line longer than NUM bytes prints as ripgrep's `[Omitted
+    /// long matching line]` (or `context line`); with `--max-columns-preview`
+    /// (`preview`), as its NUM-byte window around the match, with kgrep's
+    /// `[... N bytes omitted]` markers. Replaces the natural-language cut.
+    pub max_columns: Option<MaxColumns>,
+}
+
+/// `-M NUM` and whether `--max-columns-preview` was given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MaxColumns {
+    pub max: usize,
+    pub preview: bool,
 }
 
 /// ripgrep's flat lines: `PATH:N:text` for a match, `PATH-N-text` for
@@ -136,6 +156,11 @@ enum Row<'a> {
         /// the whitespace `--trim` took.
         start: usize,
     },
+    /// A line longer than `-M` allows, left out (`[Omitted long … line]`).
+    Omitted {
+        number: usize,
+        is_match: bool,
+    },
     /// One matched part of a match line (`-o`), coloured whole.
     Part {
         number: usize,
@@ -161,7 +186,7 @@ pub fn write_grep(
     let matches = rows
         .iter()
         .filter(|row| match **row {
-            Row::Line { is_match, .. } => is_match,
+            Row::Line { is_match, .. } | Row::Omitted { is_match, .. } => is_match,
             Row::Part { number, .. } => last_part.replace(number) != Some(number),
             _ => false,
         })
@@ -169,9 +194,9 @@ pub fn write_grep(
     if let Some(flat) = opts.flat {
         write_flat(out, &rows, opts, flat)?;
     } else if opts.tty {
-        write_tty(out, &rows, opts.color)?;
+        write_tty(out, &rows, opts)?;
     } else {
-        write_plain(out, &rows, opts.color)?;
+        write_plain(out, &rows, opts)?;
     }
     Ok(matches)
 }
@@ -287,9 +312,13 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
     let line_row = |number: usize| {
         let text = lines.get(&number).copied().unwrap_or_default();
         let spans = file.spans.get(&number).map_or(&[][..], Vec::as_slice);
-        let cut = opts
-            .long_lines
-            .and_then(|max| super::cut::window(text, spans, max));
+        let cut = match opts.max_columns {
+            Some(MaxColumns { max, preview: true }) => super::cut::window(text, spans, max),
+            Some(_) => None,
+            None => opts
+                .long_lines
+                .and_then(|max| super::cut::window(text, spans, max)),
+        };
         let (shown, omitted) = match cut {
             Some(w) => (&text[w.clone()], (w.start, text.len() - w.end)),
             None => (text, (0, 0)),
@@ -309,7 +338,19 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
             start: omitted.0 + trimmed,
         }
     };
+    let too_long = |number: usize| {
+        opts.max_columns.is_some_and(|m| {
+            !m.preview && lines.get(&number).is_some_and(|text| text.len() > m.max)
+        })
+    };
     let push_rows = |rows: &mut Vec<Row<'a>>, number: usize| {
+        if too_long(number) {
+            rows.push(Row::Omitted {
+                number,
+                is_match: is_match(number),
+            });
+            return;
+        }
         if !(opts.only_matching && is_match(number)) {
             rows.push(line_row(number));
             return;
@@ -346,10 +387,53 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
     }
 }
 
-/// The `N:` or `N-` prefix of a line row.
-fn line_prefix(number: usize, is_match: bool) -> (String, char) {
+/// The `N:` or `N-` prefix of a line row, without its tab: `N:COL:` with
+/// `--column` (match lines only, as rg), `COL:` or nothing with `-N`.
+fn line_prefix(number: usize, is_match: bool, column: Option<usize>, opts: &GrepOptions) -> Prefix {
     let mark = if is_match { MATCH_MARK } else { CONTEXT_MARK };
-    (number.to_string(), mark)
+    Prefix {
+        number: (!opts.no_numbers).then(|| number.to_string()),
+        column: column.filter(|_| opts.column && is_match),
+        mark,
+    }
+}
+
+/// The fields before a line's text, each followed by its mark.
+struct Prefix {
+    number: Option<String>,
+    column: Option<usize>,
+    mark: char,
+}
+
+impl Prefix {
+    fn is_empty(&self) -> bool {
+        self.number.is_none() && self.column.is_none()
+    }
+
+    /// `COL:` (or nothing): what follows the number.
+    fn rest(&self) -> String {
+        self.column
+            .map(|c| format!("{c}{}", self.mark))
+            .unwrap_or_default()
+    }
+}
+
+/// The column `--column` prints for a line: its first non-empty span's, 1
+/// when none is known.
+fn first_column(spans: &[Range<usize>]) -> usize {
+    spans
+        .iter()
+        .find(|s| !s.is_empty())
+        .map_or(1, |s| s.start + 1)
+}
+
+/// The text of a line `-M` left out, as ripgrep writes it.
+fn omitted_text(is_match: bool) -> &'static str {
+    if is_match {
+        "[Omitted long matching line]"
+    } else {
+        "[Omitted long context line]"
+    }
 }
 
 /// The `<TAB>page=N` suffix of a PDF line.
@@ -358,9 +442,12 @@ fn page_suffix(page: Option<u32>) -> String {
 }
 
 /// Pipe output: raw bytes, one row per line; colours only when asked.
-fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], color: bool) -> io::Result<()> {
+fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io::Result<()> {
+    let color = opts.color;
     for row in rows {
         match *row {
+            // `-I`: no heading, and no line for it.
+            Row::Heading(_) if opts.no_paths => continue,
             Row::Heading(key) => write_painted(out, heading(key).as_bytes(), MAGENTA, color)?,
             Row::Line {
                 number,
@@ -371,13 +458,21 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], color: bool) -> io::Result
                 omitted,
                 start,
             } => {
-                write_prefix(out, number, is_match, color)?;
+                let column = Some(first_column(spans));
+                write_prefix(out, &line_prefix(number, is_match, column, opts), color)?;
                 write_body(out, (text, start), spans, omitted, page, color, false)?;
             }
+            Row::Omitted { number, is_match } => {
+                write_prefix(out, &line_prefix(number, is_match, Some(1), opts), color)?;
+                out.write_all(omitted_text(is_match).as_bytes())?;
+            }
             Row::Part {
-                number, text, page, ..
+                number,
+                column,
+                text,
+                page,
             } => {
-                write_prefix(out, number, true, color)?;
+                write_prefix(out, &line_prefix(number, true, Some(column), opts), color)?;
                 write_painted(out, text, MATCH, color)?;
                 out.write_all(page_suffix(page).as_bytes())?;
             }
@@ -431,13 +526,18 @@ fn write_flat(
     let context = opts.before > 0 || opts.after > 0;
     // The current file's path, as printed.
     let mut path = Vec::new();
-    // `PATH:N:` (`PATH-N-` for context), and `COLUMN:` when given.
+    // `PATH:N:` (`PATH-N-` for context), and `COLUMN:` when given; `-I`
+    // leaves the path out, `-N` the number.
     let prefix =
         |out: &mut dyn Write, path: &[u8], number: usize, mark: char, column: Option<usize>| {
-            write_painted(out, path, MAGENTA, color)?;
-            write!(out, "{mark}")?;
-            write_painted(out, number.to_string().as_bytes(), GREEN, color)?;
-            write!(out, "{mark}")?;
+            if !opts.no_paths {
+                write_painted(out, path, MAGENTA, color)?;
+                write!(out, "{mark}")?;
+            }
+            if !opts.no_numbers {
+                write_painted(out, number.to_string().as_bytes(), GREEN, color)?;
+                write!(out, "{mark}")?;
+            }
             match column {
                 Some(column) => write!(out, "{column}{mark}"),
                 None => Ok(()),
@@ -460,8 +560,10 @@ fn write_flat(
             } => {
                 let mark = if is_match { MATCH_MARK } else { CONTEXT_MARK };
                 // --vimgrep: a match line once per match (column 1 when no
-                // span is known); any other line once, without a column.
-                let mut columns: Vec<Option<usize>> = vec![None];
+                // span is known); any other line once, without a column, or
+                // with its first with --column.
+                let mut columns: Vec<Option<usize>> =
+                    vec![(is_match && opts.column).then(|| first_column(spans))];
                 if is_match && flat.columns {
                     columns = spans
                         .iter()
@@ -478,6 +580,12 @@ fn write_flat(
                     out.write_all(b"\n")?;
                 }
             }
+            Row::Omitted { number, is_match } => {
+                let mark = if is_match { MATCH_MARK } else { CONTEXT_MARK };
+                let column = (is_match && (flat.columns || opts.column)).then_some(1);
+                prefix(out, &path, number, mark, column)?;
+                writeln!(out, "{}", omitted_text(is_match))?;
+            }
             Row::Part {
                 number,
                 column,
@@ -489,7 +597,7 @@ fn write_flat(
                     &path,
                     number,
                     MATCH_MARK,
-                    flat.columns.then_some(column),
+                    (flat.columns || opts.column).then_some(column),
                 )?;
                 write_painted(out, &shown(text, tty), MATCH, color)?;
                 out.write_all(page_suffix(page).as_bytes())?;
@@ -500,11 +608,17 @@ fn write_flat(
     Ok(())
 }
 
-/// A pipe line's `N:` or `N-` and its tab.
-fn write_prefix(out: &mut dyn Write, number: usize, is_match: bool, color: bool) -> io::Result<()> {
-    let (number, mark) = line_prefix(number, is_match);
-    write_painted(out, number.as_bytes(), GREEN, color)?;
-    write!(out, "{mark}\t")
+/// A pipe line's `N:` or `N-` (`N:COL:`, `COL:`) and its tab; nothing when
+/// `-N` leaves no field.
+fn write_prefix(out: &mut dyn Write, prefix: &Prefix, color: bool) -> io::Result<()> {
+    if prefix.is_empty() {
+        return Ok(());
+    }
+    if let Some(number) = &prefix.number {
+        write_painted(out, number.as_bytes(), GREEN, color)?;
+        write!(out, "{}", prefix.mark)?;
+    }
+    write!(out, "{}\t", prefix.rest())
 }
 
 /// The markers around a cut line's window (empty for a whole line).
@@ -555,20 +669,32 @@ fn segments<'a>(text: &'a [u8], spans: &[Range<usize>]) -> Vec<(&'a [u8], bool)>
     out
 }
 
-/// A terminal line's `N:` or `N-` and its tab, expanded; and the column
-/// after them.
-fn tty_prefix(number: usize, is_match: bool, color: bool) -> (String, usize) {
-    let (number, mark) = line_prefix(number, is_match);
-    let mut line = format!("{}{mark}", paint(&number, GREEN, color));
-    let column = str_width(&number) + 1;
+/// A terminal line's `N:` or `N-` (`N:COL:`, `COL:`) and its tab, expanded;
+/// and the column after them. Nothing when `-N` leaves no field.
+fn tty_prefix(prefix: &Prefix, color: bool) -> (String, usize) {
+    if prefix.is_empty() {
+        return (String::new(), 0);
+    }
+    let mut line = String::new();
+    if let Some(number) = &prefix.number {
+        line = format!("{}{}", paint(number, GREEN, color), prefix.mark);
+    }
+    let rest = prefix.rest();
+    line.push_str(&rest);
+    let column = prefix.number.as_deref().map_or(0, |n| str_width(n) + 1) + rest.len();
     let tab = expand_tabs("\t", column);
     line.push_str(&tab);
     (line, column + tab.len())
 }
 
 /// Terminal output: rlmgrep's "Matches" section as rich rendered it.
-fn write_tty(out: &mut dyn Write, rows: &[Row<'_>], color: bool) -> io::Result<()> {
-    let body: Vec<String> = rows.iter().map(|row| tty_row(row, color)).collect();
+fn write_tty(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io::Result<()> {
+    let color = opts.color;
+    let body: Vec<String> = rows
+        .iter()
+        .filter(|row| !(opts.no_paths && matches!(row, Row::Heading(_))))
+        .map(|row| tty_row(row, opts))
+        .collect();
     let body = body.join("\n");
     // rlmgrep strips the joined body before printing it.
     let body = body.trim_end();
@@ -583,7 +709,8 @@ fn write_tty(out: &mut dyn Write, rows: &[Row<'_>], color: bool) -> io::Result<(
 }
 
 /// One terminal line: sanitised, tabs expanded, coloured when asked.
-fn tty_row(row: &Row<'_>, color: bool) -> String {
+fn tty_row(row: &Row<'_>, opts: &GrepOptions) -> String {
+    let color = opts.color;
     match *row {
         Row::Heading(key) => {
             let text = expand_tabs(&sanitize(heading(key).as_bytes()), 0);
@@ -598,7 +725,8 @@ fn tty_row(row: &Row<'_>, color: bool) -> String {
             omitted,
             start,
         } => {
-            let (mut line, mut column) = tty_prefix(number, is_match, color);
+            let prefix = line_prefix(number, is_match, Some(first_column(spans)), opts);
+            let (mut line, mut column) = tty_prefix(&prefix, color);
             let (before, after) = omission_marks(omitted);
             column += str_width(&before);
             line.push_str(&before);
@@ -612,10 +740,19 @@ fn tty_row(row: &Row<'_>, color: bool) -> String {
             line.push_str(&expand_tabs(&page_suffix(page), column));
             line
         }
+        Row::Omitted { number, is_match } => {
+            let (mut line, _) = tty_prefix(&line_prefix(number, is_match, Some(1), opts), color);
+            line.push_str(omitted_text(is_match));
+            line
+        }
         Row::Part {
-            number, text, page, ..
+            number,
+            column,
+            text,
+            page,
         } => {
-            let (mut line, mut column) = tty_prefix(number, true, color);
+            let prefix = line_prefix(number, true, Some(column), opts);
+            let (mut line, mut column) = tty_prefix(&prefix, color);
             let part = expand_tabs(&sanitize(text), column);
             column += str_width(&part);
             line.push_str(&paint(&part, MATCH, color));
@@ -1067,5 +1204,100 @@ mod tests {
             out,
             "===== Matches =====\n./m.pdf\n1:      Demo    page=1\n\n"
         );
+    }
+
+    /// Renders two files' match lines with spans, in the pipe layout.
+    fn fields(o: GrepOptions) -> String {
+        let a = doc("a", b"one hello\ntwo\nthree hello hello\n");
+        let b = doc("b", b"hello\n");
+        let mut first = FileResult::new(&a, vec![1, 3]);
+        first.spans = Spans::from([(1, vec![4..9]), (3, vec![6..11, 12..17])]);
+        let mut second = FileResult::new(&b, vec![1]);
+        second.spans = Spans::from([(1, vec![0..5])]);
+        let mut out = Vec::new();
+        write_grep(&mut out, &[first, second], &o).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn no_numbers_no_paths_and_columns_as_rg_prints_them() {
+        // `rg -N --heading`: no number, and here no tab either.
+        let o = GrepOptions {
+            no_numbers: true,
+            ..GrepOptions::default()
+        };
+        assert_eq!(
+            fields(o),
+            "./a\none hello\nthree hello hello\n\n./b\nhello\n"
+        );
+        // `rg -I --heading`: no heading, a blank line between files.
+        let o = GrepOptions {
+            no_paths: true,
+            ..GrepOptions::default()
+        };
+        assert_eq!(
+            fields(o),
+            "1:\tone hello\n3:\tthree hello hello\n\n1:\thello\n"
+        );
+        // `rg --column`: the first match's column; context lines keep `N-`.
+        let o = GrepOptions {
+            column: true,
+            after: 1,
+            ..GrepOptions::default()
+        };
+        assert_eq!(
+            fields(o),
+            "./a\n1:5:\tone hello\n2-\ttwo\n3:7:\tthree hello hello\n4-\t\n\n./b\n1:1:\thello\n2-\t\n"
+        );
+        // Both: `COL:` alone; and flat lines lose their path and number.
+        let o = GrepOptions {
+            column: true,
+            no_numbers: true,
+            ..GrepOptions::default()
+        };
+        assert_eq!(
+            fields(o),
+            "./a\n5:\tone hello\n7:\tthree hello hello\n\n./b\n1:\thello\n"
+        );
+        let o = GrepOptions {
+            column: true,
+            no_numbers: true,
+            no_paths: true,
+            flat: Some(Flat { columns: false }),
+            ..GrepOptions::default()
+        };
+        assert_eq!(fields(o), "5:one hello\n7:three hello hello\n1:hello\n");
+    }
+
+    #[test]
+    fn max_columns_omits_or_previews_long_lines_and_still_counts_them() {
+        let o = GrepOptions {
+            max_columns: Some(MaxColumns {
+                max: 12,
+                preview: false,
+            }),
+            before: 1,
+            ..GrepOptions::default()
+        };
+        let a = doc(
+            "a",
+            b"a context line that is long\nhello\nx\nthree hello hello\n",
+        );
+        let (out, count) = render(&[(&a, &[2, 4])], &o);
+        assert_eq!(
+            out,
+            "./a\n1-\t[Omitted long context line]\n2:\thello\n3-\tx\n4:\t[Omitted long matching line]\n"
+        );
+        assert_eq!(count, 2, "an omitted match line is still a match");
+        // The preview: NUM bytes of the line, marked where bytes are left out.
+        let o = GrepOptions {
+            max_columns: Some(MaxColumns {
+                max: 12,
+                preview: true,
+            }),
+            ..GrepOptions::default()
+        };
+        let (out, _) = render(&[(&a, &[4])], &o);
+        assert_eq!(out, "./a\n4:\tthree hello  [... 5 bytes omitted]\n");
     }
 }

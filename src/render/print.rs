@@ -62,7 +62,8 @@ pub(crate) fn write_grep_to(
     let long_lines =
         (matches!(found.q.kind, QueryKind::Natural) && !plan.text).then_some(cut::LONG_LINE_BYTES);
     let listing = plan.listing;
-    let spotter = if (listing == Listing::Lines && (plan.color || long_lines.is_some()))
+    let spotter = if (listing == Listing::Lines
+        && (plan.color || long_lines.is_some() || plan.column || plan.max_columns.is_some()))
         || (plan.only_matching && listing != Listing::Files)
         || plan.flat == Some(true)
     {
@@ -90,6 +91,12 @@ pub(crate) fn write_grep_to(
         only_matching: plan.only_matching,
         flat: plan.flat.map(|columns| grep::Flat { columns }),
         trim: plan.trim,
+        no_numbers: plan.no_line_number,
+        no_paths: plan.no_filename,
+        column: plan.column,
+        max_columns: plan
+            .max_columns
+            .map(|(max, preview)| grep::MaxColumns { max, preview }),
     };
     // What would print: the exit status's count when nothing is written.
     let count = || {

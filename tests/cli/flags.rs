@@ -61,7 +61,7 @@ fn usage_errors_exit_2() {
         ),
         (
             &["-C", "abc", "retry", "."],
-            "invalid value 'abc' for '-C <NUM>'",
+            "invalid value 'abc' for '--context <NUM>'",
         ),
         (
             &["-m", "-3", "retry", "."],

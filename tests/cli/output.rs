@@ -317,3 +317,53 @@ fn trim_leaves_out_leading_whitespace_and_keeps_numbers_columns_and_colours() {
         .filter_map(|l| l.split_once('\t'))
         .all(|(_, text)| !text.starts_with([' ', '\t'])));
 }
+
+#[test]
+fn no_line_number_no_filename_column_and_max_columns_as_rg() {
+    let d = corpus();
+    // `rg -n --heading --column backoff_delay src`, in kgrep's layout.
+    d.run(&["--column", "backoff_delay", "src"])
+        .code(0)
+        .stdout_is(
+            "./src/net/client.rs\n\
+             28:33:\t                    let delay = backoff_delay(attempt);\n\
+             55:4:\tfn backoff_delay(attempt: u32) -> Duration {\n",
+        );
+    // `rg -N -I --heading backoff_delay src`: the lines alone.
+    d.run(&["-N", "-I", "backoff_delay", "src"])
+        .code(0)
+        .stdout_is(
+            "                    let delay = backoff_delay(attempt);\n\
+             fn backoff_delay(attempt: u32) -> Duration {\n",
+        );
+    // The last of -n/-N and of -H/-I wins.
+    d.run(&["-N", "-n", "-I", "-H", "backoff_delay", "src"])
+        .stdout_has("./src/net/client.rs\n28:\t");
+    // `rg -M 40 -n --no-heading backoff_delay src`.
+    d.run(&["-M", "40", "--no-heading", "backoff_delay", "src"])
+        .code(0)
+        .stdout_is(
+            "./src/net/client.rs:28:[Omitted long matching line]\n\
+             ./src/net/client.rs:55:[Omitted long matching line]\n",
+        );
+    // -M 0 sets no limit; a natural-language query's lines obey -M too.
+    d.run(&["-M", "0", "--no-heading", "backoff_delay", "src"])
+        .stdout_has("28:                    let delay");
+    let run = d.run(&["-M", "20", "how does the client retry with backoff", "."]);
+    run.code(0).stdout_has("[Omitted long matching line]");
+    // ripgrep's long names of -C, -A, -B and -m.
+    let short = d
+        .run(&["-C1", "-m1", "backoff_delay", "src"])
+        .stdout
+        .clone();
+    let long = d.run(&["--context", "1", "--max-count", "1", "backoff_delay", "src"]);
+    long.code(0).stdout_is(&short);
+    let sides = d.run(&[
+        "--before-context=1",
+        "--after-context=1",
+        "-m1",
+        "backoff_delay",
+        "src",
+    ]);
+    sides.stdout_is(&short);
+}
