@@ -61,6 +61,47 @@ pub struct Flags {
     #[arg(long, help_heading = INPUT)]
     pub no_ignore: bool,
 
+    /// Do not respect version control ignore files (.gitignore, git's global
+    /// excludes, .git/info/exclude), as `rg --no-ignore-vcs`; .ignore and
+    /// .rgignore still hold.
+    #[arg(long, help_heading = INPUT)]
+    pub no_ignore_vcs: bool,
+
+    /// Do not respect .ignore and .rgignore files, as `rg --no-ignore-dot`.
+    #[arg(long, help_heading = INPUT)]
+    pub no_ignore_dot: bool,
+
+    /// Do not respect ignore files in the folders above each path searched,
+    /// as `rg --no-ignore-parent`.
+    #[arg(long, help_heading = INPUT)]
+    pub no_ignore_parent: bool,
+
+    /// Do not respect git's global excludes file, as `rg --no-ignore-global`.
+    #[arg(long, help_heading = INPUT)]
+    pub no_ignore_global: bool,
+
+    /// Do not respect .git/info/exclude, as `rg --no-ignore-exclude`.
+    #[arg(long, help_heading = INPUT)]
+    pub no_ignore_exclude: bool,
+
+    /// Do not respect the --ignore-file files, as `rg --no-ignore-files`.
+    #[arg(long, help_heading = INPUT)]
+    pub no_ignore_files: bool,
+
+    /// Respect .gitignore files outside a git repository too, as `rg
+    /// --no-require-git`.
+    #[arg(long, help_heading = INPUT)]
+    pub no_require_git: bool,
+
+    /// Do not cross into other file systems while walking a path, as `rg
+    /// --one-file-system`.
+    #[arg(long, help_heading = INPUT)]
+    pub one_file_system: bool,
+
+    /// Match every -g glob in any case, as `rg --glob-case-insensitive`.
+    #[arg(long, help_heading = INPUT)]
+    pub glob_case_insensitive: bool,
+
     /// Search binary files as text.
     ///
     /// Their raw bytes are searched (invalid UTF-8 shown as U+FFFD), and Office,

@@ -173,6 +173,8 @@ pub struct Plan {
     pub column: bool,
     /// `-M` (0 and absent: `None`) and `--max-columns-preview`.
     pub max_columns: Option<(usize, bool)>,
+    /// `--no-ignore-vcs`, `--no-ignore-dot`, … and `--one-file-system`.
+    pub ignores: crate::walk::IgnoreRules,
     /// `--max-filesize`: walked files larger than this are skipped.
     pub max_filesize: Option<u64>,
     /// `--ignore-file`: more ignore rules, rooted at the current directory.
@@ -260,8 +262,17 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         hidden: flags.hidden || flags.unrestricted >= 2,
         no_ignore: flags.no_ignore || flags.unrestricted >= 1,
         text: flags.text || flags.unrestricted >= 3,
-        globs: flags.globs.clone(),
-        iglobs: flags.iglobs.clone(),
+        globs: if flags.glob_case_insensitive {
+            Vec::new()
+        } else {
+            flags.globs.clone()
+        },
+        // --glob-case-insensitive: every -g is an --iglob.
+        iglobs: if flags.glob_case_insensitive {
+            flags.globs.iter().chain(&flags.iglobs).cloned().collect()
+        } else {
+            flags.iglobs.clone()
+        },
         types: flags.types.clone(),
         types_not: flags.types_not.clone(),
         max_depth: flags.max_depth,
@@ -306,6 +317,16 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         only_matching: flags.only_matching,
         follow: flags.follow,
         max_filesize: flags.max_filesize,
+        ignores: crate::walk::IgnoreRules {
+            vcs: !flags.no_ignore_vcs,
+            dot: !flags.no_ignore_dot,
+            parent: !flags.no_ignore_parent,
+            global: !flags.no_ignore_global,
+            exclude: !flags.no_ignore_exclude,
+            files: !flags.no_ignore_files,
+            require_git: !flags.no_require_git,
+            one_file_system: flags.one_file_system,
+        },
         no_line_number: flags.no_line_number,
         no_filename: flags.no_filename,
         column: flags.column,

@@ -115,6 +115,7 @@ pub(super) fn walk_options(plan: &Plan) -> WalkOptions {
         max_depth: plan.max_depth,
         follow: plan.follow,
         max_filesize: plan.max_filesize,
+        ignores: plan.ignores,
         ignore_files: plan.ignore_files.clone(),
         threads: plan.threads,
         ..WalkOptions::default()

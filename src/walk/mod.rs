@@ -89,6 +89,9 @@ pub struct WalkOptions {
     /// `--ignore-file`: more gitignore files, rooted at the walk's cwd, below
     /// every other ignore file and kept with `--no-ignore`, as in rg.
     pub ignore_files: Vec<PathBuf>,
+    /// Which kinds of ignore rules hold when `no_ignore` does not lift them
+    /// all (rg's `--no-ignore-vcs`, `--no-ignore-dot`, …).
+    pub ignores: IgnoreRules,
     /// Walker threads; 0 lets the walker pick from the available parallelism.
     pub threads: usize,
     /// Whether errors and warnings about the inputs are printed (a second
@@ -120,8 +123,47 @@ impl Default for WalkOptions {
             follow: false,
             max_filesize: None,
             ignore_files: Vec::new(),
+            ignores: IgnoreRules::default(),
             threads: 0,
             voice: messages::Voice::Loud,
+        }
+    }
+}
+
+/// The ignore rules a walk respects, one switch per ripgrep `--no-ignore-*`
+/// flag (all on by default); `WalkOptions::no_ignore` lifts every one but
+/// `files`, as `rg --no-ignore` does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IgnoreRules {
+    /// `.gitignore`, git's global excludes and `.git/info/exclude`.
+    pub vcs: bool,
+    /// `.ignore` (`.rgignore` holds without it, as in ripgrep 13).
+    pub dot: bool,
+    /// Ignore files in the folders above each path argument.
+    pub parent: bool,
+    /// Git's global excludes file.
+    pub global: bool,
+    /// `.git/info/exclude`.
+    pub exclude: bool,
+    /// The `--ignore-file` files.
+    pub files: bool,
+    /// `.gitignore` holds only inside a git repository.
+    pub require_git: bool,
+    /// `--one-file-system`: stay on each path argument's file system.
+    pub one_file_system: bool,
+}
+
+impl Default for IgnoreRules {
+    fn default() -> Self {
+        IgnoreRules {
+            vcs: true,
+            dot: true,
+            parent: true,
+            global: true,
+            exclude: true,
+            files: true,
+            require_git: true,
+            one_file_system: false,
         }
     }
 }
@@ -512,7 +554,11 @@ impl Filter {
         Some(Filter {
             overrides: Arc::new(overrides),
             types,
-            ignore_files: readable_ignore_files(&opts.ignore_files, cwd, opts.voice),
+            ignore_files: if opts.ignores.files {
+                readable_ignore_files(&opts.ignore_files, cwd, opts.voice)
+            } else {
+                Vec::new()
+            },
         })
     }
 
@@ -662,18 +708,26 @@ fn walk_builder(root: &Root, opts: &WalkOptions, cwd: &Path, filter: &Filter) ->
         ..
     } = filter;
     let mut builder = WalkBuilder::new(&root.full);
+    // Each kind of rule holds unless --no-ignore lifts them all or its own
+    // --no-ignore-* flag lifts it, as ripgrep combines them.
+    let rules = opts.ignores;
+    let any = !opts.no_ignore;
     builder
         .current_dir(cwd)
         .threads(opts.threads)
         .follow_links(opts.follow)
         .max_depth(opts.max_depth)
         .hidden(!opts.hidden)
-        .parents(!opts.no_ignore)
-        .ignore(!opts.no_ignore)
-        .git_ignore(!opts.no_ignore)
-        .git_global(!opts.no_ignore)
-        .git_exclude(!opts.no_ignore);
-    if !opts.no_ignore {
+        .same_file_system(rules.one_file_system)
+        .require_git(rules.require_git)
+        .parents(any && rules.parent)
+        .ignore(any && rules.dot)
+        .git_ignore(any && rules.vcs)
+        .git_global(any && rules.vcs && rules.global)
+        .git_exclude(any && rules.vcs && rules.exclude);
+    // `.rgignore` holds with --no-ignore-dot, which names `.ignore` only, as
+    // ripgrep 13 reads it.
+    if any {
         builder.add_custom_ignore_filename(RG_IGNORE_FILENAME);
     }
     builder.max_filesize(opts.max_filesize);

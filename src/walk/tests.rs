@@ -854,3 +854,66 @@ fn below_a_root_by_bytes_is_below_it_by_components() {
         );
     }
 }
+
+#[test]
+fn each_no_ignore_flag_lifts_its_own_rules_as_rg_13_does() {
+    // The answers are `rg --files --ignore-file extra-ignore FLAG` on the
+    // same tree (`extra-ignore` itself is excluded by git).
+    let t = git_tree(&[
+        ("sub/a.txt", ""),
+        ("sub/b.txt", ""),
+        ("sub/c.txt", ""),
+        ("sub/d.txt", ""),
+        ("sub/e.txt", ""),
+        (".gitignore", "sub/a.txt\n"),
+        (".ignore", "sub/b.txt\n"),
+        (".rgignore", "sub/c.txt\n"),
+        ("extra-ignore", "sub/e.txt\n"),
+    ]);
+    write(t.path(), ".git/info/exclude", "sub/d.txt\nextra-ignore\n");
+    let listed = |cwd: &Path, rules: IgnoreRules| {
+        let opts = WalkOptions {
+            ignores: rules,
+            ignore_files: vec![t.path().join("extra-ignore")],
+            ..WalkOptions::default()
+        };
+        keys_in(cwd, &["."], &opts)
+    };
+    let root = t.path();
+    let all = IgnoreRules::default();
+    assert_eq!(listed(root, all), Vec::<String>::new());
+    let vcs = IgnoreRules { vcs: false, ..all };
+    assert_eq!(
+        listed(root, vcs),
+        strs(&["extra-ignore", "sub/a.txt", "sub/d.txt"])
+    );
+    let dot = IgnoreRules { dot: false, ..all };
+    assert_eq!(
+        listed(root, dot),
+        strs(&["sub/b.txt"]),
+        ".rgignore still holds"
+    );
+    let exclude = IgnoreRules {
+        exclude: false,
+        ..all
+    };
+    assert_eq!(listed(root, exclude), strs(&["extra-ignore", "sub/d.txt"]));
+    let files = IgnoreRules {
+        files: false,
+        ..all
+    };
+    assert_eq!(listed(root, files), strs(&["sub/e.txt"]));
+    // From inside `sub`, the rules above it are its parents' (`cd sub; rg
+    // --files --no-ignore-parent .`). The --ignore-file's rules are rooted
+    // at the current directory, so `sub/e.txt` names nothing there.
+    let parent = IgnoreRules {
+        parent: false,
+        ..all
+    };
+    let sub = root.join("sub");
+    assert_eq!(listed(&sub, all), strs(&["e.txt"]));
+    assert_eq!(
+        listed(&sub, parent),
+        strs(&["a.txt", "b.txt", "c.txt", "d.txt", "e.txt"])
+    );
+}

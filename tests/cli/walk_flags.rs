@@ -230,3 +230,30 @@ fn ignore_file_adds_rules_rooted_at_the_current_directory() {
         .stdout_is("./src/net/client.rs\n./tests/test_client.py\n")
         .stderr_has("nowhere: No such file or directory");
 }
+
+#[test]
+fn glob_case_insensitive_no_require_git_and_one_file_system() {
+    let d = tree();
+    // `rg -l --glob-case-insensitive -g '*.PY' retry`: -g matches in any case.
+    assert_eq!(
+        listed(&d, &["--glob-case-insensitive", "-g", "*.PY"]),
+        ["./tests/test_client.py"]
+    );
+    assert_eq!(listed(&d, &["-g", "*.PY"]), Vec::<String>::new());
+    // Outside a git repository .gitignore holds only with --no-require-git.
+    let plain = crate::harness::Dir::new();
+    plain.write(".gitignore", "skipped.txt\n");
+    plain.write("skipped.txt", "retry\n");
+    plain.write("kept.txt", "retry\n");
+    let files = |extra: &[&str]| {
+        let mut args = vec!["--files"];
+        args.extend_from_slice(extra);
+        let mut out: Vec<String> = plain.run(&args).stdout.lines().map(String::from).collect();
+        out.sort();
+        out
+    };
+    assert_eq!(files(&[]), ["./kept.txt", "./skipped.txt"]);
+    assert_eq!(files(&["--no-require-git"]), ["./kept.txt"]);
+    // One file system: the temporary tree is on one, so nothing changes.
+    assert_eq!(files(&["--one-file-system"]), files(&[]));
+}
