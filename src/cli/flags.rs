@@ -175,6 +175,16 @@ pub struct Flags {
     #[arg(short = '0', long = "null", requires = "paths_from_stdin", help_heading = INPUT)]
     pub null: bool,
 
+    /// Do not print errors about files that cannot be opened or read, as `rg
+    /// --no-messages` does; they still make the exit status 2.
+    #[arg(long, help_heading = INPUT)]
+    pub no_messages: bool,
+
+    /// Print ripgrep's file types (the names -t and -T take) and their globs,
+    /// one a line (`rust: *.rs`), and exit.
+    #[arg(long, help_heading = INPUT)]
+    pub type_list: bool,
+
     /// Skip the confirmation rlmgrep asks for before loading many files.
     #[arg(short = 'y', long, help_heading = INPUT)]
     pub yes: bool,
@@ -225,6 +235,14 @@ pub struct Flags {
         help_heading = SEARCH
     )]
     pub regexps: Vec<String>,
+
+    /// Read patterns from FILE, one a line, as `rg -f` does (`-` reads stdin);
+    /// repeatable, and with -e all are searched. Each is a regex (a literal
+    /// with -F), never natural language; an empty line matches every line. With
+    /// -f, every positional argument is a path. A file with no line matches
+    /// nothing (exit 1).
+    #[arg(short = 'f', long = "file", value_name = "PATTERNFILE", action = ArgAction::Append, help_heading = SEARCH)]
+    pub pattern_files: Vec<PathBuf>,
 
     /// Match a literal or regex query in any case (a natural-language query always
     /// is). The last of -i, -s and -S wins.
@@ -328,6 +346,16 @@ pub struct Flags {
         help_heading = OUTPUT
     )]
     pub count: bool,
+
+    /// Print each file's path and its number of matches, not match lines
+    /// (`./src/app.py:4`), as `rg --count-matches` does: -c counting what -o
+    /// would print.
+    #[arg(
+        long,
+        conflicts_with_all = ["files_with_matches", "json", "answer_only", "signature", "signature_json"],
+        help_heading = OUTPUT
+    )]
+    pub count_matches: bool,
 
     /// Print only the matched parts of each printed match line, each on a line of its
     /// own (`N:<TAB>part`), as `rg -o` does: every match of a literal or regex

@@ -159,6 +159,10 @@ pub struct Plan {
     /// `-e` given twice or more: the patterns, any of which matches (then
     /// `query` is empty). One `-e` is the query.
     pub patterns: Vec<String>,
+    /// `-f` gave only files with no line: nothing can match (exit 1, as rg).
+    pub nothing_to_match: bool,
+    /// `--no-messages`: errors about files are counted, not printed.
+    pub no_messages: bool,
     /// `-i`, `-s`, `-S`, `-w`, `-x`: how a literal or regex query matches.
     pub matching: Matching,
     /// `--trim`: printed lines lose their leading whitespace.
@@ -204,6 +208,8 @@ pub struct Plan {
 pub enum PlanError {
     #[error("missing pattern")]
     MissingPattern,
+    #[error("{0}: {1}")]
+    PatternFile(String, String),
     #[error("blank pattern: the query is only whitespace")]
     BlankPattern,
     #[error("--signature/--signature-json cannot be combined with --answer or --answer-only")]
@@ -220,24 +226,31 @@ pub enum PlanError {
 
 /// Resolves flags, config and environment into a plan.
 pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanError> {
-    // `--files` searches nothing, and `-e` gives the patterns: either way,
-    // what reads as the pattern is a path (as in ripgrep).
-    if flags.files || !flags.regexps.is_empty() {
+    let from_files = pattern_files(&flags.pattern_files)?;
+    // `--files` searches nothing, and `-e` or `-f` gives the patterns: either
+    // way, what reads as the pattern is a path (as in ripgrep).
+    let listed = !flags.pattern_files.is_empty();
+    if flags.files || !flags.regexps.is_empty() || listed {
         if let Some(path) = flags.pattern.take() {
             flags.paths.insert(0, PathBuf::from(path));
         }
     }
-    let patterns = if flags.regexps.len() > 1 {
-        std::mem::take(&mut flags.regexps)
+    // A pattern from a file is always a regex (or a literal with -F), so
+    // with -f even one pattern goes to `patterns`.
+    let patterns = if flags.regexps.len() > 1 || listed {
+        let mut all = std::mem::take(&mut flags.regexps);
+        all.extend(from_files);
+        all
     } else {
         Vec::new()
     };
+    let nothing_to_match = listed && patterns.is_empty();
     let lone_regexp = flags.regexps.len() == 1;
     let query = match flags.regexps.pop() {
         Some(one) => one,
         None => flags.pattern.clone().unwrap_or_default(),
     };
-    let searching = !flags.files && patterns.is_empty();
+    let searching = !flags.files && patterns.is_empty() && !nothing_to_match;
     // A lone `-e ''` was given: it is blank (below), not missing.
     if query.is_empty() && searching && !lone_regexp {
         return Err(PlanError::MissingPattern);
@@ -306,6 +319,8 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         files: flags.files,
         fixed_strings: flags.fixed_strings,
         patterns,
+        nothing_to_match,
+        no_messages: flags.no_messages,
         matching: Matching {
             ignore_case: flags.ignore_case,
             smart_case: flags.smart_case,
@@ -314,7 +329,8 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
             multiline: flags.multiline,
             dotall: flags.multiline_dotall,
         },
-        only_matching: flags.only_matching,
+        // --count-matches counts what -o would print.
+        only_matching: flags.only_matching || flags.count_matches,
         follow: flags.follow,
         max_filesize: flags.max_filesize,
         ignores: crate::walk::IgnoreRules {
@@ -375,13 +391,32 @@ fn color(choice: Option<ColorChoice>, is_tty: bool, env: &Env) -> bool {
     }
 }
 
+/// The patterns of `-f` files, one a line (a `\r\n` ending dropped), in order;
+/// `-` reads stdin. A file that cannot be read is an error (exit 2), as in rg.
+fn pattern_files(files: &[PathBuf]) -> Result<Vec<String>, PlanError> {
+    let mut patterns = Vec::new();
+    for file in files {
+        let bytes = if file.as_os_str() == "-" {
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes).map(|_| bytes)
+        } else {
+            std::fs::read(file)
+        }
+        .map_err(|err| PlanError::PatternFile(file.display().to_string(), err.to_string()))?;
+        let text = String::from_utf8_lossy(&bytes);
+        // `lines` drops each line's `\n` and a `\r` before it.
+        patterns.extend(text.lines().map(str::to_string));
+    }
+    Ok(patterns)
+}
+
 /// `-q` wins over `-l` and `-c` (as in ripgrep); clap keeps `-l` and `-c` apart.
 fn listing(flags: &Flags) -> Listing {
     if flags.quiet {
         Listing::Quiet
     } else if flags.files_with_matches {
         Listing::Files
-    } else if flags.count {
+    } else if flags.count || flags.count_matches {
         Listing::Counts
     } else {
         Listing::Lines

@@ -73,6 +73,15 @@ pub(super) fn generate(kind: GenerateKind) -> anyhow::Result<ExitStatus> {
     Ok(ExitStatus::Matched)
 }
 
+/// `--type-list`: ripgrep's file types and their globs, `name: glob, glob`.
+pub(super) fn type_list() -> anyhow::Result<ExitStatus> {
+    let mut out = std::io::stdout().lock();
+    for (name, globs) in crate::walk::type_definitions() {
+        writeln!(out, "{name}: {}", globs.join(", ")).context("writing the type list")?;
+    }
+    Ok(ExitStatus::Matched)
+}
+
 /// `--init-config`: write kgrep's default config unless one exists.
 pub(super) fn init_config(paths: &ConfigPaths) -> anyhow::Result<ExitStatus> {
     let path = paths

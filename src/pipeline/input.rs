@@ -118,6 +118,10 @@ pub(super) fn walk_options(plan: &Plan) -> WalkOptions {
         ignores: plan.ignores,
         ignore_files: plan.ignore_files.clone(),
         threads: plan.threads,
-        ..WalkOptions::default()
+        voice: if plan.no_messages {
+            messages::Voice::Quiet
+        } else {
+            messages::Voice::Loud
+        },
     }
 }

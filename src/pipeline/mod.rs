@@ -25,7 +25,7 @@ use crate::paths;
 use crate::render::found::Found;
 use crate::render::print::{self as output, answer_of, signature_output, write_answer};
 pub use commands::clap_exit;
-use commands::{generate, init_config, thesaurus_command};
+use commands::{generate, init_config, thesaurus_command, type_list};
 use input::{gather, given_paths, process_env, walk_options, Gathered};
 use model::signature_spec;
 
@@ -54,6 +54,9 @@ use crate::walk::WalkOptions;
 pub fn run(flags: Flags) -> anyhow::Result<ExitStatus> {
     if let Some(kind) = flags.generate {
         return generate(kind);
+    }
+    if flags.type_list {
+        return type_list();
     }
     let dirs = paths::Env::from_process();
     let config_paths = ConfigPaths::from_env(&dirs);
@@ -94,6 +97,9 @@ pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
     }
     if plan.files {
         return list_files(plan);
+    }
+    if plan.nothing_to_match {
+        return Ok(ExitStatus::NoMatch);
     }
     if messages::is_verbose() {
         crate::document::count_reads();
@@ -167,7 +173,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     // A natural-language search lists the tree before it counts; that one
     // listing serves the whole run (the model stage searches it again rather
     // than walking). An exact search walks as it searches.
-    let reading = if plan.patterns.len() > 1 {
+    let reading = if !plan.patterns.is_empty() {
         query::read_any(&plan.patterns, plan.fixed_strings)
     } else {
         query::read_as_asked(&plan.query, plan.fixed_strings, plan.matching.line)
@@ -196,7 +202,10 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         (Gathered::Stdin(list), None) => Corpus::List(list.as_slice()),
         (Gathered::Paths(paths), None) => walking(paths, &walk_opts, &cwd),
     };
-    let read = ReadOptions::with_cache(plan.text, session.conversions());
+    let mut read = ReadOptions::with_cache(plan.text, session.conversions());
+    if plan.no_messages {
+        read = read.quiet();
+    }
     let thesaurus = match (thesaurus, reading.kind()) {
         (Some(thesaurus), _) => thesaurus,
         (None, QueryKind::Natural) => load_thesaurus(session, plan, &cwd, true),

@@ -666,6 +666,20 @@ fn build_types(
     builder.build()
 }
 
+/// ripgrep's type table as `--type-list` prints it: each name (sorted) and
+/// its globs.
+pub fn type_definitions() -> Vec<(String, Vec<String>)> {
+    let mut builder = TypesBuilder::new();
+    builder.add_defaults();
+    let mut types: Vec<(String, Vec<String>)> = builder
+        .definitions()
+        .iter()
+        .map(|def| (def.name().to_string(), def.globs().to_vec()))
+        .collect();
+    types.sort();
+    types
+}
+
 /// The prefix of the type names given to extensions (`--type .py`); letters
 /// only, as ripgrep requires, and no name of its table.
 const EXTENSION_TYPE: &str = "kgrepextension";

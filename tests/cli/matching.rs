@@ -228,3 +228,36 @@ fn multiline_lets_a_regex_span_lines_and_prints_each_of_them() {
         .stderr_has("holds a line end (\\n), which a line never does: pass -U");
     d.run(&["--multiline-dotall", "x", "m.rs"]).code(2);
 }
+
+#[test]
+fn pattern_files_are_regexes_one_a_line_and_make_every_argument_a_path() {
+    let d = corpus();
+    d.write("pats.txt", "MAX_RETRIES\r\nbackoff_delay\n");
+    // `rg -n --heading -f pats.txt src`, in kgrep's layout.
+    let expected = "./src/net/client.rs\n\
+                    6:\tpub const MAX_RETRIES: u32 = 5;\n\
+                    27:\t                Err(err) if attempt < MAX_RETRIES => {\n\
+                    28:\t                    let delay = backoff_delay(attempt);\n\
+                    55:\tfn backoff_delay(attempt: u32) -> Duration {\n";
+    d.run(&["-f", "pats.txt", "src"])
+        .code(0)
+        .stdout_is(expected);
+    // From stdin, and beside -e: all are searched.
+    d.run_stdin(&["-f", "-", "src"], "MAX_RETRIES\nbackoff_delay\n")
+        .code(0)
+        .stdout_is(expected);
+    d.write("one.txt", "MAX_RETRIES\n");
+    d.run(&["-f", "one.txt", "-e", "backoff_delay", "src"])
+        .code(0)
+        .stdout_is(expected);
+    // One line that reads as natural language is still searched as text.
+    d.write("words.txt", "how does the client retry\n");
+    d.run(&["-f", "words.txt", "src"]).code(1).stdout_is("");
+    // An empty file matches nothing (exit 1); a missing one is an error.
+    d.write("empty.txt", "");
+    d.run(&["-f", "empty.txt", "src"]).code(1).stdout_is("");
+    d.run(&["-f", "nowhere.txt", "src"])
+        .code(2)
+        .stdout_is("")
+        .stderr_has("nowhere.txt: No such file or directory");
+}

@@ -367,3 +367,15 @@ fn no_line_number_no_filename_column_and_max_columns_as_rg() {
     ]);
     sides.stdout_is(&short);
 }
+
+#[test]
+fn count_matches_counts_matches_not_lines() {
+    let d = corpus();
+    // `rg --count-matches -e retry -e backoff src` and `rg -c …`.
+    d.run(&["--count-matches", "-e", "retry", "-e", "backoff", "src"])
+        .code(0)
+        .stdout_is("./src/net/client.rs:5\n");
+    d.run(&["-c", "-e", "retry", "-e", "backoff", "src"])
+        .code(0)
+        .stdout_is("./src/net/client.rs:4\n");
+}

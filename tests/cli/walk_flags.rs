@@ -257,3 +257,35 @@ fn glob_case_insensitive_no_require_git_and_one_file_system() {
     // One file system: the temporary tree is on one, so nothing changes.
     assert_eq!(files(&["--one-file-system"]), files(&[]));
 }
+
+#[test]
+fn no_messages_hides_file_errors_but_keeps_exit_2() {
+    let d = tree();
+    d.run(&["--no-messages", "\"retry\"", "nowhere", "src"])
+        .code(2)
+        .stdout_has("./src/net/client.rs")
+        .stderr_lacks("nowhere");
+    d.run(&["\"retry\"", "nowhere", "src"])
+        .code(2)
+        .stderr_has("nowhere");
+}
+
+#[test]
+fn type_list_prints_the_names_t_takes_with_their_globs() {
+    let d = tree();
+    let run = d.run(&["--type-list"]);
+    run.code(0)
+        .stdout_has("rust: *.rs\n")
+        .stdout_has("py: *.py, *.pyi\n");
+    let names: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter_map(|l| l.split(':').next())
+        .collect();
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    assert_eq!(names, sorted);
+    // Every listed name is one -t accepts without a warning.
+    d.run(&["-l", "-t", names[0], "\"retry\"", "."])
+        .stderr_lacks("unknown type");
+}
