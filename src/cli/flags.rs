@@ -357,6 +357,15 @@ pub struct Flags {
     )]
     pub count_matches: bool,
 
+    /// Print the paths of the files searched that hold no match, one per line,
+    /// as `rg --files-without-match` does (for natural language: no query word).
+    #[arg(
+        long,
+        conflicts_with_all = ["files_with_matches", "count", "count_matches", "json", "answer_only", "signature", "signature_json"],
+        help_heading = OUTPUT
+    )]
+    pub files_without_match: bool,
+
     /// Print only the matched parts of each printed match line, each on a line of its
     /// own (`N:<TAB>part`), as `rg -o` does: every match of a literal or regex
     /// query, the query's words (as matched) on the lines a natural-language query

@@ -73,6 +73,8 @@ pub enum Listing {
     #[default]
     Lines,
     Files,
+    /// `--files-without-match`: the files searched that hold no hit.
+    FilesWithout,
     Counts,
     Quiet,
 }
@@ -416,6 +418,8 @@ fn listing(flags: &Flags) -> Listing {
         Listing::Quiet
     } else if flags.files_with_matches {
         Listing::Files
+    } else if flags.files_without_match {
+        Listing::FilesWithout
     } else if flags.count || flags.count_matches {
         Listing::Counts
     } else {

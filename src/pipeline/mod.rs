@@ -37,7 +37,7 @@ use anyhow::Context;
 
 use crate::cli::{self, Flags, Input, Listing, LlmPolicy, Mode, Plan};
 use crate::config::{self, ConfigPaths};
-use crate::document::ReadOptions;
+use crate::document::{Loaded, ReadOptions};
 use crate::exit::ExitStatus;
 use crate::learn;
 use crate::messages;
@@ -133,6 +133,43 @@ fn list_files(plan: &Plan) -> anyhow::Result<ExitStatus> {
     let listing = crate::walk::Listing::walk(&paths, &walk_options(plan), &cwd()?);
     let keys: Vec<String> = (0..listing.len())
         .filter_map(|i| listing.get(i))
+        .map(|h| h.key)
+        .collect();
+    output::print_paths(plan, &keys)?;
+    Ok(ExitStatus::of_search(!keys.is_empty(), messages::errored()))
+}
+
+/// `--files-without-match`: the files the search walked that hold no hit
+/// (no match; no query word for natural language), by path, as rg lists
+/// them. A file the search skipped (binary without `-a`, unconvertible) is
+/// not listed, as in rg. Piped stdin lists nothing. A second, quiet walk of
+/// the same paths: the search keeps only the files with hits.
+fn files_without_match(
+    plan: &Plan,
+    found: &Found,
+    read: &ReadOptions,
+) -> anyhow::Result<ExitStatus> {
+    let paths = match &plan.input {
+        Input::Stdin => Vec::new(),
+        _ if found.given.is_empty() => vec![PathBuf::from(".")],
+        _ => found.given.clone(),
+    };
+    let hit: std::collections::HashSet<&str> = found
+        .search
+        .haystacks
+        .iter()
+        .map(|h| h.key.as_str())
+        .collect();
+    let listing = crate::walk::Listing::walk(&paths, &walk_options(plan).quiet(), &cwd()?);
+    let keys: Vec<String> = (0..listing.len())
+        .filter_map(|i| listing.get(i))
+        .filter(|h| !hit.contains(h.key.as_str()))
+        .filter(|h| {
+            matches!(
+                crate::document::load(h, &read.quiet()),
+                Ok(Loaded::Text(_) | Loaded::Partial(..))
+            )
+        })
         .map(|h| h.key)
         .collect();
     output::print_paths(plan, &keys)?;
@@ -348,6 +385,9 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
 fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
     if let (Some(spec), Some(report)) = (&results.spec, &results.found.model) {
         return signature_output(plan, spec, report);
+    }
+    if plan.listing == Listing::FilesWithout {
+        return files_without_match(plan, &results.found, &results.read);
     }
     if let Some((by, reverse)) = plan.sort {
         results.found.search.sort_selected(by, reverse);

@@ -113,7 +113,9 @@ pub(crate) fn write_grep_to(
         Listing::Files | Listing::Counts => {
             grep::write_list(out, &files, &opts, listing == Listing::Counts)
         }
-        Listing::Quiet => Ok(count()),
+        // The pipeline lists these from a walk (`files_without_match`); what
+        // the search found prints nothing.
+        Listing::Quiet | Listing::FilesWithout => Ok(count()),
     }
     .context("writing results")
 }

@@ -259,3 +259,29 @@ fn sort_orders_the_printed_files_as_ripgrep_names_the_orders() {
     assert_eq!(by_file, match_counts(&sorted));
     d.run(&["--sort", "size", "x", "."]).code(2);
 }
+
+#[test]
+fn files_without_match_lists_the_searched_files_with_no_hit() {
+    let d = Dir::new();
+    d.copy_fixture("corpus");
+    d.write("data.bin", b"zzz\0\x01\x02");
+    // `rg --files-without-match retry`: a binary file is not listed.
+    let expected = "./crlf.txt\n./docs/usage.md\n./src/auth/jwt.py\n./src/config/loader.go\n";
+    d.run(&["--files-without-match", "\"retry\"", "."])
+        .code(0)
+        .stdout_is(expected);
+    // Natural language: the files holding none of the query's words.
+    d.run(&["--files-without-match", "how are retries computed", "."])
+        .code(0)
+        .stdout_lacks("client.rs")
+        .stdout_lacks("usage.md")
+        .stdout_has("./src/auth/jwt.py\n");
+    // Every file matches: nothing listed, exit 1.
+    d.run(&["--files-without-match", "-F", "e", "src"])
+        .code(1)
+        .stdout_is("");
+    // -a searches the binary file too, so it is listed.
+    d.run(&["-a", "--files-without-match", "\"retry\"", "."])
+        .code(0)
+        .stdout_has("./data.bin\n");
+}
