@@ -381,8 +381,13 @@ pub struct Flags {
     /// Print ripgrep's flat lines instead of headings, as `rg --no-heading` does:
     /// `./PATH:N:text` for a match, `./PATH-N-text` for context, no blank lines
     /// and no tab, so each line names its file.
-    #[arg(long, conflicts_with_all = ["json", "signature", "signature_json"], help_heading = OUTPUT)]
+    #[arg(long, overrides_with = "heading", conflicts_with_all = ["json", "signature", "signature_json"], help_heading = OUTPUT)]
     pub no_heading: bool,
+
+    /// Print a `./path` heading above each file's lines (the default): undoes
+    /// an earlier --no-heading, as `rg --heading` does.
+    #[arg(long, overrides_with = "no_heading", help_heading = OUTPUT)]
+    pub heading: bool,
 
     /// Print each match as `./PATH:N:COLUMN:text`, as `rg --vimgrep` does for
     /// editors' quickfix lists: a line with several matches once per match (the

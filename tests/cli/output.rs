@@ -379,3 +379,16 @@ fn count_matches_counts_matches_not_lines() {
         .code(0)
         .stdout_is("./src/net/client.rs:4\n");
 }
+
+#[test]
+fn heading_undoes_an_earlier_no_heading_and_the_last_wins() {
+    let d = corpus();
+    let headed = d.run(&["backoff_delay", "src"]).stdout.clone();
+    assert!(headed.starts_with("./src/net/client.rs\n28:\t"));
+    d.run(&["--no-heading", "--heading", "backoff_delay", "src"])
+        .code(0)
+        .stdout_is(&headed);
+    d.run(&["--heading", "--no-heading", "backoff_delay", "src"])
+        .code(0)
+        .stdout_has("./src/net/client.rs:28:");
+}
