@@ -99,6 +99,7 @@ complete -c kgrep -s l -l files-with-matches -d 'Print only the paths of the fil
 complete -c kgrep -s c -l count -d 'Print each file\'s path and its number of match lines (`./src/app.py:3`), as `rg -c` does: every matching line of a literal or regex query, the lines a natural-language query would print. -m caps each count'
 complete -c kgrep -l count-matches -d 'Print each file\'s path and its number of matches, not match lines (`./src/app.py:4`), as `rg --count-matches` does: -c counting what -o would print'
 complete -c kgrep -l files-without-match -d 'Print the paths of the files searched that hold no match, one per line, as `rg --files-without-match` does (for natural language: no query word)'
+complete -c kgrep -l include-zero -d 'With -c or --count-matches, list the files searched with no match too (`./src/app.py:0`), after the others, as `rg --include-zero` does'
 complete -c kgrep -s o -l only-matching -d 'Print only the matched parts of each printed match line, each on a line of its own (`N:<TAB>part`), as `rg -o` does: every match of a literal or regex query, the query\'s words (as matched) on the lines a natural-language query prints. With -c, the parts are counted'
 complete -c kgrep -l no-heading -d 'Print ripgrep\'s flat lines instead of headings, as `rg --no-heading` does: `./PATH:N:text` for a match, `./PATH-N-text` for context, no blank lines and no tab, so each line names its file'
 complete -c kgrep -l heading -d 'Print a `./path` heading above each file\'s lines (the default): undoes an earlier --no-heading, as `rg --heading` does'

@@ -366,6 +366,11 @@ pub struct Flags {
     )]
     pub files_without_match: bool,
 
+    /// With -c or --count-matches, list the files searched with no match too
+    /// (`./src/app.py:0`), after the others, as `rg --include-zero` does.
+    #[arg(long, help_heading = OUTPUT)]
+    pub include_zero: bool,
+
     /// Print only the matched parts of each printed match line, each on a line of its
     /// own (`N:<TAB>part`), as `rg -o` does: every match of a literal or regex
     /// query, the query's words (as matched) on the lines a natural-language query

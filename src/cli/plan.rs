@@ -163,6 +163,8 @@ pub struct Plan {
     pub patterns: Vec<String>,
     /// `-f` gave only files with no line: nothing can match (exit 1, as rg).
     pub nothing_to_match: bool,
+    /// `--include-zero`: `-c` lists the files with no match too (`:0`).
+    pub include_zero: bool,
     /// `--no-messages`: errors about files are counted, not printed.
     pub no_messages: bool,
     /// `-i`, `-s`, `-S`, `-w`, `-x`: how a literal or regex query matches.
@@ -323,6 +325,7 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         patterns,
         nothing_to_match,
         no_messages: flags.no_messages,
+        include_zero: flags.include_zero,
         matching: Matching {
             ignore_case: flags.ignore_case,
             smart_case: flags.smart_case,

@@ -135,35 +135,48 @@ fn list_files(plan: &Plan) -> anyhow::Result<ExitStatus> {
         .filter_map(|i| listing.get(i))
         .map(|h| h.key)
         .collect();
-    output::print_paths(plan, &keys)?;
+    output::print_paths(plan, &keys, "")?;
     Ok(ExitStatus::of_search(!keys.is_empty(), messages::errored()))
 }
 
 /// `--files-without-match`: the files the search walked that hold no hit
 /// (no match; no query word for natural language), by path, as rg lists
-/// them. A file the search skipped (binary without `-a`, unconvertible) is
-/// not listed, as in rg. Piped stdin lists nothing. A second, quiet walk of
-/// the same paths: the search keeps only the files with hits.
+/// them.
 fn files_without_match(
     plan: &Plan,
     found: &Found,
     read: &ReadOptions,
 ) -> anyhow::Result<ExitStatus> {
-    let paths = match &plan.input {
-        Input::Stdin => Vec::new(),
-        _ if found.given.is_empty() => vec![PathBuf::from(".")],
-        _ => found.given.clone(),
-    };
-    let hit: std::collections::HashSet<&str> = found
+    let hit = found
         .search
         .haystacks
         .iter()
         .map(|h| h.key.as_str())
         .collect();
+    let keys = searched_besides(plan, found, read, &hit)?;
+    output::print_paths(plan, &keys, "")?;
+    Ok(ExitStatus::of_search(!keys.is_empty(), messages::errored()))
+}
+
+/// The files the search read (by path) but those in `besides`: a second,
+/// quiet walk of the same paths, since the search keeps only the files with
+/// hits. A file the search skipped (binary without `-a`, unconvertible) is
+/// left out, as rg leaves it out of its lists. Piped stdin gives none.
+fn searched_besides(
+    plan: &Plan,
+    found: &Found,
+    read: &ReadOptions,
+    besides: &std::collections::HashSet<&str>,
+) -> anyhow::Result<Vec<String>> {
+    let paths = match &plan.input {
+        Input::Stdin => return Ok(Vec::new()),
+        _ if found.given.is_empty() => vec![PathBuf::from(".")],
+        _ => found.given.clone(),
+    };
     let listing = crate::walk::Listing::walk(&paths, &walk_options(plan).quiet(), &cwd()?);
-    let keys: Vec<String> = (0..listing.len())
+    Ok((0..listing.len())
         .filter_map(|i| listing.get(i))
-        .filter(|h| !hit.contains(h.key.as_str()))
+        .filter(|h| !besides.contains(h.key.as_str()))
         .filter(|h| {
             matches!(
                 crate::document::load(h, &read.quiet()),
@@ -171,9 +184,7 @@ fn files_without_match(
             )
         })
         .map(|h| h.key)
-        .collect();
-    output::print_paths(plan, &keys)?;
-    Ok(ExitStatus::of_search(!keys.is_empty(), messages::errored()))
+        .collect())
 }
 
 /// What [`find`] came to.
@@ -441,6 +452,19 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
         None if plan.json => output::print_json(plan, found, read)?,
         None => output::print(plan, found, read)?,
     };
+    // `-c --include-zero`: then each file searched that printed no count.
+    if plan.include_zero && plan.listing == Listing::Counts {
+        let counted = found
+            .search
+            .selected
+            .iter()
+            .filter(|(_, lines)| !lines.is_empty())
+            .filter_map(|&(h, _)| found.search.haystacks.get(h))
+            .map(|h| h.key.as_str())
+            .collect();
+        let zero = searched_besides(plan, found, read, &counted)?;
+        output::print_paths(plan, &zero, ":0")?;
+    }
     // `-q` asks only whether something matched: a match answers it, whatever
     // else failed (ripgrep's rule).
     if plan.listing == Listing::Quiet && printed > 0 {

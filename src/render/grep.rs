@@ -234,15 +234,18 @@ pub fn write_list(
 }
 
 /// Writes the files a search would read (`--files`), one heading a line,
-/// as [`write_list`] writes its paths; returns how many.
+/// as [`write_list`] writes its paths, each followed by `suffix` (`:0` for
+/// `-c --include-zero`); returns how many.
 pub fn write_paths<'k>(
     out: &mut dyn Write,
     keys: impl IntoIterator<Item = &'k str>,
     opts: &GrepOptions,
+    suffix: &str,
 ) -> io::Result<usize> {
     let mut count = 0;
     for key in keys {
         write_path(out, key, opts)?;
+        out.write_all(suffix.as_bytes())?;
         out.write_all(b"\n")?;
         count += 1;
     }

@@ -122,7 +122,7 @@ pub(crate) fn write_grep_to(
 
 /// `--files`: the keys of the files a search would read, as `-l` prints
 /// paths (nothing for `-q`).
-pub(crate) fn print_paths(plan: &Plan, keys: &[String]) -> anyhow::Result<()> {
+pub(crate) fn print_paths(plan: &Plan, keys: &[String], suffix: &str) -> anyhow::Result<()> {
     if plan.listing == Listing::Quiet {
         return Ok(());
     }
@@ -132,7 +132,7 @@ pub(crate) fn print_paths(plan: &Plan, keys: &[String]) -> anyhow::Result<()> {
         ..GrepOptions::default()
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    grep::write_paths(&mut out, keys.iter().map(String::as_str), &opts)
+    grep::write_paths(&mut out, keys.iter().map(String::as_str), &opts, suffix)
         .and_then(|_| out.flush())
         .context("writing results")
 }

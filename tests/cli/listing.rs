@@ -285,3 +285,24 @@ fn files_without_match_lists_the_searched_files_with_no_hit() {
         .code(0)
         .stdout_has("./data.bin\n");
 }
+
+#[test]
+fn include_zero_lists_the_files_with_no_match_after_the_counts() {
+    let d = Dir::new();
+    d.copy_fixture("corpus");
+    // `rg -c --include-zero retry`, the counted files first.
+    d.run(&["-c", "--include-zero", "\"retry\"", "."])
+        .code(0)
+        .stdout_is(
+            "./src/net/client.rs:1\n./tests/test_client.py:3\n\
+             ./crlf.txt:0\n./docs/usage.md:0\n./src/auth/jwt.py:0\n./src/config/loader.go:0\n",
+        );
+    // Nothing matches: every file at 0, exit 1, as in rg.
+    d.run(&["-c", "--include-zero", "-F", "zzzz", "src"])
+        .code(1)
+        .stdout_is("./src/auth/jwt.py:0\n./src/config/loader.go:0\n./src/net/client.rs:0\n");
+    // Without -c it changes nothing.
+    let plain = d.run(&["\"retry\"", "."]).stdout.clone();
+    d.run(&["--include-zero", "\"retry\"", "."])
+        .stdout_is(&plain);
+}
