@@ -126,7 +126,7 @@ set edit:completion:arg-completer[kgrep] = {|@words|
             cand -I 'Show no file names, as `rg -I` does: no heading above a file''s lines (a blank line still parts two files), no `PATH:` in --no-heading lines'
             cand --no-filename 'Show no file names, as `rg -I` does: no heading above a file''s lines (a blank line still parts two files), no `PATH:` in --no-heading lines'
             cand --column 'Show the column (1-based byte) of each match line''s first match after its number, as `rg --column` does: `N:COL:` (context lines keep `N-`)'
-            cand --max-columns-preview 'With -M, print a long line''s NUM bytes around its match instead, marked `[... N bytes omitted]` where bytes are left out'
+            cand --max-columns-preview 'With -M, print a long line''s NUM bytes around its match instead, marked `[... N bytes omitted]` where bytes are left out (without -M, nothing)'
             cand -l 'Print only the paths of the files that hold a printed match, one per line, as `rg -l` does: for a natural-language query the files it would print, best first (--max-lines 0 for every file holding a query word); for a literal or regex query every file that matches'
             cand --files-with-matches 'Print only the paths of the files that hold a printed match, one per line, as `rg -l` does: for a natural-language query the files it would print, best first (--max-lines 0 for every file holding a query word); for a literal or regex query every file that matches'
             cand -c 'Print each file''s path and its number of match lines (`./src/app.py:3`), as `rg -c` does: every matching line of a literal or regex query, the lines a natural-language query would print. -m caps each count'

@@ -94,7 +94,7 @@ complete -c kgrep -s N -l no-line-number -d 'Show no line numbers, as `rg -N` do
 complete -c kgrep -s H -l with-filename -d 'Show file names: they are shown unless -I says otherwise (a `./path` heading above each file\'s lines); accepted for grep, ripgrep and older rlmgrep command lines'
 complete -c kgrep -s I -l no-filename -d 'Show no file names, as `rg -I` does: no heading above a file\'s lines (a blank line still parts two files), no `PATH:` in --no-heading lines'
 complete -c kgrep -l column -d 'Show the column (1-based byte) of each match line\'s first match after its number, as `rg --column` does: `N:COL:` (context lines keep `N-`)'
-complete -c kgrep -l max-columns-preview -d 'With -M, print a long line\'s NUM bytes around its match instead, marked `[... N bytes omitted]` where bytes are left out'
+complete -c kgrep -l max-columns-preview -d 'With -M, print a long line\'s NUM bytes around its match instead, marked `[... N bytes omitted]` where bytes are left out (without -M, nothing)'
 complete -c kgrep -s l -l files-with-matches -d 'Print only the paths of the files that hold a printed match, one per line, as `rg -l` does: for a natural-language query the files it would print, best first (--max-lines 0 for every file holding a query word); for a literal or regex query every file that matches'
 complete -c kgrep -s c -l count -d 'Print each file\'s path and its number of match lines (`./src/app.py:3`), as `rg -c` does: every matching line of a literal or regex query, the lines a natural-language query would print. -m caps each count'
 complete -c kgrep -l count-matches -d 'Print each file\'s path and its number of matches, not match lines (`./src/app.py:4`), as `rg --count-matches` does: -c counting what -o would print'

@@ -320,8 +320,8 @@ pub struct Flags {
     pub max_columns: Option<usize>,
 
     /// With -M, print a long line's NUM bytes around its match instead, marked
-    /// `[... N bytes omitted]` where bytes are left out.
-    #[arg(long, requires = "max_columns", help_heading = OUTPUT)]
+    /// `[... N bytes omitted]` where bytes are left out (without -M, nothing).
+    #[arg(long, help_heading = OUTPUT)]
     pub max_columns_preview: bool,
 
     /// Print only the paths of the files that hold a printed match, one per line,
