@@ -160,6 +160,10 @@ enum Row<'a> {
     Omitted {
         number: usize,
         is_match: bool,
+        /// Its first match's column (1 when none is known).
+        column: usize,
+        /// How many matches it holds, as far as its spans say.
+        matches: usize,
     },
     /// One matched part of a match line (`-o`), coloured whole.
     Part {
@@ -348,9 +352,12 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
     };
     let push_rows = |rows: &mut Vec<Row<'a>>, number: usize| {
         if too_long(number) {
+            let spans = file.spans.get(&number).map_or(&[][..], Vec::as_slice);
             rows.push(Row::Omitted {
                 number,
                 is_match: is_match(number),
+                column: first_column(spans),
+                matches: spans.iter().filter(|s| !s.is_empty()).count(),
             });
             return;
         }
@@ -430,12 +437,15 @@ fn first_column(spans: &[Range<usize>]) -> usize {
         .map_or(1, |s| s.start + 1)
 }
 
-/// The text of a line `-M` left out, as ripgrep writes it.
-fn omitted_text(is_match: bool) -> &'static str {
-    if is_match {
-        "[Omitted long matching line]"
-    } else {
-        "[Omitted long context line]"
+/// The text of a line `-M` left out, as ripgrep writes it: with its number
+/// of matches when the printer finds them anyway (colour, `--column`,
+/// `--vimgrep`) and the spans know some.
+fn omitted_text(is_match: bool, matches: usize, opts: &GrepOptions) -> String {
+    let counted = opts.color || opts.column || opts.flat.is_some_and(|f| f.columns);
+    match (is_match, matches) {
+        (false, _) => "[Omitted long context line]".to_string(),
+        (true, n) if counted && n > 0 => format!("[Omitted long line with {n} matches]"),
+        (true, _) => "[Omitted long matching line]".to_string(),
     }
 }
 
@@ -465,9 +475,18 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io:
                 write_prefix(out, &line_prefix(number, is_match, column, opts), color)?;
                 write_body(out, (text, start), spans, omitted, page, color, false)?;
             }
-            Row::Omitted { number, is_match } => {
-                write_prefix(out, &line_prefix(number, is_match, Some(1), opts), color)?;
-                out.write_all(omitted_text(is_match).as_bytes())?;
+            Row::Omitted {
+                number,
+                is_match,
+                column,
+                matches,
+            } => {
+                write_prefix(
+                    out,
+                    &line_prefix(number, is_match, Some(column), opts),
+                    color,
+                )?;
+                out.write_all(omitted_text(is_match, matches, opts).as_bytes())?;
             }
             Row::Part {
                 number,
@@ -583,11 +602,17 @@ fn write_flat(
                     out.write_all(b"\n")?;
                 }
             }
-            Row::Omitted { number, is_match } => {
+            Row::Omitted {
+                number,
+                is_match,
+                column,
+                matches,
+            } => {
+                // Once, even with --vimgrep, as rg prints it.
                 let mark = if is_match { MATCH_MARK } else { CONTEXT_MARK };
-                let column = (is_match && (flat.columns || opts.column)).then_some(1);
+                let column = (is_match && (flat.columns || opts.column)).then_some(column);
                 prefix(out, &path, number, mark, column)?;
-                writeln!(out, "{}", omitted_text(is_match))?;
+                writeln!(out, "{}", omitted_text(is_match, matches, opts))?;
             }
             Row::Part {
                 number,
@@ -743,9 +768,15 @@ fn tty_row(row: &Row<'_>, opts: &GrepOptions) -> String {
             line.push_str(&expand_tabs(&page_suffix(page), column));
             line
         }
-        Row::Omitted { number, is_match } => {
-            let (mut line, _) = tty_prefix(&line_prefix(number, is_match, Some(1), opts), color);
-            line.push_str(omitted_text(is_match));
+        Row::Omitted {
+            number,
+            is_match,
+            column,
+            matches,
+        } => {
+            let prefix = line_prefix(number, is_match, Some(column), opts);
+            let (mut line, _) = tty_prefix(&prefix, color);
+            line.push_str(&omitted_text(is_match, matches, opts));
             line
         }
         Row::Part {

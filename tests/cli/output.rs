@@ -346,6 +346,22 @@ fn no_line_number_no_filename_column_and_max_columns_as_rg() {
             "./src/net/client.rs:28:[Omitted long matching line]\n\
              ./src/net/client.rs:55:[Omitted long matching line]\n",
         );
+    // With --column (or colour, or --vimgrep) rg counts the matches it left
+    // out: `rg --column -M 30 -n -C1 --no-heading backoff_delay src`.
+    d.run(&[
+        "--column",
+        "-M",
+        "30",
+        "-C1",
+        "--no-heading",
+        "backoff_delay",
+        "src",
+    ])
+    .code(0)
+    .stdout_has(
+        "./src/net/client.rs-27-[Omitted long context line]\n\
+             ./src/net/client.rs:28:33:[Omitted long line with 1 matches]\n",
+    );
     // -M 0 sets no limit; a natural-language query's lines obey -M too.
     d.run(&["-M", "0", "--no-heading", "backoff_delay", "src"])
         .stdout_has("28:                    let delay");
