@@ -31,6 +31,8 @@ set edit:completion:arg-completer[kgrep] = {|@words|
             cand --threads 'Use NUM threads to walk and search, as `rg -j` does (0, the default: as many as the machine has cores)'
             cand --max-filesize 'Skip files larger than NUM bytes while walking directories, as `rg --max-filesize` does. NUM may end in K, M or G (KiB, MiB, GiB). A file named on the command line is searched whatever its size'
             cand --ignore-file 'Read more ignore rules from PATH (gitignore syntax, matched from the current directory), as `rg --ignore-file` does; repeatable. They rank below every other ignore file and apply even with --no-ignore'
+            cand --type-add 'Add a file type for -t and -T, as `rg --type-add` does: `name:glob` (`foo:*.foo`) or `name:include:a,b` (the globs of other types); repeatable, and a name given twice gathers the globs'
+            cand --type-clear 'Drop a file type''s globs (before any --type-add), as `rg --type-clear` does; repeatable'
             cand -C 'Show NUM lines of context before and after each match'
             cand --context 'Show NUM lines of context before and after each match'
             cand -A 'Show NUM lines of context after each match (overrides -C on that side)'

@@ -6,6 +6,8 @@ complete -c kgrep -s d -l max-depth -d 'Descend at most NUM directories below ea
 complete -c kgrep -s j -l threads -d 'Use NUM threads to walk and search, as `rg -j` does (0, the default: as many as the machine has cores)' -r
 complete -c kgrep -l max-filesize -d 'Skip files larger than NUM bytes while walking directories, as `rg --max-filesize` does. NUM may end in K, M or G (KiB, MiB, GiB). A file named on the command line is searched whatever its size' -r
 complete -c kgrep -l ignore-file -d 'Read more ignore rules from PATH (gitignore syntax, matched from the current directory), as `rg --ignore-file` does; repeatable. They rank below every other ignore file and apply even with --no-ignore' -r -F
+complete -c kgrep -l type-add -d 'Add a file type for -t and -T, as `rg --type-add` does: `name:glob` (`foo:*.foo`) or `name:include:a,b` (the globs of other types); repeatable, and a name given twice gathers the globs' -r
+complete -c kgrep -l type-clear -d 'Drop a file type\'s globs (before any --type-add), as `rg --type-clear` does; repeatable' -r
 complete -c kgrep -s C -l context -d 'Show NUM lines of context before and after each match' -r
 complete -c kgrep -s A -l after-context -d 'Show NUM lines of context after each match (overrides -C on that side)' -r
 complete -c kgrep -s B -l before-context -d 'Show NUM lines of context before each match (overrides -C on that side)' -r

@@ -180,6 +180,17 @@ pub struct Flags {
     #[arg(long, help_heading = INPUT)]
     pub no_messages: bool,
 
+    /// Add a file type for -t and -T, as `rg --type-add` does: `name:glob`
+    /// (`foo:*.foo`) or `name:include:a,b` (the globs of other types);
+    /// repeatable, and a name given twice gathers the globs.
+    #[arg(long = "type-add", value_name = "TYPESPEC", action = ArgAction::Append, help_heading = INPUT)]
+    pub type_add: Vec<String>,
+
+    /// Drop a file type's globs (before any --type-add), as `rg --type-clear`
+    /// does; repeatable.
+    #[arg(long = "type-clear", value_name = "TYPE", action = ArgAction::Append, help_heading = INPUT)]
+    pub type_clear: Vec<String>,
+
     /// Print ripgrep's file types (the names -t and -T take) and their globs,
     /// one a line (`rust: *.rs`), and exit.
     #[arg(long, help_heading = INPUT)]

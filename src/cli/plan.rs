@@ -183,6 +183,8 @@ pub struct Plan {
     pub max_columns: Option<(usize, bool)>,
     /// `--no-ignore-vcs`, `--no-ignore-dot`, … and `--one-file-system`.
     pub ignores: crate::walk::IgnoreRules,
+    /// `--type-clear` and `--type-add`.
+    pub type_edits: crate::walk::TypeEdits,
     /// `--max-filesize`: walked files larger than this are skipped.
     pub max_filesize: Option<u64>,
     /// `--ignore-file`: more ignore rules, rooted at the current directory.
@@ -292,6 +294,10 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         },
         types: flags.types.clone(),
         types_not: flags.types_not.clone(),
+        type_edits: crate::walk::TypeEdits {
+            clear: flags.type_clear.clone(),
+            add: flags.type_add.clone(),
+        },
         max_depth: flags.max_depth,
         before: flags.before.unwrap_or(context),
         after: flags.after.unwrap_or(context),

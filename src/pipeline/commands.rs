@@ -74,9 +74,20 @@ pub(super) fn generate(kind: GenerateKind) -> anyhow::Result<ExitStatus> {
 }
 
 /// `--type-list`: ripgrep's file types and their globs, `name: glob, glob`.
-pub(super) fn type_list() -> anyhow::Result<ExitStatus> {
+pub(super) fn type_list(flags: &Flags) -> anyhow::Result<ExitStatus> {
+    let edits = crate::walk::TypeEdits {
+        clear: flags.type_clear.clone(),
+        add: flags.type_add.clone(),
+    };
+    let types = match crate::walk::type_definitions(&edits) {
+        Ok(types) => types,
+        Err(err) => {
+            messages::error(&err.to_string());
+            return Ok(ExitStatus::Error);
+        }
+    };
     let mut out = std::io::stdout().lock();
-    for (name, globs) in crate::walk::type_definitions() {
+    for (name, globs) in types {
         writeln!(out, "{name}: {}", globs.join(", ")).context("writing the type list")?;
     }
     Ok(ExitStatus::Matched)

@@ -112,6 +112,7 @@ pub(super) fn walk_options(plan: &Plan) -> WalkOptions {
         iglobs: walk::split_list(&plan.iglobs),
         types: walk::split_list(&plan.types),
         types_not: walk::split_list(&plan.types_not),
+        type_edits: plan.type_edits.clone(),
         max_depth: plan.max_depth,
         follow: plan.follow,
         max_filesize: plan.max_filesize,

@@ -56,7 +56,7 @@ pub fn run(flags: Flags) -> anyhow::Result<ExitStatus> {
         return generate(kind);
     }
     if flags.type_list {
-        return type_list();
+        return type_list(&flags);
     }
     let dirs = paths::Env::from_process();
     let config_paths = ConfigPaths::from_env(&dirs);

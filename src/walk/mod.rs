@@ -79,6 +79,9 @@ pub struct WalkOptions {
     pub types: Vec<String>,
     /// `-T` names, left out, split the same way.
     pub types_not: Vec<String>,
+    /// `--type-clear` names and `--type-add` definitions (`name:glob`,
+    /// `name:include:a,b`): the type table as the command line edits it.
+    pub type_edits: TypeEdits,
     /// `--max-depth`: directories descended below each path argument.
     pub max_depth: Option<usize>,
     /// `-L`: follow symlinks while walking (never for an MCP tool call).
@@ -119,6 +122,7 @@ impl Default for WalkOptions {
             iglobs: Vec::new(),
             types: Vec::new(),
             types_not: Vec::new(),
+            type_edits: TypeEdits::default(),
             max_depth: None,
             follow: false,
             max_filesize: None,
@@ -548,7 +552,7 @@ impl Filter {
         let overrides = build_overrides(&opts.globs, &opts.iglobs, cwd)
             .map_err(|err| messages::error_in(opts.voice, &err.to_string()))
             .ok()?;
-        let types = build_types(&opts.types, &opts.types_not, opts.voice)
+        let types = build_types(&opts.types, &opts.types_not, &opts.type_edits, opts.voice)
             .map_err(|err| messages::error_in(opts.voice, &err.to_string()))
             .ok()?;
         Some(Filter {
@@ -625,14 +629,16 @@ fn build_overrides(
 fn build_types(
     names: &[String],
     not: &[String],
+    edits: &TypeEdits,
     voice: messages::Voice,
 ) -> Result<Types, ignore::Error> {
-    let mut builder = TypesBuilder::new();
-    builder.add_defaults();
+    let mut builder = edits.table()?;
+    // A cleared type is still a type (it selects nothing), not an extension.
     let known: Vec<String> = builder
         .definitions()
         .iter()
         .map(|def| def.name().to_string())
+        .chain(edits.clear.iter().cloned())
         .collect();
     let wanted = names.iter().map(|n| (n, true));
     for (i, (name, select)) in wanted.chain(not.iter().map(|n| (n, false))).enumerate() {
@@ -666,18 +672,44 @@ fn build_types(
     builder.build()
 }
 
-/// ripgrep's type table as `--type-list` prints it: each name (sorted) and
-/// its globs.
-pub fn type_definitions() -> Vec<(String, Vec<String>)> {
-    let mut builder = TypesBuilder::new();
-    builder.add_defaults();
+/// `--type-clear` and `--type-add`, as given.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TypeEdits {
+    /// Type names whose globs are dropped.
+    pub clear: Vec<String>,
+    /// Definitions added: `name:glob` or `name:include:a,b` (ripgrep's syntax).
+    pub add: Vec<String>,
+}
+
+impl TypeEdits {
+    /// ripgrep's default type table with these edits: the clears first, then
+    /// the additions (so `--type-clear x --type-add 'x:*.y'` redefines `x`).
+    /// A malformed definition is an error, as in rg.
+    fn table(&self) -> Result<TypesBuilder, ignore::Error> {
+        let mut builder = TypesBuilder::new();
+        builder.add_defaults();
+        for name in &self.clear {
+            builder.clear(name);
+        }
+        for def in &self.add {
+            builder.add_def(def)?;
+        }
+        Ok(builder)
+    }
+}
+
+/// ripgrep's type table, with the command line's edits, as `--type-list`
+/// prints it: each name (sorted) and its globs.
+pub fn type_definitions(edits: &TypeEdits) -> Result<Vec<(String, Vec<String>)>, ignore::Error> {
+    let builder = edits.table()?;
     let mut types: Vec<(String, Vec<String>)> = builder
         .definitions()
         .iter()
         .map(|def| (def.name().to_string(), def.globs().to_vec()))
+        .filter(|(_, globs)| !globs.is_empty())
         .collect();
     types.sort();
-    types
+    Ok(types)
 }
 
 /// The prefix of the type names given to extensions (`--type .py`); letters

@@ -289,3 +289,40 @@ fn type_list_prints_the_names_t_takes_with_their_globs() {
     d.run(&["-l", "-t", names[0], "\"retry\"", "."])
         .stderr_lacks("unknown type");
 }
+
+#[test]
+fn type_add_and_type_clear_edit_the_type_table() {
+    let d = tree();
+    // `rg -l --type-add 'notes:*.md' -t notes retries`.
+    d.run(&[
+        "-l",
+        "--type-add",
+        "notes:*.md",
+        "-t",
+        "notes",
+        "\"retries\"",
+        ".",
+    ])
+    .code(0)
+    .stdout_is("./docs/usage.md\n");
+    // `include:` takes another type's globs; the listing shows the new type.
+    d.run(&[
+        "--type-add",
+        "notes:*.md",
+        "--type-add",
+        "both:include:notes,py",
+        "--type-list",
+    ])
+    .code(0)
+    .stdout_has("notes: *.md\n")
+    .stdout_has("both: *.md, *.py, *.pyi\n");
+    // Cleared, a type selects nothing (rg: no files searched, exit 2).
+    d.run(&["-l", "--type-clear", "py", "-t", "py", "\"retry\"", "."])
+        .code(2)
+        .stdout_is("");
+    // A malformed definition: rg's message, exit 2.
+    d.run(&["-l", "--type-add", "notes", "\"retry\"", "."])
+        .code(2)
+        .stdout_is("")
+        .stderr_has("invalid definition (format is type:glob");
+}
