@@ -85,7 +85,7 @@ Register-ArgumentCompleter -Native -CommandName 'kgrep' -ScriptBlock {
             [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'Search hidden files and directories')
             [CompletionResult]::new('--no-ignore', '--no-ignore', [CompletionResultType]::ParameterName, 'Do not respect ignore files (.gitignore, .ignore, .rgignore, git excludes)')
             [CompletionResult]::new('--no-ignore-vcs', '--no-ignore-vcs', [CompletionResultType]::ParameterName, 'Do not respect version control ignore files (.gitignore, git''s global excludes, .git/info/exclude), as `rg --no-ignore-vcs`; .ignore and .rgignore still hold')
-            [CompletionResult]::new('--no-ignore-dot', '--no-ignore-dot', [CompletionResultType]::ParameterName, 'Do not respect .ignore and .rgignore files, as `rg --no-ignore-dot`')
+            [CompletionResult]::new('--no-ignore-dot', '--no-ignore-dot', [CompletionResultType]::ParameterName, 'Do not respect .ignore files, as `rg --no-ignore-dot` (ripgrep 13): .rgignore files still hold')
             [CompletionResult]::new('--no-ignore-parent', '--no-ignore-parent', [CompletionResultType]::ParameterName, 'Do not respect ignore files in the folders above each path searched, as `rg --no-ignore-parent`')
             [CompletionResult]::new('--no-ignore-global', '--no-ignore-global', [CompletionResultType]::ParameterName, 'Do not respect git''s global excludes file, as `rg --no-ignore-global`')
             [CompletionResult]::new('--no-ignore-exclude', '--no-ignore-exclude', [CompletionResultType]::ParameterName, 'Do not respect .git/info/exclude, as `rg --no-ignore-exclude`')

@@ -82,7 +82,7 @@ set edit:completion:arg-completer[kgrep] = {|@words|
             cand --hidden 'Search hidden files and directories'
             cand --no-ignore 'Do not respect ignore files (.gitignore, .ignore, .rgignore, git excludes)'
             cand --no-ignore-vcs 'Do not respect version control ignore files (.gitignore, git''s global excludes, .git/info/exclude), as `rg --no-ignore-vcs`; .ignore and .rgignore still hold'
-            cand --no-ignore-dot 'Do not respect .ignore and .rgignore files, as `rg --no-ignore-dot`'
+            cand --no-ignore-dot 'Do not respect .ignore files, as `rg --no-ignore-dot` (ripgrep 13): .rgignore files still hold'
             cand --no-ignore-parent 'Do not respect ignore files in the folders above each path searched, as `rg --no-ignore-parent`'
             cand --no-ignore-global 'Do not respect git''s global excludes file, as `rg --no-ignore-global`'
             cand --no-ignore-exclude 'Do not respect .git/info/exclude, as `rg --no-ignore-exclude`'

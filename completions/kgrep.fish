@@ -66,7 +66,7 @@ complete -c kgrep -l no-recursive -d 'Do not descend into directories; only file
 complete -c kgrep -l hidden -d 'Search hidden files and directories'
 complete -c kgrep -l no-ignore -d 'Do not respect ignore files (.gitignore, .ignore, .rgignore, git excludes)'
 complete -c kgrep -l no-ignore-vcs -d 'Do not respect version control ignore files (.gitignore, git\'s global excludes, .git/info/exclude), as `rg --no-ignore-vcs`; .ignore and .rgignore still hold'
-complete -c kgrep -l no-ignore-dot -d 'Do not respect .ignore and .rgignore files, as `rg --no-ignore-dot`'
+complete -c kgrep -l no-ignore-dot -d 'Do not respect .ignore files, as `rg --no-ignore-dot` (ripgrep 13): .rgignore files still hold'
 complete -c kgrep -l no-ignore-parent -d 'Do not respect ignore files in the folders above each path searched, as `rg --no-ignore-parent`'
 complete -c kgrep -l no-ignore-global -d 'Do not respect git\'s global excludes file, as `rg --no-ignore-global`'
 complete -c kgrep -l no-ignore-exclude -d 'Do not respect .git/info/exclude, as `rg --no-ignore-exclude`'

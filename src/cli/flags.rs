@@ -67,7 +67,8 @@ pub struct Flags {
     #[arg(long, help_heading = INPUT)]
     pub no_ignore_vcs: bool,
 
-    /// Do not respect .ignore and .rgignore files, as `rg --no-ignore-dot`.
+    /// Do not respect .ignore files, as `rg --no-ignore-dot` (ripgrep 13):
+    /// .rgignore files still hold.
     #[arg(long, help_heading = INPUT)]
     pub no_ignore_dot: bool,
 
