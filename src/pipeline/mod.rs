@@ -37,7 +37,7 @@ use anyhow::Context;
 
 use crate::cli::{self, Flags, Input, Listing, LlmPolicy, Mode, Plan};
 use crate::config::{self, ConfigPaths};
-use crate::document::{Loaded, ReadOptions};
+use crate::document::ReadOptions;
 use crate::exit::ExitStatus;
 use crate::learn;
 use crate::messages;
@@ -142,30 +142,26 @@ fn list_files(plan: &Plan) -> anyhow::Result<ExitStatus> {
 /// `--files-without-match`: the files the search walked that hold no hit
 /// (no match; no query word for natural language), by path, as rg lists
 /// them.
-fn files_without_match(
-    plan: &Plan,
-    found: &Found,
-    read: &ReadOptions,
-) -> anyhow::Result<ExitStatus> {
+fn files_without_match(plan: &Plan, found: &Found) -> anyhow::Result<ExitStatus> {
     let hit = found
         .search
         .haystacks
         .iter()
         .map(|h| h.key.as_str())
         .collect();
-    let keys = searched_besides(plan, found, read, &hit)?;
+    let keys = searched_besides(plan, found, &hit)?;
     output::print_paths(plan, &keys, "")?;
     Ok(ExitStatus::of_search(!keys.is_empty(), messages::errored()))
 }
 
 /// The files the search read (by path) but those in `besides`: a second,
 /// quiet walk of the same paths, since the search keeps only the files with
-/// hits. A file the search skipped (binary without `-a`, unconvertible) is
-/// left out, as rg leaves it out of its lists. Piped stdin gives none.
+/// hits. A file the search skipped (binary without `-a`, unconvertible,
+/// unreadable: `LoadStats::skipped_keys`) is left out, as rg leaves it out of
+/// its lists. Piped stdin gives none.
 fn searched_besides(
     plan: &Plan,
     found: &Found,
-    read: &ReadOptions,
     besides: &std::collections::HashSet<&str>,
 ) -> anyhow::Result<Vec<String>> {
     let paths = match &plan.input {
@@ -173,17 +169,13 @@ fn searched_besides(
         _ if found.given.is_empty() => vec![PathBuf::from(".")],
         _ => found.given.clone(),
     };
+    let skipped = &found.search.stats.skipped_keys;
     let listing = crate::walk::Listing::walk(&paths, &walk_options(plan).quiet(), &cwd()?);
     Ok((0..listing.len())
         .filter_map(|i| listing.get(i))
-        .filter(|h| !besides.contains(h.key.as_str()))
-        .filter(|h| {
-            matches!(
-                crate::document::load(h, &read.quiet()),
-                Ok(Loaded::Text(_) | Loaded::Partial(..))
-            )
-        })
         .map(|h| h.key)
+        .filter(|key| !besides.contains(key.as_str()))
+        .filter(|key| skipped.binary_search(key).is_err())
         .collect())
 }
 
@@ -398,7 +390,7 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
         return signature_output(plan, spec, report);
     }
     if plan.listing == Listing::FilesWithout {
-        return files_without_match(plan, &results.found, &results.read);
+        return files_without_match(plan, &results.found);
     }
     if let Some((by, reverse)) = plan.sort {
         results.found.search.sort_selected(by, reverse);
@@ -462,7 +454,7 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
             .filter_map(|&(h, _)| found.search.haystacks.get(h))
             .map(|h| h.key.as_str())
             .collect();
-        let zero = searched_besides(plan, found, read, &counted)?;
+        let zero = searched_besides(plan, found, &counted)?;
         output::print_paths(plan, &zero, ":0")?;
     }
     // `-q` asks only whether something matched: a match answers it, whatever

@@ -56,6 +56,9 @@ pub struct LoadStats {
     /// Of `skipped`, the binary files (a NUL byte, without `-a`).
     pub binary: usize,
     pub skips: Vec<String>,
+    /// The keys of the `skipped` files, sorted: what the search never read
+    /// as text (`--files-without-match` leaves them out, as rg does).
+    pub skipped_keys: Vec<String>,
 }
 
 /// Where the haystacks of a search come from.
@@ -95,6 +98,8 @@ pub struct Counters {
     bytes: AtomicUsize,
     /// `(key, warning)` for each document that could not be converted.
     skips: Mutex<Vec<(String, String)>>,
+    /// The key of each skipped file.
+    skipped_keys: Mutex<Vec<String>>,
 }
 
 impl Counters {
@@ -102,17 +107,25 @@ impl Counters {
         let mut skips =
             std::mem::take(&mut *self.skips.lock().unwrap_or_else(PoisonError::into_inner));
         skips.sort();
+        let mut skipped_keys = std::mem::take(
+            &mut *self
+                .skipped_keys
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
+        skipped_keys.sort();
         LoadStats {
             loaded: self.loaded.load(Ordering::Relaxed),
             skipped: self.skipped.load(Ordering::Relaxed),
             binary: self.binary.load(Ordering::Relaxed),
             skips: skips.into_iter().map(|(_, line)| line).collect(),
+            skipped_keys,
         }
     }
 
     /// Records a document that could not be converted, with its warning.
     pub fn unconvertible(&self, key: &str, err: &ConvertError) {
-        self.skipped();
+        self.skipped(key);
         self.skips
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -145,13 +158,17 @@ impl Counters {
     }
 
     /// Records a file that was skipped (unreadable and reported).
-    pub fn skipped(&self) {
+    pub fn skipped(&self, key: &str) {
         self.skipped.fetch_add(1, Ordering::Relaxed);
+        self.skipped_keys
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(key.to_string());
     }
 
     /// Records a binary file, skipped.
-    pub fn binary(&self) {
-        self.skipped();
+    pub fn binary(&self, key: &str) {
+        self.skipped(key);
         self.binary.fetch_add(1, Ordering::Relaxed);
     }
 
@@ -184,7 +201,7 @@ pub fn load(h: &Haystack, read: &ReadOptions, counters: &Counters) -> Option<Doc
             Some(doc)
         }
         Ok(Loaded::Binary) => {
-            counters.binary();
+            counters.binary(&h.key);
             None
         }
         Ok(Loaded::Unconvertible(err)) => {
@@ -192,7 +209,7 @@ pub fn load(h: &Haystack, read: &ReadOptions, counters: &Counters) -> Option<Doc
             None
         }
         Err(err) => {
-            counters.skipped();
+            counters.skipped(&h.key);
             messages::error_in(read.voice, &format!("{}: {err}", h.key));
             None
         }

@@ -439,12 +439,12 @@ fn finish_stream(
 ) -> Option<()> {
     match result {
         Err(err) => {
-            counters.skipped();
+            counters.skipped(&h.key);
             messages::error_in(read.voice, &format!("{}: {err}", h.key));
             None
         }
         Ok(()) if binary => {
-            counters.binary();
+            counters.binary(&h.key);
             None
         }
         Ok(()) => {
