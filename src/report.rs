@@ -472,6 +472,7 @@ mod tests {
                 skipped: 1,
                 binary: 0,
                 skips: Vec::new(),
+                skipped_keys: vec!["a.bin".to_string()],
             },
         );
         assert_eq!(info.query.kind, QueryKindName::Natural);
