@@ -679,6 +679,15 @@ pub enum GenerateKind {
 }
 
 impl Flags {
+    /// `--type-clear` and `--type-add`: the type table's edits, for a search
+    /// and for `--type-list` alike.
+    pub fn type_edits(&self) -> crate::walk::TypeEdits {
+        crate::walk::TypeEdits {
+            clear: self.type_clear.clone(),
+            add: self.type_add.clone(),
+        }
+    }
+
     /// The learned-thesaurus command these flags name, if any (they exclude
     /// each other).
     pub fn thesaurus_command(&self) -> Option<crate::learn::manage::Command> {

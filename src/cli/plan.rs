@@ -180,7 +180,7 @@ pub struct Plan {
     /// `--column`: a match line's first column after its number.
     pub column: bool,
     /// `-M` (0 and absent: `None`) and `--max-columns-preview`.
-    pub max_columns: Option<(usize, bool)>,
+    pub max_columns: Option<crate::render::grep::MaxColumns>,
     /// `--no-ignore-vcs`, `--no-ignore-dot`, … and `--one-file-system`.
     pub ignores: crate::walk::IgnoreRules,
     /// `--type-clear` and `--type-add`.
@@ -294,10 +294,7 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         },
         types: flags.types.clone(),
         types_not: flags.types_not.clone(),
-        type_edits: crate::walk::TypeEdits {
-            clear: flags.type_clear.clone(),
-            add: flags.type_add.clone(),
-        },
+        type_edits: flags.type_edits(),
         max_depth: flags.max_depth,
         before: flags.before.unwrap_or(context),
         after: flags.after.unwrap_or(context),
@@ -357,10 +354,12 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         no_line_number: flags.no_line_number,
         no_filename: flags.no_filename,
         column: flags.column,
-        max_columns: flags
-            .max_columns
-            .filter(|&max| max > 0)
-            .map(|max| (max, flags.max_columns_preview)),
+        max_columns: flags.max_columns.filter(|&max| max > 0).map(|max| {
+            crate::render::grep::MaxColumns {
+                max,
+                preview: flags.max_columns_preview,
+            }
+        }),
         ignore_files: flags.ignore_files.clone(),
         trim: flags.trim,
         threads: flags.threads.unwrap_or(0),

@@ -75,11 +75,7 @@ pub(super) fn generate(kind: GenerateKind) -> anyhow::Result<ExitStatus> {
 
 /// `--type-list`: ripgrep's file types and their globs, `name: glob, glob`.
 pub(super) fn type_list(flags: &Flags) -> anyhow::Result<ExitStatus> {
-    let edits = crate::walk::TypeEdits {
-        clear: flags.type_clear.clone(),
-        add: flags.type_add.clone(),
-    };
-    let types = match crate::walk::type_definitions(&edits) {
+    let types = match crate::walk::type_definitions(&flags.type_edits()) {
         Ok(types) => types,
         Err(err) => {
             messages::error(&err.to_string());

@@ -94,9 +94,7 @@ pub(crate) fn write_grep_to(
         no_numbers: plan.no_line_number,
         no_paths: plan.no_filename,
         column: plan.column,
-        max_columns: plan
-            .max_columns
-            .map(|(max, preview)| grep::MaxColumns { max, preview }),
+        max_columns: plan.max_columns,
     };
     // What would print: the exit status's count when nothing is written.
     let count = || {
