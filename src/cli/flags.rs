@@ -395,6 +395,19 @@ pub struct Flags {
     )]
     pub only_matching: bool,
 
+    /// Print each match replaced by REPLACEMENT, as `rg --replace` does (the file is
+    /// not changed): `$1`, `${name}` and `$0` are the match's groups, `$$` is `$`.
+    /// The pattern is then read as rg reads it, a regex (with -F, text), never
+    /// natural language. Long name only: -r is rlmgrep's (recursive). --json and
+    /// the counts show the matches as they are.
+    #[arg(
+        long,
+        value_name = "REPLACEMENT",
+        conflicts_with_all = ["multiline", "answer_only", "signature", "signature_json"],
+        help_heading = OUTPUT
+    )]
+    pub replace: Option<String>,
+
     /// Print ripgrep's flat lines instead of headings, as `rg --no-heading` does:
     /// `./PATH:N:text` for a match, `./PATH-N-text` for context, no blank lines
     /// and no tab, so each line names its file.

@@ -193,6 +193,8 @@ pub struct Plan {
     pub threads: usize,
     /// `-o`: print only the matched parts of each match line.
     pub only_matching: bool,
+    /// `--replace`: what each match prints as (the pattern is then a regex).
+    pub replace: Option<String>,
     /// `--no-heading` (`Some(false)`) or `--vimgrep` (`Some(true)`): ripgrep's
     /// flat lines, with columns for `--vimgrep`.
     pub flat: Option<bool>,
@@ -339,6 +341,7 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         },
         // --count-matches counts what -o would print.
         only_matching: flags.only_matching || flags.count_matches,
+        replace: flags.replace.clone(),
         follow: flags.follow,
         max_filesize: flags.max_filesize,
         ignores: crate::walk::IgnoreRules {

@@ -274,6 +274,19 @@ pub fn read_fixed(raw: &str) -> Reading {
     }
 }
 
+/// Reads the query `raw` as ripgrep reads a pattern: a regex, or with
+/// `fixed` (`-F`) the text it is; never natural language (`--replace`).
+pub fn read_pattern(raw: &str, fixed: bool) -> Reading {
+    if fixed {
+        return read_fixed(raw);
+    }
+    Reading {
+        raw: raw.to_string(),
+        kind: QueryKind::Regex(raw.to_string()),
+        read: None,
+    }
+}
+
 /// Reads several patterns (`-e` twice or more) as one regex that matches
 /// where any of them does: each a regex, or with `fixed` a literal, as
 /// ripgrep reads them. The regex is the query's text from here on.

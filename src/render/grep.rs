@@ -124,7 +124,12 @@ pub struct FileResult<'a> {
     /// Match lines; sorted and de-duplicated here, out-of-range ones skipped.
     pub lines: Vec<usize>,
     /// Matched text to colour; empty when colour is off or nothing is known.
+    /// For a replaced line, the replacements' places in its new text.
     pub spans: Spans,
+    /// `--replace`: match lines printed with their matches replaced
+    /// ([`super::replace`]), by line number; `-o` prints each replacement,
+    /// an empty one too, as rg does.
+    pub replaced: BTreeMap<usize, Vec<u8>>,
 }
 
 impl<'a> FileResult<'a> {
@@ -134,6 +139,7 @@ impl<'a> FileResult<'a> {
             doc,
             lines,
             spans: Spans::new(),
+            replaced: BTreeMap::new(),
         }
     }
 }
@@ -274,8 +280,8 @@ pub fn match_count(file: &FileResult<'_>, max_count: Option<usize>) -> usize {
 pub fn part_count(file: &FileResult<'_>, max_count: Option<usize>) -> usize {
     selected_lines(&file.lines, file.doc.line_count(), max_count)
         .iter()
-        .filter_map(|n| file.spans.get(n))
-        .map(|spans| spans.iter().filter(|s| !s.is_empty()).count())
+        .filter_map(|n| Some((file.spans.get(n)?, file.replaced.contains_key(n))))
+        .map(|(spans, replaced)| spans.iter().filter(|s| replaced || !s.is_empty()).count())
         .sum()
 }
 
@@ -309,7 +315,12 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
     let count = doc.line_count();
     let matches = selected_lines(&file.lines, count, opts.max_count);
     let groups = context_groups(&matches, opts.before, opts.after, count);
-    let lines = doc.lines_at(groups.iter().flat_map(|&(start, end)| start..=end));
+    let mut lines = doc.lines_at(groups.iter().flat_map(|&(start, end)| start..=end));
+    for (number, text) in &file.replaced {
+        if let Some(line) = lines.get_mut(number) {
+            *line = text;
+        }
+    }
     let page = |number: usize| {
         doc.pages
             .as_ref()
@@ -368,10 +379,11 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
         let text = lines.get(&number).copied().unwrap_or_default();
         let spans = file.spans.get(&number).map_or(&[][..], Vec::as_slice);
         // `-o`: the parts alone; a span past the line's end is skipped.
+        let replaced = file.replaced.contains_key(&number);
         rows.extend(
             spans
                 .iter()
-                .filter(|span| !span.is_empty())
+                .filter(|span| replaced || !span.is_empty())
                 .filter_map(|span| Some((span.start + 1, text.get(span.clone())?)))
                 .map(|(column, part)| Row::Part {
                     number,

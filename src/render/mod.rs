@@ -9,6 +9,7 @@
 //! - [`features`]: `--features`, the candidates' ranking features.
 //! - [`context`]: which lines a file prints (shared by both printers).
 //! - [`cut`]: the preview window of a long natural-language result line.
+//! - [`replace`]: `--replace`'s text of a match line.
 //! - [`answer`]: the `--answer` section on stderr, as rlmgrep lays it out.
 //! - [`signature`]: `--signature` / `--signature-json` output, byte for byte.
 //! - [`sanitize`]: makes file and model text safe to write to a terminal.
@@ -32,6 +33,7 @@ pub mod found;
 pub mod grep;
 pub mod json;
 pub mod print;
+pub mod replace;
 pub mod results;
 pub mod sanitize;
 pub mod signature;

@@ -29,6 +29,7 @@ use crate::render::grep::{self, FileResult, GrepOptions};
 use crate::render::json::kgrep::{Answer as JsonAnswer, AnswerSource};
 use crate::render::json::kgrep::{BudgetInfo, JudgeInfo, ModelUsage, Request, RunInfo};
 use crate::render::json::{JsonFile, JsonOptions, JsonPrinter};
+use crate::render::replace;
 use crate::render::{self, answer::AnswerStyle, signature::SignatureFormat};
 use crate::report::{self, Spotter};
 use crate::signature::Spec;
@@ -71,12 +72,25 @@ pub(crate) fn write_grep_to(
     } else {
         None
     };
+    // `--replace`: the pattern's own matcher (the plan read the query as a
+    // regex), so the groups are the ones the search matched.
+    let replacer = match &plan.replace {
+        Some(with) => crate::search::matcher::exact(&found.q)?.map(|m| (m, with)),
+        None => None,
+    };
     let files: Vec<FileResult> = docs
         .iter()
         .map(|(doc, lines)| {
             let mut file = FileResult::new(doc, lines.to_vec());
             if let Some(spotter) = &spotter {
                 file.spans = report::spans(doc, lines, spotter);
+            }
+            if let Some((matcher, with)) = &replacer {
+                let texts = doc.lines_at(lines.iter().copied());
+                for (n, line) in replace::replace_lines(matcher, texts, with) {
+                    file.spans.insert(n, line.spans);
+                    file.replaced.insert(n, line.text);
+                }
             }
             file
         })

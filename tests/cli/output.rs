@@ -408,3 +408,51 @@ fn heading_undoes_an_earlier_no_heading_and_the_last_wins() {
         .code(0)
         .stdout_has("./src/net/client.rs:28:");
 }
+
+#[test]
+fn replace_prints_each_match_replaced_as_rg() {
+    let d = corpus();
+    // `rg -n --heading -r '<$1>' 'backoff_(\w+)' src`, in kgrep's layout.
+    d.run(&["--replace", "<$1>", r"backoff_(\w+)", "src"])
+        .code(0)
+        .stdout_is(
+            "./src/net/client.rs\n\
+             28:\t                    let delay = <delay>(attempt);\n\
+             55:\tfn <delay>(attempt: u32) -> Duration {\n",
+        );
+    // `rg -o -r '$1' 'fn (\w+)\(&self' src/net/client.rs`: the groups alone.
+    d.run(&[
+        "-o",
+        "--replace",
+        "$1",
+        r"fn (\w+)\(&self",
+        "src/net/client.rs",
+    ])
+    .code(0)
+    .stdout_is("./src/net/client.rs\n22:\tsend\n38:\tsend_once\n46:\tfollow\n");
+    // `rg --vimgrep -r D delay src/net/client.rs`: columns in the new text.
+    d.run(&["--vimgrep", "--replace", "D", "delay", "src/net/client.rs"])
+        .code(0)
+        .stdout_is(
+            "./src/net/client.rs:28:25:                    let D = backoff_D(attempt);\n\
+             ./src/net/client.rs:28:37:                    let D = backoff_D(attempt);\n\
+             ./src/net/client.rs:29:40:                    std::thread::sleep(D);\n\
+             ./src/net/client.rs:55:12:fn backoff_D(attempt: u32) -> Duration {\n",
+        );
+    // An empty replacement is still a part of -o (`rg -o -r ''` prints it).
+    d.run(&["-o", "--replace", "", "backoff_delay", "src"])
+        .code(0)
+        .stdout_is("./src/net/client.rs\n28:\t\n55:\t\n");
+    // Counts and the exit status count the matches as they are.
+    d.run(&["-c", "--replace", "", "backoff_delay", "src"])
+        .code(0)
+        .stdout_is("./src/net/client.rs:2\n");
+    // The pattern is a regex, never natural language: this sentence is in no file.
+    d.run(&["--replace", "x", "how does the client retry", "."])
+        .code(1)
+        .stdout_is("");
+    // -U's matches span lines, which a line's replacement cannot show.
+    d.run(&["-U", "--replace", "x", "delay", "src"])
+        .code(2)
+        .stderr_has("'--multiline' cannot be used with '--replace");
+}
