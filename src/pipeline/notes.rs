@@ -2,7 +2,8 @@
 //! would not: a query with no word to search for (searched as exact text), a
 //! query whose words are all too long to search, and a one-word query read as
 //! natural language whose lines were left out (issue 28, items 3 and 8), and a
-//! regex that asks for a line end without `-U`.
+//! regex that asks for a line end without `-U`, and a regex the engine
+//! refuses, searched as words.
 //!
 //! Owns the wording and when each is said; the reading itself is `query`'s.
 
@@ -28,6 +29,50 @@ fn line_end_without_multiline(q: &Query, search: &Searched) -> Option<String> {
     })
 }
 
+/// A query written as a regex that the regex engine refuses (look-around,
+/// a back-reference, an unclosed group) is read as natural language, as any
+/// query that is not a regex is; ripgrep would refuse it. Say so, with the
+/// engine's reason, so a ranked answer to words is not mistaken for the
+/// regex's matches.
+fn regex_read_as_words(q: &Query) -> Option<String> {
+    let raw = q.raw.trim();
+    let as_words = match &q.kind {
+        QueryKind::Natural => true,
+        // No word to search for: searched as the text it is (`wordless`).
+        QueryKind::Literal(text) => crate::query::is_wordless(raw, text),
+        QueryKind::Regex(_) => false,
+    };
+    if !as_words || !(crate::query::looks_like_regex(raw) || regex_only_syntax(raw)) {
+        return None;
+    }
+    let err = grep_regex::RegexMatcher::new(raw).err()?.to_string();
+    let reason = err
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("error: "))
+        .unwrap_or("not a valid regex");
+    let searched = if q.kind == QueryKind::Natural {
+        "its words were searched as natural language"
+    } else {
+        "it was searched as the text it is"
+    };
+    Some(format!(
+        "'{}' looks like a regex but is not one kgrep can run ({reason}); {searched}",
+        preview(raw)
+    ))
+}
+
+/// Look-around (`(?=`, `(?!`, `(?<=`, `(?<!`) or a back-reference (`\1`):
+/// regex syntax that words never spell, and that the regex engine refuses.
+fn regex_only_syntax(raw: &str) -> bool {
+    ["(?=", "(?!", "(?<=", "(?<!"]
+        .iter()
+        .any(|s| raw.contains(s))
+        || raw
+            .as_bytes()
+            .windows(2)
+            .any(|w| w[0] == b'\\' && (b'1'..=b'9').contains(&w[1]))
+}
+
 /// Says, on stderr, what the reader of the output could not tell about how
 /// the query was read (the wordless note is `find`'s, which caps the search).
 pub(super) fn how_it_was_read(plan: &Plan, q: &Query, search: &Searched) {
@@ -41,6 +86,10 @@ pub(super) fn how_it_was_read(plan: &Plan, q: &Query, search: &Searched) {
     }
     if let Some(note) = line_end_without_multiline(q, search) {
         messages::line(&note);
+    }
+    if let Some(note) = regex_read_as_words(q) {
+        // A warning, so an MCP result carries it too.
+        messages::warn(&note);
     }
     let prints_lines =
         matches!(plan.mode, Mode::Grep | Mode::Answer) && plan.listing != Listing::Quiet;

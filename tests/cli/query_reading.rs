@@ -1,7 +1,8 @@
 //! How a query is read (issue 28): a regex that compiles is searched as one
 //! (item 4); a one-word query read as natural language says so, and how to
 //! print every match (item 3); CJK text is split into searchable words, and a
-//! query with no searchable word says so (item 8).
+//! query with no searchable word says so (item 8); a regex the engine refuses
+//! says it was searched as words.
 
 use crate::harness::{Dir, Run};
 
@@ -118,4 +119,24 @@ fn a_query_with_no_searchable_word_says_so() {
         "\"{}…\" has no word that can be searched for (each is longer than 64 bytes)",
         "x".repeat(40)
     ));
+}
+
+#[test]
+fn a_regex_the_engine_refuses_says_it_was_searched_as_words() {
+    let d = Dir::new();
+    d.write("a.txt", "retry backoff\nbackoff backoff\nno match here\n");
+    // Look-around: rg refuses it; kgrep ranks the words, and says so.
+    d.run(&["backoff(?= retry)", "."]).code(0).stderr_has(
+        "'backoff(?= retry)' looks like a regex but is not one kgrep can run \
+         (look-around, including look-ahead and look-behind, is not supported); \
+         its words were searched as natural language",
+    );
+    // A back-reference with no word to rank is searched as its text.
+    d.run(&[r"(\w+) \1", "."])
+        .code(1)
+        .stderr_has("(backreferences are not supported); it was searched as the text it is");
+    // A regex that runs, a question and a quoted string say nothing of the kind.
+    for query in [r"back\w+", "what sets the timeout?", "\"x(?=y)\""] {
+        d.run(&[query, "."]).stderr_lacks("looks like a regex");
+    }
 }
