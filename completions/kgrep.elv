@@ -116,6 +116,8 @@ set edit:completion:arg-completer[kgrep] = {|@words|
             cand --word-regexp 'Match a literal or regex query only as a whole word (as `rg -w`: not inside a longer word); a natural-language query always matches code words'
             cand -U 'Let a regex match across lines, as `rg -U` does (`\n` matches a line end; every line of a match prints). A natural-language query ignores it'
             cand --multiline 'Let a regex match across lines, as `rg -U` does (`\n` matches a line end; every line of a match prints). A natural-language query ignores it'
+            cand -P 'Use the regex engine with look-around and back-references, as `rg -P` does (rg links PCRE2; kgrep''s engine is fancy-regex, in Rust): the pattern is then read as a regex, never natural language. -i, -S, -w, -x and -U apply'
+            cand --pcre2 'Use the regex engine with look-around and back-references, as `rg -P` does (rg links PCRE2; kgrep''s engine is fancy-regex, in Rust): the pattern is then read as a regex, never natural language. -i, -S, -w, -x and -U apply'
             cand --multiline-dotall 'With -U, `.` matches line ends too, as `rg --multiline-dotall` does'
             cand -x 'Match only whole lines, as `rg -x` does (it overrides -w): a pattern that reads as natural language is searched as literal text'
             cand --line-regexp 'Match only whole lines, as `rg -x` does (it overrides -w): a pattern that reads as natural language is searched as literal text'

@@ -12,7 +12,6 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use grep_matcher::Matcher;
-use grep_regex::RegexMatcher;
 
 use crate::document::Document;
 use crate::query::{Origin, Query, QueryKind, Term};
@@ -53,7 +52,7 @@ pub struct Occurrence {
 /// Finds what matched on a line: the literal or regex itself, or the terms of
 /// a natural-language query.
 pub enum Spotter {
-    Exact(RegexMatcher),
+    Exact(crate::search::matcher::ExactMatcher),
     Terms(TermMatcher),
 }
 

@@ -281,6 +281,12 @@ pub struct Flags {
     #[arg(short = 'U', long, help_heading = SEARCH)]
     pub multiline: bool,
 
+    /// Use the regex engine with look-around and back-references, as `rg -P`
+    /// does (rg links PCRE2; kgrep's engine is fancy-regex, in Rust): the pattern
+    /// is then read as a regex, never natural language. -i, -S, -w, -x and -U apply.
+    #[arg(short = 'P', long = "pcre2", conflicts_with = "fixed_strings", help_heading = SEARCH)]
+    pub pcre2: bool,
+
     /// With -U, `.` matches line ends too, as `rg --multiline-dotall` does.
     #[arg(long, requires = "multiline", help_heading = SEARCH)]
     pub multiline_dotall: bool,

@@ -338,6 +338,7 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
             line: flags.line_regexp,
             multiline: flags.multiline,
             dotall: flags.multiline_dotall,
+            pcre2: flags.pcre2,
         },
         // --count-matches counts what -o would print.
         only_matching: flags.only_matching || flags.count_matches,

@@ -56,7 +56,8 @@ fn regex_read_as_words(q: &Query) -> Option<String> {
         "it was searched as the text it is"
     };
     Some(format!(
-        "'{}' looks like a regex but is not one kgrep can run ({reason}); {searched}",
+        "'{}' looks like a regex but is not one the default engine runs ({reason}); \
+         {searched}; -P runs it as a regex",
         preview(raw)
     ))
 }

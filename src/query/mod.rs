@@ -170,6 +170,9 @@ pub struct Matching {
     pub multiline: bool,
     /// `--multiline-dotall`: with `multiline`, `.` matches a line end too.
     pub dotall: bool,
+    /// `-P`: the engine with look-around and back-references
+    /// (`search::fancy`), for a regex.
+    pub pcre2: bool,
 }
 
 /// Queries longer than this many terms keep only the first ones: every term costs

@@ -9,7 +9,7 @@
 //! which keeps the automaton small and fast.
 //!
 //! Also the matcher of a literal or regex query ([`exact`]): ripgrep's, with
-//! the query's `-i` and `-w`.
+//! the query's `-i` and `-w`, or with `-P` fancy-regex's ([`super::fancy`]).
 
 use std::cell::RefCell;
 
@@ -687,15 +687,154 @@ impl Matcher for TermMatcher {
     }
 }
 
+/// The matcher of a literal or regex query: ripgrep's regex engine, or with
+/// `-P` fancy-regex's ([`super::fancy`]).
+#[derive(Debug)]
+pub enum ExactMatcher {
+    Regex(RegexMatcher),
+    Fancy(super::fancy::FancyMatcher),
+}
+
+/// The groups of an [`ExactMatcher`]'s match, from the engine that found it.
+#[derive(Debug)]
+pub enum ExactCaptures {
+    Regex(grep_regex::RegexCaptures),
+    Fancy(super::fancy::SlotCaptures),
+}
+
+impl grep_matcher::Captures for ExactCaptures {
+    fn len(&self) -> usize {
+        match self {
+            ExactCaptures::Regex(c) => c.len(),
+            ExactCaptures::Fancy(c) => c.len(),
+        }
+    }
+
+    fn get(&self, i: usize) -> Option<Match> {
+        match self {
+            ExactCaptures::Regex(c) => c.get(i),
+            ExactCaptures::Fancy(c) => c.get(i),
+        }
+    }
+}
+
+/// Why an [`ExactMatcher`] could not decide a match (only `-P`'s engine
+/// ever says so).
+pub type ExactError = super::fancy::FancyError;
+
+fn never(e: NoError) -> ExactError {
+    // NoError is never made; the conversion only satisfies the types.
+    super::fancy::FancyError::from(e.to_string())
+}
+
+/// Every method ripgrep's matcher speeds the search up with is passed on to
+/// it, so the default engine searches exactly as fast as before.
+impl Matcher for ExactMatcher {
+    type Captures = ExactCaptures;
+    type Error = ExactError;
+
+    fn find_at(&self, haystack: &[u8], at: usize) -> Result<Option<Match>, ExactError> {
+        match self {
+            ExactMatcher::Regex(m) => m.find_at(haystack, at).map_err(never),
+            ExactMatcher::Fancy(m) => m.find_at(haystack, at),
+        }
+    }
+
+    fn new_captures(&self) -> Result<ExactCaptures, ExactError> {
+        match self {
+            ExactMatcher::Regex(m) => m.new_captures().map(ExactCaptures::Regex).map_err(never),
+            ExactMatcher::Fancy(m) => m.new_captures().map(ExactCaptures::Fancy),
+        }
+    }
+
+    fn capture_count(&self) -> usize {
+        match self {
+            ExactMatcher::Regex(m) => m.capture_count(),
+            ExactMatcher::Fancy(m) => m.capture_count(),
+        }
+    }
+
+    fn capture_index(&self, name: &str) -> Option<usize> {
+        match self {
+            ExactMatcher::Regex(m) => m.capture_index(name),
+            ExactMatcher::Fancy(m) => m.capture_index(name),
+        }
+    }
+
+    fn captures_at(
+        &self,
+        haystack: &[u8],
+        at: usize,
+        caps: &mut ExactCaptures,
+    ) -> Result<bool, ExactError> {
+        match (self, caps) {
+            (ExactMatcher::Regex(m), ExactCaptures::Regex(c)) => {
+                m.captures_at(haystack, at, c).map_err(never)
+            }
+            (ExactMatcher::Fancy(m), ExactCaptures::Fancy(c)) => m.captures_at(haystack, at, c),
+            // Captures come from `new_captures` of the same matcher.
+            _ => Ok(false),
+        }
+    }
+
+    fn try_find_iter<F, E>(&self, haystack: &[u8], matched: F) -> Result<Result<(), E>, ExactError>
+    where
+        F: FnMut(Match) -> Result<bool, E>,
+    {
+        match self {
+            ExactMatcher::Regex(m) => m.try_find_iter(haystack, matched).map_err(never),
+            ExactMatcher::Fancy(m) => m.try_find_iter(haystack, matched),
+        }
+    }
+
+    fn shortest_match_at(&self, haystack: &[u8], at: usize) -> Result<Option<usize>, ExactError> {
+        match self {
+            ExactMatcher::Regex(m) => m.shortest_match_at(haystack, at).map_err(never),
+            ExactMatcher::Fancy(m) => m.shortest_match_at(haystack, at),
+        }
+    }
+
+    fn non_matching_bytes(&self) -> Option<&grep_matcher::ByteSet> {
+        match self {
+            ExactMatcher::Regex(m) => m.non_matching_bytes(),
+            ExactMatcher::Fancy(_) => None,
+        }
+    }
+
+    fn line_terminator(&self) -> Option<LineTerminator> {
+        match self {
+            ExactMatcher::Regex(m) => m.line_terminator(),
+            // No promise that a match never holds a line end: the searcher
+            // then hands it one line at a time (as rg -P without -U).
+            ExactMatcher::Fancy(_) => None,
+        }
+    }
+
+    fn find_candidate_line(
+        &self,
+        haystack: &[u8],
+    ) -> Result<Option<grep_matcher::LineMatchKind>, ExactError> {
+        match self {
+            ExactMatcher::Regex(m) => m.find_candidate_line(haystack).map_err(never),
+            ExactMatcher::Fancy(m) => m.find_candidate_line(haystack),
+        }
+    }
+}
+
 /// The matcher of a literal or regex query (`None` for natural language),
-/// with its `-i`, `-S`, `-w` and `-x`: the one home of how an exact query matches, for
-/// the search and for the spans the printers colour.
-pub fn exact(q: &Query) -> anyhow::Result<Option<RegexMatcher>> {
+/// with its `-i`, `-S`, `-w`, `-x` and `-P`: the one home of how an exact query
+/// matches, for the search and for the spans the printers colour.
+pub fn exact(q: &Query) -> anyhow::Result<Option<ExactMatcher>> {
     let (text, fixed) = match &q.kind {
         QueryKind::Literal(text) => (text, true),
         QueryKind::Regex(text) => (text, false),
         QueryKind::Natural => return Ok(None),
     };
+    if q.matching.pcre2 && !fixed {
+        return super::fancy::FancyMatcher::new(text, &q.matching)
+            .map(|m| Some(ExactMatcher::Fancy(m)))
+            .map_err(|e| anyhow::anyhow!("invalid regex {text:?} (-P): {e}"));
+    }
     RegexMatcherBuilder::new()
         .fixed_strings(fixed)
         .case_insensitive(q.matching.ignore_case)
@@ -707,7 +846,7 @@ pub fn exact(q: &Query) -> anyhow::Result<Option<RegexMatcher>> {
         .multi_line(q.matching.multiline)
         .dot_matches_new_line(q.matching.multiline && q.matching.dotall)
         .build(text)
-        .map(Some)
+        .map(|m| Some(ExactMatcher::Regex(m)))
         .with_context(|| format!("invalid regex {text:?}"))
 }
 

@@ -25,6 +25,7 @@
 //! depend on which files a thread happened to read first.
 
 mod count;
+pub mod fancy;
 pub mod matcher;
 mod scan;
 pub mod sink;

@@ -1,4 +1,4 @@
-//! `-e`, `-F`, `-i`, `-s`, `-S`, `-w` and `-x`: ripgrep's options for which
+//! `-e`, `-F`, `-i`, `-s`, `-S`, `-w`, `-x` and `-P`: ripgrep's options for which
 //! patterns an exact query searches and how they match. Each is checked
 //! against the lines `rg` prints for the same flags on the corpus fixture; a
 //! natural-language query ignores the case and word options.
@@ -260,4 +260,41 @@ fn pattern_files_are_regexes_one_a_line_and_make_every_argument_a_path() {
         .code(2)
         .stdout_is("")
         .stderr_has("nowhere.txt: No such file or directory");
+}
+
+#[test]
+fn pcre2_runs_look_around_and_back_references_as_rg_p() {
+    let d = corpus();
+    // `rg -n --heading -P '(?<=let )delay(?= =)' src`.
+    d.run(&["-P", "(?<=let )delay(?= =)", "src"])
+        .code(0)
+        .stdout_is(
+            "./src/net/client.rs\n\
+             28:\t                    let delay = backoff_delay(attempt);\n",
+        );
+    // `rg -P -o -i '(?<=fn )BACKOFF_\w+' src`: -i and -o apply.
+    d.run(&["--pcre2", "-o", "-i", r"(?<=fn )BACKOFF_\w+", "src"])
+        .code(0)
+        .stdout_is("./src/net/client.rs\n55:\tbackoff_delay\n");
+    // `rg -P -w backoff src`: only the whole word, not `backoff_delay`.
+    d.run(&["-P", "-w", "--no-heading", "backoff", "src"])
+        .code(0)
+        .stdout_has("./src/net/client.rs:21:")
+        .stdout_has("./src/net/client.rs:54:")
+        .stdout_lacks(":28:");
+    // A back-reference, and --replace with the groups.
+    let t = Dir::new();
+    t.write("a.txt", "retry retry\nretry once\n");
+    t.run(&["-P", r"(\w+) \1", "."])
+        .code(0)
+        .stdout_is("./a.txt\n1:\tretry retry\n");
+    t.run(&["-P", "--replace", "[$1]", r"(\w+)(?= once)", "."])
+        .code(0)
+        .stdout_is("./a.txt\n2:\t[retry] once\n");
+    // The pattern is a regex, never natural language; a bad one is exit 2.
+    t.run(&["-P", "how does it retry", "."]).code(1);
+    t.run(&["-P", "(", "."])
+        .code(2)
+        .stderr_has("invalid regex \"(\" (-P)");
+    t.run(&["-P", "-F", "x", "."]).code(2);
 }

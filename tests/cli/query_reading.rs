@@ -127,9 +127,9 @@ fn a_regex_the_engine_refuses_says_it_was_searched_as_words() {
     d.write("a.txt", "retry backoff\nbackoff backoff\nno match here\n");
     // Look-around: rg refuses it; kgrep ranks the words, and says so.
     d.run(&["backoff(?= retry)", "."]).code(0).stderr_has(
-        "'backoff(?= retry)' looks like a regex but is not one kgrep can run \
+        "'backoff(?= retry)' looks like a regex but is not one the default engine runs \
          (look-around, including look-ahead and look-behind, is not supported); \
-         its words were searched as natural language",
+         its words were searched as natural language; -P runs it as a regex",
     );
     // A back-reference with no word to rank is searched as its text.
     d.run(&[r"(\w+) \1", "."])
