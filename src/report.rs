@@ -472,6 +472,7 @@ mod tests {
                 binary: 0,
                 skips: Vec::new(),
                 skipped_keys: vec!["a.bin".to_string()],
+                bytes: 0,
             },
         );
         assert_eq!(info.query.kind, QueryKindName::Natural);

@@ -401,6 +401,12 @@ pub struct Flags {
     )]
     pub only_matching: bool,
 
+    /// After the results, print ripgrep's statistics, as `rg --stats` does: the
+    /// matches, matched lines and files printed, the files and bytes searched, the
+    /// bytes printed and the time taken (with --json, its summary carries them).
+    #[arg(long, help_heading = OUTPUT)]
+    pub stats: bool,
+
     /// Print each match replaced by REPLACEMENT, as `rg --replace` does (the file is
     /// not changed): `$1`, `${name}` and `$0` are the match's groups, `$$` is `$`.
     /// The pattern is then read as rg reads it, a regex (with -F, text), never

@@ -195,6 +195,8 @@ pub struct Plan {
     pub only_matching: bool,
     /// `--replace`: what each match prints as (the pattern is then a regex).
     pub replace: Option<String>,
+    /// `--stats`: ripgrep's statistics after the results.
+    pub stats: bool,
     /// `--no-heading` (`Some(false)`) or `--vimgrep` (`Some(true)`): ripgrep's
     /// flat lines, with columns for `--vimgrep`.
     pub flat: Option<bool>,
@@ -343,6 +345,7 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         // --count-matches counts what -o would print.
         only_matching: flags.only_matching || flags.count_matches,
         replace: flags.replace.clone(),
+        stats: flags.stats,
         follow: flags.follow,
         max_filesize: flags.max_filesize,
         ignores: crate::walk::IgnoreRules {

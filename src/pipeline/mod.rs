@@ -273,7 +273,14 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
             &plan.judge,
         ),
         QueryKind::Literal(_) | QueryKind::Regex(_) => {
-            exact::search(&q, corpus, &read, plan.listing == Listing::Quiet)
+            // `-q` stops at the first match, unless `--stats` counts them all
+            // (as rg's does).
+            exact::search(
+                &q,
+                corpus,
+                &read,
+                plan.listing == Listing::Quiet && !plan.stats,
+            )
         }
     };
     spinner.finish();
@@ -436,6 +443,10 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
             messages::line(&line);
         }
     }
+    // `--stats` counts the bytes printed: the results go through a buffer.
+    let searching = found.started.elapsed();
+    let stats = plan.stats && !plan.json;
+    let mut bytes_printed = 0;
     let printed = match fitted {
         Some(fitted) => {
             if let Some(note) = &fitted.note {
@@ -444,9 +455,19 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
             let mut out = std::io::stdout().lock();
             out.write_all(&fitted.bytes).context("writing results")?;
             out.flush().context("writing results")?;
+            bytes_printed = fitted.bytes.len();
             fitted.printed
         }
         None if plan.json => output::print_json(plan, found, read)?,
+        None if stats => {
+            let mut bytes = Vec::new();
+            let printed = output::write_grep_to(&mut bytes, plan, found, read)?;
+            let mut out = std::io::stdout().lock();
+            out.write_all(&bytes).context("writing results")?;
+            out.flush().context("writing results")?;
+            bytes_printed = bytes.len();
+            printed
+        }
         None => output::print(plan, found, read)?,
     };
     // `-c --include-zero`: then each file searched that printed no count.
@@ -461,6 +482,18 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
             .collect();
         let zero = searched_besides(plan, found, &counted)?;
         output::print_paths(plan, &zero, ":0")?;
+    }
+    if stats {
+        let mut block = output::printed_counts(plan, found, read)?;
+        block.files_searched = found.search.stats.loaded;
+        block.bytes_searched = found.search.stats.bytes;
+        block.bytes_printed = bytes_printed;
+        block.searching = searching;
+        block.total = found.started.elapsed();
+        let mut out = std::io::stdout().lock();
+        crate::render::stats::write_stats(&mut out, &block)
+            .and_then(|()| out.flush())
+            .context("writing results")?;
     }
     // `-q` asks only whether something matched: a match answers it, whatever
     // else failed (ripgrep's rule).

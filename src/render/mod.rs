@@ -11,6 +11,7 @@
 //! - [`cut`]: the preview window of a long natural-language result line.
 //! - [`replace`]: `--replace`'s text of a match line.
 //! - [`answer`]: the `--answer` section on stderr, as rlmgrep lays it out.
+//! - [`stats`]: `--stats`'s block after the results.
 //! - [`signature`]: `--signature` / `--signature-json` output, byte for byte.
 //! - [`sanitize`]: makes file and model text safe to write to a terminal.
 //! - [`cells`]: terminal cell widths and rich-style tab expansion.
@@ -37,6 +38,7 @@ pub mod replace;
 pub mod results;
 pub mod sanitize;
 pub mod signature;
+pub mod stats;
 pub mod style;
 pub mod wrap;
 

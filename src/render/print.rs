@@ -132,6 +132,31 @@ pub(crate) fn write_grep_to(
     .context("writing results")
 }
 
+/// What `--stats` counts of the printed lines: matches (the parts `-o`
+/// would print), match lines and files, by the printers' own rules.
+pub(crate) fn printed_counts(
+    plan: &Plan,
+    found: &Found,
+    read: &ReadOptions,
+) -> anyhow::Result<render::stats::Stats> {
+    let spotter = Spotter::new(&found.q)?;
+    let mut stats = render::stats::Stats::default();
+    for (h, lines) in &found.search.selected {
+        let Some(doc) = found.search.document(*h, read) else {
+            continue;
+        };
+        let mut file = FileResult::new(&doc, lines.to_vec());
+        file.spans = report::spans(&doc, lines, &spotter);
+        let printed = grep::match_count(&file, plan.max_count);
+        if printed > 0 {
+            stats.files_matched += 1;
+            stats.matched_lines += printed;
+            stats.matches += grep::part_count(&file, plan.max_count);
+        }
+    }
+    Ok(stats)
+}
+
 /// `--files`: the keys of the files a search would read, as `-l` prints
 /// paths (nothing for `-q`).
 pub(crate) fn print_paths(plan: &Plan, keys: &[String], suffix: &str) -> anyhow::Result<()> {

@@ -60,6 +60,8 @@ pub struct LoadStats {
     /// The keys of the `skipped` files, sorted: what the search never read
     /// as text (`--files-without-match` leaves them out, as rg does).
     pub skipped_keys: Vec<String>,
+    /// Bytes of the files read as text (`--stats`'s bytes searched).
+    pub bytes: u64,
 }
 
 /// Where the haystacks of a search come from.
@@ -121,6 +123,7 @@ impl Counters {
             binary: self.binary.load(Ordering::Relaxed),
             skips: skips.into_iter().map(|(_, line)| line).collect(),
             skipped_keys,
+            bytes: self.bytes.load(Ordering::Relaxed) as u64,
         }
     }
 

@@ -456,3 +456,39 @@ fn replace_prints_each_match_replaced_as_rg() {
         .code(2)
         .stderr_has("'--multiline' cannot be used with '--replace");
 }
+
+#[test]
+fn stats_counts_what_printed_and_what_was_searched_as_rg() {
+    let d = corpus();
+    let run = d.run(&["--stats", "backoff_delay", "src"]);
+    run.code(0);
+    let out = &run.stdout;
+    let (results, block) = out.split_once("\n\n").expect("a block after an empty line");
+    // `rg --stats backoff_delay src`: the same counts; the bytes printed are
+    // kgrep's own layout's.
+    let lines: Vec<&str> = block.lines().collect();
+    assert_eq!(
+        lines[..6],
+        [
+            "2 matches",
+            "2 matched lines",
+            "1 files contained matches",
+            "3 files searched",
+            &format!("{} bytes printed", results.len() + 1),
+            "2904 bytes searched",
+        ],
+        "{}",
+        run.describe
+    );
+    assert!(lines[6].ends_with(" seconds spent searching") && lines[7].ends_with(" seconds"));
+    // -q prints only the block, and still searches every file (as rg's does).
+    let quiet = d.run(&["-q", "--stats", "backoff_delay", "src"]);
+    quiet
+        .code(0)
+        .stdout_has("\n2 matches\n")
+        .stdout_has("\n3 files searched\n0 bytes printed\n");
+    // --json carries them in its summary: no block.
+    d.run(&["--json", "--stats", "backoff_delay", "src"])
+        .code(0)
+        .stdout_lacks("files searched");
+}
