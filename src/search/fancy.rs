@@ -72,6 +72,8 @@ impl FancyMatcher {
             matching.ignore_case || (matching.smart_case && !has_upper_case_literal(pattern));
         let re = RegexBuilder::new(&wrapped)
             .case_insensitive(ignore_case)
+            // `^` and `$` hold at every line's ends, as in ripgrep (a line
+            // may come with its `\n`; with -U the text holds many).
             .multi_line(true)
             .dot_matches_new_line(matching.multiline && matching.dotall)
             .build()
