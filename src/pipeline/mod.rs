@@ -452,20 +452,14 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
             if let Some(note) = &fitted.note {
                 messages::line(note);
             }
-            let mut out = std::io::stdout().lock();
-            out.write_all(&fitted.bytes).context("writing results")?;
-            out.flush().context("writing results")?;
-            bytes_printed = fitted.bytes.len();
+            bytes_printed = write_stdout(&fitted.bytes)?;
             fitted.printed
         }
         None if plan.json => output::print_json(plan, found, read)?,
         None if stats => {
             let mut bytes = Vec::new();
             let printed = output::write_grep_to(&mut bytes, plan, found, read)?;
-            let mut out = std::io::stdout().lock();
-            out.write_all(&bytes).context("writing results")?;
-            out.flush().context("writing results")?;
-            bytes_printed = bytes.len();
+            bytes_printed = write_stdout(&bytes)?;
             printed
         }
         None => output::print(plan, found, read)?,
@@ -501,6 +495,15 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
         return Ok(ExitStatus::Matched);
     }
     Ok(ExitStatus::of_search(printed > 0, messages::errored()))
+}
+
+/// Writes output made in a buffer to stdout; returns its length.
+fn write_stdout(bytes: &[u8]) -> anyhow::Result<usize> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)
+        .and_then(|()| out.flush())
+        .context("writing results")?;
+    Ok(bytes.len())
 }
 
 fn cwd() -> anyhow::Result<PathBuf> {
