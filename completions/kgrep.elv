@@ -118,6 +118,7 @@ set edit:completion:arg-completer[kgrep] = {|@words|
             cand --multiline 'Let a regex match across lines, as `rg -U` does (`\n` matches a line end; every line of a match prints). A natural-language query ignores it'
             cand -P 'Use the regex engine with look-around and back-references, as `rg -P` does (rg links PCRE2; kgrep''s engine is fancy-regex, in Rust): the pattern is then read as a regex, never natural language. -i, -S, -w, -x and -U apply'
             cand --pcre2 'Use the regex engine with look-around and back-references, as `rg -P` does (rg links PCRE2; kgrep''s engine is fancy-regex, in Rust): the pattern is then read as a regex, never natural language. -i, -S, -w, -x and -U apply'
+            cand --invert-match 'Print the lines that do not match, as `rg --invert-match` does (the pattern is then read as a regex, or text with -F, never natural language). Long name only: -v is rlmgrep''s (verbose)'
             cand --multiline-dotall 'With -U, `.` matches line ends too, as `rg --multiline-dotall` does'
             cand -x 'Match only whole lines, as `rg -x` does (it overrides -w): a pattern that reads as natural language is searched as literal text'
             cand --line-regexp 'Match only whole lines, as `rg -x` does (it overrides -w): a pattern that reads as natural language is searched as literal text'

@@ -90,6 +90,7 @@ complete -c kgrep -s S -l smart-case -d 'Match a literal or regex query in any c
 complete -c kgrep -s w -l word-regexp -d 'Match a literal or regex query only as a whole word (as `rg -w`: not inside a longer word); a natural-language query always matches code words'
 complete -c kgrep -s U -l multiline -d 'Let a regex match across lines, as `rg -U` does (`\\n` matches a line end; every line of a match prints). A natural-language query ignores it'
 complete -c kgrep -s P -l pcre2 -d 'Use the regex engine with look-around and back-references, as `rg -P` does (rg links PCRE2; kgrep\'s engine is fancy-regex, in Rust): the pattern is then read as a regex, never natural language. -i, -S, -w, -x and -U apply'
+complete -c kgrep -l invert-match -d 'Print the lines that do not match, as `rg --invert-match` does (the pattern is then read as a regex, or text with -F, never natural language). Long name only: -v is rlmgrep\'s (verbose)'
 complete -c kgrep -l multiline-dotall -d 'With -U, `.` matches line ends too, as `rg --multiline-dotall` does'
 complete -c kgrep -s x -l line-regexp -d 'Match only whole lines, as `rg -x` does (it overrides -w): a pattern that reads as natural language is searched as literal text'
 complete -c kgrep -l no-builtin-thesaurus -d 'Do not use the thesaurus compiled into kgrep'

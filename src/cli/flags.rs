@@ -287,6 +287,12 @@ pub struct Flags {
     #[arg(short = 'P', long = "pcre2", conflicts_with = "fixed_strings", help_heading = SEARCH)]
     pub pcre2: bool,
 
+    /// Print the lines that do not match, as `rg --invert-match` does (the pattern
+    /// is then read as a regex, or text with -F, never natural language). Long name
+    /// only: -v is rlmgrep's (verbose).
+    #[arg(long, help_heading = SEARCH)]
+    pub invert_match: bool,
+
     /// With -U, `.` matches line ends too, as `rg --multiline-dotall` does.
     #[arg(long, requires = "multiline", help_heading = SEARCH)]
     pub multiline_dotall: bool,

@@ -341,9 +341,11 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
             multiline: flags.multiline,
             dotall: flags.multiline_dotall,
             pcre2: flags.pcre2,
+            invert: flags.invert_match,
         },
-        // --count-matches counts what -o would print.
-        only_matching: flags.only_matching || flags.count_matches,
+        // --count-matches counts what -o would print. An inverted line holds
+        // no match: it prints whole and counts once, as in rg.
+        only_matching: (flags.only_matching || flags.count_matches) && !flags.invert_match,
         replace: flags.replace.clone(),
         stats: flags.stats,
         follow: flags.follow,

@@ -173,6 +173,8 @@ pub struct Matching {
     /// `-P`: the engine with look-around and back-references
     /// (`search::fancy`), for a regex.
     pub pcre2: bool,
+    /// `--invert-match`: the lines that do not match are the match lines.
+    pub invert: bool,
 }
 
 /// Queries longer than this many terms keep only the first ones: every term costs

@@ -28,14 +28,18 @@ pub fn search(
     let Some(matcher) = exact(q)? else {
         anyhow::bail!("a natural-language query is ranked, not searched exactly");
     };
+    // `--invert-match` prints files with no match whole: every file is loaded.
     let prefilter = match &q.kind {
-        QueryKind::Literal(lit) => !q.matching.multiline && !lit.contains(['\r', '\n', '\u{fffd}']),
+        QueryKind::Literal(lit) => {
+            !q.matching.multiline && !q.matching.invert && !lit.contains(['\r', '\n', '\u{fffd}'])
+        }
         _ => false,
     };
     let how = search::Exact {
         prefilter,
         first_only,
         multiline: q.matching.multiline,
+        invert: q.matching.invert,
     };
     Ok(collect(search::search_exact(corpus, &matcher, read, how)))
 }

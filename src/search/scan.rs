@@ -466,6 +466,25 @@ pub struct Exact {
     pub first_only: bool,
     /// `-U`: a match may span lines.
     pub multiline: bool,
+    /// `--invert-match`: a file's lines that hold no match (without
+    /// `prefilter`, so a file with none is read whole).
+    pub invert: bool,
+}
+
+/// The lines of `text` (1-based) not in `matched` (sorted): `--invert-match`'s.
+/// The empty "line" after a final `\n` is no line, as in ripgrep.
+fn inverted(matched: &[usize], text: &[u8]) -> Vec<usize> {
+    let newlines = memchr::memchr_iter(b'\n', text).count();
+    let lines = if text.last().is_some_and(|&b| b != b'\n') {
+        newlines + 1
+    } else {
+        newlines
+    };
+    let mut matched = matched.to_vec();
+    matched.sort_unstable();
+    (1..=lines)
+        .filter(|n| matched.binary_search(n).is_err())
+        .collect()
 }
 
 /// Exact search: every matching line of every file. With `prefilter`, plain
@@ -488,6 +507,7 @@ where
         prefilter,
         first_only,
         multiline,
+        invert,
     } = how;
     let counters = Counters::default();
     // Set by the first match under `-q`: no file is read after it, and the
@@ -528,6 +548,9 @@ where
                 messages::error_in(read.voice, &format!("{}: {err}", h.key));
                 return None;
             }
+            if invert {
+                sink.lines = inverted(&sink.lines, &doc.text);
+            }
             if sink.lines.is_empty() {
                 return None;
             }
@@ -553,6 +576,15 @@ mod tests {
     use super::*;
     use crate::query::analyze;
     use crate::walk::Source;
+
+    #[test]
+    fn inverted_lines_are_the_others_and_no_line_follows_a_last_newline() {
+        assert_eq!(inverted(&[2], b"a\nb\nc"), [1, 3]);
+        assert_eq!(inverted(&[2], b"a\nb\nc\n"), [1, 3]);
+        assert_eq!(inverted(&[1], b"a\n"), Vec::<usize>::new());
+        assert_eq!(inverted(&[], b""), Vec::<usize>::new());
+        assert_eq!(inverted(&[], b"\n"), [1]);
+    }
 
     #[test]
     fn a_small_tree_is_its_own_sample() {

@@ -1,4 +1,4 @@
-//! `-e`, `-F`, `-i`, `-s`, `-S`, `-w`, `-x` and `-P`: ripgrep's options for which
+//! `-e`, `-F`, `-i`, `-s`, `-S`, `-w`, `-x`, `-P` and `--invert-match`: ripgrep's options for which
 //! patterns an exact query searches and how they match. Each is checked
 //! against the lines `rg` prints for the same flags on the corpus fixture; a
 //! natural-language query ignores the case and word options.
@@ -297,4 +297,35 @@ fn pcre2_runs_look_around_and_back_references_as_rg_p() {
         .code(2)
         .stderr_has("invalid regex \"(\" (-P)");
     t.run(&["-P", "-F", "x", "."]).code(2);
+}
+
+#[test]
+fn invert_match_prints_the_lines_that_do_not_match_as_rg() {
+    let d = Dir::new();
+    d.write("a.txt", "alpha retry\nbeta\nretry retry\n");
+    d.write("b.txt", "gamma\n");
+    // `rg -n --heading -v retry`: a file with no match prints whole, and
+    // the empty "line" after the last newline is no line.
+    d.run(&["--invert-match", "retry", "."])
+        .code(0)
+        .stdout_is("./a.txt\n2:\tbeta\n\n./b.txt\n1:\tgamma\n");
+    // `rg -c -v retry` and `rg -v --count-matches retry`: lines, once each.
+    d.run(&["--invert-match", "-c", "retry", "."])
+        .code(0)
+        .stdout_is("./a.txt:1\n./b.txt:1\n");
+    d.run(&["--invert-match", "--count-matches", "retry", "."])
+        .code(0)
+        .stdout_is("./a.txt:1\n./b.txt:1\n");
+    // `rg -v -o retry a.txt` prints the inverted line whole.
+    d.run(&["--invert-match", "-o", "retry", "a.txt"])
+        .code(0)
+        .stdout_is("./a.txt\n2:\tbeta\n");
+    // The pattern is a regex, never natural language: this one is on no line.
+    d.run(&["--invert-match", "how does it retry", "a.txt"])
+        .code(0)
+        .stdout_is("./a.txt\n1:\talpha retry\n2:\tbeta\n3:\tretry retry\n");
+    // Every line matches: nothing prints, exit 1.
+    d.run(&["--invert-match", "-F", "t", "a.txt"])
+        .code(1)
+        .stdout_is("");
 }
