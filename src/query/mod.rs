@@ -304,11 +304,7 @@ pub fn read_any(patterns: &[String], fixed: bool) -> Reading {
         })
         .collect::<Vec<_>>()
         .join("|");
-    Reading {
-        raw: text.clone(),
-        kind: QueryKind::Regex(text),
-        read: None,
-    }
+    read_pattern(&text, false)
 }
 
 /// Reads one pattern as its flags ask: as text with `fixed` (`-F`), else
