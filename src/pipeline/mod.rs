@@ -443,23 +443,30 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
             messages::line(&line);
         }
     }
-    // `--stats` counts the bytes printed: the results go through a buffer.
+    // `--stats` counts what the printer prints and the bytes printed: the
+    // results go through a buffer.
     let searching = found.started.elapsed();
     let stats = plan.stats && !plan.json;
-    let mut bytes_printed = 0;
+    let mut block = crate::render::stats::Stats::default();
     let printed = match fitted {
         Some(fitted) => {
             if let Some(note) = &fitted.note {
                 messages::line(note);
             }
-            bytes_printed = write_stdout(&fitted.bytes)?;
+            if stats {
+                // The budget rendered it already; count the lines it kept.
+                let counts = Some(&mut block);
+                output::write_grep_counted(&mut std::io::sink(), plan, found, read, counts)?;
+            }
+            block.bytes_printed = write_stdout(&fitted.bytes)?;
             fitted.printed
         }
         None if plan.json => output::print_json(plan, found, read)?,
         None if stats => {
             let mut bytes = Vec::new();
-            let printed = output::write_grep_to(&mut bytes, plan, found, read)?;
-            bytes_printed = write_stdout(&bytes)?;
+            let counts = Some(&mut block);
+            let printed = output::write_grep_counted(&mut bytes, plan, found, read, counts)?;
+            block.bytes_printed = write_stdout(&bytes)?;
             printed
         }
         None => output::print(plan, found, read)?,
@@ -478,10 +485,8 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
         output::print_paths(plan, &zero, ":0")?;
     }
     if stats {
-        let mut block = output::printed_counts(plan, found, read)?;
         block.files_searched = found.search.stats.loaded;
         block.bytes_searched = found.search.stats.bytes;
-        block.bytes_printed = bytes_printed;
         block.searching = searching;
         block.total = found.started.elapsed();
         let mut out = std::io::stdout().lock();

@@ -52,6 +52,19 @@ pub(crate) fn write_grep_to(
     found: &Found,
     read: &ReadOptions,
 ) -> anyhow::Result<usize> {
+    write_grep_counted(out, plan, found, read, None)
+}
+
+/// [`write_grep_to`], and with `counts` what `--stats` counts of the printed
+/// lines, from the same files: matches (the parts `-o` would print), match
+/// lines and files, by the printer's own rules.
+pub(crate) fn write_grep_counted(
+    out: &mut dyn Write,
+    plan: &Plan,
+    found: &Found,
+    read: &ReadOptions,
+    counts: Option<&mut render::stats::Stats>,
+) -> anyhow::Result<usize> {
     let docs: Vec<(Document, &Vec<usize>)> = found
         .search
         .selected
@@ -67,6 +80,7 @@ pub(crate) fn write_grep_to(
         && (plan.color || long_lines.is_some() || plan.column || plan.max_columns.is_some()))
         || (plan.only_matching && listing != Listing::Files)
         || plan.flat == Some(true)
+        || counts.is_some()
     {
         Some(Spotter::new(&found.q)?)
     } else {
@@ -110,6 +124,16 @@ pub(crate) fn write_grep_to(
         column: plan.column,
         max_columns: plan.max_columns,
     };
+    if let Some(counts) = counts {
+        for file in &files {
+            let printed = grep::match_count(file, plan.max_count);
+            if printed > 0 {
+                counts.files_matched += 1;
+                counts.matched_lines += printed;
+                counts.matches += grep::part_count(file, plan.max_count);
+            }
+        }
+    }
     // What would print: the exit status's count when nothing is written.
     let count = || {
         files
@@ -130,31 +154,6 @@ pub(crate) fn write_grep_to(
         Listing::Quiet | Listing::FilesWithout => Ok(count()),
     }
     .context("writing results")
-}
-
-/// What `--stats` counts of the printed lines: matches (the parts `-o`
-/// would print), match lines and files, by the printers' own rules.
-pub(crate) fn printed_counts(
-    plan: &Plan,
-    found: &Found,
-    read: &ReadOptions,
-) -> anyhow::Result<render::stats::Stats> {
-    let spotter = Spotter::new(&found.q)?;
-    let mut stats = render::stats::Stats::default();
-    for (h, lines) in &found.search.selected {
-        let Some(doc) = found.search.document(*h, read) else {
-            continue;
-        };
-        let mut file = FileResult::new(&doc, lines.to_vec());
-        file.spans = report::spans(&doc, lines, &spotter);
-        let printed = grep::match_count(&file, plan.max_count);
-        if printed > 0 {
-            stats.files_matched += 1;
-            stats.matched_lines += printed;
-            stats.matches += grep::part_count(&file, plan.max_count);
-        }
-    }
-    Ok(stats)
 }
 
 /// `--files`: the keys of the files a search would read, as `-l` prints
