@@ -9,7 +9,11 @@
 //! - stdin is not normalised at all: `\r` and invalid bytes come back out raw
 //!   (Python reads it with `surrogateescape`), and it is never binary, since
 //!   rlmgrep reads it as text without a NUL check;
-//! - lines are `text.split('\n')`: `"a\n"` has two lines, `""` has one.
+//! - lines are `text.split('\n')`: `"a\n"` has two lines, `""` has one;
+//! - a file that opens with a UTF-16 byte-order mark is decoded to UTF-8 first
+//!   ([`utf16`]), as rg's BOM sniffing decodes it, then read by the rules
+//!   above. A deliberate difference: rlmgrep calls such a file binary (its
+//!   text is full of NULs) and skips it; README.md's table lists it.
 //!
 //!
 //! Documents are converted to text first ([`convert`], issue 8), following
@@ -453,10 +457,37 @@ pub fn from_bytes(key: String, bytes: Vec<u8>, is_stdin: bool, opts: &ReadOption
     if is_stdin {
         return Loaded::Text(document(key, bytes));
     }
+    let bytes = match utf16(&bytes) {
+        // Unpaired surrogates become U+FFFD, as invalid UTF-8 does.
+        Some(encoding) => encoding
+            .decode_with_bom_removal(&bytes)
+            .0
+            .into_owned()
+            .into_bytes(),
+        None => bytes,
+    };
     if !opts.text && memchr::memchr(0, &bytes).is_some() {
         return Loaded::Binary;
     }
     Loaded::Text(document(key, normalize(bytes)))
+}
+
+/// The UTF-16 encoding whose byte-order mark `bytes` open with. A UTF-8 mark
+/// is not one: rlmgrep's Python keeps it as U+FEFF, and so does kgrep.
+pub fn utf16(bytes: &[u8]) -> Option<&'static encoding_rs::Encoding> {
+    let (encoding, _) = encoding_rs::Encoding::for_bom(bytes)?;
+    (encoding != encoding_rs::UTF_8).then_some(encoding)
+}
+
+/// Whether the file at `path` opens with a UTF-16 byte-order mark (false
+/// when it cannot be read). For the readers that stream raw bytes, which
+/// must hand such a file to [`load`] instead.
+pub fn opens_utf16(path: &Path) -> bool {
+    let mut head = [0u8; 2];
+    File::open(path)
+        .and_then(|mut file| file.read_exact(&mut head))
+        .is_ok()
+        && utf16(&head).is_some()
 }
 
 fn document(key: String, text: Vec<u8>) -> Document {
@@ -687,6 +718,66 @@ mod tests {
 
     /// The fixture's binary/blob.bin (make_fixture.py BLOB_BIN).
     const BLOB: &[u8] = b"\x89BIN\x00\x01\x02binary payload\x00\xff\n";
+
+    /// `text` in UTF-16 with its byte-order mark, little- or big-endian.
+    fn utf16_bytes(text: &str, little: bool) -> Vec<u8> {
+        let mut out = if little {
+            vec![0xFF, 0xFE]
+        } else {
+            vec![0xFE, 0xFF]
+        };
+        for unit in text.encode_utf16() {
+            let pair = if little {
+                unit.to_le_bytes()
+            } else {
+                unit.to_be_bytes()
+            };
+            out.extend_from_slice(&pair);
+        }
+        out
+    }
+
+    /// A file with a UTF-16 byte-order mark is text, as rg reads it: decoded,
+    /// the mark dropped, its CRLFs normalised; a UTF-8 mark stays, as in
+    /// rlmgrep; NUL characters in the decoded text still make it binary.
+    #[test]
+    fn utf16_with_a_byte_order_mark_is_decoded() {
+        for little in [true, false] {
+            let d = doc(&utf16_bytes("caf\u{e9} retry\r\nsecond\n", little));
+            assert_eq!(d.text, "caf\u{e9} retry\nsecond\n".as_bytes());
+        }
+        let mut lone_surrogate = utf16_bytes("a", true);
+        lone_surrogate.extend_from_slice(&[0x00, 0xD8]);
+        assert_eq!(doc(&lone_surrogate).text, "a\u{FFFD}".as_bytes());
+        assert_eq!(doc(b"\xEF\xBB\xBFx").text, b"\xEF\xBB\xBFx");
+        let nul = utf16_bytes("a\0b", true);
+        assert_eq!(
+            from_bytes("k".into(), nul.clone(), false, &TEXT),
+            Loaded::Binary
+        );
+        match from_bytes("k".into(), nul, false, &AS_TEXT) {
+            Loaded::Text(d) => assert_eq!(d.text, b"a\0b"),
+            other => panic!("{other:?}"),
+        }
+        // Without a mark, UTF-16 is binary, as in rg and rlmgrep.
+        let unmarked = utf16_bytes("retry", true)[2..].to_vec();
+        assert_eq!(
+            from_bytes("k".into(), unmarked, false, &TEXT),
+            Loaded::Binary
+        );
+        let dir = TempDir::new().unwrap();
+        let h = file_haystack(&dir, "w.txt", &utf16_bytes("x", false));
+        let Source::Path(path) = &h.source else {
+            unreachable!()
+        };
+        assert!(opens_utf16(path));
+        let h = file_haystack(&dir, "u.txt", b"\xEF\xBB\xBFx");
+        let Source::Path(path) = &h.source else {
+            unreachable!()
+        };
+        assert!(!opens_utf16(path));
+        assert!(!opens_utf16(&dir.path().join("missing")));
+    }
 
     #[test]
     fn nul_byte_means_binary() {

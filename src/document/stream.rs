@@ -37,7 +37,8 @@ pub fn streamed<'h>(h: &'h Haystack, opts: &ReadOptions) -> Option<&'h Path> {
         return None;
     }
     let len = std::fs::metadata(path).ok()?.len();
-    (len > STREAMED_TEXT_BYTES).then_some(path)
+    // A UTF-16 file is decoded whole by `load` (these lines are raw bytes').
+    (len > STREAMED_TEXT_BYTES && !super::opens_utf16(path)).then_some(path)
 }
 
 /// Calls `f` with each line of the file (its number from 1, its text without

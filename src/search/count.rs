@@ -28,6 +28,9 @@ pub(super) struct Counted {
     pub bytes: usize,
     /// A NUL byte was found: reading stopped there, counts are partial.
     pub binary: bool,
+    /// The stream opens with a UTF-16 byte-order mark: reading stopped
+    /// there, and the caller decodes the file (`document::load`) to count it.
+    pub utf16: bool,
 }
 
 thread_local! {
@@ -79,6 +82,10 @@ fn count_with(
             Err(e) => return Err(e),
         };
         let filled = kept + n;
+        if out.bytes == 0 && crate::document::utf16(&buf[..filled]).is_some() {
+            out.utf16 = true;
+            return Ok(out);
+        }
         out.bytes += n;
         if detect_binary && memchr::memchr(0, &buf[kept..filled]).is_some() {
             out.binary = true;
@@ -114,17 +121,26 @@ fn safe_cut(text: &[u8]) -> Option<usize> {
 /// [`count_reader`] counts them from a stream: with `detect_binary`, a NUL
 /// byte makes it binary (skipped by the caller, so the counts are not made).
 pub(super) fn count_bytes(matcher: &TermMatcher, bytes: &[u8], detect_binary: bool) -> Counted {
+    if crate::document::utf16(bytes).is_some() {
+        return Counted {
+            counts: vec![0; matcher.term_count()],
+            utf16: true,
+            ..Counted::default()
+        };
+    }
     if detect_binary && memchr::memchr(0, bytes).is_some() {
         return Counted {
             counts: vec![0; matcher.term_count()],
             bytes: bytes.len(),
             binary: true,
+            utf16: false,
         };
     }
     Counted {
         counts: count_text(matcher, bytes),
         bytes: bytes.len(),
         binary: false,
+        utf16: false,
     }
 }
 
@@ -192,6 +208,21 @@ mod tests {
         let text = count_reader(&mut &b"retry\0retry"[..], &m, false, CHUNK).unwrap();
         assert!(!text.binary);
         assert_eq!(text.counts.iter().sum::<u32>(), 2);
+    }
+
+    /// A UTF-16 byte-order mark stops the count at once, with or without
+    /// binary detection, in memory or streamed: the caller decodes the file.
+    #[test]
+    fn a_utf16_mark_is_left_to_the_caller() {
+        let m = TermMatcher::new(&analyze("retry").terms).unwrap();
+        let text = b"\xFF\xFEr\0e\0t\0r\0y\0";
+        for detect_binary in [true, false] {
+            let streamed = count_reader(&mut &text[..], &m, detect_binary, CHUNK).unwrap();
+            assert!(streamed.utf16 && !streamed.binary);
+            assert_eq!(streamed.counts, [0]);
+            assert!(count_bytes(&m, text, detect_binary).utf16);
+        }
+        assert!(!counts("retry", b"\xEF\xBB\xBFretry", CHUNK).utf16);
     }
 
     /// Pieces a code text is made of, word parts and separators of every kind.

@@ -394,7 +394,7 @@ fn count_file(
             if small {
                 if let Some(bytes) = read_small(&mut file)? {
                     let c = count::count_bytes(matcher, &bytes, !read.text);
-                    if !c.binary {
+                    if !c.binary && !c.utf16 {
                         read.reread.keep_raw(&h.key, bytes);
                     }
                     return Ok(c);
@@ -403,6 +403,11 @@ fn count_file(
             count::count_reader(&mut file, matcher, !read.text, count::CHUNK)
         }),
     };
+    if matches!(&counted, Ok(c) if c.utf16) {
+        // Its raw bytes hold NULs; `load` decodes it, as rg does.
+        let doc = load(h, read, counters)?;
+        return Some((count::count_text(matcher, &doc.text), doc.text.len()));
+    }
     let (result, c) = match counted {
         Ok(c) => (Ok(()), c),
         Err(err) => (Err(err), count::Counted::default()),

@@ -26,6 +26,57 @@ fn invalid_utf8_is_shown_lossily() {
         .stdout_is("./latin1.txt\n1:\tcaf\u{fffd} needle\n");
 }
 
+/// `text` in UTF-16 with its byte-order mark, little- or big-endian.
+fn utf16(text: &str, little: bool) -> Vec<u8> {
+    let mut out = if little {
+        vec![0xFF, 0xFE]
+    } else {
+        vec![0xFE, 0xFF]
+    };
+    for unit in text.encode_utf16() {
+        let pair = if little {
+            unit.to_le_bytes()
+        } else {
+            unit.to_be_bytes()
+        };
+        out.extend_from_slice(&pair);
+    }
+    out
+}
+
+/// A file that opens with a UTF-16 byte-order mark is searched as its text,
+/// as rg decodes it (rlmgrep skips it as binary: README's table), by natural
+/// language, literals, regexes and counts, with or without `-a`; a file of
+/// UTF-16 without the mark is still binary.
+#[test]
+fn utf16_files_with_a_byte_order_mark_are_searched_as_rg_searches_them() {
+    let d = Dir::new();
+    d.write(
+        "le.txt",
+        utf16("first line\r\nretry the caf\u{e9} needle\r\n", true),
+    );
+    d.write("be.txt", utf16("needle at the top\n", false));
+    d.write("bare.bin", &utf16("needle", true)[2..]);
+    // `rg -n --heading needle`: the same lines (rg prints \r\n endings).
+    let want = "./be.txt\n1:\tneedle at the top\n\n./le.txt\n2:\tretry the caf\u{e9} needle\n";
+    d.run(&["\"needle\"", "."])
+        .code(0)
+        .stdout_is(want)
+        .stderr_has("Scanned 3 files. Loaded 2. Skipped 1.");
+    d.run(&["-a", "\"needle\"", "le.txt"])
+        .code(0)
+        .stdout_is("./le.txt\n2:\tretry the caf\u{e9} needle\n");
+    d.run(&["caf\u{e9}\\s+ne+dle", "le.txt"])
+        .code(0)
+        .stdout_is("./le.txt\n2:\tretry the caf\u{e9} needle\n");
+    d.run(&["-c", "needle", "le.txt", "be.txt"])
+        .code(0)
+        .stdout_is("./be.txt:1\n./le.txt:1\n");
+    d.run(&["how is the needle retried", "le.txt"])
+        .code(0)
+        .stdout_has("2:\tretry the caf\u{e9} needle\n");
+}
+
 #[test]
 fn empty_file_and_empty_dir() {
     let d = Dir::new();
