@@ -18,6 +18,7 @@ complete -c kgrep -s f -l file -d 'Read patterns from FILE, one a line, as `rg -
 complete -c kgrep -l thesaurus -d 'Add a thesaurus layer: Terraphim JSON (or its legacy flat form) or a folder of Markdown concept files. Repeatable; later ones win' -r -F
 complete -c kgrep -s M -l max-columns -d 'Print a line longer than NUM bytes as `[Omitted long matching line]` (or `context line`), as `rg -M` does; 0 sets no limit. It replaces the cut of long natural-language lines to 300 bytes' -r
 complete -c kgrep -l replace -d 'Print each match replaced by REPLACEMENT, as `rg --replace` does (the file is not changed): `$1`, `${name}` and `$0` are the match\'s groups, `$$` is `$`. The pattern is then read as rg reads it, a regex (with -F, text), never natural language. Long name only: -r is rlmgrep\'s (recursive). --json and the counts show the matches as they are' -r
+complete -c kgrep -l context-separator -d 'Print SEPARATOR between groups of context lines (-A, -B, -C) in place of `--`, as `rg --context-separator` does: escapes such as `\\t` and `\\x7F` are read, and an empty one still prints its (empty) line' -r
 complete -c kgrep -l sort -d 'Print the files in this order, ascending, as `rg --sort` does: path, modified, accessed, created, or none (the search\'s own order: best first for natural language, by path for a literal or regex). The lines of a file keep their order' -r -f -a "path\t'By path (the heading\'s name)'
 modified\t'By the time the file was last modified'
 accessed\t'By the time the file was last read'
@@ -110,6 +111,7 @@ complete -c kgrep -l stats -d 'After the results, print ripgrep\'s statistics, a
 complete -c kgrep -l no-heading -d 'Print ripgrep\'s flat lines instead of headings, as `rg --no-heading` does: `./PATH:N:text` for a match, `./PATH-N-text` for context, no blank lines and no tab, so each line names its file'
 complete -c kgrep -l heading -d 'Print a `./path` heading above each file\'s lines (the default): undoes an earlier --no-heading, as `rg --heading` does'
 complete -c kgrep -l vimgrep -d 'Print each match as `./PATH:N:COLUMN:text`, as `rg --vimgrep` does for editors\' quickfix lists: a line with several matches once per match (the column of each, 1-based bytes)'
+complete -c kgrep -l no-context-separator -d 'Print nothing between groups of context lines, not even a line, as `rg --no-context-separator` does'
 complete -c kgrep -l trim -d 'Leave out the spaces and tabs each printed line starts with, as `rg --trim` does (fewer tokens for an agent; line numbers and columns are unchanged)'
 complete -c kgrep -s q -l quiet -d 'Print nothing on stdout, and on stderr only errors (the file counts with -v): the exit status says whether a line matched (0) or not (1). No model is consulted unless --rlm asks for it'
 complete -c kgrep -l files -d 'Print the files that would be searched, one per line, and search nothing, as `rg --files` does: every argument is a path (PATTERN too), and the ignore, hidden, glob, type and depth rules apply'

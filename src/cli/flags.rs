@@ -443,6 +443,17 @@ pub struct Flags {
     #[arg(long, conflicts_with_all = ["json", "signature", "signature_json"], help_heading = OUTPUT)]
     pub vimgrep: bool,
 
+    /// Print SEPARATOR between groups of context lines (-A, -B, -C) in place of
+    /// `--`, as `rg --context-separator` does: escapes such as `\t` and `\x7F`
+    /// are read, and an empty one still prints its (empty) line.
+    #[arg(long, value_name = "SEPARATOR", overrides_with = "no_context_separator", help_heading = OUTPUT)]
+    pub context_separator: Option<String>,
+
+    /// Print nothing between groups of context lines, not even a line, as `rg
+    /// --no-context-separator` does.
+    #[arg(long, overrides_with = "context_separator", help_heading = OUTPUT)]
+    pub no_context_separator: bool,
+
     /// Leave out the spaces and tabs each printed line starts with, as `rg --trim`
     /// does (fewer tokens for an agent; line numbers and columns are unchanged).
     #[arg(long, help_heading = OUTPUT)]

@@ -171,6 +171,8 @@ pub struct Plan {
     pub matching: Matching,
     /// `--trim`: printed lines lose their leading whitespace.
     pub trim: bool,
+    /// `--context-separator` (escapes read) or `--no-context-separator`.
+    pub group_separator: crate::render::grep::GroupSeparator,
     /// `-L`: follow symlinks while walking.
     pub follow: bool,
     /// `-N`: no line numbers.
@@ -371,6 +373,18 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         }),
         ignore_files: flags.ignore_files.clone(),
         trim: flags.trim,
+        group_separator: crate::render::grep::GroupSeparator(if flags.no_context_separator {
+            None
+        } else {
+            Some(flags.context_separator.as_deref().map_or_else(
+                || {
+                    crate::render::grep::GroupSeparator::default()
+                        .0
+                        .unwrap_or_default()
+                },
+                <Vec<u8> as bstr::ByteVec>::unescape_bytes,
+            ))
+        }),
         threads: flags.threads.unwrap_or(0),
         flat: if flags.vimgrep {
             Some(true)

@@ -41,8 +41,9 @@ use super::sanitize::sanitize;
 use super::style::{paint, write_painted, CYAN, GREEN, MAGENTA, MATCH};
 use crate::document::Document;
 
-/// Separator between disjoint context groups of one file.
-const GROUP_SEPARATOR: &str = "--";
+/// Separator between disjoint context groups of one file, unless
+/// `--context-separator` names another.
+const GROUP_SEPARATOR: &[u8] = b"--";
 /// Prefix rlmgrep puts before keys that are not already `.`- or `/`-rooted.
 const HEADING_PREFIX: &str = "./";
 /// Marker after a match line's number.
@@ -94,6 +95,19 @@ pub struct GrepOptions {
     /// (`preview`), as its NUM-byte window around the match, with kgrep's
     /// `[... N bytes omitted]` markers. Replaces the natural-language cut.
     pub max_columns: Option<MaxColumns>,
+    /// What parts two context groups: `--` by default.
+    pub group_separator: GroupSeparator,
+}
+
+/// The line between two context groups (`--`, or `--context-separator`'s),
+/// or none at all (`--no-context-separator`: not even an empty line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupSeparator(pub Option<Vec<u8>>);
+
+impl Default for GroupSeparator {
+    fn default() -> GroupSeparator {
+        GroupSeparator(Some(GROUP_SEPARATOR.to_vec()))
+    }
 }
 
 /// `-M NUM` and whether `--max-columns-preview` was given.
@@ -400,7 +414,7 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
         return;
     }
     for (index, &(start, end)) in groups.iter().enumerate() {
-        if index > 0 {
+        if index > 0 && opts.group_separator.0.is_some() {
             rows.push(Row::GroupBreak);
         }
         for number in start..=end {
@@ -510,7 +524,7 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io:
                 write_painted(out, text, MATCH, color)?;
                 out.write_all(page_suffix(page).as_bytes())?;
             }
-            Row::GroupBreak => out.write_all(GROUP_SEPARATOR.as_bytes())?,
+            Row::GroupBreak => write_separator(out, opts, false)?,
             Row::FileBreak => {}
         }
         out.write_all(b"\n")?;
@@ -539,6 +553,13 @@ fn write_body(
     out.write_all(page_suffix(page).as_bytes())
 }
 
+/// The context groups' separator (no line end), sanitised on a terminal;
+/// nothing when there is none (the layout then has no such row).
+fn write_separator(out: &mut dyn Write, opts: &GrepOptions, tty: bool) -> io::Result<()> {
+    let separator = opts.group_separator.0.as_deref().unwrap_or_default();
+    out.write_all(&shown(separator, tty))
+}
+
 /// Bytes as printed: sanitised on a terminal, raw on a pipe.
 fn shown(bytes: &[u8], tty: bool) -> std::borrow::Cow<'_, [u8]> {
     if tty {
@@ -557,7 +578,9 @@ fn write_flat(
     flat: Flat,
 ) -> io::Result<()> {
     let (color, tty) = (opts.color, opts.tty);
-    let context = opts.before > 0 || opts.after > 0;
+    // Files are parted as context groups are, when there is context and a
+    // separator to part them with.
+    let context = (opts.before > 0 || opts.after > 0) && opts.group_separator.0.is_some();
     // The current file's path, as printed.
     let mut path = Vec::new();
     // `PATH:N:` (`PATH-N-` for context), and `COLUMN:` when given; `-I`
@@ -580,9 +603,11 @@ fn write_flat(
     for row in rows {
         match *row {
             Row::Heading(key) => path = shown(heading(key).as_bytes(), tty).into_owned(),
-            Row::FileBreak if context => writeln!(out, "{GROUP_SEPARATOR}")?,
-            Row::FileBreak => {}
-            Row::GroupBreak => writeln!(out, "{GROUP_SEPARATOR}")?,
+            Row::FileBreak | Row::GroupBreak if context => {
+                write_separator(out, opts, tty)?;
+                out.write_all(b"\n")?;
+            }
+            Row::FileBreak | Row::GroupBreak => {}
             Row::Line {
                 number,
                 is_match,
@@ -805,7 +830,10 @@ fn tty_row(row: &Row<'_>, opts: &GrepOptions) -> String {
             line.push_str(&expand_tabs(&page_suffix(page), column));
             line
         }
-        Row::GroupBreak => GROUP_SEPARATOR.to_string(),
+        Row::GroupBreak => {
+            let separator = opts.group_separator.0.as_deref().unwrap_or_default();
+            sanitize(separator).into_owned()
+        }
         Row::FileBreak => String::new(),
     }
 }

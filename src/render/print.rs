@@ -123,6 +123,7 @@ pub(crate) fn write_grep_counted(
         no_paths: plan.no_filename,
         column: plan.column,
         max_columns: plan.max_columns,
+        group_separator: plan.group_separator.clone(),
     };
     if let Some(counts) = counts {
         for file in &files {

@@ -492,3 +492,79 @@ fn stats_counts_what_printed_and_what_was_searched_as_rg() {
         .code(0)
         .stdout_lacks("files searched");
 }
+
+#[test]
+fn context_separator_is_set_or_left_out_as_rg() {
+    let d = corpus();
+    let group = |sep: &str| {
+        format!(
+            "./src/net/client.rs\n\
+             27-\t                Err(err) if attempt < MAX_RETRIES => {{\n\
+             28:\t                    let delay = backoff_delay(attempt);\n\
+             29-\t                    std::thread::sleep(delay);\n\
+             {sep}\
+             54-\t/// Exponential backoff: 100ms, 200ms, 400ms, capped at 10 seconds.\n\
+             55:\tfn backoff_delay(attempt: u32) -> Duration {{\n\
+             56-\t    let millis = 100u64.saturating_mul(1 << attempt.min(16));\n"
+        )
+    };
+    d.run(&["-C1", "backoff_delay", "src"])
+        .code(0)
+        .stdout_is(&group("--\n"));
+    // `rg --context-separator '@\x40\t'`: escapes read as rg reads them.
+    d.run(&[
+        "-C1",
+        "--context-separator",
+        "@\\x40\\t",
+        "backoff_delay",
+        "src",
+    ])
+    .code(0)
+    .stdout_is(&group("@@\t\n"));
+    // An empty one still prints its line; --no-context-separator prints none,
+    // and the later of the two flags wins.
+    d.run(&["-C1", "--context-separator=", "backoff_delay", "src"])
+        .code(0)
+        .stdout_is(&group("\n"));
+    d.run(&["-C1", "--no-context-separator", "backoff_delay", "src"])
+        .code(0)
+        .stdout_is(&group(""));
+    d.run(&[
+        "-C1",
+        "--context-separator=X",
+        "--no-context-separator",
+        "backoff_delay",
+        "src",
+    ])
+    .code(0)
+    .stdout_is(&group(""));
+    // `rg -n -C1 --no-heading --context-separator XX --sort path retry`:
+    // between groups and between files alike; with none, no line at all.
+    // (`./a.txt-6-`, the empty line after the last newline, is rlmgrep's.)
+    let two = Dir::new();
+    two.write("a.txt", "retry\nx\ny\nz\nretry\n");
+    two.write("b.txt", "w\nretry");
+    let flat = |sep: &str| {
+        format!(
+            "./a.txt:1:retry\n./a.txt-2-x\n{sep}./a.txt-4-z\n./a.txt:5:retry\n./a.txt-6-\n\
+             {sep}./b.txt-1-w\n./b.txt:2:retry\n"
+        )
+    };
+    let args = [
+        "-C1",
+        "--no-heading",
+        "--context-separator",
+        "XX",
+        "retry",
+        ".",
+    ];
+    two.run(&args).code(0).stdout_is(&flat("XX\n"));
+    let args = [
+        "-C1",
+        "--no-heading",
+        "--no-context-separator",
+        "retry",
+        ".",
+    ];
+    two.run(&args).code(0).stdout_is(&flat(""));
+}
