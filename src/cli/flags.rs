@@ -395,6 +395,18 @@ pub struct Flags {
     #[arg(long, help_heading = OUTPUT)]
     pub include_zero: bool,
 
+    /// Print every line of every file searched, a match line as `N:` and any
+    /// other as `N-`, as `rg --passthru` does (with --replace: a whole file
+    /// with its matches replaced). The pattern is then read as a regex, or text
+    /// with -F, never natural language; -m stops a file at its NUM-th match.
+    #[arg(
+        long,
+        alias = "passthrough",
+        conflicts_with_all = ["json", "answer_only", "signature", "signature_json"],
+        help_heading = OUTPUT
+    )]
+    pub passthru: bool,
+
     /// Print only the matched parts of each printed match line, each on a line of its
     /// own (`N:<TAB>part`), as `rg -o` does: every match of a literal or regex
     /// query, the query's words (as matched) on the lines a natural-language query

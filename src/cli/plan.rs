@@ -344,6 +344,8 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
             dotall: flags.multiline_dotall,
             pcre2: flags.pcre2,
             invert: flags.invert_match,
+            // Lists, counts and -q are what they are without it, as in rg.
+            passthru: flags.passthru && listing(&flags) == Listing::Lines,
         },
         // --count-matches counts what -o would print. An inverted line holds
         // no match: it prints whole and counts once, as in rg.

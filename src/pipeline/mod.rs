@@ -215,10 +215,15 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     // than walking). An exact search walks as it searches.
     let reading = if !plan.patterns.is_empty() {
         query::read_any(&plan.patterns, plan.fixed_strings)
-    } else if plan.replace.is_some() || plan.matching.pcre2 || plan.matching.invert {
-        // `--replace` replaces matches, `-P` names a regex engine and
-        // `--invert-match` prints what does not match: the pattern is a regex
-        // (or text with -F), as ripgrep reads it, never natural language.
+    } else if plan.replace.is_some()
+        || plan.matching.pcre2
+        || plan.matching.invert
+        || plan.matching.passthru
+    {
+        // `--replace` replaces matches, `-P` names a regex engine,
+        // `--invert-match` prints what does not match and `--passthru`
+        // everything: the pattern is a regex (or text with -F), as ripgrep
+        // reads it, never natural language.
         query::read_pattern(&plan.query, plan.fixed_strings)
     } else {
         query::read_as_asked(&plan.query, plan.fixed_strings, plan.matching.line)

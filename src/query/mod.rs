@@ -175,6 +175,9 @@ pub struct Matching {
     pub pcre2: bool,
     /// `--invert-match`: the lines that do not match are the match lines.
     pub invert: bool,
+    /// `--passthru` when lines print: every file searched is kept, one with
+    /// no match too, and printed whole (`render::grep::GrepOptions`).
+    pub passthru: bool,
 }
 
 /// Queries longer than this many terms keep only the first ones: every term costs

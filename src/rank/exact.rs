@@ -28,10 +28,14 @@ pub fn search(
     let Some(matcher) = exact(q)? else {
         anyhow::bail!("a natural-language query is ranked, not searched exactly");
     };
-    // `--invert-match` prints files with no match whole: every file is loaded.
+    // `--invert-match` and `--passthru` print files with no match whole:
+    // every file is loaded.
     let prefilter = match &q.kind {
         QueryKind::Literal(lit) => {
-            !q.matching.multiline && !q.matching.invert && !lit.contains(['\r', '\n', '\u{fffd}'])
+            !q.matching.multiline
+                && !q.matching.invert
+                && !q.matching.passthru
+                && !lit.contains(['\r', '\n', '\u{fffd}'])
         }
         _ => false,
     };
@@ -40,6 +44,7 @@ pub fn search(
         first_only,
         multiline: q.matching.multiline,
         invert: q.matching.invert,
+        keep_all: q.matching.passthru,
     };
     Ok(collect(search::search_exact(corpus, &matcher, read, how)))
 }

@@ -97,6 +97,10 @@ pub struct GrepOptions {
     pub max_columns: Option<MaxColumns>,
     /// What parts two context groups: `--` by default.
     pub group_separator: GroupSeparator,
+    /// `--passthru`: every line of each file prints, the match lines as `N:`
+    /// and the rest as context (`-A`, `-B` and `-C` have nothing left to
+    /// add); with `max_count`, a file ends at its last match printed.
+    pub passthru: bool,
 }
 
 /// The line between two context groups (`--`, or `--context-separator`'s),
@@ -313,12 +317,18 @@ pub fn heading(key: &str) -> String {
 /// Lays every file out as rows.
 fn layout<'a>(files: &'a [FileResult<'a>], opts: &GrepOptions) -> Vec<Row<'a>> {
     let mut rows = Vec::new();
-    for (index, file) in files.iter().enumerate() {
-        if index > 0 {
+    let mut body = Vec::new();
+    for file in files {
+        layout_file(&mut body, file, opts);
+        // `--passthru` keeps every file: an empty one prints nothing, as in rg.
+        if body.is_empty() && opts.passthru {
+            continue;
+        }
+        if !rows.is_empty() {
             rows.push(Row::FileBreak);
         }
         rows.push(Row::Heading(&file.doc.key));
-        layout_file(&mut rows, file, opts);
+        rows.append(&mut body);
     }
     rows
 }
@@ -328,7 +338,11 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
     let doc = file.doc;
     let count = doc.line_count();
     let matches = selected_lines(&file.lines, count, opts.max_count);
-    let groups = context_groups(&matches, opts.before, opts.after, count);
+    let groups = if opts.passthru {
+        whole_file(doc, file.lines.len(), &matches, opts.max_count)
+    } else {
+        context_groups(&matches, opts.before, opts.after, count)
+    };
     let mut lines = doc.lines_at(groups.iter().flat_map(|&(start, end)| start..=end));
     for (number, text) in &file.replaced {
         if let Some(line) = lines.get_mut(number) {
@@ -407,7 +421,7 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
                 }),
         );
     };
-    if opts.before == 0 && opts.after == 0 {
+    if opts.before == 0 && opts.after == 0 && !opts.passthru {
         for &number in &matches {
             push_rows(rows, number);
         }
@@ -420,6 +434,27 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
         for number in start..=end {
             push_rows(rows, number);
         }
+    }
+}
+
+/// `--passthru`'s one group: every line of `doc` (none of an empty one; the
+/// empty "line" after a last `\n` is none, as in rg), or up to the last of
+/// `matches` when `max_count` cut the file's `found` match lines there.
+fn whole_file(
+    doc: &Document,
+    found: usize,
+    matches: &[usize],
+    max_count: Option<usize>,
+) -> Vec<(usize, usize)> {
+    let phantom = doc.text.is_empty() || doc.text.ends_with(b"\n");
+    let last = match (max_count, matches.last()) {
+        (Some(max), Some(&last)) if found >= max => last,
+        _ => doc.line_count() - usize::from(phantom),
+    };
+    if last == 0 {
+        Vec::new()
+    } else {
+        vec![(1, last)]
     }
 }
 
@@ -580,7 +615,8 @@ fn write_flat(
     let (color, tty) = (opts.color, opts.tty);
     // Files are parted as context groups are, when there is context and a
     // separator to part them with.
-    let context = (opts.before > 0 || opts.after > 0) && opts.group_separator.0.is_some();
+    let context =
+        (opts.before > 0 || opts.after > 0) && !opts.passthru && opts.group_separator.0.is_some();
     // The current file's path, as printed.
     let mut path = Vec::new();
     // `PATH:N:` (`PATH-N-` for context), and `COLUMN:` when given; `-I`
@@ -871,6 +907,28 @@ mod tests {
         let mut out = Vec::new();
         let count = write_grep(&mut out, &files, opts).unwrap();
         (String::from_utf8(out).unwrap(), count)
+    }
+
+    /// `--passthru`'s group: every line but the empty one after a last
+    /// newline, none of an empty file, and with -m up to the last match kept
+    /// only when the file has that many.
+    #[test]
+    fn passthru_groups_the_whole_file() {
+        let d = doc("k", "a\nretry\nb\nretry\nc\n");
+        assert_eq!(whole_file(&d, 2, &[2, 4], None), [(1, 5)]);
+        assert_eq!(whole_file(&d, 2, &[2], Some(1)), [(1, 2)]);
+        assert_eq!(whole_file(&d, 2, &[2, 4], Some(2)), [(1, 4)]);
+        assert_eq!(whole_file(&d, 2, &[2, 4], Some(3)), [(1, 5)]);
+        assert_eq!(whole_file(&doc("k", "x"), 0, &[], None), [(1, 1)]);
+        assert!(whole_file(&doc("k", ""), 0, &[], None).is_empty());
+        let o = GrepOptions {
+            passthru: true,
+            ..GrepOptions::default()
+        };
+        let empty = doc("e", "");
+        let (out, n) = render(&[(&empty, &[]), (&d, &[4])], &o);
+        assert_eq!(out, "./k\n1-\ta\n2-\tretry\n3-\tb\n4:\tretry\n5-\tc\n");
+        assert_eq!(n, 1);
     }
 
     #[test]

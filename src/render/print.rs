@@ -124,6 +124,7 @@ pub(crate) fn write_grep_counted(
         column: plan.column,
         max_columns: plan.max_columns,
         group_separator: plan.group_separator.clone(),
+        passthru: plan.matching.passthru,
     };
     if let Some(counts) = counts {
         for file in &files {

@@ -474,6 +474,8 @@ pub struct Exact {
     /// `--invert-match`: a file's lines that hold no match (without
     /// `prefilter`, so a file with none is read whole).
     pub invert: bool,
+    /// Keep every file read, one with no match too (`--passthru`).
+    pub keep_all: bool,
 }
 
 /// The lines of `text` (1-based) not in `matched` (sorted): `--invert-match`'s.
@@ -513,6 +515,7 @@ where
         first_only,
         multiline,
         invert,
+        keep_all,
     } = how;
     let counters = Counters::default();
     // Set by the first match under `-q`: no file is read after it, and the
@@ -556,7 +559,7 @@ where
             if invert {
                 sink.lines = inverted(&sink.lines, &doc.text);
             }
-            if sink.lines.is_empty() {
+            if sink.lines.is_empty() && !keep_all {
                 return None;
             }
             if first_only {

@@ -568,3 +568,54 @@ fn context_separator_is_set_or_left_out_as_rg() {
     ];
     two.run(&args).code(0).stdout_is(&flat(""));
 }
+
+/// `rg --passthru -n --heading --sort path` on the same files (kgrep's tab
+/// after the number): every line of every file, matches as `N:`; an empty
+/// file prints nothing; -m ends a file at its last match printed.
+#[test]
+fn passthru_prints_every_line_of_every_file_as_rg() {
+    let d = Dir::new();
+    d.write("a.txt", "retry\nx\nretry\n");
+    d.write("b.txt", "w\nretry");
+    d.write("c.txt", "no match here\n");
+    d.write("e.txt", "");
+    d.run(&["--passthru", "retry", "."]).code(0).stdout_is(
+        "./a.txt\n1:\tretry\n2-\tx\n3:\tretry\n\n./b.txt\n1-\tw\n2:\tretry\n\n\
+         ./c.txt\n1-\tno match here\n",
+    );
+    d.run(&["--passthrough", "--no-heading", "retry", "."])
+        .code(0)
+        .stdout_is(
+            "./a.txt:1:retry\n./a.txt-2-x\n./a.txt:3:retry\n./b.txt-1-w\n./b.txt:2:retry\n\
+             ./c.txt-1-no match here\n",
+        );
+    d.run(&["--passthru", "-m1", "retry", "a.txt"])
+        .code(0)
+        .stdout_is("./a.txt\n1:\tretry\n");
+    d.run(&["--passthru", "-m2", "retry", "a.txt"])
+        .code(0)
+        .stdout_is("./a.txt\n1:\tretry\n2-\tx\n3:\tretry\n");
+    // No match anywhere: every line still prints, and the exit status is 1.
+    d.run(&["--passthru", "nowhere", "c.txt"])
+        .code(1)
+        .stdout_is("./c.txt\n1-\tno match here\n");
+    // With --replace, -N and -I: the file itself, its matches replaced.
+    d.run(&[
+        "--passthru",
+        "-N",
+        "-I",
+        "--replace",
+        "NEW",
+        "re(try)",
+        "a.txt",
+    ])
+    .code(0)
+    .stdout_is("NEW\nx\nNEW\n");
+    // Lists and counts are what they are without it.
+    d.run(&["--passthru", "-c", "retry", "a.txt", "c.txt"])
+        .code(0)
+        .stdout_is("./a.txt:2\n");
+    d.run(&["--passthru", "--json", "retry", "."])
+        .code(2)
+        .stderr_has("--json");
+}
