@@ -21,6 +21,8 @@ Register-ArgumentCompleter -Native -CommandName 'kgrep' -ScriptBlock {
 
     $completions = @(switch ($command) {
         'kgrep' {
+            [CompletionResult]::new('-E', '-E ', [CompletionResultType]::ParameterName, 'Decode every file from ENCODING before searching it, as `rg -E` does: a label of the Encoding Standard (`latin1`, `shift_jis`, `utf-16le`, `euc-kr`, …), though a byte-order mark still wins. `auto`, the default, decodes only the files that open with a UTF-16 byte-order mark; `none` decodes nothing (a UTF-16 file is then binary, as rlmgrep reads it)')
+            [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, 'Decode every file from ENCODING before searching it, as `rg -E` does: a label of the Encoding Standard (`latin1`, `shift_jis`, `utf-16le`, `euc-kr`, …), though a byte-order mark still wins. `auto`, the default, decodes only the files that open with a UTF-16 byte-order mark; `none` decodes nothing (a UTF-16 file is then binary, as rlmgrep reads it)')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Include only files matching GLOB (ripgrep syntax, `!` negates). Repeatable; commas separate several globs')
             [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Include only files matching GLOB (ripgrep syntax, `!` negates). Repeatable; commas separate several globs')
             [CompletionResult]::new('--iglob', '--iglob', [CompletionResultType]::ParameterName, 'Like -g, but the glob matches in any case (`--iglob ''*.MD''` selects `notes.md`), as `rg --iglob` does. Repeatable; commas separate several')

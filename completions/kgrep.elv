@@ -18,6 +18,8 @@ set edit:completion:arg-completer[kgrep] = {|@words|
     }
     var completions = [
         &'kgrep'= {
+            cand -E 'Decode every file from ENCODING before searching it, as `rg -E` does: a label of the Encoding Standard (`latin1`, `shift_jis`, `utf-16le`, `euc-kr`, …), though a byte-order mark still wins. `auto`, the default, decodes only the files that open with a UTF-16 byte-order mark; `none` decodes nothing (a UTF-16 file is then binary, as rlmgrep reads it)'
+            cand --encoding 'Decode every file from ENCODING before searching it, as `rg -E` does: a label of the Encoding Standard (`latin1`, `shift_jis`, `utf-16le`, `euc-kr`, …), though a byte-order mark still wins. `auto`, the default, decodes only the files that open with a UTF-16 byte-order mark; `none` decodes nothing (a UTF-16 file is then binary, as rlmgrep reads it)'
             cand -g 'Include only files matching GLOB (ripgrep syntax, `!` negates). Repeatable; commas separate several globs'
             cand --glob 'Include only files matching GLOB (ripgrep syntax, `!` negates). Repeatable; commas separate several globs'
             cand --iglob 'Like -g, but the glob matches in any case (`--iglob ''*.MD''` selects `notes.md`), as `rg --iglob` does. Repeatable; commas separate several'

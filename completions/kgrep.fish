@@ -1,3 +1,4 @@
+complete -c kgrep -s E -l encoding -d 'Decode every file from ENCODING before searching it, as `rg -E` does: a label of the Encoding Standard (`latin1`, `shift_jis`, `utf-16le`, `euc-kr`, …), though a byte-order mark still wins. `auto`, the default, decodes only the files that open with a UTF-16 byte-order mark; `none` decodes nothing (a UTF-16 file is then binary, as rlmgrep reads it)' -r
 complete -c kgrep -s g -l glob -d 'Include only files matching GLOB (ripgrep syntax, `!` negates). Repeatable; commas separate several globs' -r
 complete -c kgrep -l iglob -d 'Like -g, but the glob matches in any case (`--iglob \'*.MD\'` selects `notes.md`), as `rg --iglob` does. Repeatable; commas separate several' -r
 complete -c kgrep -s t -l type -d 'Include only files of TYPE (ripgrep\'s type names, e.g. py, rust, md); `.EXT` (e.g. `.py`) or an unknown name is a file extension. Repeatable; commas separate several types' -r

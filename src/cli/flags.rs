@@ -111,6 +111,14 @@ pub struct Flags {
     #[arg(short = 'a', long = "text", help_heading = INPUT)]
     pub text: bool,
 
+    /// Decode every file from ENCODING before searching it, as `rg -E` does: a label
+    /// of the Encoding Standard (`latin1`, `shift_jis`, `utf-16le`, `euc-kr`, …),
+    /// though a byte-order mark still wins. `auto`, the default, decodes only the
+    /// files that open with a UTF-16 byte-order mark; `none` decodes nothing (a UTF-16
+    /// file is then binary, as rlmgrep reads it).
+    #[arg(short = 'E', long, value_name = "ENCODING", value_parser = parse_encoding, help_heading = INPUT)]
+    pub encoding: Option<crate::document::Decoding>,
+
     /// Include only files matching GLOB (ripgrep syntax, `!` negates). Repeatable;
     /// commas separate several globs.
     #[arg(short = 'g', long = "glob", value_name = "GLOB", action = ArgAction::Append, help_heading = INPUT)]
@@ -765,6 +773,13 @@ impl Flags {
 /// A `--max-filesize` value: digits, then an optional `K`, `M` or `G` (powers of
 /// 1024), as ripgrep reads it (either case here; ripgrep 13 takes upper case
 /// only). Written by hand: ripgrep's parser is not a published crate.
+/// `-E`'s value (see [`crate::document::Decoding::parse`]).
+fn parse_encoding(value: &str) -> Result<crate::document::Decoding, String> {
+    crate::document::Decoding::parse(value).ok_or_else(|| {
+        format!("unknown encoding '{value}': use auto, none or a label such as latin1, utf-16le")
+    })
+}
+
 fn parse_size(value: &str) -> Result<u64, String> {
     let invalid = || {
         format!(

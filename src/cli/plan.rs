@@ -109,6 +109,8 @@ pub struct Plan {
     pub hidden: bool,
     pub no_ignore: bool,
     pub text: bool,
+    /// `-E/--encoding`: how files are decoded first.
+    pub decoding: crate::document::Decoding,
     pub globs: Vec<String>,
     /// `--iglob` values, matched in any case.
     pub iglobs: Vec<String>,
@@ -287,6 +289,7 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         hidden: flags.hidden || flags.unrestricted >= 2,
         no_ignore: flags.no_ignore || flags.unrestricted >= 1,
         text: flags.text || flags.unrestricted >= 3,
+        decoding: flags.encoding.unwrap_or_default(),
         globs: if flags.glob_case_insensitive {
             Vec::new()
         } else {

@@ -14,6 +14,8 @@
 //!   ([`utf16`]), as rg's BOM sniffing decodes it, then read by the rules
 //!   above. A deliberate difference: rlmgrep calls such a file binary (its
 //!   text is full of NULs) and skips it; README.md's table lists it.
+//!   `-E/--encoding` ([`Decoding`]) turns that off, or decodes every file
+//!   (and stdin) from an encoding it names, as rg's flag does.
 //!
 //!
 //! Documents are converted to text first ([`convert`], issue 8), following
@@ -172,6 +174,56 @@ pub struct ReadOptions {
     /// The run's documents read back after its search ([`reread`]), shared
     /// by every copy of these options.
     pub reread: Arc<Reread>,
+    /// How bytes are decoded to text first (`-E/--encoding`).
+    pub decoding: Decoding,
+}
+
+/// How a file's bytes are decoded before they are read as UTF-8 text
+/// (`-E/--encoding`, with rg's values).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Decoding {
+    /// `auto`: a file that opens with a UTF-16 byte-order mark is decoded
+    /// from UTF-16, any other is read as it is.
+    #[default]
+    Sniff,
+    /// `none`: every file as it is, a byte-order mark too (a UTF-16 file is
+    /// then binary, as rlmgrep reads it).
+    Raw,
+    /// A label of the Encoding Standard (`latin1`, `shift_jis`, `utf-16le`):
+    /// every file and stdin decoded from that encoding, unless it opens with
+    /// a byte-order mark, which wins, as in rg. Such files are always loaded
+    /// whole: the raw streams of the first pass read bytes, not text.
+    Forced(&'static encoding_rs::Encoding),
+}
+
+impl Decoding {
+    /// `-E`'s value: `auto`, `none` or an encoding's label, in any case.
+    pub fn parse(value: &str) -> Option<Decoding> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "auto" => Some(Decoding::Sniff),
+            "none" => Some(Decoding::Raw),
+            label => encoding_rs::Encoding::for_label(label.as_bytes()).map(Decoding::Forced),
+        }
+    }
+
+    /// Whether files must be loaded (decoded) rather than streamed raw.
+    pub fn forced(self) -> bool {
+        matches!(self, Decoding::Forced(_))
+    }
+
+    /// `bytes` decoded as this asks (see the variants).
+    fn decode(self, bytes: Vec<u8>) -> Vec<u8> {
+        let decoded = match self {
+            Decoding::Sniff => match utf16(&bytes) {
+                // Unpaired surrogates become U+FFFD, as invalid UTF-8 does.
+                Some(encoding) => encoding.decode_with_bom_removal(&bytes).0,
+                None => return bytes,
+            },
+            Decoding::Raw => return bytes,
+            Decoding::Forced(encoding) => encoding.decode(&bytes).0,
+        };
+        decoded.into_owned().into_bytes()
+    }
 }
 
 /// The documents a run reads back after its search: the second pass, the
@@ -328,6 +380,7 @@ impl ReadOptions {
             cache: Some(cache),
             voice: crate::messages::Voice::Loud,
             reread: Arc::default(),
+            decoding: Decoding::Sniff,
         }
     }
 
@@ -455,17 +508,14 @@ fn from_converted(key: String, outcome: &Result<Converted, ConvertError>) -> Loa
 /// Normalises bytes already in memory (see the module doc for the rules).
 pub fn from_bytes(key: String, bytes: Vec<u8>, is_stdin: bool, opts: &ReadOptions) -> Loaded {
     if is_stdin {
+        // rlmgrep's stdin is its raw bytes; only a named encoding decodes it.
+        let bytes = match opts.decoding {
+            Decoding::Forced(_) => opts.decoding.decode(bytes),
+            _ => bytes,
+        };
         return Loaded::Text(document(key, bytes));
     }
-    let bytes = match utf16(&bytes) {
-        // Unpaired surrogates become U+FFFD, as invalid UTF-8 does.
-        Some(encoding) => encoding
-            .decode_with_bom_removal(&bytes)
-            .0
-            .into_owned()
-            .into_bytes(),
-        None => bytes,
-    };
+    let bytes = opts.decoding.decode(bytes);
     if !opts.text && memchr::memchr(0, &bytes).is_some() {
         return Loaded::Binary;
     }
@@ -575,6 +625,7 @@ mod tests {
         cache: None,
         voice: crate::messages::Voice::Loud,
         reread: Arc::default(),
+        decoding: Decoding::Sniff,
     });
     static AS_TEXT: std::sync::LazyLock<ReadOptions> = std::sync::LazyLock::new(|| ReadOptions {
         text: true,
@@ -582,6 +633,7 @@ mod tests {
         cache: None,
         voice: crate::messages::Voice::Loud,
         reread: Arc::default(),
+        decoding: Decoding::Sniff,
     });
 
     fn doc(bytes: &[u8]) -> Document {
@@ -777,6 +829,34 @@ mod tests {
         };
         assert!(!opens_utf16(path));
         assert!(!opens_utf16(&dir.path().join("missing")));
+    }
+
+    /// `-E`'s values, as rg reads them: auto, none, any label in any case;
+    /// a named encoding decodes, a byte-order mark still wins.
+    #[test]
+    fn decoding_reads_rg_values_and_decodes() {
+        assert_eq!(Decoding::parse("auto"), Some(Decoding::Sniff));
+        assert_eq!(Decoding::parse("NONE"), Some(Decoding::Raw));
+        assert_eq!(
+            Decoding::parse("Latin1"),
+            Some(Decoding::Forced(encoding_rs::WINDOWS_1252))
+        );
+        assert_eq!(Decoding::parse("klingon"), None);
+        let latin = Decoding::Forced(encoding_rs::WINDOWS_1252);
+        assert_eq!(latin.decode(b"caf\xe9".to_vec()), "caf\u{e9}".as_bytes());
+        assert_eq!(
+            latin.decode(utf16_bytes("\u{e9}", true)),
+            "\u{e9}".as_bytes()
+        );
+        let wide = utf16_bytes("x", true);
+        assert_eq!(Decoding::Raw.decode(wide.clone()), wide);
+        assert_eq!(Decoding::Sniff.decode(wide), b"x");
+        let raw = ReadOptions {
+            decoding: Decoding::Raw,
+            ..TEXT.clone()
+        };
+        let skipped = from_bytes("k".into(), utf16_bytes("x", true), false, &raw);
+        assert_eq!(skipped, Loaded::Binary);
     }
 
     #[test]

@@ -37,8 +37,10 @@ pub fn streamed<'h>(h: &'h Haystack, opts: &ReadOptions) -> Option<&'h Path> {
         return None;
     }
     let len = std::fs::metadata(path).ok()?.len();
-    // A UTF-16 file is decoded whole by `load` (these lines are raw bytes').
-    (len > STREAMED_TEXT_BYTES && !super::opens_utf16(path)).then_some(path)
+    // A UTF-16 file, or any with -E naming an encoding, is decoded whole by
+    // `load` (these lines are raw bytes').
+    let raw = !opts.decoding.forced() && !super::opens_utf16(path);
+    (len > STREAMED_TEXT_BYTES && raw).then_some(path)
 }
 
 /// Calls `f` with each line of the file (its number from 1, its text without
@@ -178,6 +180,7 @@ mod tests {
         cache: None,
         voice: crate::messages::Voice::Loud,
         reread: std::sync::Arc::default(),
+        decoding: super::super::Decoding::Sniff,
     });
 
     /// Streamed lines are the loaded text's lines, for every kind of line

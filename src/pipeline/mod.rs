@@ -253,6 +253,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         (Gathered::Paths(paths), None) => walking(paths, &walk_opts, &cwd),
     };
     let mut read = ReadOptions::with_cache(plan.text, session.conversions());
+    read.decoding = plan.decoding;
     if plan.no_messages {
         read = read.quiet();
     }

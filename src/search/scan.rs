@@ -74,10 +74,13 @@ pub(super) fn with_slice_searcher<R>(line_numbers: bool, f: impl FnOnce(&mut Sea
     })
 }
 
-/// A plain file on disk that can be searched as raw bytes.
+/// A plain file on disk that can be searched as raw bytes (not with `-E`
+/// naming an encoding: every file is then decoded by `load`).
 fn streamable<'h>(h: &'h Haystack, read: &ReadOptions) -> Option<&'h std::path::Path> {
     match &h.source {
-        Source::Path(path) if !document::is_converted(h, read) => Some(path),
+        Source::Path(path) if !document::is_converted(h, read) && !read.decoding.forced() => {
+            Some(path)
+        }
         _ => None,
     }
 }
@@ -403,11 +406,19 @@ fn count_file(
             count::count_reader(&mut file, matcher, !read.text, count::CHUNK)
         }),
     };
-    if matches!(&counted, Ok(c) if c.utf16) {
+    let counted = match counted {
+        // `-E none`: its raw bytes, NULs and all (binary unless -a).
+        Ok(mut c) if c.utf16 && read.decoding == document::Decoding::Raw => {
+            c.binary = !read.text;
+            Ok(c)
+        }
         // Its raw bytes hold NULs; `load` decodes it, as rg does.
-        let doc = load(h, read, counters)?;
-        return Some((count::count_text(matcher, &doc.text), doc.text.len()));
-    }
+        Ok(c) if c.utf16 => {
+            let doc = load(h, read, counters)?;
+            return Some((count::count_text(matcher, &doc.text), doc.text.len()));
+        }
+        other => other,
+    };
     let (result, c) = match counted {
         Ok(c) => (Ok(()), c),
         Err(err) => (Err(err), count::Counted::default()),

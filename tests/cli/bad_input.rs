@@ -77,6 +77,44 @@ fn utf16_files_with_a_byte_order_mark_are_searched_as_rg_searches_them() {
         .stdout_has("2:\tretry the caf\u{e9} needle\n");
 }
 
+/// `-E` as `rg -E`: a named encoding decodes every file (a byte-order mark
+/// still wins), `none` turns the UTF-16 decoding off (rlmgrep's reading),
+/// an unknown label is a usage error.
+#[test]
+fn encoding_decodes_files_as_rg_e_does() {
+    let d = Dir::new();
+    d.write("latin.txt", b"caf\xe9 needle\n");
+    d.write("sjis.txt", b"\x83\x6e\x83\x8d\x81\x5b needle\n");
+    d.write("wide.txt", utf16("needle wide\n", true));
+    // `rg -E latin1 café` and `rg -E shift_jis ハロー`.
+    d.run(&["-E", "latin1", "caf\u{e9}", "."])
+        .code(0)
+        .stdout_is("./latin.txt\n1:\tcaf\u{e9} needle\n");
+    d.run(&["--encoding", "SHIFT_JIS", "\u{30cf}\u{30ed}\u{30fc}", "."])
+        .code(0)
+        .stdout_is("./sjis.txt\n1:\t\u{30cf}\u{30ed}\u{30fc} needle\n");
+    d.run(&["-E", "latin1", "-c", "needle", "wide.txt"])
+        .code(0)
+        .stdout_is("./wide.txt:1\n");
+    // Without it, Latin-1 is invalid UTF-8 (U+FFFD), as in rlmgrep.
+    d.run(&["-c", "caf\u{e9}", "latin.txt"]).code(1);
+    d.run(&["-E", "none", "\"needle\"", "."])
+        .code(0)
+        .stdout_has("./latin.txt\n")
+        .stdout_lacks("wide.txt")
+        .stderr_has("Scanned 3 files. Loaded 2. Skipped 1.");
+    d.run(&["-E", "auto", "-c", "needle", "wide.txt"])
+        .code(0)
+        .stdout_is("./wide.txt:1\n");
+    d.run(&["-E", "klingon", "needle", "."])
+        .code(2)
+        .stderr_has("unknown encoding 'klingon'");
+    // stdin too, when an encoding is named.
+    d.run_stdin(&["-E", "latin1", "\"caf\u{e9}\""], b"caf\xe9\n".to_vec())
+        .code(0)
+        .stdout_is("./<stdin>\n1:\tcaf\u{e9}\n");
+}
+
 #[test]
 fn empty_file_and_empty_dir() {
     let d = Dir::new();
