@@ -378,18 +378,7 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         }),
         ignore_files: flags.ignore_files.clone(),
         trim: flags.trim,
-        group_separator: crate::render::grep::GroupSeparator(if flags.no_context_separator {
-            None
-        } else {
-            Some(flags.context_separator.as_deref().map_or_else(
-                || {
-                    crate::render::grep::GroupSeparator::default()
-                        .0
-                        .unwrap_or_default()
-                },
-                <Vec<u8> as bstr::ByteVec>::unescape_bytes,
-            ))
-        }),
+        group_separator: group_separator(&flags),
         threads: flags.threads.unwrap_or(0),
         flat: if flags.vimgrep {
             Some(true)
@@ -446,6 +435,18 @@ fn pattern_files(files: &[PathBuf]) -> Result<Vec<String>, PlanError> {
         patterns.extend(text.lines().map(str::to_string));
     }
     Ok(patterns)
+}
+
+/// `--context-separator` (rg's escapes read) or `--no-context-separator`
+/// (clap keeps only the later of the two).
+fn group_separator(flags: &Flags) -> crate::render::grep::GroupSeparator {
+    use crate::render::grep::GroupSeparator;
+    use bstr::ByteVec;
+    match &flags.context_separator {
+        _ if flags.no_context_separator => GroupSeparator(None),
+        Some(separator) => GroupSeparator(Some(<Vec<u8> as ByteVec>::unescape_bytes(separator))),
+        None => GroupSeparator::default(),
+    }
 }
 
 /// `-q` wins over `-l` and `-c` (as in ripgrep); clap keeps `-l` and `-c` apart.

@@ -339,7 +339,8 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
     let count = doc.line_count();
     let matches = selected_lines(&file.lines, count, opts.max_count);
     let groups = if opts.passthru {
-        whole_file(doc, file.lines.len(), &matches, opts.max_count)
+        let found = selected_lines(&file.lines, count, None).len();
+        whole_file(doc, found, &matches, opts.max_count)
     } else {
         context_groups(&matches, opts.before, opts.after, count)
     };
