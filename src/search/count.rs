@@ -33,28 +33,38 @@ pub(super) struct Counted {
     pub utf16: bool,
 }
 
+/// What ends a raw count early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Stops {
+    /// A NUL byte: the file is binary (not with `-a`).
+    pub binary: bool,
+    /// A UTF-16 byte-order mark at the start: the caller decodes the file
+    /// (not with `-E none`, which reads its raw bytes).
+    pub utf16: bool,
+}
+
 thread_local! {
     /// Each thread's read buffer, kept between files.
     static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Counts the matcher's terms in `reader`, `chunk` bytes at a time. With
-/// `detect_binary`, stops at the first NUL byte.
+/// Counts the matcher's terms in `reader`, `chunk` bytes at a time, until
+/// one of `stops` (if any) is met.
 pub(super) fn count_reader(
     reader: &mut impl Read,
     matcher: &TermMatcher,
-    detect_binary: bool,
+    stops: Stops,
     chunk: usize,
 ) -> std::io::Result<Counted> {
     BUFFER.with(|cell| match cell.try_borrow_mut() {
         Ok(mut buf) => {
-            let counted = count_with(&mut buf, reader, matcher, detect_binary, chunk);
+            let counted = count_with(&mut buf, reader, matcher, stops, chunk);
             if buf.capacity() > KEEP_BUFFER_MAX {
                 *buf = Vec::new();
             }
             counted
         }
-        Err(_) => count_with(&mut Vec::new(), reader, matcher, detect_binary, chunk),
+        Err(_) => count_with(&mut Vec::new(), reader, matcher, stops, chunk),
     })
 }
 
@@ -62,7 +72,7 @@ fn count_with(
     buf: &mut Vec<u8>,
     reader: &mut impl Read,
     matcher: &TermMatcher,
-    detect_binary: bool,
+    stops: Stops,
     chunk: usize,
 ) -> std::io::Result<Counted> {
     let chunk = chunk.max(1);
@@ -82,12 +92,12 @@ fn count_with(
             Err(e) => return Err(e),
         };
         let filled = kept + n;
-        if out.bytes == 0 && crate::document::utf16(&buf[..filled]).is_some() {
+        if stops.utf16 && out.bytes == 0 && crate::document::utf16(&buf[..filled]).is_some() {
             out.utf16 = true;
             return Ok(out);
         }
         out.bytes += n;
-        if detect_binary && memchr::memchr(0, &buf[kept..filled]).is_some() {
+        if stops.binary && memchr::memchr(0, &buf[kept..filled]).is_some() {
             out.binary = true;
             return Ok(out);
         }
@@ -118,17 +128,17 @@ fn safe_cut(text: &[u8]) -> Option<usize> {
 }
 
 /// Counts the matcher's terms in a file's bytes already in memory, as
-/// [`count_reader`] counts them from a stream: with `detect_binary`, a NUL
+/// [`count_reader`] counts them from a stream: with `stops.binary`, a NUL
 /// byte makes it binary (skipped by the caller, so the counts are not made).
-pub(super) fn count_bytes(matcher: &TermMatcher, bytes: &[u8], detect_binary: bool) -> Counted {
-    if crate::document::utf16(bytes).is_some() {
+pub(super) fn count_bytes(matcher: &TermMatcher, bytes: &[u8], stops: Stops) -> Counted {
+    if stops.utf16 && crate::document::utf16(bytes).is_some() {
         return Counted {
             counts: vec![0; matcher.term_count()],
             utf16: true,
             ..Counted::default()
         };
     }
-    if detect_binary && memchr::memchr(0, bytes).is_some() {
+    if stops.binary && memchr::memchr(0, bytes).is_some() {
         return Counted {
             counts: vec![0; matcher.term_count()],
             bytes: bytes.len(),
@@ -167,9 +177,17 @@ mod tests {
     use super::*;
     use crate::query::analyze;
 
+    /// Stops at a NUL byte (`binary`) and at a UTF-16 mark, as without `-a`.
+    fn stops(binary: bool) -> Stops {
+        Stops {
+            binary,
+            utf16: true,
+        }
+    }
+
     fn counts(q: &str, text: &[u8], chunk: usize) -> Counted {
         let m = TermMatcher::new(&analyze(q).terms).unwrap();
-        count_reader(&mut &text[..], &m, true, chunk).unwrap()
+        count_reader(&mut &text[..], &m, stops(true), chunk).unwrap()
     }
 
     #[test]
@@ -194,10 +212,10 @@ mod tests {
     fn bytes_in_memory_count_as_the_stream_does() {
         let m = TermMatcher::new(&analyze("retry timeout").terms).unwrap();
         let text = b"retry_count = maxRetry(RETRIES); timeout\nretrying; trust\n";
-        let streamed = count_reader(&mut &text[..], &m, true, 7).unwrap();
-        assert_eq!(count_bytes(&m, text, true), streamed);
-        assert!(count_bytes(&m, b"retry\0", true).binary);
-        assert!(!count_bytes(&m, b"retry\0", false).binary);
+        let streamed = count_reader(&mut &text[..], &m, stops(true), 7).unwrap();
+        assert_eq!(count_bytes(&m, text, stops(true)), streamed);
+        assert!(count_bytes(&m, b"retry\0", stops(true)).binary);
+        assert!(!count_bytes(&m, b"retry\0", stops(false)).binary);
     }
 
     #[test]
@@ -205,7 +223,7 @@ mod tests {
         let found = counts("retry", b"retry\nretry\0retry", 4);
         assert!(found.binary);
         let m = TermMatcher::new(&analyze("retry").terms).unwrap();
-        let text = count_reader(&mut &b"retry\0retry"[..], &m, false, CHUNK).unwrap();
+        let text = count_reader(&mut &b"retry\0retry"[..], &m, stops(false), CHUNK).unwrap();
         assert!(!text.binary);
         assert_eq!(text.counts.iter().sum::<u32>(), 2);
     }
@@ -217,11 +235,19 @@ mod tests {
         let m = TermMatcher::new(&analyze("retry").terms).unwrap();
         let text = b"\xFF\xFEr\0e\0t\0r\0y\0";
         for detect_binary in [true, false] {
-            let streamed = count_reader(&mut &text[..], &m, detect_binary, CHUNK).unwrap();
+            let streamed = count_reader(&mut &text[..], &m, stops(detect_binary), CHUNK).unwrap();
             assert!(streamed.utf16 && !streamed.binary);
             assert_eq!(streamed.counts, [0]);
-            assert!(count_bytes(&m, text, detect_binary).utf16);
+            assert!(count_bytes(&m, text, stops(detect_binary)).utf16);
         }
+        // `-E none`: raw bytes, a NUL makes them binary.
+        let raw = Stops {
+            binary: true,
+            utf16: false,
+        };
+        let counted = count_reader(&mut &text[..], &m, raw, CHUNK).unwrap();
+        assert!(counted.binary && !counted.utf16);
+        assert!(count_bytes(&m, text, raw).binary);
         assert!(!counts("retry", b"\xEF\xBB\xBFretry", CHUNK).utf16);
     }
 
@@ -244,7 +270,7 @@ mod tests {
             let m = TermMatcher::new(&analyze("retry timeout max_retry").terms).unwrap();
             let mut whole = vec![0; m.term_count()];
             count_into(&mut whole, &m, text.as_bytes());
-            let counted = count_reader(&mut text.as_bytes(), &m, true, chunk).unwrap();
+            let counted = count_reader(&mut text.as_bytes(), &m, stops(true), chunk).unwrap();
             proptest::prop_assert_eq!(counted.counts, whole);
             proptest::prop_assert_eq!(counted.bytes, text.len());
         }

@@ -390,35 +390,31 @@ fn count_file(
     // A small tree's file read before in the run is counted from memory;
     // one read now is read whole and kept (a big one's are streamed).
     let kept = if small { read.reread.raw(&h.key) } else { None };
+    let stops = count::Stops {
+        binary: !read.text,
+        utf16: read.decoding == document::Decoding::Sniff,
+    };
     let counted = match kept {
-        Some(bytes) => Ok(count::count_bytes(matcher, &bytes, !read.text)),
+        Some(bytes) => Ok(count::count_bytes(matcher, &bytes, stops)),
         None => std::fs::File::open(path).and_then(|mut file| {
             document::count_read(&h.key);
             if small {
                 if let Some(bytes) = read_small(&mut file)? {
-                    let c = count::count_bytes(matcher, &bytes, !read.text);
+                    let c = count::count_bytes(matcher, &bytes, stops);
                     if !c.binary && !c.utf16 {
                         read.reread.keep_raw(&h.key, bytes);
                     }
                     return Ok(c);
                 }
             }
-            count::count_reader(&mut file, matcher, !read.text, count::CHUNK)
+            count::count_reader(&mut file, matcher, stops, count::CHUNK)
         }),
     };
-    let counted = match counted {
-        // `-E none`: its raw bytes, NULs and all (binary unless -a).
-        Ok(mut c) if c.utf16 && read.decoding == document::Decoding::Raw => {
-            c.binary = !read.text;
-            Ok(c)
-        }
+    if matches!(&counted, Ok(c) if c.utf16) {
         // Its raw bytes hold NULs; `load` decodes it, as rg does.
-        Ok(c) if c.utf16 => {
-            let doc = load(h, read, counters)?;
-            return Some((count::count_text(matcher, &doc.text), doc.text.len()));
-        }
-        other => other,
-    };
+        let doc = load(h, read, counters)?;
+        return Some((count::count_text(matcher, &doc.text), doc.text.len()));
+    }
     let (result, c) = match counted {
         Ok(c) => (Ok(()), c),
         Err(err) => (Err(err), count::Counted::default()),
