@@ -23,7 +23,7 @@ _kgrep() {
 
     case "${cmd}" in
         kgrep)
-            opts="-r -a -E -g -t -T -u -d -j -L -0 -y -C -A -B -m -F -e -f -i -s -S -w -U -P -x -n -N -H -I -M -l -c -o -q -v -h --no-recursive --hidden --no-ignore --no-ignore-vcs --no-ignore-dot --no-ignore-parent --no-ignore-global --no-ignore-exclude --no-ignore-files --no-require-git --one-file-system --glob-case-insensitive --text --encoding --glob --iglob --type --type-not --unrestricted --max-depth --threads --max-filesize --ignore-file --follow --paths-from-stdin --null --no-messages --type-add --type-clear --type-list --yes --context --after-context --before-context --max-count --max-lines --fixed-strings --regexp --file --ignore-case --case-sensitive --smart-case --word-regexp --multiline --pcre2 --invert-match --multiline-dotall --line-regexp --thesaurus --no-builtin-thesaurus --line-number --no-line-number --with-filename --no-filename --column --max-columns --max-columns-preview --files-with-matches --count --count-matches --files-without-match --include-zero --passthru --only-matching --stats --replace --no-heading --heading --vimgrep --context-separator --no-context-separator --trim --sort --sortr --quiet --files --answer --answer-only --token-budget --mcp --allow-outside --json --color --signature --signature-json --model --sub-model --api-base --api-key --model-type --temperature --top-p --max-tokens --sub-api-base --sub-api-key --sub-model-type --sub-temperature --sub-top-p --sub-max-tokens --max-iterations --max-llm-calls --dry-run --offline --rlm --no-learn --learn-to --thesaurus-list --thesaurus-accept --thesaurus-forget --thesaurus-export --thesaurus-import --verbose --explain --features --init-config --generate --version --help"
+            opts="-r -a -E -g -t -T -u -d -j -L -0 -y -C -A -B -m -F -e -f -i -s -S -w -U -P -x -n -N -H -I -M -l -c -o -z -b -q -v -h --no-recursive --hidden --no-ignore --no-ignore-vcs --no-ignore-dot --no-ignore-parent --no-ignore-global --no-ignore-exclude --no-ignore-files --no-require-git --one-file-system --glob-case-insensitive --text --encoding --glob --iglob --type --type-not --unrestricted --max-depth --threads --max-filesize --ignore-file --follow --paths-from-stdin --null --no-messages --type-add --type-clear --type-list --yes --context --after-context --before-context --max-count --max-lines --fixed-strings --regexp --file --ignore-case --case-sensitive --smart-case --word-regexp --multiline --pcre2 --invert-match --multiline-dotall --line-regexp --thesaurus --no-builtin-thesaurus --line-number --no-line-number --with-filename --no-filename --column --max-columns --max-columns-preview --files-with-matches --count --count-matches --files-without-match --include-zero --passthru --only-matching --stats --replace --no-heading --heading --vimgrep --context-separator --no-context-separator --search-zip --pre --no-pre --pre-glob --byte-offset --field-match-separator --field-context-separator --trim --sort --sortr --quiet --files --answer --answer-only --token-budget --mcp --allow-outside --json --color --signature --signature-json --model --sub-model --api-base --api-key --model-type --temperature --top-p --max-tokens --sub-api-base --sub-api-key --sub-model-type --sub-temperature --sub-top-p --sub-max-tokens --max-iterations --max-llm-calls --dry-run --offline --rlm --no-learn --learn-to --thesaurus-list --thesaurus-accept --thesaurus-forget --thesaurus-export --thesaurus-import --verbose --explain --features --init-config --generate --version --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -166,6 +166,22 @@ _kgrep() {
                     return 0
                     ;;
                 --context-separator)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pre)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pre-glob)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --field-match-separator)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --field-context-separator)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -25,6 +25,7 @@ pub(crate) fn doc(key: &str, text: impl AsRef<[u8]>) -> crate::document::Documen
         text: text.as_ref().to_vec(),
         pages: None,
         cut: None,
+        offsets: Default::default(),
     }
 }
 

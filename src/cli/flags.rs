@@ -474,6 +474,53 @@ pub struct Flags {
     #[arg(long, overrides_with = "context_separator", help_heading = OUTPUT)]
     pub no_context_separator: bool,
 
+    /// Search in compressed files, as `rg -z` does: gzip (`.gz`, `.tgz`), and with
+    /// the program rg runs for each (found on PATH) bzip2, xz, lzma, lz4, brotli,
+    /// zstd and compress (`.Z`) files. Their decompressed text is searched as a
+    /// file's; the path printed is the compressed file's.
+    #[arg(short = 'z', long, help_heading = INPUT)]
+    pub search_zip: bool,
+
+    /// For each file searched, search what `COMMAND FILE` prints instead (FILE is its
+    /// absolute path, and the file is on its stdin too), as `rg --pre` does: a converter such as `pdftotext` behind a
+    /// script. It runs once per file (see --pre-glob); piped stdin is never
+    /// preprocessed, and it wins over -z. An empty COMMAND turns it off.
+    #[arg(
+        long,
+        value_name = "COMMAND",
+        value_parser = clap::builder::OsStringValueParser::new(),
+        overrides_with = "no_pre",
+        help_heading = INPUT
+    )]
+    pub pre: Option<std::ffi::OsString>,
+
+    /// Run no --pre command (undoes an earlier --pre), as `rg --no-pre` does.
+    #[arg(long, overrides_with = "pre", help_heading = INPUT)]
+    pub no_pre: bool,
+
+    /// With --pre, run the command only for the files GLOB matches (gitignore
+    /// syntax, `!` excludes; repeat for more), as `rg --pre-glob` does.
+    #[arg(long = "pre-glob", value_name = "GLOB", help_heading = INPUT)]
+    pub pre_globs: Vec<String>,
+
+    /// Print each line's byte offset in its file after its number (and column), as
+    /// `rg -b` does: with -o each part's, with --vimgrep each match's. Offsets are of
+    /// the file's bytes (a CRLF counts two), or of its text after -E or a UTF-16
+    /// mark decoded it.
+    #[arg(short = 'b', long, help_heading = OUTPUT)]
+    pub byte_offset: bool,
+
+    /// Print SEPARATOR after each field of a match line (its path, number, column
+    /// and offset) in place of `:`, as `rg --field-match-separator` does: escapes
+    /// such as `\t` and `\x00` are read.
+    #[arg(long, value_name = "SEPARATOR", help_heading = OUTPUT)]
+    pub field_match_separator: Option<String>,
+
+    /// Print SEPARATOR after each field of a context line in place of `-`, as `rg
+    /// --field-context-separator` does (escapes read).
+    #[arg(long, value_name = "SEPARATOR", help_heading = OUTPUT)]
+    pub field_context_separator: Option<String>,
+
     /// Leave out the spaces and tabs each printed line starts with, as `rg --trim`
     /// does (fewer tokens for an agent; line numbers and columns are unchanged).
     #[arg(long, help_heading = OUTPUT)]

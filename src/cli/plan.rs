@@ -175,6 +175,16 @@ pub struct Plan {
     pub trim: bool,
     /// `--context-separator` (escapes read) or `--no-context-separator`.
     pub group_separator: crate::render::grep::GroupSeparator,
+    /// `--field-match-separator` and `--field-context-separator` (escapes read).
+    pub fields: crate::render::grep::FieldSeparators,
+    /// `-b`: each printed line's byte offset in its file.
+    pub byte_offset: bool,
+    /// `-z`: compressed files are searched as what they decompress to.
+    pub search_zip: bool,
+    /// `--pre`: the command files are read through (none when empty or
+    /// `--no-pre`), and `--pre-glob`'s globs (checked here).
+    pub pre: Option<PathBuf>,
+    pub pre_globs: Vec<String>,
     /// `-L`: follow symlinks while walking.
     pub follow: bool,
     /// `-N`: no line numbers.
@@ -226,6 +236,8 @@ pub enum PlanError {
     PatternFile(String, String),
     #[error("blank pattern: the query is only whitespace")]
     BlankPattern,
+    #[error("--pre-glob: {0}")]
+    PreGlob(String),
     #[error("--signature/--signature-json cannot be combined with --answer or --answer-only")]
     SignatureWithAnswer,
     #[error("no input paths and stdin is empty")]
@@ -379,6 +391,15 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         ignore_files: flags.ignore_files.clone(),
         trim: flags.trim,
         group_separator: group_separator(&flags),
+        fields: field_separators(&flags),
+        byte_offset: flags.byte_offset,
+        search_zip: flags.search_zip,
+        pre: flags
+            .pre
+            .clone()
+            .filter(|command| !flags.no_pre && !command.is_empty())
+            .map(PathBuf::from),
+        pre_globs: checked_pre_globs(&flags)?,
         threads: flags.threads.unwrap_or(0),
         flat: if flags.vimgrep {
             Some(true)
@@ -446,6 +467,31 @@ fn group_separator(flags: &Flags) -> crate::render::grep::GroupSeparator {
         _ if flags.no_context_separator => GroupSeparator(None),
         Some(separator) => GroupSeparator(Some(<Vec<u8> as ByteVec>::unescape_bytes(separator))),
         None => GroupSeparator::default(),
+    }
+}
+
+/// `--pre-glob`'s globs, each checked as `--pre` will use it (an invalid
+/// one is a usage error that names it).
+fn checked_pre_globs(flags: &Flags) -> Result<Vec<String>, PlanError> {
+    let mut builder = ignore::overrides::OverrideBuilder::new(".");
+    for glob in &flags.pre_globs {
+        builder
+            .add(glob)
+            .map_err(|err| PlanError::PreGlob(err.to_string()))?;
+    }
+    Ok(flags.pre_globs.clone())
+}
+
+/// `--field-match-separator` and `--field-context-separator`, rg's escapes
+/// read; `:` and `-` when not given.
+fn field_separators(flags: &Flags) -> crate::render::grep::FieldSeparators {
+    use bstr::ByteVec;
+    let unescaped =
+        |given: &Option<String>| given.as_deref().map(<Vec<u8> as ByteVec>::unescape_bytes);
+    let default = crate::render::grep::FieldSeparators::default();
+    crate::render::grep::FieldSeparators {
+        matched: unescaped(&flags.field_match_separator).unwrap_or(default.matched),
+        context: unescaped(&flags.field_context_separator).unwrap_or(default.context),
     }
 }
 

@@ -15,7 +15,10 @@
 //!   above. A deliberate difference: rlmgrep calls such a file binary (its
 //!   text is full of NULs) and skips it; README.md's table lists it.
 //!   `-E/--encoding` ([`Decoding`]) turns that off, or decodes every file
-//!   (and stdin) from an encoding it names, as rg's flag does.
+//!   (and stdin) from an encoding it names, as rg's flag does;
+//! - with `-z` a compressed file ([`compressed`]), and with `--pre` a file its
+//!   command applies to ([`preprocess`]), is read as the bytes a program
+//!   gives for it, then by the rules above.
 //!
 //!
 //! Documents are converted to text first ([`convert`], issue 8), following
@@ -40,7 +43,11 @@
 //! (the caller warns about `Unconvertible` and I/O errors).
 
 pub mod cache;
+pub mod compressed;
 pub mod convert;
+pub mod offsets;
+pub mod preprocess;
+mod program;
 pub mod stream;
 
 use std::borrow::Cow;
@@ -74,9 +81,19 @@ pub struct Document {
     /// Set when the text is only the document's start: its conversion was
     /// cut at this many bytes (`convert::Converted::cut`).
     pub cut: Option<usize>,
+    /// Where the text's positions lie in the bytes read, when
+    /// [`ReadOptions::offsets`] asked and reading moved them; empty (the
+    /// same positions) otherwise, and for converted documents, whose offsets
+    /// are into their text.
+    pub offsets: offsets::Offsets,
 }
 
 impl Document {
+    /// The byte offset in the file read of text position `at`.
+    pub fn raw_offset(&self, at: usize) -> u64 {
+        self.offsets.raw(at)
+    }
+
     /// Number of lines: one more than the number of `\n` bytes.
     pub fn line_count(&self) -> usize {
         memchr::memchr_iter(b'\n', &self.text).count() + 1
@@ -176,6 +193,15 @@ pub struct ReadOptions {
     pub reread: Arc<Reread>,
     /// How bytes are decoded to text first (`-E/--encoding`).
     pub decoding: Decoding,
+    /// Record where a file's text lies in its bytes when reading moves it
+    /// ([`Document::offsets`]): for what prints a place in the file (`-b`,
+    /// `--json`'s offsets, `--column` and `--vimgrep`, `-M`'s measure).
+    pub offsets: bool,
+    /// `-z/--search-zip`: a compressed file ([`compressed`]) is read as the
+    /// bytes it decompresses to.
+    pub search_zip: bool,
+    /// `--pre`: the files read as a program's output ([`preprocess`]).
+    pub pre: Option<Arc<preprocess::Preprocessor>>,
 }
 
 /// How a file's bytes are decoded before they are read as UTF-8 text
@@ -365,7 +391,27 @@ pub(crate) fn count_read(key: &str) {
     }
 }
 
+/// What a file is read through instead of being read as it is.
+enum Through<'o> {
+    /// `--pre`'s command.
+    Pre(&'o preprocess::Preprocessor),
+    /// `-z`'s decompressor.
+    Decompressor(compressed::Compression),
+}
+
 impl ReadOptions {
+    /// What the file at `path` is read through, if anything: `--pre` when it
+    /// applies (it wins over `-z`, as in rg), else `-z` for a compressed
+    /// file's name.
+    fn through(&self, path: &Path) -> Option<Through<'_>> {
+        if let Some(pre) = self.pre.as_deref().filter(|pre| pre.applies(path)) {
+            return Some(Through::Pre(pre));
+        }
+        compressed::Compression::of_path(path)
+            .filter(|_| self.search_zip)
+            .map(Through::Decompressor)
+    }
+
     /// Options for one run: `-a` as given, default limits, a fresh cache.
     pub fn for_run(text: bool) -> ReadOptions {
         ReadOptions::with_cache(text, Arc::new(ConversionCache::default()))
@@ -381,6 +427,9 @@ impl ReadOptions {
             voice: crate::messages::Voice::Loud,
             reread: Arc::default(),
             decoding: Decoding::Sniff,
+            offsets: false,
+            search_zip: false,
+            pre: None,
         }
     }
 
@@ -415,6 +464,9 @@ pub fn is_converted(h: &Haystack, opts: &ReadOptions) -> bool {
     let Source::Path(path) = &h.source else {
         return false;
     };
+    if opts.through(path).is_some() {
+        return true;
+    }
     match Format::of_path(path) {
         Some(Format::Pdf) => true,
         Some(_) => !opts.text,
@@ -428,6 +480,15 @@ pub fn load(h: &Haystack, opts: &ReadOptions) -> io::Result<Loaded> {
     match &h.source {
         Source::Stdin(bytes) => Ok(from_bytes(h.key.clone(), bytes.clone(), true, opts)),
         Source::Path(path) => {
+            // `--pre` and `-z`: a program's output is read as the file's bytes.
+            if let Some(through) = opts.through(path) {
+                let bytes = match through {
+                    Through::Pre(pre) => pre.output(path)?,
+                    Through::Decompressor(kind) => compressed::decompress(path, kind)?,
+                };
+                count_read(&h.key);
+                return Ok(from_bytes(h.key.clone(), bytes, false, opts));
+            }
             // Only a file this read converts may be served converted: with
             // `-a` a server's next call reads the same `.docx` as bytes.
             let cache = opts.cache.as_ref().filter(|_| is_converted(h, opts));
@@ -494,6 +555,7 @@ fn from_converted(key: String, outcome: &Result<Converted, ConvertError>) -> Loa
                 text: converted.text.clone().into_bytes(),
                 pages: converted.pages.clone(),
                 cut: converted.cut,
+                offsets: offsets::Offsets::default(),
             };
             if converted.unread.is_empty() {
                 Loaded::Text(doc)
@@ -518,6 +580,14 @@ pub fn from_bytes(key: String, bytes: Vec<u8>, is_stdin: bool, opts: &ReadOption
     let bytes = opts.decoding.decode(bytes);
     if !opts.text && memchr::memchr(0, &bytes).is_some() {
         return Loaded::Binary;
+    }
+    let moved = || memchr::memchr(b'\r', &bytes).is_some() || std::str::from_utf8(&bytes).is_err();
+    if opts.offsets && moved() {
+        let (text, offsets) = offsets::normalize_tracked(&bytes);
+        return Loaded::Text(Document {
+            offsets,
+            ..document(key, text)
+        });
     }
     Loaded::Text(document(key, normalize(bytes)))
 }
@@ -546,6 +616,7 @@ fn document(key: String, text: Vec<u8>) -> Document {
         text,
         pages: None,
         cut: None,
+        offsets: offsets::Offsets::default(),
     }
 }
 
@@ -626,6 +697,9 @@ mod tests {
         voice: crate::messages::Voice::Loud,
         reread: Arc::default(),
         decoding: Decoding::Sniff,
+        offsets: false,
+        search_zip: false,
+        pre: None,
     });
     static AS_TEXT: std::sync::LazyLock<ReadOptions> = std::sync::LazyLock::new(|| ReadOptions {
         text: true,
@@ -634,6 +708,9 @@ mod tests {
         voice: crate::messages::Voice::Loud,
         reread: Arc::default(),
         decoding: Decoding::Sniff,
+        offsets: false,
+        search_zip: false,
+        pre: None,
     });
 
     fn doc(bytes: &[u8]) -> Document {

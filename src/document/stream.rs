@@ -15,6 +15,7 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 use std::path::Path;
 
+use super::offsets::Offsets;
 use super::{is_converted, Document, Loaded, ReadOptions};
 use crate::walk::{Haystack, Source};
 
@@ -51,22 +52,47 @@ pub fn for_each_line(
     path: &Path,
     mut f: impl FnMut(usize, &[u8]) -> ControlFlow<()>,
 ) -> io::Result<bool> {
+    walk_lines(path, |line| f(line.number, line.text))
+}
+
+/// One line as [`walk_lines`] reads it.
+struct Line<'a> {
+    number: usize,
+    /// Where the line starts in the file.
+    raw_at: u64,
+    /// Its bytes in the file, without the break.
+    raw: &'a [u8],
+    /// Its text: `raw` as lossy UTF-8.
+    text: &'a [u8],
+}
+
+/// [`for_each_line`], with each line's raw bytes and place in the file.
+fn walk_lines(path: &Path, mut f: impl FnMut(Line<'_>) -> ControlFlow<()>) -> io::Result<bool> {
     let mut file = File::open(path)?;
     let mut buf = vec![0u8; CHUNK];
     // The current line's bytes, when it spans chunks.
     let mut pending: Vec<u8> = Vec::new();
     let mut fixed = String::new();
     let mut number = 1usize;
+    // Where the current line starts, and where the chunk left to read does.
+    let (mut raw_at, mut consumed) = (0u64, 0u64);
     let mut after_cr = false;
     let mut nul = false;
     // `known_valid`: the line lies in a part of a chunk already checked.
-    let mut emit = |line: &[u8], number: usize, known_valid: bool| -> ControlFlow<()> {
-        if known_valid || std::str::from_utf8(line).is_ok() {
-            return f(number, line);
-        }
-        fixed.clear();
-        fixed.push_str(&String::from_utf8_lossy(line));
-        f(number, fixed.as_bytes())
+    let mut emit = |raw: &[u8], number: usize, raw_at: u64, known_valid: bool| {
+        let text = if known_valid || std::str::from_utf8(raw).is_ok() {
+            raw
+        } else {
+            fixed.clear();
+            fixed.push_str(&String::from_utf8_lossy(raw));
+            fixed.as_bytes()
+        };
+        f(Line {
+            number,
+            raw_at,
+            raw,
+            text,
+        })
     };
     loop {
         let n = match file.read(&mut buf) {
@@ -79,6 +105,8 @@ pub fn for_each_line(
         nul |= memchr::memchr(0, chunk).is_some();
         if std::mem::take(&mut after_cr) && chunk.first() == Some(&b'\n') {
             chunk = &chunk[1..];
+            consumed += 1;
+            raw_at += 1;
         }
         // One check of the chunk spares one per line (a character cut by the
         // chunk's end only ends the checked part early).
@@ -88,10 +116,10 @@ pub fn for_each_line(
         };
         while let Some(i) = memchr::memchr2(b'\n', b'\r', chunk) {
             let flow = if pending.is_empty() {
-                emit(&chunk[..i], number, i <= valid)
+                emit(&chunk[..i], number, raw_at, i <= valid)
             } else {
                 pending.extend_from_slice(&chunk[..i]);
-                let flow = emit(&pending, number, false);
+                let flow = emit(&pending, number, raw_at, false);
                 pending.clear();
                 flow
             };
@@ -108,11 +136,14 @@ pub fn for_each_line(
                 }
             }
             chunk = &chunk[next..];
+            consumed += next as u64;
+            raw_at = consumed;
             valid = valid.saturating_sub(next);
         }
         pending.extend_from_slice(chunk);
+        consumed += chunk.len() as u64;
     }
-    let _ = emit(&pending, number, false);
+    let _ = emit(&pending, number, raw_at, false);
     Ok(nul)
 }
 
@@ -127,12 +158,17 @@ pub fn load_hollow(
     keep: impl Fn(usize) -> bool,
 ) -> io::Result<Loaded> {
     let mut text = Vec::new();
-    let nul = for_each_line(path, |n, line| {
-        if n > 1 {
+    let mut offsets = Offsets::default();
+    let nul = walk_lines(path, |line| {
+        if line.number > 1 {
             text.push(b'\n');
         }
-        if keep(n) {
-            text.extend_from_slice(line);
+        let kept = if keep(line.number) { line.raw } else { &[] };
+        if opts.offsets {
+            // An empty line left of a line's text moves what follows.
+            offsets.push_line(&mut text, line.raw_at, kept);
+        } else if !kept.is_empty() {
+            text.extend_from_slice(line.text);
         }
         ControlFlow::Continue(())
     })?;
@@ -145,6 +181,7 @@ pub fn load_hollow(
         text,
         pages: None,
         cut: None,
+        offsets,
     }))
 }
 
@@ -181,6 +218,9 @@ mod tests {
         voice: crate::messages::Voice::Loud,
         reread: std::sync::Arc::default(),
         decoding: super::super::Decoding::Sniff,
+        offsets: false,
+        search_zip: false,
+        pre: None,
     });
 
     /// Streamed lines are the loaded text's lines, for every kind of line
@@ -214,6 +254,63 @@ mod tests {
         }
         assert_eq!(streamed_lines(b""), vec![Vec::<u8>::new()]);
         assert_eq!(streamed_lines(b"a\n"), vec![b"a".to_vec(), Vec::new()]);
+    }
+
+    /// With offsets asked for, a hollow load's kept lines lie where the
+    /// loaded text's do in the file, wherever the chunks end.
+    #[test]
+    fn a_hollow_load_knows_where_its_lines_lie_in_the_file() {
+        use crate::testing::{below, rng};
+        let pieces: &[&[u8]] = &[b"ab", b"\n", b"\r", b"\r\n", b"\xff", b"\xc3\xa9", b" "];
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.log");
+        let h = Haystack {
+            key: "f.log".into(),
+            source: Source::Path(path.clone()),
+        };
+        let opts = ReadOptions {
+            offsets: true,
+            ..TEXT.clone()
+        };
+        let mut rng = rng(0x00ff_5e75);
+        for case in 0..60 {
+            let mut bytes = Vec::new();
+            if case % 6 == 0 {
+                bytes.resize(CHUNK - 1 - below(&mut rng, 3), b'q');
+            }
+            for _ in 0..below(&mut rng, 40) {
+                bytes.extend_from_slice(pieces[below(&mut rng, pieces.len())]);
+            }
+            std::fs::write(&path, &bytes).unwrap();
+            let whole = match super::super::from_bytes("k".into(), bytes.clone(), false, &opts) {
+                Loaded::Text(d) => d,
+                other => panic!("{other:?}"),
+            };
+            let keep = |n: usize| n % 2 == 1;
+            let Loaded::Text(hollow) = load_hollow(&h, &path, &opts, keep).unwrap() else {
+                panic!("not text");
+            };
+            let (whole_starts, hollow_starts) = (whole.line_starts(), hollow.line_starts());
+            assert_eq!(whole_starts.len(), hollow_starts.len(), "case {case}");
+            for (n, (&w, &o)) in whole_starts.iter().zip(&hollow_starts).enumerate() {
+                assert_eq!(
+                    whole.raw_offset(w),
+                    hollow.raw_offset(o),
+                    "case {case} line {}",
+                    n + 1
+                );
+                if keep(n + 1) {
+                    // Within a kept line too: its end.
+                    let len = whole.line(&whole_starts, n + 1).unwrap().len();
+                    assert_eq!(
+                        whole.raw_offset(w + len),
+                        hollow.raw_offset(o + len),
+                        "case {case} line {}",
+                        n + 1
+                    );
+                }
+            }
+        }
     }
 
     #[test]

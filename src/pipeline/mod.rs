@@ -31,12 +31,14 @@ use model::signature_spec;
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Context;
 
 use crate::cli::{self, Flags, Input, Listing, LlmPolicy, Mode, Plan};
 use crate::config::{self, ConfigPaths};
+use crate::document::preprocess::Preprocessor;
 use crate::document::ReadOptions;
 use crate::exit::ExitStatus;
 use crate::learn;
@@ -254,6 +256,19 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     };
     let mut read = ReadOptions::with_cache(plan.text, session.conversions());
     read.decoding = plan.decoding;
+    read.search_zip = plan.search_zip;
+    if let Some(command) = &plan.pre {
+        // The globs were checked when the plan was made.
+        let pre = Preprocessor::new(command.clone(), &plan.pre_globs, &cwd)?;
+        read.pre = Some(Arc::new(pre));
+    }
+    // Only what prints a place in a file's bytes (an offset, a column, the
+    // length -M measures) pays for finding it, where reading moved it.
+    read.offsets = plan.byte_offset
+        || plan.json
+        || plan.column
+        || plan.flat == Some(true)
+        || plan.max_columns.is_some();
     if plan.no_messages {
         read = read.quiet();
     }

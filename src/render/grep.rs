@@ -46,10 +46,12 @@ use crate::document::Document;
 const GROUP_SEPARATOR: &[u8] = b"--";
 /// Prefix rlmgrep puts before keys that are not already `.`- or `/`-rooted.
 const HEADING_PREFIX: &str = "./";
-/// Marker after a match line's number.
-const MATCH_MARK: char = ':';
-/// Marker after a context line's number.
-const CONTEXT_MARK: char = '-';
+/// Marker after a match line's fields (path, number, column, offset),
+/// unless `--field-match-separator` names another.
+const MATCH_MARK: &[u8] = b":";
+/// Marker after a context line's fields, unless
+/// `--field-context-separator` names another.
+const CONTEXT_MARK: &[u8] = b"-";
 /// First line of the terminal output.
 const TTY_HEADER: &str = "===== Matches =====";
 /// Terminal body when nothing was found.
@@ -101,6 +103,39 @@ pub struct GrepOptions {
     /// and the rest as context (`-A`, `-B` and `-C` have nothing left to
     /// add); with `max_count`, a file ends at its last match printed.
     pub passthru: bool,
+    /// `-b`: each line's byte offset in its file (a part's, with `-o`; each
+    /// match's, with `--vimgrep`) after its number and column, as `rg -b`
+    /// prints it ([`Document::raw_offset`]).
+    pub byte_offset: bool,
+    /// What follows each field of a match line and of a context line.
+    pub fields: FieldSeparators,
+}
+
+/// `--field-match-separator` and `--field-context-separator`: the marks
+/// after a line's path, number, column and offset (`:` and `-`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldSeparators {
+    pub matched: Vec<u8>,
+    pub context: Vec<u8>,
+}
+
+impl Default for FieldSeparators {
+    fn default() -> FieldSeparators {
+        FieldSeparators {
+            matched: MATCH_MARK.to_vec(),
+            context: CONTEXT_MARK.to_vec(),
+        }
+    }
+}
+
+impl FieldSeparators {
+    fn mark(&self, is_match: bool) -> &[u8] {
+        if is_match {
+            &self.matched
+        } else {
+            &self.context
+        }
+    }
 }
 
 /// The line between two context groups (`--`, or `--context-separator`'s),
@@ -179,15 +214,21 @@ enum Row<'a> {
         /// Where `text` starts in the whole line: past the left-out bytes and
         /// the whitespace `--trim` took.
         start: usize,
+        /// Where the line lies in its file, when what prints needs it.
+        at: Option<LineAt<'a>>,
     },
     /// A line longer than `-M` allows, left out (`[Omitted long … line]`).
     Omitted {
         number: usize,
         is_match: bool,
-        /// Its first match's column (1 when none is known).
-        column: usize,
-        /// How many matches it holds, as far as its spans say.
-        matches: usize,
+        /// Matched text, in bytes of the line.
+        spans: &'a [Range<usize>],
+        /// How many matches it holds, as far as its spans say, when the
+        /// printer finds them anyway (colour, columns, a replacement), as
+        /// rg's then does.
+        matches: Option<usize>,
+        /// Where the line lies in its file, when what prints needs it.
+        at: Option<LineAt<'a>>,
     },
     /// One matched part of a match line (`-o`), coloured whole.
     Part {
@@ -196,9 +237,64 @@ enum Row<'a> {
         column: usize,
         text: &'a [u8],
         page: Option<u32>,
+        /// `-b`: the part's byte offset.
+        offset: Option<u64>,
     },
     GroupBreak,
     FileBreak,
+}
+
+/// A printed line's place in its file, where what prints says where in
+/// the file's bytes, as rg counts them: `-b`'s offsets, `--column`'s and
+/// `--vimgrep`'s columns, and the length `-M` measures. A line kgrep reads
+/// as its file holds it (valid UTF-8, no `\r`) is where its text is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LineAt<'a> {
+    doc: &'a Document,
+    /// The line's first byte in the document's text.
+    start: usize,
+    /// Its length there, without its `\n`.
+    len: usize,
+    /// `--replace` printed it replaced: its columns are of the new text,
+    /// counted from the line's offset, as rg counts them.
+    replaced: bool,
+}
+
+impl LineAt<'_> {
+    /// The byte offset in the file of byte `column` (0-based) of the line.
+    fn offset(self, column: usize) -> u64 {
+        if self.replaced {
+            self.doc.raw_offset(self.start) + column as u64
+        } else {
+            self.doc.raw_offset(self.start + column)
+        }
+    }
+
+    /// The 1-based byte column in the file's line of byte `column` (0-based)
+    /// of the text's.
+    fn column(self, column: usize) -> usize {
+        let bytes = self.offset(column).saturating_sub(self.offset(0));
+        usize::try_from(bytes).map_or(column, |b| b) + 1
+    }
+
+    /// The bytes `-M` measures, as rg does: the line's in the file with its
+    /// terminator (a CRLF's two); a replaced line's `printed` bytes and the
+    /// `\r` of its CRLF, as rg replaces in the line without its `\n`.
+    fn measured(self, printed: usize) -> u64 {
+        let end = self.start + self.len;
+        let terminator = if end < self.doc.text.len() {
+            self.doc
+                .raw_offset(end + 1)
+                .saturating_sub(self.doc.raw_offset(end))
+        } else {
+            0
+        };
+        if self.replaced {
+            printed as u64 + terminator.saturating_sub(1)
+        } else {
+            self.doc.raw_offset(end).saturating_sub(self.offset(0)) + terminator
+        }
+    }
 }
 
 /// Writes `files` grep-style and returns how many match lines were printed.
@@ -356,6 +452,24 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
             .and_then(|pages| pages.get(number - 1).copied())
     };
     let is_match = |number: usize| matches.binary_search(&number).is_ok();
+    // Each line's start in the text, found once for the file when what
+    // prints needs a place in the file.
+    let placed = opts.byte_offset
+        || opts.column
+        || opts.flat.is_some_and(|f| f.columns)
+        || opts.max_columns.is_some();
+    let starts = placed.then(|| doc.line_starts());
+    let at = |number: usize| {
+        let starts = starts.as_ref()?;
+        let start = *starts.get(number.checked_sub(1)?)?;
+        let end = starts.get(number).map_or(doc.text.len(), |&s| s - 1);
+        Some(LineAt {
+            doc,
+            start,
+            len: end - start,
+            replaced: file.replaced.contains_key(&number),
+        })
+    };
     let line_row = |number: usize| {
         let text = lines.get(&number).copied().unwrap_or_default();
         let spans = file.spans.get(&number).map_or(&[][..], Vec::as_slice);
@@ -383,12 +497,26 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
             page: page(number),
             omitted,
             start: omitted.0 + trimmed,
+            at: at(number),
         }
     };
     let too_long = |number: usize| {
         opts.max_columns.is_some_and(|m| {
-            !m.preview && lines.get(&number).is_some_and(|text| text.len() > m.max)
+            let measured = |text: &[u8]| match at(number) {
+                Some(at) => at.measured(text.len()),
+                None => text.len() as u64,
+            };
+            !m.preview
+                && lines
+                    .get(&number)
+                    .is_some_and(|text| measured(text) > m.max as u64)
         })
+    };
+    let counted = |number: usize| {
+        opts.color
+            || opts.column
+            || opts.flat.is_some_and(|f| f.columns)
+            || file.replaced.contains_key(&number)
     };
     let push_rows = |rows: &mut Vec<Row<'a>>, number: usize| {
         if too_long(number) {
@@ -396,8 +524,9 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
             rows.push(Row::Omitted {
                 number,
                 is_match: is_match(number),
-                column: first_column(spans),
-                matches: spans.iter().filter(|s| !s.is_empty()).count(),
+                spans,
+                matches: counted(number).then(|| spans.iter().filter(|s| !s.is_empty()).count()),
+                at: at(number),
             });
             return;
         }
@@ -413,12 +542,13 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
             spans
                 .iter()
                 .filter(|span| replaced || !span.is_empty())
-                .filter_map(|span| Some((span.start + 1, text.get(span.clone())?)))
-                .map(|(column, part)| Row::Part {
+                .filter_map(|span| Some((span.start, text.get(span.clone())?)))
+                .map(|(start, part)| Row::Part {
                     number,
-                    column,
+                    column: at(number).map_or(start + 1, |at| at.column(start)),
                     text: part,
                     page: page(number),
+                    offset: at(number).map(|at| at.offset(start)),
                 }),
         );
     };
@@ -460,53 +590,93 @@ fn whole_file(
 }
 
 /// The `N:` or `N-` prefix of a line row, without its tab: `N:COL:` with
-/// `--column` (match lines only, as rg), `COL:` or nothing with `-N`.
-fn line_prefix(number: usize, is_match: bool, column: Option<usize>, opts: &GrepOptions) -> Prefix {
-    let mark = if is_match { MATCH_MARK } else { CONTEXT_MARK };
+/// `--column` (match lines only, as rg), `N:COL:OFFSET:` with `-b` too,
+/// `COL:` or nothing with `-N`.
+fn line_prefix(
+    number: usize,
+    is_match: bool,
+    column: Option<usize>,
+    offset: Option<u64>,
+    opts: &GrepOptions,
+) -> Prefix<'_> {
+    prefix(
+        number,
+        is_match,
+        column.filter(|_| opts.column && is_match),
+        offset,
+        opts,
+    )
+}
+
+/// [`line_prefix`] of a whole line (printed or left out): its first match's
+/// column, its offset.
+fn row_prefix<'o>(
+    number: usize,
+    is_match: bool,
+    spans: &[Range<usize>],
+    at: Option<LineAt<'_>>,
+    opts: &'o GrepOptions,
+) -> Prefix<'o> {
+    let column = Some(first_column(spans, at));
+    line_prefix(number, is_match, column, at.map(|at| at.offset(0)), opts)
+}
+
+/// The fields of a line: its number unless `-N`, `column` as given, its
+/// offset with `-b`.
+fn prefix(
+    number: usize,
+    is_match: bool,
+    column: Option<usize>,
+    offset: Option<u64>,
+    opts: &GrepOptions,
+) -> Prefix<'_> {
     Prefix {
         number: (!opts.no_numbers).then(|| number.to_string()),
-        column: column.filter(|_| opts.column && is_match),
-        mark,
+        column,
+        offset: offset.filter(|_| opts.byte_offset),
+        mark: opts.fields.mark(is_match),
     }
 }
 
 /// The fields before a line's text, each followed by its mark.
-struct Prefix {
+struct Prefix<'o> {
     number: Option<String>,
     column: Option<usize>,
-    mark: char,
+    offset: Option<u64>,
+    mark: &'o [u8],
 }
 
-impl Prefix {
+impl Prefix<'_> {
     fn is_empty(&self) -> bool {
-        self.number.is_none() && self.column.is_none()
+        self.number.is_none() && self.column.is_none() && self.offset.is_none()
     }
 
-    /// `COL:` (or nothing): what follows the number.
-    fn rest(&self) -> String {
-        self.column
-            .map(|c| format!("{c}{}", self.mark))
-            .unwrap_or_default()
+    /// `COL:` and `OFFSET:` (or nothing): what follows the number.
+    fn rest(&self) -> Vec<u8> {
+        let mut rest = Vec::new();
+        let column = self.column.map(|c| c as u64);
+        for field in [column, self.offset].into_iter().flatten() {
+            rest.extend_from_slice(field.to_string().as_bytes());
+            rest.extend_from_slice(self.mark);
+        }
+        rest
     }
 }
 
-/// The column `--column` prints for a line: its first non-empty span's, 1
-/// when none is known.
-fn first_column(spans: &[Range<usize>]) -> usize {
-    spans
-        .iter()
-        .find(|s| !s.is_empty())
-        .map_or(1, |s| s.start + 1)
+/// The column `--column` prints for a line: its first non-empty span's (in
+/// the file's line, when its place is known), 1 when none is known.
+fn first_column(spans: &[Range<usize>], at: Option<LineAt<'_>>) -> usize {
+    let start = spans.iter().find(|s| !s.is_empty()).map_or(0, |s| s.start);
+    at.map_or(start + 1, |at| at.column(start))
 }
 
 /// The text of a line `-M` left out, as ripgrep writes it: with its number
 /// of matches when the printer finds them anyway (colour, `--column`,
-/// `--vimgrep`) and the spans know some.
-fn omitted_text(is_match: bool, matches: usize, opts: &GrepOptions) -> String {
-    let counted = opts.color || opts.column || opts.flat.is_some_and(|f| f.columns);
+/// `--vimgrep`, a replacement: `matches` is then known) and there are some.
+fn omitted_text(is_match: bool, matches: Option<usize>) -> String {
     match (is_match, matches) {
         (false, _) => "[Omitted long context line]".to_string(),
-        (true, n) if counted && n > 0 => format!("[Omitted long line with {n} matches]"),
+        (true, Some(n)) if n > 0 => format!("[Omitted long line with {n} matches]"),
         (true, _) => "[Omitted long matching line]".to_string(),
     }
 }
@@ -532,31 +702,30 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io:
                 page,
                 omitted,
                 start,
+                at,
             } => {
-                let column = Some(first_column(spans));
-                write_prefix(out, &line_prefix(number, is_match, column, opts), color)?;
+                write_prefix(out, &row_prefix(number, is_match, spans, at, opts), color)?;
                 write_body(out, (text, start), spans, omitted, page, color, false)?;
             }
             Row::Omitted {
                 number,
                 is_match,
-                column,
+                spans,
                 matches,
+                at,
             } => {
-                write_prefix(
-                    out,
-                    &line_prefix(number, is_match, Some(column), opts),
-                    color,
-                )?;
-                out.write_all(omitted_text(is_match, matches, opts).as_bytes())?;
+                write_prefix(out, &row_prefix(number, is_match, spans, at, opts), color)?;
+                out.write_all(omitted_text(is_match, matches).as_bytes())?;
             }
             Row::Part {
                 number,
                 column,
                 text,
                 page,
+                offset,
             } => {
-                write_prefix(out, &line_prefix(number, true, Some(column), opts), color)?;
+                let prefix = line_prefix(number, true, Some(column), offset, opts);
+                write_prefix(out, &prefix, color)?;
                 write_painted(out, text, MATCH, color)?;
                 out.write_all(page_suffix(page).as_bytes())?;
             }
@@ -620,23 +789,19 @@ fn write_flat(
         (opts.before > 0 || opts.after > 0) && !opts.passthru && opts.group_separator.0.is_some();
     // The current file's path, as printed.
     let mut path = Vec::new();
-    // `PATH:N:` (`PATH-N-` for context), and `COLUMN:` when given; `-I`
-    // leaves the path out, `-N` the number.
-    let prefix =
-        |out: &mut dyn Write, path: &[u8], number: usize, mark: char, column: Option<usize>| {
-            if !opts.no_paths {
-                write_painted(out, path, MAGENTA, color)?;
-                write!(out, "{mark}")?;
-            }
-            if !opts.no_numbers {
-                write_painted(out, number.to_string().as_bytes(), GREEN, color)?;
-                write!(out, "{mark}")?;
-            }
-            match column {
-                Some(column) => write!(out, "{column}{mark}"),
-                None => Ok(()),
-            }
-        };
+    // `PATH:N:` (`PATH-N-` for context), then `COLUMN:` and `OFFSET:` when
+    // given; `-I` leaves the path out, `-N` the number.
+    let write_fields = |out: &mut dyn Write, path: &[u8], fields: &Prefix<'_>| {
+        if !opts.no_paths {
+            write_painted(out, path, MAGENTA, color)?;
+            out.write_all(fields.mark)?;
+        }
+        if let Some(number) = &fields.number {
+            write_painted(out, number.as_bytes(), GREEN, color)?;
+            out.write_all(fields.mark)?;
+        }
+        out.write_all(&fields.rest())
+    };
     for row in rows {
         match *row {
             Row::Heading(key) => path = shown(heading(key).as_bytes(), tty).into_owned(),
@@ -653,25 +818,10 @@ fn write_flat(
                 page,
                 omitted,
                 start,
+                at,
             } => {
-                let mark = if is_match { MATCH_MARK } else { CONTEXT_MARK };
-                // --vimgrep: a match line once per match (column 1 when no
-                // span is known); any other line once, without a column, or
-                // with its first with --column.
-                let mut columns: Vec<Option<usize>> =
-                    vec![(is_match && opts.column).then(|| first_column(spans))];
-                if is_match && flat.columns {
-                    columns = spans
-                        .iter()
-                        .filter(|s| !s.is_empty())
-                        .map(|s| Some(s.start + 1))
-                        .collect();
-                    if columns.is_empty() {
-                        columns.push(Some(1));
-                    }
-                }
-                for column in columns {
-                    prefix(out, &path, number, mark, column)?;
+                for (column, offset) in flat_places(is_match, spans, at, opts, flat) {
+                    write_fields(out, &path, &prefix(number, is_match, column, offset, opts))?;
                     write_body(out, (text, start), spans, omitted, page, color, tty)?;
                     out.write_all(b"\n")?;
                 }
@@ -679,28 +829,24 @@ fn write_flat(
             Row::Omitted {
                 number,
                 is_match,
-                column,
+                spans,
                 matches,
+                at,
             } => {
-                // Once, even with --vimgrep, as rg prints it.
-                let mark = if is_match { MATCH_MARK } else { CONTEXT_MARK };
-                let column = (is_match && (flat.columns || opts.column)).then_some(column);
-                prefix(out, &path, number, mark, column)?;
-                writeln!(out, "{}", omitted_text(is_match, matches, opts))?;
+                for (column, offset) in flat_places(is_match, spans, at, opts, flat) {
+                    write_fields(out, &path, &prefix(number, is_match, column, offset, opts))?;
+                    writeln!(out, "{}", omitted_text(is_match, matches))?;
+                }
             }
             Row::Part {
                 number,
                 column,
                 text,
                 page,
+                offset,
             } => {
-                prefix(
-                    out,
-                    &path,
-                    number,
-                    MATCH_MARK,
-                    (flat.columns || opts.column).then_some(column),
-                )?;
+                let column = (flat.columns || opts.column).then_some(column);
+                write_fields(out, &path, &prefix(number, true, column, offset, opts))?;
                 write_painted(out, &shown(text, tty), MATCH, color)?;
                 out.write_all(page_suffix(page).as_bytes())?;
                 out.write_all(b"\n")?;
@@ -708,6 +854,38 @@ fn write_flat(
         }
     }
     Ok(())
+}
+
+/// The column and offset of each time a flat line prints, as rg prints
+/// them: with `--vimgrep` a match line once per match (column 1 when no span
+/// is known), with `-b` each match's offset; any other line once, without a
+/// column or with its first with `--column`, with `-b` the line's offset.
+fn flat_places(
+    is_match: bool,
+    spans: &[Range<usize>],
+    at: Option<LineAt<'_>>,
+    opts: &GrepOptions,
+    flat: Flat,
+) -> Vec<(Option<usize>, Option<u64>)> {
+    let offset = at.map(|at| at.offset(0));
+    if !(is_match && flat.columns) {
+        return vec![(
+            (is_match && opts.column).then(|| first_column(spans, at)),
+            offset,
+        )];
+    }
+    let mut places: Vec<_> = spans
+        .iter()
+        .filter(|s| !s.is_empty())
+        .map(|s| match at {
+            Some(at) => (Some(at.column(s.start)), Some(at.offset(s.start))),
+            None => (Some(s.start + 1), None),
+        })
+        .collect();
+    if places.is_empty() {
+        places.push((Some(1), offset));
+    }
+    places
 }
 
 /// A pipe line's `N:` or `N-` (`N:COL:`, `COL:`) and its tab; nothing when
@@ -718,9 +896,10 @@ fn write_prefix(out: &mut dyn Write, prefix: &Prefix, color: bool) -> io::Result
     }
     if let Some(number) = &prefix.number {
         write_painted(out, number.as_bytes(), GREEN, color)?;
-        write!(out, "{}", prefix.mark)?;
+        out.write_all(prefix.mark)?;
     }
-    write!(out, "{}\t", prefix.rest())
+    out.write_all(&prefix.rest())?;
+    out.write_all(b"\t")
 }
 
 /// The markers around a cut line's window (empty for a whole line).
@@ -778,12 +957,18 @@ fn tty_prefix(prefix: &Prefix, color: bool) -> (String, usize) {
         return (String::new(), 0);
     }
     let mut line = String::new();
+    // A separator's bytes as the terminal's text (sanitised, as a line's).
+    let mark = sanitize(prefix.mark);
     if let Some(number) = &prefix.number {
-        line = format!("{}{}", paint(number, GREEN, color), prefix.mark);
+        line = format!("{}{mark}", paint(number, GREEN, color));
     }
-    let rest = prefix.rest();
+    let rest = sanitize(&prefix.rest()).into_owned();
     line.push_str(&rest);
-    let column = prefix.number.as_deref().map_or(0, |n| str_width(n) + 1) + rest.len();
+    let column = prefix
+        .number
+        .as_deref()
+        .map_or(0, |n| str_width(n) + str_width(&mark))
+        + str_width(&rest);
     let tab = expand_tabs("\t", column);
     line.push_str(&tab);
     (line, column + tab.len())
@@ -826,8 +1011,9 @@ fn tty_row(row: &Row<'_>, opts: &GrepOptions) -> String {
             page,
             omitted,
             start,
+            at,
         } => {
-            let prefix = line_prefix(number, is_match, Some(first_column(spans)), opts);
+            let prefix = row_prefix(number, is_match, spans, at, opts);
             let (mut line, mut column) = tty_prefix(&prefix, color);
             let (before, after) = omission_marks(omitted);
             column += str_width(&before);
@@ -845,12 +1031,13 @@ fn tty_row(row: &Row<'_>, opts: &GrepOptions) -> String {
         Row::Omitted {
             number,
             is_match,
-            column,
+            spans,
             matches,
+            at,
         } => {
-            let prefix = line_prefix(number, is_match, Some(column), opts);
+            let prefix = row_prefix(number, is_match, spans, at, opts);
             let (mut line, _) = tty_prefix(&prefix, color);
-            line.push_str(&omitted_text(is_match, matches, opts));
+            line.push_str(&omitted_text(is_match, matches));
             line
         }
         Row::Part {
@@ -858,8 +1045,9 @@ fn tty_row(row: &Row<'_>, opts: &GrepOptions) -> String {
             column,
             text,
             page,
+            offset,
         } => {
-            let prefix = line_prefix(number, true, Some(column), opts);
+            let prefix = line_prefix(number, true, Some(column), offset, opts);
             let (mut line, mut column) = tty_prefix(&prefix, color);
             let part = expand_tabs(&sanitize(text), column);
             column += str_width(&part);
@@ -1053,6 +1241,7 @@ mod tests {
             text: b"===== Page 1 =====\nA\n\n===== Page 2 =====\nB\n".to_vec(),
             pages: Some(vec![1, 1, 1, 2, 2, 2]),
             cut: None,
+            offsets: Default::default(),
         };
         let (out, _) = render(&[(&d, &[4])], &opts(1, 1, None));
         assert_eq!(
@@ -1331,6 +1520,7 @@ mod tests {
             text: b"Demo".to_vec(),
             pages: Some(vec![1]),
             cut: None,
+            offsets: Default::default(),
         };
         let (out, _) = render(&[(&d, &[1])], &tty(false));
         assert_eq!(

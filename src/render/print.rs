@@ -125,6 +125,8 @@ pub(crate) fn write_grep_counted(
         max_columns: plan.max_columns,
         group_separator: plan.group_separator.clone(),
         passthru: plan.matching.passthru,
+        byte_offset: plan.byte_offset,
+        fields: plan.fields.clone(),
     };
     if let Some(counts) = counts {
         for file in &files {

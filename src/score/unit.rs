@@ -809,6 +809,7 @@ mod tests {
             text: text.as_bytes().to_vec(),
             pages: None,
             cut: None,
+            offsets: Default::default(),
         };
         let matcher = TermMatcher::new(&q.terms).unwrap();
         let lines = crate::search::term_lines(&doc, &matcher);

@@ -419,6 +419,7 @@ mod term_lines_tests {
                 text: text.clone().into_bytes(),
                 pages: None,
                 cut: None,
+                offsets: Default::default(),
             };
             proptest::prop_assert_eq!(term_lines(&doc, &matcher), line_by_line(text.as_bytes(), &matcher));
         }

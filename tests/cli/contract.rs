@@ -584,6 +584,7 @@ fn loaded_documents(
                 text: bytes,
                 pages: None,
                 cut: None,
+                offsets: Default::default(),
             };
             return BTreeMap::from([(STDIN_KEY.to_string(), doc)]);
         }

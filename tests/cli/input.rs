@@ -198,3 +198,143 @@ fn a_dotted_type_is_an_extension() {
         .stderr_lacks("unknown type")
         .stderr_lacks("invalid definition");
 }
+
+/// `-z`: compressed files are searched as `rg -z` searches them, gzip
+/// in-process and the rest through rg's programs on PATH (here stand-ins: an
+/// `xz` that prints its input, a `zstd` that fails, no `lz4` at all). A file
+/// that cannot be decompressed is one line on stderr and exit 2; the others
+/// still print.
+#[test]
+fn search_zip_reads_compressed_files_as_rg_z_does() {
+    use std::io::Write;
+    use std::os::unix::fs::PermissionsExt;
+    let d = Dir::new();
+    d.write("notes.txt", "plain retry\n");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(b"start\r\nretry failed after 3 attempts\n")
+        .unwrap();
+    d.write("app.log.gz", gz.finish().unwrap());
+    d.write("old.txz", "xz says retry\n");
+    d.write("broken.zst", "not zstd");
+    d.write("lost.lz4", "not lz4");
+    let bin = tempfile::tempdir().unwrap();
+    for (name, script) in [
+        ("xz", "#!/bin/sh\nexec /bin/cat\n"),
+        (
+            "zstd",
+            "#!/bin/sh\necho 'zstd: not in zstd format' >&2\nexit 1\n",
+        ),
+    ] {
+        let path = bin.path().join(name);
+        std::fs::write(&path, script).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let run = |args: &[&str]| {
+        let mut cmd = d.cmd();
+        cmd.env("PATH", bin.path()).args(args);
+        crate::harness::finish(&mut cmd, args, d.path())
+    };
+    // Without -z a compressed file is binary: skipped, as rg skips it.
+    run(&["--no-heading", "-s", "-F", "retry", "."])
+        .code(0)
+        .stdout_is("./notes.txt:1:plain retry\n./old.txz:1:xz says retry\n");
+    run(&["-z", "--no-heading", "-s", "-b", "-F", "retry", "."])
+        .code(2)
+        .stdout_is(
+            "./app.log.gz:2:7:retry failed after 3 attempts\n./notes.txt:1:0:plain retry\n\
+             ./old.txz:1:0:xz says retry\n",
+        )
+        .stderr_has("kgrep: broken.zst: zstd failed (exit status: 1): zstd: not in zstd format\n")
+        .stderr_has("kgrep: lost.lz4: lz4: No such file or directory");
+    // Natural language ranks what the files hold.
+    run(&[
+        "-z",
+        "-l",
+        "why did the retry fail",
+        "app.log.gz",
+        "notes.txt",
+    ])
+    .code(0)
+    .stdout_is("./app.log.gz\n");
+    // A gzip file that is not gzip is an error too; -c counts the rest.
+    d.write("bad.gz", "garbage");
+    run(&["-z", "-c", "-s", "-F", "retry", "bad.gz", "app.log.gz"])
+        .code(2)
+        .stdout_is("./app.log.gz:1\n")
+        .stderr_has("kgrep: bad.gz: gzip: ");
+}
+
+/// `--pre`: each file is searched as what `COMMAND FILE` prints (the file on
+/// its stdin), as `rg --pre` searches it; `--pre-glob` picks the files it
+/// runs for, the others are read as they are (and decompressed by `-z`).
+#[test]
+fn pre_searches_what_a_command_prints_for_each_file_as_rg_pre_does() {
+    use std::io::Write;
+    use std::os::unix::fs::PermissionsExt;
+    let d = Dir::new();
+    d.write("notes.txt", "lower foo\n");
+    d.write("shout.up", "shout foo\n");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(b"zipped foo\n").unwrap();
+    d.write("old.gz", gz.finish().unwrap());
+    let bin = tempfile::tempdir().unwrap();
+    let script = bin.path().join("pre.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\ncase \"$1\" in\n*.up) /usr/bin/tr a-z A-Z ;;\n*) echo \"[${1##*/}]\"; /bin/cat ;;\nesac\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let pre = script.to_str().unwrap();
+    // Every file through it: the name it was given, then its text.
+    d.run(&[
+        "--pre",
+        pre,
+        "--no-heading",
+        "-s",
+        "-F",
+        "[",
+        "notes.txt",
+        "shout.up",
+    ])
+    .code(0)
+    .stdout_is("./notes.txt:1:[notes.txt]\n");
+    d.run(&["--pre", pre, "--no-heading", "-s", "-F", "FOO", "."])
+        .code(0)
+        .stdout_is("./shout.up:1:SHOUT FOO\n");
+    // --pre-glob: only *.up goes through it; with -z the rest decompresses.
+    d.run(&[
+        "--pre",
+        pre,
+        "--pre-glob",
+        "*.up",
+        "-z",
+        "--no-heading",
+        "-s",
+        "-F",
+        "foo",
+        ".",
+    ])
+    .code(0)
+    .stdout_is("./notes.txt:1:lower foo\n./old.gz:1:zipped foo\n");
+    // --no-pre after it, or an empty command, turns it off.
+    for off in [&["--pre", pre, "--no-pre"][..], &["--pre="]] {
+        let mut args = off.to_vec();
+        args.extend(["--no-heading", "-s", "-F", "foo", "notes.txt", "shout.up"]);
+        d.run(&args)
+            .code(0)
+            .stdout_is("./notes.txt:1:lower foo\n./shout.up:1:shout foo\n");
+    }
+    // Piped stdin is never preprocessed.
+    d.run_stdin(&["--pre", pre, "-F", "foo"], "piped foo\n")
+        .code(0)
+        .stdout_has("1:\tpiped foo\n");
+    // A bad glob is a usage error; a command that cannot run, one line a file.
+    d.run(&["--pre", pre, "--pre-glob", "{a", "-F", "foo", "."])
+        .code(2)
+        .stdout_is("")
+        .stderr_has("kgrep: --pre-glob: error parsing glob '{a'");
+    d.run(&["--pre", "/nonexistent/pre", "-F", "foo", "notes.txt"])
+        .code(2)
+        .stderr_has("kgrep: notes.txt: /nonexistent/pre: No such file or directory");
+}

@@ -216,8 +216,9 @@ fn errors_go_to_stderr_exit_2_and_the_summary_still_prints() {
 }
 
 #[test]
-fn crlf_files_report_the_text_kgrep_searched() {
-    // Documented difference from rg: CRLF reads as LF, offsets follow.
+fn crlf_files_report_the_text_kgrep_searched_at_the_files_offsets() {
+    // Documented difference from rg: CRLF reads as LF. The line's offset is
+    // its place in the file (the CRLF before it counts two), as rg's is.
     let d = corpus();
     let run = d.run_devnull(&["--json", "\"database\""]);
     run.code(0);
@@ -228,7 +229,7 @@ fn crlf_files_report_the_text_kgrep_searched() {
         .unwrap();
     assert_eq!(m["data"]["path"]["text"], "crlf.txt");
     assert_eq!(m["data"]["lines"]["text"], "the database line\n");
-    assert_eq!(m["data"]["absolute_offset"], "CRLF line one\n".len());
+    assert_eq!(m["data"]["absolute_offset"], "CRLF line one\r\n".len());
 }
 
 #[test]

@@ -619,3 +619,91 @@ fn passthru_prints_every_line_of_every_file_as_rg() {
         .code(2)
         .stderr_has("--json");
 }
+
+/// `-b`, and the separators after each field, as rg 13 prints them on the
+/// same files: offsets are of the file's bytes, so a CRLF counts two and an
+/// invalid byte one (kgrep's line reads it as U+FFFD, rlmgrep's way), and
+/// `--column`/`--vimgrep` columns and `-M`'s measure count the same bytes.
+/// Each expected line is rg's, but for the `\r` rg prints and kgrep's text
+/// drops, kgrep's `./` and its U+FFFD.
+#[test]
+fn byte_offsets_and_field_separators_are_printed_as_rg() {
+    let d = Dir::new();
+    d.write("a.txt", b"alpha foo\r\nbeta\nfoo gamma foo\n\xff foo\n");
+    d.write("b.txt", "x\nfoo\n");
+    // `rg --no-heading -n -b --column --sort path -F foo .`
+    d.run(&["--no-heading", "-b", "--column", "-s", "-F", "foo", "."])
+        .code(0)
+        .stdout_is(
+            "./a.txt:1:7:0:alpha foo\n./a.txt:3:1:16:foo gamma foo\n\
+             ./a.txt:4:3:30:\u{fffd} foo\n./b.txt:2:1:2:foo\n",
+        );
+    // `rg --vimgrep -b`: each match's offset.
+    d.run(&["--vimgrep", "-b", "-s", "-F", "foo", "."])
+        .code(0)
+        .stdout_is(
+            "./a.txt:1:7:6:alpha foo\n./a.txt:3:1:16:foo gamma foo\n\
+             ./a.txt:3:11:26:foo gamma foo\n./a.txt:4:3:32:\u{fffd} foo\n./b.txt:2:1:2:foo\n",
+        );
+    // `rg -o -b -n`: each part's; rlmgrep's layout keeps its heading and tab.
+    d.run(&["-o", "-b", "-F", "foo", "a.txt"])
+        .code(0)
+        .stdout_is("./a.txt\n1:6:\tfoo\n3:16:\tfoo\n3:26:\tfoo\n4:32:\tfoo\n");
+    // `-N`: the offset alone.
+    d.run(&["-b", "-N", "-I", "--no-heading", "-F", "foo", "b.txt"])
+        .code(0)
+        .stdout_is("2:foo\n");
+    // Piped stdin is read raw: its offsets are its bytes'.
+    d.run_stdin(
+        &["-b", "--no-heading", "-I", "-F", "foo"],
+        b"x\r\nfoo\n".to_vec(),
+    )
+    .code(0)
+    .stdout_is("2:3:foo\n");
+    // `rg --field-match-separator '|' --field-context-separator '=\x3d' -b -n
+    // -C1 --no-heading`: escapes read; a context line takes its own.
+    d.run(&[
+        "--field-match-separator",
+        "|",
+        "--field-context-separator",
+        "=\\x3d",
+        "-b",
+        "-C1",
+        "--no-heading",
+        "-I",
+        "-F",
+        "foo",
+        "b.txt",
+    ])
+    .code(0)
+    .stdout_is("1==0==x\n2|2|foo\n3==6==\n");
+    // rlmgrep's layout takes them too (a value that starts with `-` is
+    // given with `=`, as rg's parser wants it).
+    d.run(&["--field-match-separator=->", "-F", "foo", "b.txt"])
+        .code(0)
+        .stdout_is("./b.txt\n2->\tfoo\n");
+    // `rg -M 4 -n --vimgrep -b`: a line's bytes with its terminator are
+    // measured, and a left-out line prints once per match.
+    let omitted = |n: usize| format!("[Omitted long line with {n} matches]");
+    d.run(&["-M", "4", "--vimgrep", "-b", "-F", "foo", "a.txt"])
+        .code(0)
+        .stdout_is(&format!(
+            "./a.txt:1:7:6:{one}\n./a.txt:3:1:16:{two}\n./a.txt:3:11:26:{two}\n./a.txt:4:3:32:{one}\n",
+            one = omitted(1),
+            two = omitted(2)
+        ));
+    // `--json`'s absolute_offset is the same offset, as rg's is.
+    let json = d.run(&["--json", "-F", "foo", "a.txt"]);
+    json.code(0);
+    for (n, offset) in [(1, 0), (3, 16), (4, 30)] {
+        let field = format!(r#""line_number":{n},"absolute_offset":{offset},"#);
+        assert!(json.stdout.contains(&field), "{field}\n{}", json.stdout);
+    }
+    // `rg -M 3`: "foo\n" is 4 bytes, so it is left out; `-M 4` prints it.
+    d.run(&["-M", "3", "--no-heading", "-F", "foo", "b.txt"])
+        .code(0)
+        .stdout_is("./b.txt:2:[Omitted long matching line]\n");
+    d.run(&["-M", "4", "--no-heading", "-F", "foo", "b.txt"])
+        .code(0)
+        .stdout_is("./b.txt:2:foo\n");
+}

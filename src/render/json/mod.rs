@@ -16,7 +16,7 @@
 //!
 //! `P` and `D` are `{"text":…}` for valid UTF-8 and `{"bytes":<base64>}`
 //! otherwise; `lines` includes its `\n`; offsets are bytes (`start`/`end` into
-//! `lines`, `absolute_offset` into the searched text). `begin`/`end` frame only
+//! `lines`, `absolute_offset` into the file). `begin`/`end` frame only
 //! files that print a line; the `summary` is always written, and its `stats`
 //! add up the `end` messages (ripgrep's rule). kgrep's additions live only
 //! under `data.kgrep` ([`kgrep`]) and in message types of its own, written
@@ -26,8 +26,9 @@
 //!
 //! Where kgrep differs from rg for the same search, by design: lines are
 //! kgrep's decoded text (a file's CRLF reads as LF and invalid UTF-8 as U+FFFD,
-//! as rlmgrep reads files; piped stdin is raw), so `lines`, offsets and
-//! `bytes_searched` refer to that text; the empty "line" after a final newline
+//! as rlmgrep reads files; piped stdin is raw), so `lines`, `submatches`'
+//! offsets and `bytes_searched` refer to that text (`absolute_offset` is
+//! the line's in the file, as rg's: [`crate::document::offsets`]); the empty "line" after a final newline
 //! (which the grep-style output can show as context) is never a message;
 //! `elapsed` of a file is the time spent re-reading and printing it, since the
 //! search itself ran earlier for all files at once. On a terminal (caller's
@@ -146,7 +147,8 @@ impl<W: Write> JsonPrinter<W> {
                 let is_match = selected.binary_search(&number).is_ok();
                 let mine = is_match.then(|| found.get(&number).copied()).flatten();
                 let text = line_with_terminator(doc, &starts, number);
-                let line = Line::new(&path, text, number, starts[number - 1], mine);
+                let offset = doc.raw_offset(starts[number - 1]);
+                let line = Line::new(&path, text, number, offset, mine);
                 if is_match {
                     stats.matched_lines += 1;
                     stats.matches += line.submatches.len() as u64;
@@ -329,7 +331,7 @@ impl<'a> Line<'a> {
         path: &Data<'a>,
         text: &'a [u8],
         number: usize,
-        offset: usize,
+        offset: u64,
         found: Option<&'a MatchLine>,
     ) -> Line<'a> {
         let body = text.strip_suffix(b"\n").unwrap_or(text);
@@ -338,7 +340,7 @@ impl<'a> Line<'a> {
             path: path.clone(),
             lines: Data::from_bytes(text),
             line_number: number as u64,
-            absolute_offset: offset as u64,
+            absolute_offset: offset,
             submatches: submatches
                 .into_iter()
                 .map(|r| SubMatch {
