@@ -130,6 +130,8 @@ set edit:completion:arg-completer[kgrep] = {|@words|
             cand -x 'Match only whole lines, as `rg -x` does (it overrides -w): a pattern that reads as natural language is searched as literal text'
             cand --line-regexp 'Match only whole lines, as `rg -x` does (it overrides -w): a pattern that reads as natural language is searched as literal text'
             cand --no-builtin-thesaurus 'Do not use the thesaurus compiled into kgrep'
+            cand -p 'Print for a person reading a pager, as `rg -p` does: `--color always --heading --line-number` (`kgrep -p … | less -R`); a later --color, --no-heading or -N still wins'
+            cand --pretty 'Print for a person reading a pager, as `rg -p` does: `--color always --heading --line-number` (`kgrep -p … | less -R`); a later --color, --no-heading or -N still wins'
             cand -n 'Show line numbers: they are shown unless -N says otherwise (`N:` before each line); accepted for grep, ripgrep and older rlmgrep command lines'
             cand --line-number 'Show line numbers: they are shown unless -N says otherwise (`N:` before each line); accepted for grep, ripgrep and older rlmgrep command lines'
             cand -N 'Show no line numbers, as `rg -N` does: a line prints without its `N:` (or `N-`) and the tab after it'

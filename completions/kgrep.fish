@@ -100,6 +100,7 @@ complete -c kgrep -l invert-match -d 'Print the lines that do not match, as `rg 
 complete -c kgrep -l multiline-dotall -d 'With -U, `.` matches line ends too, as `rg --multiline-dotall` does'
 complete -c kgrep -s x -l line-regexp -d 'Match only whole lines, as `rg -x` does (it overrides -w): a pattern that reads as natural language is searched as literal text'
 complete -c kgrep -l no-builtin-thesaurus -d 'Do not use the thesaurus compiled into kgrep'
+complete -c kgrep -s p -l pretty -d 'Print for a person reading a pager, as `rg -p` does: `--color always --heading --line-number` (`kgrep -p … | less -R`); a later --color, --no-heading or -N still wins'
 complete -c kgrep -s n -l line-number -d 'Show line numbers: they are shown unless -N says otherwise (`N:` before each line); accepted for grep, ripgrep and older rlmgrep command lines'
 complete -c kgrep -s N -l no-line-number -d 'Show no line numbers, as `rg -N` does: a line prints without its `N:` (or `N-`) and the tab after it'
 complete -c kgrep -s H -l with-filename -d 'Show file names: they are shown unless -I says otherwise (a `./path` heading above each file\'s lines); accepted for grep, ripgrep and older rlmgrep command lines'

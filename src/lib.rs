@@ -68,8 +68,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    use clap::Parser;
-    let flags = match cli::Flags::try_parse_from(args) {
+    let flags = match cli::Flags::parse_args(args) {
         Ok(flags) => flags,
         Err(err) => return pipeline::clap_exit(&err),
     };

@@ -319,6 +319,12 @@ pub struct Flags {
     #[arg(long, help_heading = SEARCH)]
     pub no_builtin_thesaurus: bool,
 
+    /// Print for a person reading a pager, as `rg -p` does: `--color always
+    /// --heading --line-number` (`kgrep -p … | less -R`); a later --color,
+    /// --no-heading or -N still wins.
+    #[arg(short = 'p', long, help_heading = OUTPUT)]
+    pub pretty: bool,
+
     /// Show line numbers: they are shown unless -N says otherwise (`N:` before
     /// each line); accepted for grep, ripgrep and older rlmgrep command lines.
     #[arg(short = 'n', long = "line-number", overrides_with = "no_line_number", help_heading = OUTPUT)]
@@ -788,6 +794,44 @@ pub enum GenerateKind {
 }
 
 impl Flags {
+    /// Parses a command line (the program's name first): clap's parse, then
+    /// `-p/--pretty` read as rg reads the alias, `--color always --heading
+    /// --line-number`, each part undone by the flag it stands for given after
+    /// it (clap's overrides cannot say "only when later").
+    pub fn parse_args<I, T>(args: I) -> Result<Flags, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        use clap::{CommandFactory, FromArgMatches};
+        let matches = Flags::command().try_get_matches_from(args)?;
+        let mut flags = Flags::from_arg_matches(&matches)?;
+        flags.apply_pretty(&matches);
+        Ok(flags)
+    }
+
+    fn apply_pretty(&mut self, matches: &clap::ArgMatches) {
+        // The last place an argument was given on the command line.
+        let last = |id: &str| {
+            (matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
+                .then(|| matches.indices_of(id)?.max())
+                .flatten()
+        };
+        let Some(pretty) = last("pretty") else {
+            return;
+        };
+        let undone = |id: &str| last(id).is_some_and(|at| at > pretty);
+        if !undone("color") {
+            self.color = Some(ColorChoice::Always);
+        }
+        if !undone("no_heading") {
+            self.no_heading = false;
+        }
+        if !undone("no_line_number") {
+            self.no_line_number = false;
+        }
+    }
+
     /// `--type-clear` and `--type-add`: the type table's edits, for a search
     /// and for `--type-list` alike.
     pub fn type_edits(&self) -> crate::walk::TypeEdits {
@@ -817,9 +861,6 @@ impl Flags {
     }
 }
 
-/// A `--max-filesize` value: digits, then an optional `K`, `M` or `G` (powers of
-/// 1024), as ripgrep reads it (either case here; ripgrep 13 takes upper case
-/// only). Written by hand: ripgrep's parser is not a published crate.
 /// `-E`'s value (see [`crate::document::Decoding::parse`]).
 fn parse_encoding(value: &str) -> Result<crate::document::Decoding, String> {
     crate::document::Decoding::parse(value).ok_or_else(|| {
@@ -827,6 +868,9 @@ fn parse_encoding(value: &str) -> Result<crate::document::Decoding, String> {
     })
 }
 
+/// A `--max-filesize` value: digits, then an optional `K`, `M` or `G` (powers of
+/// 1024), as ripgrep reads it (either case here; ripgrep 13 takes upper case
+/// only). Written by hand: ripgrep's parser is not a published crate.
 fn parse_size(value: &str) -> Result<u64, String> {
     let invalid = || {
         format!(
@@ -856,6 +900,31 @@ mod tests {
 
     fn parse(args: &[&str]) -> Result<Flags, clap::Error> {
         Flags::try_parse_from(std::iter::once("kgrep").chain(args.iter().copied()))
+    }
+
+    fn parse_args(args: &[&str]) -> Flags {
+        Flags::parse_args(std::iter::once("kgrep").chain(args.iter().copied())).unwrap()
+    }
+
+    /// `-p` is rg's alias: each of its parts stands unless the flag for it
+    /// comes later.
+    #[test]
+    fn pretty_is_colour_headings_and_numbers_unless_a_later_flag_says_otherwise() {
+        let f = parse_args(&["-p", "q"]);
+        assert_eq!(f.color, Some(ColorChoice::Always));
+        assert!(!f.no_heading && !f.no_line_number);
+        let f = parse_args(&["--color", "never", "--no-heading", "-N", "-p", "q"]);
+        assert_eq!(f.color, Some(ColorChoice::Always));
+        assert!(!f.no_heading && !f.no_line_number);
+        let f = parse_args(&["-p", "--color", "never", "--no-heading", "q"]);
+        assert_eq!(f.color, Some(ColorChoice::Never));
+        assert!(f.no_heading && !f.no_line_number);
+        let f = parse_args(&["-pN", "q"]);
+        assert_eq!(f.color, Some(ColorChoice::Always));
+        assert!(f.no_line_number);
+        let f = parse_args(&["--no-heading", "q"]);
+        assert_eq!(f.color, None);
+        assert!(f.no_heading);
     }
 
     #[test]

@@ -110,3 +110,34 @@ fn the_answer_header_on_stderr_follows_color() {
         .code(0)
         .stderr_lacks("\x1b");
 }
+
+/// `-p` is rg's `--color always --heading --line-number`: into a pipe it
+/// prints what those flags print, and a later flag undoes its part.
+#[test]
+fn pretty_prints_as_color_always_with_headings_and_numbers() {
+    let d = Dir::new();
+    d.write("a.txt", "one retry\ntwo\n");
+    let always = d
+        .run(&["--color", "always", "-F", "retry", "a.txt"])
+        .stdout
+        .clone();
+    assert!(always.contains("\x1b["), "{always}");
+    d.run(&["--no-heading", "-N", "-p", "-F", "retry", "a.txt"])
+        .code(0)
+        .stdout_is(&always);
+    let plain = d
+        .run(&["--no-heading", "-F", "retry", "a.txt"])
+        .stdout
+        .clone();
+    d.run(&[
+        "-p",
+        "--color",
+        "never",
+        "--no-heading",
+        "-F",
+        "retry",
+        "a.txt",
+    ])
+    .code(0)
+    .stdout_is(&plain);
+}
