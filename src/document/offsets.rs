@@ -59,12 +59,6 @@ impl Offsets {
             }
         }
     }
-
-    /// Whether no position moved (the text is the raw bytes' length for
-    /// length).
-    pub fn is_empty(&self) -> bool {
-        self.edits.is_empty()
-    }
 }
 
 /// `bytes` normalised as [`super::normalize`] does (lossy UTF-8; CRLF and a
@@ -119,10 +113,10 @@ mod tests {
     fn an_unchanged_text_records_nothing() {
         let (text, offsets) = normalize_tracked("plain\nlines é\n".as_bytes());
         assert_eq!(text, "plain\nlines é\n".as_bytes());
-        assert!(offsets.is_empty());
+        assert_eq!(offsets, Offsets::default());
         assert_eq!(offsets.raw(7), 7);
         let (_, offsets) = normalize_tracked(b"lone\rcr\r");
-        assert!(offsets.is_empty());
+        assert_eq!(offsets, Offsets::default());
     }
 
     /// The tracked normalisation is the loader's, on every kind of input.
