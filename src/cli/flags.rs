@@ -516,6 +516,12 @@ pub struct Flags {
     #[arg(short = 'b', long, help_heading = OUTPUT)]
     pub byte_offset: bool,
 
+    /// Print SEPARATOR (one byte) for each `/` in the paths printed, as `rg
+    /// --path-separator` does (`\\` for a Windows tool reading kgrep's output under
+    /// WSL or cygwin). --json keeps paths as they are, as rg's does.
+    #[arg(long, value_name = "SEPARATOR", help_heading = OUTPUT)]
+    pub path_separator: Option<String>,
+
     /// Print SEPARATOR after each field of a match line (its path, number, column
     /// and offset) in place of `:`, as `rg --field-match-separator` does: escapes
     /// such as `\t` and `\x00` are read.

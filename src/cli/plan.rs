@@ -179,6 +179,8 @@ pub struct Plan {
     pub fields: crate::render::grep::FieldSeparators,
     /// `-b`: each printed line's byte offset in its file.
     pub byte_offset: bool,
+    /// `--path-separator`: the byte printed for each `/` of a path.
+    pub path_separator: Option<u8>,
     /// `-z`: compressed files are searched as what they decompress to.
     pub search_zip: bool,
     /// `--pre`: the command files are read through (none when empty or
@@ -238,6 +240,10 @@ pub enum PlanError {
     BlankPattern,
     #[error("--pre-glob: {0}")]
     PreGlob(String),
+    #[error(
+        "a path separator must be exactly one byte, but the given separator is {1} bytes: {0}"
+    )]
+    PathSeparator(String, usize),
     #[error("--signature/--signature-json cannot be combined with --answer or --answer-only")]
     SignatureWithAnswer,
     #[error("no input paths and stdin is empty")]
@@ -393,6 +399,7 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         group_separator: group_separator(&flags),
         fields: field_separators(&flags),
         byte_offset: flags.byte_offset,
+        path_separator: path_separator(&flags)?,
         search_zip: flags.search_zip,
         pre: flags
             .pre
@@ -467,6 +474,18 @@ fn group_separator(flags: &Flags) -> crate::render::grep::GroupSeparator {
         _ if flags.no_context_separator => GroupSeparator(None),
         Some(separator) => GroupSeparator(Some(<Vec<u8> as ByteVec>::unescape_bytes(separator))),
         None => GroupSeparator::default(),
+    }
+}
+
+/// `--path-separator`: one byte, as rg wants it (an empty value is none).
+fn path_separator(flags: &Flags) -> Result<Option<u8>, PlanError> {
+    match flags.path_separator.as_deref().map(str::as_bytes) {
+        None | Some([]) => Ok(None),
+        Some(&[byte]) => Ok(Some(byte)),
+        Some(bytes) => Err(PlanError::PathSeparator(
+            String::from_utf8_lossy(bytes).into_owned(),
+            bytes.len(),
+        )),
     }
 }
 

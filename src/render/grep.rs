@@ -109,6 +109,8 @@ pub struct GrepOptions {
     pub byte_offset: bool,
     /// What follows each field of a match line and of a context line.
     pub fields: FieldSeparators,
+    /// `--path-separator`: the byte printed for each `/` of a path.
+    pub path_separator: Option<u8>,
 }
 
 /// `--field-match-separator` and `--field-context-separator`: the marks
@@ -379,8 +381,21 @@ pub fn write_paths<'k>(
 /// A key as a list prints it: its heading, sanitised on a terminal,
 /// coloured as a heading when asked; no line end.
 fn write_path(out: &mut dyn Write, key: &str, opts: &GrepOptions) -> io::Result<()> {
-    let path = heading(key);
-    write_painted(out, &shown(path.as_bytes(), opts.tty), MAGENTA, opts.color)
+    let path = printed_path(key, opts);
+    write_painted(out, &shown(&path, opts.tty), MAGENTA, opts.color)
+}
+
+/// A key's [`heading`] as the grep-style output prints it: each `/` as
+/// `--path-separator`'s byte, when one is given (rg's rule; `--json` keeps
+/// paths as they are, as rg's does).
+fn printed_path(key: &str, opts: &GrepOptions) -> Vec<u8> {
+    let mut path = heading(key).into_bytes();
+    if let Some(separator) = opts.path_separator {
+        for byte in path.iter_mut().filter(|b| **b == b'/') {
+            *byte = separator;
+        }
+    }
+    path
 }
 
 /// How many match lines of `file` print: its lines in range, each once, the
@@ -693,7 +708,7 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io:
         match *row {
             // `-I`: no heading, and no line for it.
             Row::Heading(_) if opts.no_paths => continue,
-            Row::Heading(key) => write_painted(out, heading(key).as_bytes(), MAGENTA, color)?,
+            Row::Heading(key) => write_painted(out, &printed_path(key, opts), MAGENTA, color)?,
             Row::Line {
                 number,
                 is_match,
@@ -804,7 +819,7 @@ fn write_flat(
     };
     for row in rows {
         match *row {
-            Row::Heading(key) => path = shown(heading(key).as_bytes(), tty).into_owned(),
+            Row::Heading(key) => path = shown(&printed_path(key, opts), tty).into_owned(),
             Row::FileBreak | Row::GroupBreak if context => {
                 write_separator(out, opts, tty)?;
                 out.write_all(b"\n")?;
@@ -1000,7 +1015,7 @@ fn tty_row(row: &Row<'_>, opts: &GrepOptions) -> String {
     let color = opts.color;
     match *row {
         Row::Heading(key) => {
-            let text = expand_tabs(&sanitize(heading(key).as_bytes()), 0);
+            let text = expand_tabs(&sanitize(&printed_path(key, opts)), 0);
             paint(&text, MAGENTA, color)
         }
         Row::Line {

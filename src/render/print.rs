@@ -127,6 +127,7 @@ pub(crate) fn write_grep_counted(
         passthru: plan.matching.passthru,
         byte_offset: plan.byte_offset,
         fields: plan.fields.clone(),
+        path_separator: plan.path_separator,
     };
     if let Some(counts) = counts {
         for file in &files {

@@ -707,3 +707,32 @@ fn byte_offsets_and_field_separators_are_printed_as_rg() {
         .code(0)
         .stdout_is("./b.txt:2:foo\n");
 }
+
+/// `--path-separator`: each `/` of a printed path is the byte given, in
+/// headings, flat lines and lists, as rg prints it; `--json` keeps the path
+/// as it is, as rg's does; more than one byte is a usage error.
+#[test]
+fn path_separator_replaces_the_slashes_of_printed_paths_as_rg() {
+    let d = Dir::new();
+    d.write("src/net/a.txt", "retry\n");
+    let sep = ["--path-separator", "\\"];
+    let with = |args: &[&'static str]| [&sep[..], args].concat();
+    d.run(&with(&["-F", "retry", "src"]))
+        .code(0)
+        .stdout_is(".\\src\\net\\a.txt\n1:\tretry\n");
+    d.run(&with(&["--no-heading", "-F", "retry", "src"]))
+        .code(0)
+        .stdout_is(".\\src\\net\\a.txt:1:retry\n");
+    d.run(&with(&["-l", "-F", "retry", "src"]))
+        .code(0)
+        .stdout_is(".\\src\\net\\a.txt\n");
+    d.run(&with(&["--json", "-F", "retry", "src"]))
+        .code(0)
+        .stdout_has(r#"{"type":"begin","data":{"path":{"text":"src/net/a.txt"}}}"#);
+    d.run(&["--path-separator", "//", "-F", "retry", "src"])
+        .code(2)
+        .stdout_is("")
+        .stderr_has(
+            "a path separator must be exactly one byte, but the given separator is 2 bytes: //",
+        );
+}
