@@ -30,6 +30,12 @@ impl Offsets {
         u64::try_from(at as i64 + delta).unwrap_or(0)
     }
 
+    /// How many edits are recorded.
+    #[cfg(test)]
+    pub(crate) fn edits(&self) -> usize {
+        self.edits.len()
+    }
+
     /// Records that text position `text_at` is raw position `raw_at`, when
     /// that changes the delta.
     fn mark(&mut self, text_at: usize, raw_at: u64) {

@@ -159,17 +159,23 @@ pub fn load_hollow(
 ) -> io::Result<Loaded> {
     let mut text = Vec::new();
     let mut offsets = Offsets::default();
+    // Whether the line before was kept (the first line has none before it).
+    let mut after_kept = true;
     let nul = walk_lines(path, |line| {
         if line.number > 1 {
             text.push(b'\n');
         }
-        let kept = if keep(line.number) { line.raw } else { &[] };
-        if opts.offsets {
-            // An empty line left of a line's text moves what follows.
-            offsets.push_line(&mut text, line.raw_at, kept);
-        } else if !kept.is_empty() {
+        let kept = keep(line.number);
+        if opts.offsets && (kept || after_kept) {
+            // A kept line lies where the file has it, and so does the start of
+            // the line after it (where its terminator ends). The rest of a gap
+            // is never printed or measured: marking its lines would cost an
+            // edit a line, the memory a hollow load is for saving.
+            offsets.push_line(&mut text, line.raw_at, if kept { line.raw } else { &[] });
+        } else if kept {
             text.extend_from_slice(line.text);
         }
+        after_kept = kept;
         ControlFlow::Continue(())
     })?;
     super::count_read(&h.key);
@@ -286,13 +292,18 @@ mod tests {
                 Loaded::Text(d) => d,
                 other => panic!("{other:?}"),
             };
-            let keep = |n: usize| n % 2 == 1;
+            // Lines 1, 4, 7, …: gaps of two lines.
+            let keep = |n: usize| n % 3 == 1;
             let Loaded::Text(hollow) = load_hollow(&h, &path, &opts, keep).unwrap() else {
                 panic!("not text");
             };
             let (whole_starts, hollow_starts) = (whole.line_starts(), hollow.line_starts());
             assert_eq!(whole_starts.len(), hollow_starts.len(), "case {case}");
             for (n, (&w, &o)) in whole_starts.iter().zip(&hollow_starts).enumerate() {
+                // A kept line, or the line after one.
+                if !keep(n + 1) && !keep(n) {
+                    continue;
+                }
                 assert_eq!(
                     whole.raw_offset(w),
                     hollow.raw_offset(o),
@@ -311,6 +322,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A hollow load of a long file keeps few edits: one or two a kept line,
+    /// none for the lines of a gap.
+    #[test]
+    fn a_hollow_load_marks_no_line_of_a_gap() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.log");
+        let line = |i: usize| format!("line {i}\r\n").into_bytes();
+        let bytes: Vec<u8> = (0..10_000).flat_map(line).collect();
+        std::fs::write(&path, &bytes).unwrap();
+        let h = Haystack {
+            key: "f.log".into(),
+            source: Source::Path(path.clone()),
+        };
+        let opts = ReadOptions {
+            offsets: true,
+            ..TEXT.clone()
+        };
+        let Loaded::Text(doc) = load_hollow(&h, &path, &opts, |n| n == 5_000).unwrap() else {
+            panic!("not text");
+        };
+        assert!(doc.offsets.edits() <= 3, "{}", doc.offsets.edits());
+        // Line 5,000 starts after the 4,999 lines before it, CRLFs and all.
+        let want: usize = (0..4_999).map(|i| line(i).len()).sum();
+        assert_eq!(doc.raw_offset(doc.line_starts()[4_999]), want as u64);
     }
 
     #[test]
