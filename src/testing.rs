@@ -18,6 +18,14 @@ pub(crate) fn below(rng: &mut TestRng, n: usize) -> usize {
     rng.random_range(0..n.max(1))
 }
 
+/// Up to `max` (fewer than `max`) pieces drawn from `pieces`, appended to
+/// `bytes`: random text made of the cases a test cares about.
+pub(crate) fn push_pieces(rng: &mut TestRng, bytes: &mut Vec<u8>, pieces: &[&[u8]], max: usize) {
+    for _ in 0..below(rng, max) {
+        bytes.extend_from_slice(pieces[below(rng, pieces.len())]);
+    }
+}
+
 /// A text document as if loaded from `key`: no pages, nothing cut.
 pub(crate) fn doc(key: &str, text: impl AsRef<[u8]>) -> crate::document::Document {
     crate::document::Document {

@@ -128,7 +128,7 @@ mod tests {
     /// The tracked normalisation is the loader's, on every kind of input.
     #[test]
     fn tracked_text_is_the_normalised_text() {
-        use crate::testing::{below, rng};
+        use crate::testing::{push_pieces, rng};
         let pieces: &[&[u8]] = &[
             b"a",
             b"\n",
@@ -141,9 +141,7 @@ mod tests {
         let mut rng = rng(0x000f_f5e7);
         for case in 0..300 {
             let mut bytes = Vec::new();
-            for _ in 0..below(&mut rng, 30) {
-                bytes.extend_from_slice(pieces[below(&mut rng, pieces.len())]);
-            }
+            push_pieces(&mut rng, &mut bytes, pieces, 30);
             let (text, offsets) = normalize_tracked(&bytes);
             assert_eq!(text, super::super::normalize(bytes.clone()), "case {case}");
             // Each line starts where the raw line does.

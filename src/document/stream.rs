@@ -233,7 +233,7 @@ mod tests {
     /// break and invalid UTF-8, wherever the chunks end.
     #[test]
     fn streamed_lines_are_the_loaded_lines() {
-        use crate::testing::{below, rng};
+        use crate::testing::{below, push_pieces, rng};
         let pieces: &[&[u8]] = &[
             b"a",
             b"xyz",
@@ -253,9 +253,7 @@ mod tests {
             if case % 10 == 0 {
                 bytes.resize(CHUNK - 1 - below(&mut rng, 3), b'q');
             }
-            for _ in 0..below(&mut rng, 40) {
-                bytes.extend_from_slice(pieces[below(&mut rng, pieces.len())]);
-            }
+            push_pieces(&mut rng, &mut bytes, pieces, 40);
             assert_eq!(streamed_lines(&bytes), loaded_lines(&bytes), "case {case}");
         }
         assert_eq!(streamed_lines(b""), vec![Vec::<u8>::new()]);
@@ -266,7 +264,7 @@ mod tests {
     /// loaded text's do in the file, wherever the chunks end.
     #[test]
     fn a_hollow_load_knows_where_its_lines_lie_in_the_file() {
-        use crate::testing::{below, rng};
+        use crate::testing::{below, push_pieces, rng};
         let pieces: &[&[u8]] = &[b"ab", b"\n", b"\r", b"\r\n", b"\xff", b"\xc3\xa9", b" "];
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f.log");
@@ -284,9 +282,7 @@ mod tests {
             if case % 6 == 0 {
                 bytes.resize(CHUNK - 1 - below(&mut rng, 3), b'q');
             }
-            for _ in 0..below(&mut rng, 40) {
-                bytes.extend_from_slice(pieces[below(&mut rng, pieces.len())]);
-            }
+            push_pieces(&mut rng, &mut bytes, pieces, 40);
             std::fs::write(&path, &bytes).unwrap();
             let whole = match super::super::from_bytes("k".into(), bytes.clone(), false, &opts) {
                 Loaded::Text(d) => d,
