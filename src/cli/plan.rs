@@ -229,6 +229,20 @@ pub struct Plan {
     pub dirs: crate::paths::Env,
 }
 
+impl Plan {
+    /// Whether the output prints a place in a file's bytes (`-b`'s and
+    /// `--json`'s offsets, `--column`'s and `--vimgrep`'s columns, the length
+    /// `-M` measures): only then is reading asked to record where a file's
+    /// text lies in its bytes (`document::ReadOptions::offsets`).
+    pub fn prints_file_places(&self) -> bool {
+        self.byte_offset
+            || self.json
+            || self.column
+            || self.flat == Some(true)
+            || self.max_columns.is_some()
+    }
+}
+
 /// A plan that cannot be made; each is a usage error (exit 2).
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum PlanError {

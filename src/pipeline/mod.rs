@@ -262,13 +262,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         let pre = Preprocessor::new(command.clone(), &plan.pre_globs, &cwd)?;
         read.pre = Some(Arc::new(pre));
     }
-    // Only what prints a place in a file's bytes (an offset, a column, the
-    // length -M measures) pays for finding it, where reading moved it.
-    read.offsets = plan.byte_offset
-        || plan.json
-        || plan.column
-        || plan.flat == Some(true)
-        || plan.max_columns.is_some();
+    read.offsets = plan.prints_file_places();
     if plan.no_messages {
         read = read.quiet();
     }
