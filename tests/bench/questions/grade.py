@@ -64,6 +64,7 @@ SET_ORDER = [
     "seventeenth", "eighteenth", "nineteenth", "twentieth", "twentyfirst", "twentysecond",
     "twentythird", "twentyfourth", "twentyfifth", "twentysixth", "twentyseventh", "twentyeighth",
     "twentyninth", "thirtieth", "thirtyfirst", "thirtysecond", "thirtythird",
+    "thirtyfourth",
 ]
 
 
