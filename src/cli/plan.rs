@@ -10,6 +10,7 @@
 
 use std::path::PathBuf;
 
+use bstr::ByteVec;
 use thiserror::Error;
 
 use super::flags::{ColorChoice, Flags, LearnTo, SortBy};
@@ -401,7 +402,8 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         },
         no_line_number: flags.no_line_number,
         no_filename: flags.no_filename,
-        column: flags.column,
+        // An inverted line holds no match, so no column, as in rg.
+        column: flags.column && !flags.invert_match,
         max_columns: flags.max_columns.filter(|&max| max > 0).map(|max| {
             crate::render::grep::MaxColumns {
                 max,
@@ -423,7 +425,7 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         pre_globs: checked_pre_globs(&flags)?,
         threads: flags.threads.unwrap_or(0),
         flat: if flags.vimgrep {
-            Some(true)
+            Some(!flags.invert_match)
         } else {
             flags.no_heading.then_some(false)
         },
@@ -483,7 +485,6 @@ fn pattern_files(files: &[PathBuf]) -> Result<Vec<String>, PlanError> {
 /// (clap keeps only the later of the two).
 fn group_separator(flags: &Flags) -> crate::render::grep::GroupSeparator {
     use crate::render::grep::GroupSeparator;
-    use bstr::ByteVec;
     match &flags.context_separator {
         _ if flags.no_context_separator => GroupSeparator(None),
         Some(separator) => GroupSeparator(Some(<Vec<u8> as ByteVec>::unescape_bytes(separator))),
@@ -491,15 +492,16 @@ fn group_separator(flags: &Flags) -> crate::render::grep::GroupSeparator {
     }
 }
 
-/// `--path-separator`: one byte, as rg wants it (an empty value is none).
+/// `--path-separator`: one byte once its escapes are read (`\\`, `\t`,
+/// `\x5C`), as rg wants it (an empty value is none).
 fn path_separator(flags: &Flags) -> Result<Option<u8>, PlanError> {
-    match flags.path_separator.as_deref().map(str::as_bytes) {
-        None | Some([]) => Ok(None),
-        Some(&[byte]) => Ok(Some(byte)),
-        Some(bytes) => Err(PlanError::PathSeparator(
-            String::from_utf8_lossy(bytes).into_owned(),
-            bytes.len(),
-        )),
+    let Some(given) = flags.path_separator.as_deref() else {
+        return Ok(None);
+    };
+    match <Vec<u8> as ByteVec>::unescape_bytes(given).as_slice() {
+        [] => Ok(None),
+        &[byte] => Ok(Some(byte)),
+        bytes => Err(PlanError::PathSeparator(given.to_string(), bytes.len())),
     }
 }
 
@@ -518,7 +520,6 @@ fn checked_pre_globs(flags: &Flags) -> Result<Vec<String>, PlanError> {
 /// `--field-match-separator` and `--field-context-separator`, rg's escapes
 /// read; `:` and `-` when not given.
 fn field_separators(flags: &Flags) -> crate::render::grep::FieldSeparators {
-    use bstr::ByteVec;
     let unescaped =
         |given: &Option<String>| given.as_deref().map(<Vec<u8> as ByteVec>::unescape_bytes);
     let default = crate::render::grep::FieldSeparators::default();

@@ -15,7 +15,7 @@ use crate::search::{self, Corpus};
 /// A literal or regex query: every matching line (case-sensitive unless
 /// `-i`). A literal's plain files are streamed to their first match before
 /// being loaded (`search_exact`'s prefilter), unless the literal holds
-/// characters the text normalisation changes; for a regex, files are loaded
+/// characters the text normalisation changes or must match whole lines; for a regex, files are loaded
 /// and normalised before matching, since a pattern may depend on line ends
 /// or invalid UTF-8. With `first_only` (`-q`), no file is read after one
 /// has matched. With `-U` a match may span lines, each of which prints.
@@ -29,10 +29,12 @@ pub fn search(
         anyhow::bail!("a natural-language query is ranked, not searched exactly");
     };
     // `--invert-match` and `--passthru` print files with no match whole:
-    // every file is loaded.
+    // every file is loaded. A whole-line literal (`-x`) depends on where a
+    // line ends, which the raw bytes put before a CRLF's `\r`: loaded too.
     let prefilter = match &q.kind {
         QueryKind::Literal(lit) => {
             !q.matching.multiline
+                && !q.matching.line
                 && !q.matching.invert
                 && !q.matching.passthru
                 && !lit.contains(['\r', '\n', '\u{fffd}'])

@@ -199,6 +199,21 @@ fn line_regexp_matches_whole_lines_and_reads_natural_language_as_text() {
         .stderr_lacks("no word to search for");
 }
 
+/// A file is searched as the LF text kgrep reads (CRLF as one line end, as
+/// rlmgrep reads it): a whole-line literal matches a CRLF line as a
+/// whole-line regex does, though a literal's files are otherwise streamed
+/// raw before they are loaded.
+#[test]
+fn a_whole_line_literal_matches_a_crlf_line_as_a_regex_does() {
+    let d = Dir::new();
+    d.write("crlf.txt", "one\r\nretry\r\nretry later\r\n");
+    for pattern in ["retry", "retr\\w"] {
+        d.run(&["-x", pattern, "crlf.txt"])
+            .code(0)
+            .stdout_is("./crlf.txt\n2:\tretry\n");
+    }
+}
+
 #[test]
 fn multiline_lets_a_regex_span_lines_and_prints_each_of_them() {
     let d = Dir::new();
@@ -328,4 +343,12 @@ fn invert_match_prints_the_lines_that_do_not_match_as_rg() {
     d.run(&["--invert-match", "-F", "t", "a.txt"])
         .code(1)
         .stdout_is("");
+    // An inverted line holds no match, so it has no column: `rg -v --column
+    // retry a.txt` prints `2:beta`, `rg -v --vimgrep` `a.txt:2:beta`.
+    d.run(&["--invert-match", "--column", "retry", "a.txt"])
+        .code(0)
+        .stdout_is("./a.txt\n2:\tbeta\n");
+    d.run(&["--invert-match", "--vimgrep", "retry", "a.txt"])
+        .code(0)
+        .stdout_is("./a.txt:2:beta\n");
 }

@@ -710,7 +710,9 @@ fn byte_offsets_and_field_separators_are_printed_as_rg() {
 
 /// `--path-separator`: each `/` of a printed path is the byte given, in
 /// headings, flat lines and lists, as rg prints it; `--json` keeps the path
-/// as it is, as rg's does; more than one byte is a usage error.
+/// as it is, as rg's does; escapes are read as rg reads them (`\\`, the
+/// spelling the help suggests, is one backslash); more than one byte is a
+/// usage error.
 #[test]
 fn path_separator_replaces_the_slashes_of_printed_paths_as_rg() {
     let d = Dir::new();
@@ -729,6 +731,15 @@ fn path_separator_replaces_the_slashes_of_printed_paths_as_rg() {
     d.run(&with(&["--json", "-F", "retry", "src"]))
         .code(0)
         .stdout_has(r#"{"type":"begin","data":{"path":{"text":"src/net/a.txt"}}}"#);
+    // As a shell passes '\\', '\x5C' and '\t': read as rg 13 reads them.
+    for escaped in [r"\\", r"\x5C"] {
+        d.run(&["--path-separator", escaped, "-l", "-F", "retry", "src"])
+            .code(0)
+            .stdout_is(".\\src\\net\\a.txt\n");
+    }
+    d.run(&["--path-separator", r"\t", "-l", "-F", "retry", "src"])
+        .code(0)
+        .stdout_is(".\tsrc\tnet\ta.txt\n");
     d.run(&["--path-separator", "//", "-F", "retry", "src"])
         .code(2)
         .stdout_is("")
