@@ -151,7 +151,8 @@ pub struct Flags {
     pub max_depth: Option<usize>,
 
     /// Use NUM threads to walk and search, as `rg -j` does (0, the default: as many
-    /// as the machine has cores).
+    /// as the machine has cores). The walk uses at most 64 and the ranking at most
+    /// one a core: more only cost time.
     #[arg(short = 'j', long = "threads", value_name = "NUM", help_heading = INPUT)]
     pub threads: Option<usize>,
 

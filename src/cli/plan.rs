@@ -423,7 +423,7 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
             .filter(|command| !flags.no_pre && !command.is_empty())
             .map(PathBuf::from),
         pre_globs: checked_pre_globs(&flags)?,
-        threads: flags.threads.unwrap_or(0),
+        threads: flags.threads.unwrap_or(0).min(MAX_THREADS),
         flat: if flags.vimgrep {
             Some(!flags.invert_match)
         } else {
@@ -491,6 +491,13 @@ fn group_separator(flags: &Flags) -> crate::render::grep::GroupSeparator {
         None => GroupSeparator::default(),
     }
 }
+
+/// The most threads `-j` gives the walk. Its idle threads look to each other
+/// for work, so past a few dozen they cost more than they find: on a
+/// 34-file tree (2 cores) `-j 256` walked in 0.07 s, `-j 500` in 2 s and `-j
+/// 1000` in 11 s, where rg 13's older walker takes 0.06 s. More threads than
+/// this would only wait on the disk.
+pub const MAX_THREADS: usize = 64;
 
 /// `--path-separator`: one byte once its escapes are read (`\\`, `\t`,
 /// `\x5C`), as rg wants it (an empty value is none).
@@ -674,6 +681,16 @@ mod tests {
 
     fn plan_of(args: &[&str]) -> Result<Plan, PlanError> {
         plan(flags(args), &Config::default(), &Env::default())
+    }
+
+    /// `-j` is the walk's thread count up to [`MAX_THREADS`]: a parallel
+    /// walk's idle threads look to each other for work, and thousands of
+    /// them took seconds on a tree of 34 files.
+    #[test]
+    fn threads_are_capped_for_the_walk() {
+        assert_eq!(plan_of(&["-j", "3", "x"]).unwrap().threads, 3);
+        assert_eq!(plan_of(&["x"]).unwrap().threads, 0);
+        assert_eq!(plan_of(&["-j", "2000", "x"]).unwrap().threads, MAX_THREADS);
     }
 
     #[test]

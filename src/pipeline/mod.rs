@@ -90,11 +90,13 @@ pub fn run(flags: Flags) -> anyhow::Result<ExitStatus> {
 /// Runs a search plan and prints its results.
 pub fn search(plan: &Plan) -> anyhow::Result<ExitStatus> {
     if plan.threads > 0 {
-        // `-j`: the pool that reads and ranks files. Building it fails only if
-        // it exists already (a second search in one process), which then keeps
-        // its size: nothing to report.
+        // `-j`: the pool that reads and ranks files, at most one thread a
+        // core (its work is the CPU's). Building it fails only if it exists
+        // already (a second search in one process), which then keeps its
+        // size: nothing to report.
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(plan.threads)
+            .num_threads(plan.threads.min(cores))
             .build_global();
     }
     if plan.files {
