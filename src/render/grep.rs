@@ -341,7 +341,9 @@ pub fn write_list(
 ) -> io::Result<usize> {
     let mut total = 0;
     for file in files {
-        let matches = if opts.only_matching {
+        // A file list is of files with a match line, `-o` or not (as `rg -l
+        // -o`); the parts are counted for `-c` with `-o` or --count-matches.
+        let matches = if opts.only_matching && counts {
             part_count(file, opts.max_count)
         } else {
             match_count(file, opts.max_count)

@@ -48,6 +48,14 @@ fn files_with_matches_lists_the_printed_files_in_print_order() {
             .code(0)
             .stdout_is(&format!("{}\n", headings.join("\n")));
     }
+    // `-o` changes the lines, not which files hold one (`rg -l -o`): the
+    // same list, for a question and an exact query alike.
+    d.run(&["-l", "-o", "--max-lines", "0", QUESTION, "."])
+        .code(0)
+        .stdout_is(&format!("{}\n", headings.join("\n")));
+    d.run(&["-l", "-o", "\"backoff\"", "."])
+        .code(0)
+        .stdout_is(&d.run(&["-l", "\"backoff\"", "."]).stdout);
 }
 
 #[test]
