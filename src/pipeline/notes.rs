@@ -42,7 +42,7 @@ fn regex_read_as_words(q: &Query) -> Option<String> {
         QueryKind::Literal(text) => crate::query::is_wordless(raw, text),
         QueryKind::Regex(_) => false,
     };
-    if !as_words || !(crate::query::looks_like_regex(raw) || regex_only_syntax(raw)) {
+    if !as_words || !(crate::query::looks_like_regex(raw) || crate::query::regex_only_syntax(raw)) {
         return None;
     }
     let err = grep_regex::RegexMatcher::new(raw).err()?.to_string();
@@ -60,18 +60,6 @@ fn regex_read_as_words(q: &Query) -> Option<String> {
          {searched}; -P runs it as a regex",
         preview(raw)
     ))
-}
-
-/// Look-around (`(?=`, `(?!`, `(?<=`, `(?<!`) or a back-reference (`\1`):
-/// regex syntax that words never spell, and that the regex engine refuses.
-fn regex_only_syntax(raw: &str) -> bool {
-    ["(?=", "(?!", "(?<=", "(?<!"]
-        .iter()
-        .any(|s| raw.contains(s))
-        || raw
-            .as_bytes()
-            .windows(2)
-            .any(|w| w[0] == b'\\' && (b'1'..=b'9').contains(&w[1]))
 }
 
 /// Says, on stderr, what the reader of the output could not tell about how

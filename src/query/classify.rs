@@ -34,7 +34,9 @@ pub(super) fn classified(raw: &str) -> (QueryKind, Option<Read>) {
     if looks_like_regex(trimmed) && grep_regex::RegexMatcher::new(trimmed).is_ok() {
         return (QueryKind::Regex(trimmed.to_string()), None);
     }
-    if is_identifier_like(trimmed) {
+    // Look-around is a regex's, never code's (`foo(?=bar)` is no call): read
+    // as words, which the pipeline says (`notes`), not as the text it is.
+    if is_identifier_like(trimmed) && !regex_only_syntax(trimmed) {
         return (QueryKind::Literal(trimmed.to_string()), None);
     }
     let plain = plain(raw);
@@ -111,6 +113,18 @@ pub fn looks_like_regex(s: &str) -> bool {
     let counts = has_repetition_count(s);
     let repeats = !s.contains(char::is_whitespace) && has_repetition(s);
     escape || dot_repeat || class || anchors || alternation || flags || counts || repeats
+}
+
+/// Look-around (`(?=`, `(?!`, `(?<=`, `(?<!`) or a back-reference (`\1`):
+/// regex syntax that words never spell, and that the regex engine refuses.
+pub fn regex_only_syntax(raw: &str) -> bool {
+    ["(?=", "(?!", "(?<=", "(?<!"]
+        .iter()
+        .any(|s| raw.contains(s))
+        || raw
+            .as_bytes()
+            .windows(2)
+            .any(|w| w[0] == b'\\' && (b'1'..=b'9').contains(&w[1]))
 }
 
 /// A `*`, `+` or `?` right after what it repeats (a letter, digit, `_`, a
@@ -698,6 +712,16 @@ mod tests {
     #[test]
     fn invalid_regex_falls_back() {
         assert_ne!(classify("foo(|"), QueryKind::Regex("foo(|".into()));
+    }
+
+    #[test]
+    fn look_around_is_no_identifier() {
+        // `foo(bar)` is a call, searched as written; `foo(?=bar)` and a
+        // back-reference are a regex's syntax, read as words.
+        assert_eq!(classify("foo(bar)"), QueryKind::Literal("foo(bar)".into()));
+        for q in ["foo(?=bar)", "get(?!Foo)x", "(retry)\\1"] {
+            assert_eq!(classify(q), QueryKind::Natural, "{q}");
+        }
     }
 
     #[test]

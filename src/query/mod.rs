@@ -14,7 +14,8 @@ mod classify;
 mod words;
 
 pub use classify::{
-    classify, is_identifier_like, is_wordless, looks_like_regex, without_request, Ask,
+    classify, is_identifier_like, is_wordless, looks_like_regex, regex_only_syntax,
+    without_request, Ask,
 };
 pub use words::{
     cjk_script, for_each_word, split_identifier, typed_names, typed_words, words, Cjk,

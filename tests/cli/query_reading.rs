@@ -131,6 +131,12 @@ fn a_regex_the_engine_refuses_says_it_was_searched_as_words() {
          (look-around, including look-ahead and look-behind, is not supported); \
          its words were searched as natural language; -P runs it as a regex",
     );
+    // Without a space it is no call to look up either: `backoff(?=retry)`
+    // was searched as the text it is, silently.
+    d.run(&["backoff(?=retry)", "."])
+        .code(0)
+        .stdout_has("1:\tretry backoff\n")
+        .stderr_has("'backoff(?=retry)' looks like a regex but is not one the default engine runs");
     // A back-reference with no word to rank is searched as its text.
     d.run(&[r"(\w+) \1", "."])
         .code(1)
