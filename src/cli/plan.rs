@@ -255,6 +255,10 @@ pub enum PlanError {
     BlankPattern,
     #[error("--pre-glob: {0}")]
     PreGlob(String),
+    /// A `-g`/`--iglob` glob, or a `--type-add`/`--type-clear` edit, that
+    /// does not build (the walk's own message).
+    #[error("{0}")]
+    Filter(String),
     #[error(
         "a path separator must be exactly one byte, but the given separator is {1} bytes: {0}"
     )]
@@ -314,6 +318,16 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
     let context = flags.context.unwrap_or(0);
     let learn_to = learn_target(&flags, config)?;
     let learn = !flags.no_learn && config.learn != Some(false) && llm != LlmPolicy::Off;
+    // A bad glob or type definition is a usage error before any walk, one
+    // line, as rg's is (it was reported by the walk, then "no readable files").
+    crate::walk::check_filter(
+        &flags.globs,
+        &flags.iglobs,
+        &flags.types,
+        &flags.types_not,
+        &flags.type_edits(),
+    )
+    .map_err(PlanError::Filter)?;
     Ok(Plan {
         dirs: env.dirs.clone(),
         query,

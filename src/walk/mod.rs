@@ -604,6 +604,21 @@ fn describe_partial(err: &ignore::Error) -> String {
     }
 }
 
+/// Whether the globs and the type selections and edits build, as the walk
+/// will build them (`Filter::build`): the walk's message if not. No warning
+/// is printed here (an unknown type name is the walk's to warn about).
+pub fn check_filter(
+    globs: &[String],
+    iglobs: &[String],
+    types: &[String],
+    types_not: &[String],
+    edits: &TypeEdits,
+) -> Result<(), String> {
+    build_overrides(globs, iglobs, Path::new(".")).map_err(|e| e.to_string())?;
+    build_types(types, types_not, edits, messages::Voice::Quiet).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
 /// Globs are rooted at cwd so `src/*` means cwd's `src`, as in rg; the
 /// `--iglob` ones, added after the others, match in any case.
 fn build_overrides(

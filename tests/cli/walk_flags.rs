@@ -317,13 +317,31 @@ fn type_add_and_type_clear_edit_the_type_table() {
     .code(0)
     .stdout_has("notes: *.md\n")
     .stdout_has("both: *.md, *.py, *.pyi\n");
-    // Cleared, a type selects nothing (rg: no files searched, exit 2).
+    // Cleared, a type selected is rg's error, exit 2: one line, before any
+    // walk (it was followed by the walk's `Scanned 0 files` and "no readable
+    // files").
     d.run(&["-l", "--type-clear", "py", "-t", "py", "\"retry\"", "."])
         .code(2)
-        .stdout_is("");
-    // A malformed definition: rg's message, exit 2.
+        .stdout_is("")
+        .stderr_is("kgrep: unrecognized file type: py\n");
+    // A malformed definition: rg's message, exit 2, one line.
     d.run(&["-l", "--type-add", "notes", "\"retry\"", "."])
         .code(2)
         .stdout_is("")
-        .stderr_has("invalid definition (format is type:glob");
+        .stderr_is("kgrep: invalid definition (format is type:glob, e.g., html:*.html)\n");
+}
+
+/// A glob that does not parse is a usage error before the walk: rg's
+/// message, one line, exit 2, for a question and an exact query alike.
+#[test]
+fn a_bad_glob_is_one_line_before_any_walk() {
+    let d = tree();
+    for flag in ["-g", "--iglob"] {
+        for query in ["how does the client retry", "\"retry\""] {
+            d.run(&[flag, "[", query, "."])
+                .code(2)
+                .stdout_is("")
+                .stderr_is("kgrep: error parsing glob '[': unclosed character class; missing ']'\n");
+        }
+    }
 }
