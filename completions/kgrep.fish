@@ -4,7 +4,7 @@ complete -c kgrep -l iglob -d 'Like -g, but the glob matches in any case (`--igl
 complete -c kgrep -s t -l type -d 'Include only files of TYPE (ripgrep\'s type names, e.g. py, rust, md); `.EXT` (e.g. `.py`) or an unknown name is a file extension. Repeatable; commas separate several types' -r
 complete -c kgrep -s T -l type-not -d 'Leave out files of TYPE (the names --type takes), as `rg -T` does. Repeatable; commas separate several types' -r
 complete -c kgrep -s d -l max-depth -d 'Descend at most NUM directories below each path given (0: only the paths themselves), as `rg --max-depth` does' -r
-complete -c kgrep -s j -l threads -d 'Use NUM threads to walk and search, as `rg -j` does (0, the default: as many as the machine has cores)' -r
+complete -c kgrep -s j -l threads -d 'Use NUM threads to walk and search, as `rg -j` does (0, the default: as many as the machine has cores). The walk uses at most 64 and the ranking at most one a core: more only cost time' -r
 complete -c kgrep -l max-filesize -d 'Skip files larger than NUM bytes while walking directories, as `rg --max-filesize` does. NUM may end in K, M or G (KiB, MiB, GiB). A file named on the command line is searched whatever its size' -r
 complete -c kgrep -l ignore-file -d 'Read more ignore rules from PATH (gitignore syntax, matched from the current directory), as `rg --ignore-file` does; repeatable. They rank below every other ignore file and apply even with --no-ignore' -r -F
 complete -c kgrep -l type-add -d 'Add a file type for -t and -T, as `rg --type-add` does: `name:glob` (`foo:*.foo`) or `name:include:a,b` (the globs of other types); repeatable, and a name given twice gathers the globs' -r

@@ -76,7 +76,14 @@ pub fn serve(
     let mut line = Vec::new();
     loop {
         let reply = match read_message(input, &mut line)? {
-            Read::End => return Ok(()),
+            Read::End => {
+                for line in server.finish() {
+                    output.write_all(line.as_bytes())?;
+                    output.write_all(b"\n")?;
+                }
+                output.flush()?;
+                return Ok(());
+            }
             Read::Line => server.handle_line(&line),
             Read::TooLong => Some(jsonrpc::error(&jsonrpc::Failure::new(
                 serde_json::Value::Null,

@@ -24,9 +24,11 @@ pub struct Roots {
     /// The server's working directory (relative paths are resolved against
     /// it), canonical when it can be.
     cwd: PathBuf,
-    /// The roots the client declared (canonical); empty: the working
-    /// directory is the root.
-    declared: Vec<PathBuf>,
+    /// The roots the client declared (canonical): `None` when it declared
+    /// none (the working directory is the root); `Some` of none usable when
+    /// every root it named was not a local folder: then nothing is, since
+    /// the client asked for a narrower boundary than the working directory.
+    declared: Option<Vec<PathBuf>>,
     /// `--allow-outside`: no path is refused.
     allow_outside: bool,
 }
@@ -36,36 +38,59 @@ impl Roots {
     pub fn new(cwd: &Path, allow_outside: bool) -> Roots {
         Roots {
             cwd: canonical(cwd),
-            declared: Vec::new(),
+            declared: None,
             allow_outside,
         }
     }
 
     /// The roots a call is checked against.
     pub fn roots(&self) -> Vec<PathBuf> {
-        if self.declared.is_empty() {
-            vec![self.cwd.clone()]
-        } else {
-            self.declared.clone()
+        match &self.declared {
+            None => vec![self.cwd.clone()],
+            Some(declared) => declared.clone(),
         }
     }
 
     /// Replaces the client's roots with those of a `roots/list` result
     /// (`{"roots": [{"uri": "file:///…"}]}`); URIs that are not local
-    /// `file://` folders are skipped. Returns how many were taken.
+    /// `file://` folders are skipped. An empty list declares none (the
+    /// working directory stays the root); a list of which none is usable
+    /// leaves no root at all, never the wider working directory. Returns how
+    /// many were taken.
     pub fn declare(&mut self, result: &Value) -> usize {
-        let uris = result
+        let listed: Vec<&Value> = result
             .get("roots")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
-            .filter_map(|r| r.get("uri").and_then(Value::as_str));
-        self.declared = uris
+            .collect();
+        if listed.is_empty() {
+            self.declared = None;
+            return 0;
+        }
+        let usable: Vec<PathBuf> = listed
+            .iter()
+            .filter_map(|r| r.get("uri").and_then(Value::as_str))
             .filter_map(file_uri_path)
             .filter(|p| p.is_dir())
             .map(|p| canonical(&p))
             .collect();
-        self.declared.len()
+        let taken = usable.len();
+        self.declared = Some(usable);
+        taken
+    }
+
+    /// `Err` with the sentence a call's error result says when no root is
+    /// left to search (the client named roots, none of them a local folder).
+    pub fn usable(&self) -> Result<(), String> {
+        if self.allow_outside || !self.roots().is_empty() {
+            return Ok(());
+        }
+        Err(
+            "The client's roots name no local folder this server can search: declare a \
+             file:// folder root, or start kgrep --mcp --allow-outside to search anywhere."
+                .to_string(),
+        )
     }
 
     /// The paths a call without `paths` searches: the working directory when
@@ -74,21 +99,22 @@ impl Roots {
         if self.allow_outside || self.is_under_a_root(&self.cwd) {
             vec![PathBuf::from(".")]
         } else {
-            self.declared.clone()
+            self.roots()
         }
     }
 
     /// `Ok` when `path` (as a call named it, relative to the working
-    /// directory) resolves under a root, following symlinks; otherwise the
-    /// sentence the call's error result says. A path that does not exist is
-    /// judged by its name alone (`..` resolved), so nothing is learnt of
-    /// what exists outside.
+    /// directory) resolves under a root as the system resolves it, symlinks
+    /// and `..` in their order (`out/..` is the parent of where the link
+    /// `out` points); otherwise the sentence the call's error result says.
+    /// Past the part that exists, a path is judged by its name, so a name
+    /// under a link out is outside whether or not it exists there.
     pub fn check(&self, path: &Path) -> Result<(), String> {
         if self.allow_outside {
             return Ok(());
         }
-        let absolute = lexical(&self.cwd.join(path));
-        let resolved = absolute.canonicalize().unwrap_or(absolute);
+        self.usable()?;
+        let resolved = resolved(&self.cwd.join(path));
         if self.is_under_a_root(&resolved) {
             return Ok(());
         }
@@ -113,6 +139,23 @@ impl Roots {
 /// `path` canonical (symlinks resolved) when it exists, else as given.
 fn canonical(path: &Path) -> PathBuf {
     path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// An absolute path as the system would open it: its longest part that
+/// exists made canonical (each symlink followed before the `..` after it,
+/// as opening the path does), then the rest by name. Checking the name
+/// with its `..` resolved first let `link_out/..` pass for the working
+/// directory while it opens the link target's parent.
+fn resolved(path: &Path) -> PathBuf {
+    let parts: Vec<Component> = path.components().collect();
+    for cut in (1..=parts.len()).rev() {
+        let head: PathBuf = parts[..cut].iter().collect();
+        if let Ok(real) = head.canonicalize() {
+            let tail: PathBuf = parts[cut..].iter().collect();
+            return lexical(&real.join(tail));
+        }
+    }
+    lexical(path)
 }
 
 /// An absolute path with `.` and `..` resolved by name.
@@ -188,6 +231,17 @@ mod tests {
         std::os::unix::fs::symlink(&secret, project.join("link")).unwrap();
         let roots = Roots::new(&project, false);
         assert!(roots.check(Path::new("link")).is_err());
+        // The system follows `link` before the `..` after it: the secret's
+        // parent, not the project, whatever the names say.
+        for path in ["link/..", "link/../secret", "link/missing"] {
+            assert!(roots.check(Path::new(path)).is_err(), "{path}");
+        }
+        // Back into the project through the link's parent is the project.
+        assert!(roots.check(Path::new("link/../project/x")).is_ok());
+        assert_eq!(
+            resolved(&project.join("link/../x/../y")),
+            dir.path().canonicalize().unwrap().join("y")
+        );
     }
 
     #[test]
@@ -207,6 +261,14 @@ mod tests {
         // An empty list falls back to the working directory.
         roots.declare(&json!({"roots": []}));
         assert!(roots.check(Path::new(".")).is_ok());
+        // A list none of which is a local folder leaves no root at all.
+        let file = a.join("f.txt");
+        std::fs::write(&file, "x").unwrap();
+        let taken =
+            roots.declare(&json!({"roots": [{"uri": format!("file://{}", file.display())}]}));
+        assert_eq!(taken, 0);
+        assert!(roots.usable().is_err());
+        assert!(roots.check(Path::new(".")).is_err());
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The MCP lifecycle and method dispatch: `initialize` (with protocol-version
 //! negotiation), `notifications/initialized`, `ping`, `tools/list`,
-//! `tools/call`. One message in, at most one response out; no I/O here.
+//! `tools/call`. One message in, at most one response out (held calls
+//! answer later, through the outbox); no I/O here.
 //!
 //! Read from the specification, revisions 2025-11-25 and 2025-06-18
 //! (`basic/lifecycle`, `basic/transports`, `basic/utilities/ping`,
@@ -9,8 +10,11 @@
 //! `initialize` are refused; notifications get no response, known or not.
 //! A client that declares the `roots` capability is asked `roots/list` once
 //! it is initialized, and again when it says its roots changed; the answer
-//! sets where calls may look (`roots`). Requests of the server wait in an
-//! outbox the transport drains ([`Server::take_outgoing`]).
+//! sets where calls may look (`roots`). Until it answers, `tools/call`s are
+//! held and served after it, in order (refused if it never answers): a call
+//! served before would be checked against the working directory, wider than
+//! the client's roots. Requests of the server, and the responses to held
+//! calls, wait in an outbox the transport drains ([`Server::take_outgoing`]).
 
 use serde_json::{json, Map, Value};
 
@@ -53,9 +57,20 @@ pub struct Server {
     tools: Tools,
     /// The client declared the `roots` capability.
     client_roots: bool,
-    /// Requests of ours to send (`roots/list`).
+    /// Requests of ours to send (`roots/list`), and the responses to calls
+    /// held for the roots (below), once they are served.
     outgoing: Vec<String>,
+    /// A `roots/list` was sent and not yet answered: a call now would be
+    /// checked against roots wider than the client's (the working
+    /// directory), so calls wait for the answer ([`MAX_HELD`] of them).
+    awaiting_roots: bool,
+    /// The `tools/call` lines held meanwhile, in order.
+    held: Vec<Vec<u8>>,
 }
+
+/// Calls held while the client's roots are awaited; past this many, a call
+/// is refused (a client that never answers must not fill the memory).
+const MAX_HELD: usize = 64;
 
 impl Server {
     pub fn new(tools: Tools) -> Server {
@@ -65,6 +80,8 @@ impl Server {
             tools,
             client_roots: false,
             outgoing: Vec::new(),
+            awaiting_roots: false,
+            held: Vec::new(),
         }
     }
 
@@ -78,6 +95,7 @@ impl Server {
         if self.client_roots && self.phase == Phase::Ready {
             self.outgoing
                 .push(jsonrpc::request(&json!(ROOTS_REQUEST), "roots/list"));
+            self.awaiting_roots = true;
         }
     }
 
@@ -89,6 +107,15 @@ impl Server {
     /// Handles one received line; returns the response line to send, if any.
     pub fn handle_line(&mut self, line: &[u8]) -> Option<String> {
         match jsonrpc::parse(line) {
+            Ok(Some(Message::Request { id, method, .. }))
+                if method == "tools/call" && self.awaiting_roots =>
+            {
+                if self.held.len() < MAX_HELD {
+                    self.held.push(line.to_vec());
+                    return None;
+                }
+                Some(jsonrpc::result(&id, unanswered_roots()))
+            }
             Ok(Some(Message::Request { id, method, params })) => {
                 Some(match self.request(&id, &method, &params) {
                     Ok(result) => jsonrpc::result(&id, result),
@@ -157,14 +184,36 @@ impl Server {
         if id.as_str() != Some(ROOTS_REQUEST) {
             return;
         }
-        let Some(result) = result else {
-            crate::messages::verbose(
+        match result {
+            Some(result) => {
+                let taken = self.tools.declare_roots(result);
+                crate::messages::verbose(&format!("mcp: {taken} root(s) declared by the client"));
+            }
+            None => crate::messages::verbose(
                 "mcp: the client gave no roots; the working directory stays the root",
-            );
-            return;
-        };
-        let taken = self.tools.declare_roots(result);
-        crate::messages::verbose(&format!("mcp: {taken} root(s) declared by the client"));
+            ),
+        }
+        // The calls held for the roots, served now, in order.
+        self.awaiting_roots = false;
+        for line in std::mem::take(&mut self.held) {
+            if let Some(reply) = self.handle_line(&line) {
+                self.outgoing.push(reply);
+            }
+        }
+    }
+
+    /// The input ended: each call still held for roots the client never gave
+    /// is refused, never served against the wider working directory.
+    pub fn finish(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.held)
+            .iter()
+            .filter_map(|line| match jsonrpc::parse(line) {
+                Ok(Some(Message::Request { id, .. })) => {
+                    Some(jsonrpc::result(&id, unanswered_roots()))
+                }
+                _ => None,
+            })
+            .collect()
     }
 
     /// `initialize`: agrees on a revision and says what the server offers.
@@ -229,6 +278,14 @@ impl Server {
             )
         })
     }
+}
+
+/// The result of a call refused because the client has not said its roots.
+fn unanswered_roots() -> Value {
+    tools::error_result(
+        "The client has not answered this server's roots/list request, so where calls may look \
+         is not known yet: call again once it has answered.",
+    )
 }
 
 /// The revision to use: the client's when served, else the latest.

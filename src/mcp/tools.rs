@@ -150,6 +150,7 @@ impl Tools {
 
     /// The call's plan: its arguments as flags over the server's.
     fn plan(&self, tool: Tool, args: &Args) -> Result<Plan, String> {
+        self.roots.usable()?;
         let mut f = self.base.clone();
         f.pattern = Some(args.query.clone());
         f.paths = if args.paths.is_empty() {
@@ -186,6 +187,9 @@ impl Tools {
         f.signature_json = None;
         f.dry_run = false;
         f.paths_from_stdin = false;
+        // A walk that followed a symlink could leave the roots, which only
+        // the named paths are checked against (the server's own `-L` too).
+        f.follow = false;
         f.color = Some(ColorChoice::Never);
         let env = Env {
             stdin_readable: false,

@@ -314,7 +314,7 @@ fn tool_failures_are_results_with_is_error_and_one_sentence() {
         ),
         (
             json!({"query": "retry", "globs": ["["]}),
-            "No readable file in '.'",
+            "Error parsing glob '[': unclosed character class",
         ),
         (
             json!({"query": "retry", "paths": ["empty"], "globs": ["*.rs"]}),
@@ -665,6 +665,13 @@ fn outside_paths(d: &Dir, outside: &std::path::Path) -> Vec<String> {
     if cfg!(unix) {
         paths.push("link-out".into());
         paths.push("link-out/passwd".into());
+        // The system follows the link before the `..` after it: these open
+        // the outside folder's parent, never the project (the name alone,
+        // its `..` taken first, said they were the project).
+        paths.push("link-out/..".into());
+        paths.push("link-out/../outside/passwd".into());
+        // Under the link, a name is outside whether or not it exists.
+        paths.push("link-out/nothing-here".into());
     }
     paths
 }
@@ -693,6 +700,86 @@ fn paths_outside_the_root_are_refused_with_one_sentence() {
     assert_eq!(ok["isError"], false, "{ok}");
     let ok = mcp.call("search", json!({"query": "MAX_RETRIES"}));
     assert_eq!(ok["isError"], false, "{ok}");
+}
+
+/// The server's own `-L` does not make a call's walk follow a link out of
+/// the roots (the named paths are checked; the walk never follows one).
+#[cfg(unix)]
+#[test]
+fn a_call_never_follows_a_symlink_out_even_with_the_servers_follow() {
+    let (d, _outside) = fenced();
+    let mut mcp = Mcp::start(&d, &["-L"]);
+    mcp.request("initialize", initialize("2025-11-25"));
+    for query in ["root:x:0", "BEGIN OPENSSH PRIVATE KEY"] {
+        let result = mcp.call("search", json!({"query": query}));
+        let all = result.to_string();
+        assert!(!all.contains("link-out"), "{all}");
+        assert!(!all.contains("b3BlbnNzaC1"), "{all}");
+    }
+    // The command line still follows it when asked.
+    d.run(&["-L", "-l", "\"root:x:0\"", "."])
+        .code(0)
+        .stdout_is("./link-out/passwd\n");
+}
+
+/// A client that declares roots narrows where calls look: a call that comes
+/// before its `roots/list` answer waits for it (served against the working
+/// directory, it could read what the roots leave out), one that never gets
+/// it is refused, and roots none of which is a local folder leave nothing
+/// to search, never the working directory.
+#[test]
+fn calls_wait_for_the_clients_roots_and_unusable_roots_leave_none() {
+    let (d, _outside) = fenced();
+    let src = d.path().join("src");
+    let start = || {
+        let mut mcp = Mcp::start(&d, &[]);
+        let mut params = initialize("2025-11-25");
+        params["capabilities"] = json!({"roots": {}});
+        mcp.request("initialize", params);
+        mcp.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        let ask = mcp.read();
+        assert_eq!(ask["method"], "roots/list", "{ask}");
+        (mcp, ask["id"].clone())
+    };
+    let call = |id: u64, path: &str| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+               "params": {"name": "search", "arguments": {"query": "retry", "paths": [path]}}})
+        .to_string()
+    };
+    // A call before the answer waits, then is checked against the roots.
+    let (mut mcp, ask) = start();
+    mcp.send_line(&call(7, "docs"));
+    let roots = json!({"roots": [{"uri": format!("file://{}", src.display())}]});
+    mcp.send_line(&json!({"jsonrpc": "2.0", "id": ask, "result": roots}).to_string());
+    let held = mcp.read();
+    assert_eq!(held["id"], 7, "{held}");
+    assert_eq!(held["result"]["isError"], true, "{held}");
+    assert!(text(&held["result"]).starts_with("Path 'docs' is outside the roots"));
+    // No answer ever: the held call is refused when the input ends.
+    let (mut mcp, _) = start();
+    mcp.send_line(&call(8, "docs"));
+    let (code, rest) = mcp.finish();
+    assert_eq!(code, 0);
+    let refused: Value = serde_json::from_str(rest.trim()).unwrap();
+    assert_eq!(refused["id"], 8, "{rest}");
+    assert_eq!(refused["result"]["isError"], true, "{rest}");
+    assert!(
+        text(&refused["result"]).contains("has not answered"),
+        "{rest}"
+    );
+    // Roots of which none is a local folder: nothing is searched.
+    let (mut mcp, ask) = start();
+    let file_root = format!("file://{}", src.join("net/client.rs").display());
+    let roots = json!({"roots": [{"uri": file_root}, {"uri": "https://example.com/x"}]});
+    mcp.send_line(&json!({"jsonrpc": "2.0", "id": ask, "result": roots}).to_string());
+    for args in [
+        json!({"query": "retry"}),
+        json!({"query": "retry", "paths": ["."]}),
+    ] {
+        let result = mcp.call("search", args);
+        assert_eq!(result["isError"], true, "{result}");
+        assert!(text(&result).starts_with("The client's roots name no local folder"));
+    }
 }
 
 #[test]

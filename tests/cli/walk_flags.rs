@@ -341,7 +341,9 @@ fn a_bad_glob_is_one_line_before_any_walk() {
             d.run(&[flag, "[", query, "."])
                 .code(2)
                 .stdout_is("")
-                .stderr_is("kgrep: error parsing glob '[': unclosed character class; missing ']'\n");
+                .stderr_is(
+                    "kgrep: error parsing glob '[': unclosed character class; missing ']'\n",
+                );
         }
     }
 }
