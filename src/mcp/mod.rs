@@ -38,11 +38,40 @@ pub use tools::Tools;
 /// skipped, without being held in memory (a tool call is a few hundred bytes).
 pub const MAX_MESSAGE_BYTES: usize = 4 << 20;
 
+/// A server flag that would take a call's query from elsewhere (`-e`, `-f`:
+/// the query became a path), write what is not a tool result (`--features`
+/// wrote its rows on stdout, among the protocol), or print no lines while the
+/// structured content lists them (`-l`, `-c`, `-q`, `--passthru`, …).
+fn call_flag(flags: &Flags) -> Option<&'static str> {
+    [
+        (!flags.regexps.is_empty(), "-e/--regexp"),
+        (!flags.pattern_files.is_empty(), "-f/--file"),
+        (flags.files, "--files"),
+        (flags.features, "--features"),
+        (flags.type_list, "--type-list"),
+        (flags.files_with_matches, "-l/--files-with-matches"),
+        (flags.files_without_match, "--files-without-match"),
+        (flags.count, "-c/--count"),
+        (flags.count_matches, "--count-matches"),
+        (flags.quiet, "-q/--quiet"),
+        (flags.passthru, "--passthru"),
+    ]
+    .into_iter()
+    .find_map(|(given, name)| given.then_some(name))
+}
+
 /// Serves MCP on this process's stdin and stdout until stdin ends. `flags`
 /// are the server's own: defaults for every call (a pattern is refused).
 pub fn serve_stdio(flags: Flags) -> ExitStatus {
     if flags.pattern.is_some() {
         messages::line("--mcp takes no pattern or paths: each tool call gives its own");
+        return ExitStatus::Error;
+    }
+    if let Some(flag) = call_flag(&flags) {
+        messages::line(&format!(
+            "--mcp takes no {flag}: each tool call gives its own query and gets its results \
+             as text and structured content"
+        ));
         return ExitStatus::Error;
     }
     let config = config::load(&ConfigPaths::from_process_env());

@@ -263,16 +263,32 @@ fn strings(arguments: &Map<String, Value>, name: &str) -> Result<Vec<String>, St
             shown(v)
         )
     };
-    match arguments.get(name) {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::String(s)) => Ok(vec![s.clone()]),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|v| v.as_str().map(str::to_string).ok_or_else(|| bad(v)))
-            .collect(),
-        Some(other) => Err(bad(other)),
+    let items = match arguments.get(name) {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::String(s)) => return Ok(vec![s.clone()]),
+        Some(Value::Array(items)) => items,
+        Some(other) => return Err(bad(other)),
+    };
+    if items.len() > MAX_LIST {
+        return Err(format!(
+            "Argument '{name}' lists {} items, more than the {MAX_LIST} a call may name.",
+            items.len()
+        ));
     }
+    // Each once, in order: a path named twice is searched once (100,000
+    // copies of one folder took minutes, the server deaf meanwhile).
+    let mut out: Vec<String> = Vec::with_capacity(items.len());
+    for v in items {
+        let s = v.as_str().ok_or_else(|| bad(v))?;
+        if !out.iter().any(|seen| seen == s) {
+            out.push(s.to_string());
+        }
+    }
+    Ok(out)
 }
+
+/// Most items a list argument (`paths`, `globs`, `types`) may hold.
+pub const MAX_LIST: usize = 1_000;
 
 /// A whole number in `min..=max`.
 fn whole(

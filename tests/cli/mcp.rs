@@ -313,6 +313,10 @@ fn tool_failures_are_results_with_is_error_and_one_sentence() {
             "Argument 'offline'",
         ),
         (
+            json!({"query": "retry", "paths": vec!["src"; 1001]}),
+            "Argument 'paths' lists 1001 items, more than the 1000 a call may name",
+        ),
+        (
             json!({"query": "retry", "globs": ["["]}),
             "Error parsing glob '[': unclosed character class",
         ),
@@ -616,6 +620,24 @@ fn server_flags_are_defaults_and_a_pattern_is_refused() {
     run.code(2)
         .stdout_is("")
         .stderr_has("--mcp takes no pattern");
+    // Flags that would take the query from elsewhere (it became a path),
+    // write rows among the protocol (--features), or print no lines while
+    // the structured content lists them: refused, one line, before serving.
+    for (args, flag) in [
+        (&["-e", "retry"][..], "-e/--regexp"),
+        (&["--features"][..], "--features"),
+        (&["-q"][..], "-q/--quiet"),
+        (&["-l"][..], "-l/--files-with-matches"),
+        (&["--files"][..], "--files"),
+    ] {
+        d.run(&[&["--mcp"][..], args].concat())
+            .code(2)
+            .stdout_is("")
+            .stderr_is(&format!(
+                "kgrep: --mcp takes no {flag}: each tool call gives its own query and gets its \
+                 results as text and structured content\n"
+            ));
+    }
     let mut mcp = Mcp::start(&d, &["--max-lines", "1"]);
     mcp.request("initialize", initialize("2025-11-25"));
     let one = mcp.call("search", json!({"query": "parse jwt"}));
