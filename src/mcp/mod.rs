@@ -106,7 +106,9 @@ pub fn serve(
     loop {
         let reply = match read_message(input, &mut line)? {
             Read::End => {
-                for line in server.finish() {
+                // The calls still held for the client's roots are answered.
+                server.finish();
+                for line in server.take_outgoing() {
                     output.write_all(line.as_bytes())?;
                     output.write_all(b"\n")?;
                 }

@@ -113,7 +113,6 @@ impl Roots {
         if self.allow_outside {
             return Ok(());
         }
-        self.usable()?;
         let resolved = resolved(&self.cwd.join(path));
         if self.is_under_a_root(&resolved) {
             return Ok(());

@@ -64,8 +64,8 @@ pub struct Server {
     /// checked against roots wider than the client's (the working
     /// directory), so calls wait for the answer ([`MAX_HELD`] of them).
     awaiting_roots: bool,
-    /// The `tools/call` lines held meanwhile, in order.
-    held: Vec<Vec<u8>>,
+    /// The `tools/call`s held meanwhile, in order: each id and line.
+    held: Vec<(Id, Vec<u8>)>,
 }
 
 /// Calls held while the client's roots are awaited; past this many, a call
@@ -111,7 +111,7 @@ impl Server {
                 if method == "tools/call" && self.awaiting_roots =>
             {
                 if self.held.len() < MAX_HELD {
-                    self.held.push(line.to_vec());
+                    self.held.push((id, line.to_vec()));
                     return None;
                 }
                 Some(jsonrpc::result(&id, unanswered_roots()))
@@ -195,7 +195,7 @@ impl Server {
         }
         // The calls held for the roots, served now, in order.
         self.awaiting_roots = false;
-        for line in std::mem::take(&mut self.held) {
+        for (_, line) in std::mem::take(&mut self.held) {
             if let Some(reply) = self.handle_line(&line) {
                 self.outgoing.push(reply);
             }
@@ -203,17 +203,12 @@ impl Server {
     }
 
     /// The input ended: each call still held for roots the client never gave
-    /// is refused, never served against the wider working directory.
-    pub fn finish(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.held)
-            .iter()
-            .filter_map(|line| match jsonrpc::parse(line) {
-                Ok(Some(Message::Request { id, .. })) => {
-                    Some(jsonrpc::result(&id, unanswered_roots()))
-                }
-                _ => None,
-            })
-            .collect()
+    /// is refused (its response joins the outbox), never served against the
+    /// wider working directory.
+    pub fn finish(&mut self) {
+        for (id, _) in std::mem::take(&mut self.held) {
+            self.outgoing.push(jsonrpc::result(&id, unanswered_roots()));
+        }
     }
 
     /// `initialize`: agrees on a revision and says what the server offers.
