@@ -260,14 +260,10 @@ mod tests {
         assert_eq!(streamed_lines(b"a\n"), vec![b"a".to_vec(), Vec::new()]);
     }
 
-    /// With offsets asked for, a hollow load's kept lines lie where the
-    /// loaded text's do in the file, wherever the chunks end.
-    #[test]
-    fn a_hollow_load_knows_where_its_lines_lie_in_the_file() {
-        use crate::testing::{below, push_pieces, rng};
-        let pieces: &[&[u8]] = &[b"ab", b"\n", b"\r", b"\r\n", b"\xff", b"\xc3\xa9", b" "];
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("f.log");
+    /// `f.log` in `dir` (not written yet), its haystack, and reading options
+    /// that ask for its byte places.
+    fn log_with_offsets(dir: &Path) -> (std::path::PathBuf, Haystack, ReadOptions) {
+        let path = dir.join("f.log");
         let h = Haystack {
             key: "f.log".into(),
             source: Source::Path(path.clone()),
@@ -276,6 +272,17 @@ mod tests {
             offsets: true,
             ..TEXT.clone()
         };
+        (path, h, opts)
+    }
+
+    /// With offsets asked for, a hollow load's kept lines lie where the
+    /// loaded text's do in the file, wherever the chunks end.
+    #[test]
+    fn a_hollow_load_knows_where_its_lines_lie_in_the_file() {
+        use crate::testing::{below, push_pieces, rng};
+        let pieces: &[&[u8]] = &[b"ab", b"\n", b"\r", b"\r\n", b"\xff", b"\xc3\xa9", b" "];
+        let dir = tempfile::tempdir().unwrap();
+        let (path, h, opts) = log_with_offsets(dir.path());
         let mut rng = rng(0x00ff_5e75);
         for case in 0..60 {
             let mut bytes = Vec::new();
@@ -325,18 +332,10 @@ mod tests {
     #[test]
     fn a_hollow_load_marks_no_line_of_a_gap() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("f.log");
+        let (path, h, opts) = log_with_offsets(dir.path());
         let line = |i: usize| format!("line {i}\r\n").into_bytes();
         let bytes: Vec<u8> = (0..10_000).flat_map(line).collect();
         std::fs::write(&path, &bytes).unwrap();
-        let h = Haystack {
-            key: "f.log".into(),
-            source: Source::Path(path.clone()),
-        };
-        let opts = ReadOptions {
-            offsets: true,
-            ..TEXT.clone()
-        };
         let Loaded::Text(doc) = load_hollow(&h, &path, &opts, |n| n == 5_000).unwrap() else {
             panic!("not text");
         };
