@@ -193,7 +193,7 @@ pub(super) fn select_within(
                 // The answer's body lines before any other line a cap weighs
                 // (`keep_best` puts its defining line first of all).
                 let body = answer_body(file, &lines);
-                let close = close_units(file);
+                let close = close_units(file, &lines);
                 for l in &mut lines {
                     if body.contains(&l.0) {
                         l.1 = ANSWER_BODY_TIER;
@@ -248,14 +248,21 @@ fn keep_best(mut pool: Vec<(usize, Vec<(usize, f64)>)>, max: usize) -> Vec<(usiz
 /// The lines that stand for the first file's units that come close to its
 /// best ([`CLOSE_UNIT_SHARE`] of its score; `unit_best`, as [`places`]
 /// prints them): under a large cap they are kept after the answer's body
-/// lines and before the runners-up's lines.
-fn close_units(file: &RankedFile) -> Vec<usize> {
+/// lines and before the runners-up's lines. Only the lines `chosen` are
+/// weighed, so only the units holding one are asked for theirs (each ask
+/// reads the file's lines: a file of 100,000 statements took seconds).
+fn close_units(file: &RankedFile, chosen: &[(usize, f64)]) -> Vec<usize> {
     let Some(best) = file.units.first() else {
         return Vec::new();
     };
     file.units[1..]
         .iter()
         .filter(|u| u.score.total >= CLOSE_UNIT_SHARE * best.score.total)
+        .filter(|u| {
+            chosen
+                .iter()
+                .any(|&(l, _)| u.span.start_line <= l && l <= u.span.end_line)
+        })
         .map(|u| unit_best(file, u).0)
         .collect()
 }
@@ -326,8 +333,9 @@ pub fn better(a: (f64, usize), b: (f64, usize)) -> std::cmp::Ordering {
     b.0.total_cmp(&a.0).then(a.1.cmp(&b.1))
 }
 
-fn by_score(lines: &[RankedLine]) -> Vec<&RankedLine> {
-    let mut order: Vec<&RankedLine> = lines.iter().filter(|l| l.score.total > 0.0).collect();
+/// The lines that hold a term, best first ([`better`]).
+fn by_score<'f>(lines: impl IntoIterator<Item = &'f RankedLine>) -> Vec<&'f RankedLine> {
+    let mut order: Vec<&RankedLine> = lines.into_iter().filter(|l| l.score.total > 0.0).collect();
     order.sort_by(|a, b| better((a.score.total, a.line), (b.score.total, b.line)));
     order
 }
@@ -359,11 +367,14 @@ fn best_line(file: &RankedFile) -> Option<(usize, f64)> {
 }
 
 /// The scored lines inside a unit, best first.
+/// (Filtered before they are sorted: a file of many units, a 200,000-line
+/// table of statements, sorted all its lines once for each unit.)
 fn unit_lines<'f>(file: &'f RankedFile, unit: &RankedUnit) -> Vec<&'f RankedLine> {
-    by_score(&file.lines)
-        .into_iter()
-        .filter(|l| unit.span.start_line <= l.line && l.line <= unit.span.end_line)
-        .collect()
+    by_score(
+        file.lines
+            .iter()
+            .filter(|l| unit.span.start_line <= l.line && l.line <= unit.span.end_line),
+    )
 }
 
 /// The one line that stands for a unit, with its score: its best line of
@@ -480,13 +491,16 @@ fn places(file: &RankedFile, first_file: bool) -> Vec<(usize, f64)> {
         // median tokens 182 -> 184; the commit set's figures unchanged. Its
         // line kept before the runners-up's as a close unit's
         // (`close_units`) too: 965, one PARTIAL -> WRONG.
+        if nested {
+            continue;
+        }
         let (line, score) = unit_best(file, unit);
         let place = if far_from(&chosen, line, MIN_PLACE_GAP) {
             Some((line, score))
         } else {
             clear_line(file, unit, &chosen)
         };
-        if let Some((line, score)) = place.filter(|_| !nested) {
+        if let Some((line, score)) = place {
             chosen.push((line, score));
             others += 1;
             if first_file && others == 1 {
