@@ -190,6 +190,10 @@ pub struct Plan {
     pub pre_globs: Vec<String>,
     /// `-L`: follow symlinks while walking.
     pub follow: bool,
+    /// Files that are secrets by nature (`.env`, keys, credentials:
+    /// `llm::redact::is_secret_file`) are skipped, even when named. Never on
+    /// the command line; an MCP tool call sets it (`mcp::tools`).
+    pub withhold_secrets: bool,
     /// `-N`: no line numbers.
     pub no_line_number: bool,
     /// `-I`: no file paths.
@@ -403,6 +407,7 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         replace: flags.replace.clone(),
         stats: flags.stats,
         follow: flags.follow,
+        withhold_secrets: false,
         max_filesize: flags.max_filesize,
         ignores: crate::walk::IgnoreRules {
             vcs: !flags.no_ignore_vcs,

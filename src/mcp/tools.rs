@@ -200,7 +200,12 @@ impl Tools {
             kgrep_llm: std::env::var("KGREP_LLM").ok(),
             dirs: crate::paths::Env::from_process(),
         };
-        cli::plan(f, &self.config, &env).map_err(|err| sentence(&err.to_string()))
+        let mut plan =
+            cli::plan(f, &self.config, &env).map_err(|err| sentence(&err.to_string()))?;
+        // A result goes into the client's model: files that are secrets by
+        // nature are never read for it, as for a prompt (`llm::redact`).
+        plan.withhold_secrets = true;
+        Ok(plan)
     }
 }
 
@@ -331,6 +336,16 @@ fn check_paths(plan: &Plan, roots: &Roots) -> Result<(), String> {
     };
     for path in paths {
         roots.check(path)?;
+        // By its name, and by the name of what it links to.
+        let target = std::fs::canonicalize(path).unwrap_or_default();
+        if [path.as_path(), target.as_path()].iter().any(|p| {
+            !p.as_os_str().is_empty() && crate::llm::redact::is_secret_file(&p.to_string_lossy())
+        }) {
+            return Err(format!(
+                "'{}' is a secrets file (keys, credentials, .env); kgrep's tools never return one.",
+                path.display()
+            ));
+        }
         if let Err(err) = std::fs::metadata(path) {
             let cwd = std::env::current_dir().unwrap_or_default();
             return Err(match err.kind() {

@@ -115,6 +115,7 @@ pub(super) fn walk_options(plan: &Plan) -> WalkOptions {
         type_edits: plan.type_edits.clone(),
         max_depth: plan.max_depth,
         follow: plan.follow,
+        withhold_secrets: plan.withhold_secrets,
         max_filesize: plan.max_filesize,
         ignores: plan.ignores,
         ignore_files: plan.ignore_files.clone(),

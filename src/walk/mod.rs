@@ -86,6 +86,10 @@ pub struct WalkOptions {
     pub max_depth: Option<usize>,
     /// `-L`: follow symlinks while walking (never for an MCP tool call).
     pub follow: bool,
+    /// Skip files that are secrets by nature (`.env`, keys, credentials:
+    /// `llm::redact::is_secret_file`), walked or named: an MCP tool call's
+    /// results go into a model's context.
+    pub withhold_secrets: bool,
     /// `--max-filesize`: walked files larger than this many bytes are skipped
     /// (files named as arguments never are, as in rg).
     pub max_filesize: Option<u64>,
@@ -125,6 +129,7 @@ impl Default for WalkOptions {
             type_edits: TypeEdits::default(),
             max_depth: None,
             follow: false,
+            withhold_secrets: false,
             max_filesize: None,
             ignore_files: Vec::new(),
             ignores: IgnoreRules::default(),
@@ -260,6 +265,9 @@ where
             Kind::File => {
                 scanned += 1;
                 let h = root.explicit_haystack();
+                if filter.withholds(&h.key) {
+                    continue;
+                }
                 if once.first(&h.key) {
                     explicit.visit(h);
                 }
@@ -543,6 +551,7 @@ struct Filter {
     overrides: Arc<Override>,
     types: Types,
     ignore_files: Vec<PathBuf>,
+    withhold_secrets: bool,
 }
 
 impl Filter {
@@ -563,13 +572,22 @@ impl Filter {
             } else {
                 Vec::new()
             },
+            withhold_secrets: opts.withhold_secrets,
         })
     }
 
-    /// Whether both the globs and the types allow this walked file.
+    /// Whether both the globs and the types allow this walked file, and it
+    /// is not withheld.
     fn allows(&self, path: &Path) -> bool {
         !self.overrides.matched(path, false).is_ignore()
             && !self.types.matched(path, false).is_ignore()
+            && !self.withholds(&path_key(path))
+    }
+
+    /// Whether the file `key` names is withheld as a secret
+    /// (`WalkOptions::withhold_secrets`).
+    fn withholds(&self, key: &str) -> bool {
+        self.withhold_secrets && crate::llm::redact::is_secret_file(key)
     }
 }
 

@@ -283,6 +283,34 @@ fn explicit_hidden_or_ignored_files_are_always_included() {
 }
 
 #[test]
+fn withheld_secrets_are_skipped_walked_or_named() {
+    let t = tree(&[
+        (".env", ""),
+        (".env.example", ""),
+        ("config/credentials.json", ""),
+        ("config/app.json", ""),
+        ("keys/server.pem", ""),
+        ("src/main.rs", ""),
+    ]);
+    let open = WalkOptions {
+        hidden: true,
+        ..WalkOptions::default()
+    };
+    let withheld = WalkOptions {
+        withhold_secrets: true,
+        ..open.clone()
+    };
+    assert_eq!(keys_in(t.path(), &["."], &open).len(), 6);
+    assert_eq!(
+        keys_in(t.path(), &["."], &withheld),
+        strs(&[".env.example", "config/app.json", "src/main.rs"])
+    );
+    let named = [".env", "keys/server.pem", "src/main.rs"];
+    assert_eq!(keys_in(t.path(), &named, &open).len(), 3);
+    assert_eq!(keys_in(t.path(), &named, &withheld), strs(&["src/main.rs"]));
+}
+
+#[test]
 fn no_recursive_skips_directories_with_an_error_and_keeps_files() {
     let t = tree(SMALL);
     let opts = WalkOptions {

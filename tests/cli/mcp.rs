@@ -724,6 +724,80 @@ fn paths_outside_the_root_are_refused_with_one_sentence() {
     assert_eq!(ok["isError"], false, "{ok}");
 }
 
+/// Files that are secrets by nature (`.env`, keys, credentials) are never
+/// returned: a call that names one is refused with one sentence, and a walk
+/// leaves them out, even under the server's `--hidden` and `--no-ignore`
+/// (a result goes into the client's model, as a prompt does). Templates
+/// and ordinary files that mention the same words still are.
+#[test]
+fn secrets_files_inside_the_roots_are_never_returned() {
+    let d = corpus();
+    let token = "planted-value-0f3a9c";
+    d.write(".env", format!("DATABASE_PASSWORD={token}\n"));
+    d.write(
+        "config/credentials.json",
+        format!("{{\"token\": \"{token}\"}}\n"),
+    );
+    d.write(
+        "deploy/server.pem",
+        format!("-----BEGIN PRIVATE KEY-----\n{token}\n"),
+    );
+    d.write(".env.example", "DATABASE_PASSWORD=change-me\n");
+    d.write(
+        "src/settings.py",
+        "DATABASE_PASSWORD = os.environ['DATABASE_PASSWORD']\n",
+    );
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(d.path().join(".env"), d.path().join("notes.txt")).unwrap();
+    for extra in [&[][..], &["--hidden", "--no-ignore"][..]] {
+        let mut mcp = Mcp::start(&d, extra);
+        mcp.request("initialize", initialize("2025-11-25"));
+        let mut named = vec![
+            ".env",
+            "config/credentials.json",
+            "deploy/server.pem",
+            "./config/../.env",
+        ];
+        if cfg!(unix) {
+            named.push("notes.txt");
+        }
+        for path in named {
+            let result = mcp.call(
+                "search",
+                json!({"query": "DATABASE_PASSWORD", "paths": [path]}),
+            );
+            assert_eq!(result["isError"], true, "{path}: {result}");
+            let sentence = text(&result);
+            assert!(sentence.contains("is a secrets file"), "{sentence}");
+            assert!(!sentence.contains('\n') && sentence.ends_with('.'));
+            assert!(!result.to_string().contains(token), "{result}");
+        }
+        for query in [
+            "DATABASE_PASSWORD",
+            "planted-value",
+            "where is the database password set",
+            "(?i)private key",
+        ] {
+            let result = mcp.call("search", json!({"query": query}));
+            let all = result.to_string();
+            assert!(!all.contains(token), "{extra:?} {query}: {all}");
+            assert!(
+                !all.contains("credentials.json"),
+                "{extra:?} {query}: {all}"
+            );
+        }
+        let result = mcp.call("search", json!({"query": "DATABASE_PASSWORD"}));
+        let all = result.to_string();
+        assert!(all.contains("src/settings.py"), "{all}");
+        assert_eq!(all.contains(".env.example"), !extra.is_empty(), "{all}");
+    }
+    // The command line reads them, as rg does.
+    d.run(&["-l", "--hidden", "\"planted-value-0f3a9c\"", "."])
+        .code(0)
+        .stdout_has(".env\n")
+        .stdout_has("./config/credentials.json\n");
+}
+
 /// The server's own `-L` does not make a call's walk follow a link out of
 /// the roots (the named paths are checked; the walk never follows one).
 #[cfg(unix)]
