@@ -130,7 +130,7 @@ fn output_schema(tool: Tool) -> Value {
                             "type": "object",
                             "properties": {
                                 "line": {"type": "integer", "minimum": 1},
-                                "text": {"type": "string"},
+                                "text": {"type": "string", "description": "The line; one over 300 bytes is a window around its matches with [... N bytes omitted] markers, as in the text."},
                                 "match": {"type": "boolean", "description": "A match line, not context."},
                                 "score": {"type": ["number", "null"]},
                                 "terms": {"type": "array", "items": {"type": "string"}, "description": "Query terms on the line."},

@@ -20,6 +20,7 @@ use crate::cli::{self, Env, Flags, Input, Plan};
 use crate::config::Config;
 use crate::messages;
 use crate::pipeline::{self, Budget, Finding, Results};
+use crate::render::grep::MaxColumns;
 use crate::session::Session;
 
 use super::roots::Roots;
@@ -34,6 +35,13 @@ pub const DEFAULT_MAX_TOKENS: usize = 4_000;
 /// take (one part in this many): the agent wrote the query and has it, so a
 /// long one (a pasted log) is echoed cut, with its length, never whole.
 pub const ECHO_SHARE: usize = 8;
+
+/// A long line's preview takes at most one part in this many of the bytes
+/// `max_tokens` allows (it is in the text and in `structuredContent`), and
+/// never more than the command line's (`render::cut::LONG_LINE_BYTES`)...
+const PREVIEW_SHARE: usize = 8;
+/// ... nor fewer than this many bytes: about a line of code around a match.
+const MIN_PREVIEW_BYTES: usize = 80;
 
 /// Most context lines a call may ask for: more returns whole files, which the
 /// budget would cut anyway.
@@ -205,6 +213,16 @@ impl Tools {
         // A result goes into the client's model: files that are secrets by
         // nature are never read for it, as for a prompt (`llm::redact`).
         plan.withhold_secrets = true;
+        // A long line (a minified bundle, a data blob) is a preview around
+        // its matches, whatever the query, unless the server's -M says
+        // otherwise: an exact query's 3.5 MB line went out whole, far past
+        // max_tokens. A small budget gets a narrower window.
+        let budget = plan.token_budget.unwrap_or(DEFAULT_MAX_TOKENS);
+        plan.max_columns = plan.max_columns.or(Some(MaxColumns {
+            max: (budget.saturating_mul(3) / PREVIEW_SHARE)
+                .clamp(MIN_PREVIEW_BYTES, crate::render::cut::LONG_LINE_BYTES),
+            preview: true,
+        }));
         Ok(plan)
     }
 }
@@ -428,10 +446,39 @@ fn reply(
         max_count: plan.max_count,
         answer_inside: true,
     };
-    results.fit(&budget, |r| {
-        Ok(render(tool, plan, r, warnings)?.to_string().into_bytes())
-    })?;
-    render(tool, plan, results, warnings)
+    // What the first fit starts from, for a fit with less context.
+    let full = (
+        results.found.search.selected.clone(),
+        results.found.answer.clone(),
+    );
+    let mut plan = plan.clone();
+    let mut notes = warnings.to_vec();
+    loop {
+        let fitted = results.fit(&budget, |r| {
+            Ok(render(tool, &plan, r, &notes)?.to_string().into_bytes())
+        })?;
+        let context = plan.before.max(plan.after);
+        if crate::budget::tokens(&fitted.bytes) <= budget.max_tokens || context == 0 {
+            break;
+        }
+        // Even the best line is over the budget with its context lines
+        // (long lines are previews already): half as many, until it fits.
+        plan.before /= 2;
+        plan.after /= 2;
+        results.found.search.selected = full.0.clone();
+        results.found.answer = full.1.clone();
+        notes = warnings.to_vec();
+        let lines = |n: usize| format!("{n} line{}", if n == 1 { "" } else { "s" });
+        notes.push(format!(
+            "max_tokens {}: context cut to {} before and {} after \
+             to stay within about {} tokens",
+            budget.max_tokens,
+            lines(plan.before),
+            lines(plan.after),
+            budget.max_tokens
+        ));
+    }
+    render(tool, &plan, results, &notes)
 }
 
 /// The result for the results as they stand.

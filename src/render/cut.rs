@@ -75,6 +75,31 @@ pub fn omitted(n: usize) -> String {
     format!("[... {n} bytes omitted]")
 }
 
+/// What is printed before and after a window that left out `before` and
+/// `after` bytes of its line: [`omitted`] markers, each with a space on the
+/// window's side; nothing for a side that left nothing out.
+pub fn marks((before, after): (usize, usize)) -> (String, String) {
+    let mark = |n: usize, f: fn(String) -> String| {
+        if n > 0 {
+            f(omitted(n))
+        } else {
+            String::new()
+        }
+    };
+    (mark(before, |m| m + " "), mark(after, |m| format!(" {m}")))
+}
+
+/// `text` as a preview prints it: whole when it has at most `max` bytes,
+/// else its [`window`] with the [`marks`] of what was left out on each side
+/// (the grep-style text's bytes, without colour).
+pub fn preview(text: &[u8], spans: &[Range<usize>], max: usize) -> Vec<u8> {
+    let Some(w) = window(text, spans, max) else {
+        return text.to_vec();
+    };
+    let (before, after) = marks((w.start, text.len() - w.end));
+    [before.as_bytes(), &text[w], after.as_bytes()].concat()
+}
+
 fn is_continuation(b: u8) -> bool {
     b & 0xC0 == 0x80
 }
@@ -93,6 +118,28 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn a_preview_marks_what_it_left_out_on_each_side() {
+        assert_eq!(preview(b"retry backoff", &[0..5], 300), b"retry backoff");
+        let mut line = vec![b'x'; 1_000];
+        line.extend_from_slice(b"needle");
+        line.extend(vec![b'y'; 1_000]);
+        let shown = String::from_utf8(preview(&line, &[1_000..1_006], 100)).unwrap();
+        let w = window(&line, &[1_000..1_006], 100).unwrap();
+        assert_eq!(
+            shown,
+            format!(
+                "[... {} bytes omitted] {} [... {} bytes omitted]",
+                w.start,
+                String::from_utf8_lossy(&line[w.clone()]),
+                line.len() - w.end
+            )
+        );
+        assert!(shown.contains("needle"));
+        let start = String::from_utf8(preview(&line, &[], 100)).unwrap();
+        assert!(start.starts_with("xxx") && start.ends_with(" [... 1906 bytes omitted]"));
+    }
 
     #[test]
     fn short_lines_are_whole() {

@@ -690,7 +690,7 @@ fn first_column(spans: &[Range<usize>], at: Option<LineAt<'_>>) -> usize {
 /// The text of a line `-M` left out, as ripgrep writes it: with its number
 /// of matches when the printer finds them anyway (colour, `--column`,
 /// `--vimgrep`, a replacement: `matches` is then known) and there are some.
-fn omitted_text(is_match: bool, matches: Option<usize>) -> String {
+pub(crate) fn omitted_text(is_match: bool, matches: Option<usize>) -> String {
     match (is_match, matches) {
         (false, _) => "[Omitted long context line]".to_string(),
         (true, Some(n)) if n > 0 => format!("[Omitted long line with {n} matches]"),
@@ -765,7 +765,7 @@ fn write_body(
     color: bool,
     tty: bool,
 ) -> io::Result<()> {
-    let (before, after) = omission_marks(omitted);
+    let (before, after) = super::cut::marks(omitted);
     out.write_all(before.as_bytes())?;
     let spans = shifted(spans, start, text.len());
     for (piece, matched) in segments(text, &spans) {
@@ -919,18 +919,6 @@ fn write_prefix(out: &mut dyn Write, prefix: &Prefix, color: bool) -> io::Result
     out.write_all(b"\t")
 }
 
-/// The markers around a cut line's window (empty for a whole line).
-fn omission_marks((before, after): (usize, usize)) -> (String, String) {
-    let mark = |n: usize, f: fn(String) -> String| {
-        if n > 0 {
-            f(super::cut::omitted(n))
-        } else {
-            String::new()
-        }
-    };
-    (mark(before, |m| m + " "), mark(after, |m| format!(" {m}")))
-}
-
 /// Spans of the whole line as spans of its window (starting `offset` bytes
 /// in, `len` long); spans outside it are dropped, those across its edges
 /// clipped.
@@ -1032,7 +1020,7 @@ fn tty_row(row: &Row<'_>, opts: &GrepOptions) -> String {
         } => {
             let prefix = row_prefix(number, is_match, spans, at, opts);
             let (mut line, mut column) = tty_prefix(&prefix, color);
-            let (before, after) = omission_marks(omitted);
+            let (before, after) = super::cut::marks(omitted);
             column += str_width(&before);
             line.push_str(&before);
             for (piece, matched) in segments(text, &shifted(spans, start, text.len())) {

@@ -23,7 +23,7 @@ use crate::fallback::consult::Report;
 use crate::judge::Verdict;
 use crate::llm::ShownRequest;
 use crate::messages;
-use crate::query::QueryKind;
+use crate::query::{Query, QueryKind};
 use crate::render::cut;
 use crate::render::grep::{self, FileResult, GrepOptions};
 use crate::render::json::kgrep::{Answer as JsonAnswer, AnswerSource};
@@ -55,6 +55,13 @@ pub(crate) fn write_grep_to(
     write_grep_counted(out, plan, found, read, None)
 }
 
+/// How long a natural-language result line may be before it is cut around
+/// its matched words ([`cut::LONG_LINE_BYTES`]); `None` for -a, literal and
+/// regex queries, which print every byte, as grep does.
+pub(crate) fn long_lines(plan: &Plan, q: &Query) -> Option<usize> {
+    (matches!(q.kind, QueryKind::Natural) && !plan.text).then_some(cut::LONG_LINE_BYTES)
+}
+
 /// [`write_grep_to`], and with `counts` what `--stats` counts of the printed
 /// lines, from the same files: matches (the parts `-o` would print), match
 /// lines and files, by the printer's own rules.
@@ -71,10 +78,7 @@ pub(crate) fn write_grep_counted(
         .iter()
         .filter_map(|(h, lines)| found.search.document(*h, read).map(|d| (d, lines)))
         .collect();
-    // A natural-language result line is cut around its matched words when it
-    // is long; -a, literal and regex queries print every byte, as grep does.
-    let long_lines =
-        (matches!(found.q.kind, QueryKind::Natural) && !plan.text).then_some(cut::LONG_LINE_BYTES);
+    let long_lines = long_lines(plan, &found.q);
     let listing = plan.listing;
     let spotter = if (listing == Listing::Lines
         && (plan.color || long_lines.is_some() || plan.column || plan.max_columns.is_some()))

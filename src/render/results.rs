@@ -7,8 +7,13 @@
 //! unchanged, and the text is `print`'s rendering, byte for byte what
 //! `kgrep` prints into a pipe.
 
+use std::collections::HashMap;
+use std::ops::Range;
+
+use super::cut;
 use super::explain;
 use super::found::Found;
+use super::grep::{omitted_text, MaxColumns};
 use super::print;
 use crate::budget::estimate_tokens;
 use crate::budget::{self, LeftOut};
@@ -320,6 +325,10 @@ impl Results {
             if let Some(f) = found.search.ranked.iter().find(|f| f.haystack == *h) {
                 report::mark_units(&mut matched, &f.units);
             }
+            let spans: HashMap<usize, Vec<Range<usize>>> = matched
+                .iter()
+                .map(|m| (m.number, m.submatches.clone()))
+                .collect();
             let mut infos = matched.into_iter().map(|m| (m.number, m.kgrep));
             let mut info_of = |n: usize| infos.find(|(m, _)| *m == n).and_then(|(_, i)| i);
             let mut file_lines = Vec::new();
@@ -331,9 +340,13 @@ impl Results {
                     let Some(text) = texts.get(&n) else {
                         continue;
                     };
+                    let spans = spans.get(&n).map_or(&[][..], Vec::as_slice);
                     file_lines.push(LineView {
                         number: n,
-                        text: String::from_utf8_lossy(text).into_owned(),
+                        text: String::from_utf8_lossy(&shown(
+                            plan, &found.q, text, spans, is_match,
+                        ))
+                        .into_owned(),
                         is_match,
                         info: if is_match { info_of(n) } else { None },
                     });
@@ -346,6 +359,24 @@ impl Results {
             });
         }
         Ok(out)
+    }
+}
+
+/// A line's text as the grep-style text prints it (`print::write_grep_to`):
+/// a long one as `-M` leaves it out or previews it, a long natural-language
+/// one cut around its matched words (`print::long_lines`); else whole.
+fn shown(plan: &Plan, q: &Query, text: &[u8], spans: &[Range<usize>], is_match: bool) -> Vec<u8> {
+    match plan.max_columns {
+        Some(MaxColumns { max, preview: true }) => cut::preview(text, spans, max),
+        // Without the count of matches some modes of the text add.
+        Some(MaxColumns { max, .. }) if text.len() > max => {
+            omitted_text(is_match, None).into_bytes()
+        }
+        Some(_) => text.to_vec(),
+        None => match print::long_lines(plan, q) {
+            Some(max) => cut::preview(text, spans, max),
+            None => text.to_vec(),
+        },
     }
 }
 

@@ -724,6 +724,66 @@ fn paths_outside_the_root_are_refused_with_one_sentence() {
     assert_eq!(ok["isError"], false, "{ok}");
 }
 
+/// `max_tokens` holds for one long line and for context: a minified line is
+/// a preview around its match (in the text and in `structuredContent`,
+/// whatever the query), and a best line whose context is over the budget
+/// gets less context, with a note.
+#[test]
+fn max_tokens_holds_for_a_long_line_and_for_context() {
+    let d = corpus();
+    let filler: String = (0..400_000)
+        .map(|i| ["a;", "b(", "c)", "d="][i % 4])
+        .collect();
+    d.write(
+        "dist/bundle.min.js",
+        format!("{filler}needleFunction(){filler}\n"),
+    );
+    let wide: String = (0..300)
+        .map(|i| format!("row {i} {}\n", "w".repeat(250)))
+        .collect();
+    d.write("data/wide.txt", format!("{wide}target line here\n{wide}"));
+    let mut mcp = Mcp::ready(&d);
+    let fits = |result: &Value, max: usize| {
+        let tokens = result.to_string().len().div_ceil(3);
+        assert!(tokens <= max, "{tokens} tokens over {max}");
+    };
+    for (query, max) in [
+        ("needleFunction", 4_000),
+        ("\"needleFunction()\"", 500),
+        ("needle.*Function", 300),
+        ("where is the needle function", 500),
+    ] {
+        let args = json!({"query": query, "max_tokens": max, "paths": ["dist"]});
+        let result = mcp.call("search", args);
+        assert_eq!(result["isError"], false, "{result}");
+        fits(&result, max);
+        let content = text(&result);
+        assert!(content.contains("needleFunction"), "{query}: {content}");
+        assert!(content.contains("bytes omitted]"), "{query}: {content}");
+        let line = &result["structuredContent"]["files"][0]["lines"][0];
+        let shown = line["text"].as_str().unwrap();
+        assert!(
+            shown.starts_with("[... ") && shown.ends_with(" bytes omitted]"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("needleFunction") && shown.len() < 400,
+            "{shown}"
+        );
+    }
+    for (context, max, kept) in [(100, 4_000, 6), (100, 1_000, 1), (2, 4_000, 2)] {
+        let args = json!({"query": "\"target line here\"", "context": context, "max_tokens": max});
+        let result = mcp.call("search", args);
+        fits(&result, max);
+        let lines = result["structuredContent"]["files"][0]["lines"]
+            .as_array()
+            .unwrap();
+        assert_eq!(lines.len(), 2 * kept + 1, "{result}");
+        let all = result.to_string();
+        assert_eq!(all.contains("context cut to"), kept < context, "{all}");
+    }
+}
+
 /// Files that are secrets by nature (`.env`, keys, credentials) are never
 /// returned: a call that names one is refused with one sentence, and a walk
 /// leaves them out, even under the server's `--hidden` and `--no-ignore`
