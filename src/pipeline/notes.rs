@@ -86,6 +86,56 @@ pub(super) fn how_it_was_read(plan: &Plan, q: &Query, search: &Searched) {
         // A warning, so an MCP result carries it too.
         messages::warn(&note);
     }
+    if let Some(note) = words_in_no_file(q, search).filter(|_| prints_lines) {
+        messages::warn(&note);
+    }
+}
+
+/// The words of a natural-language query that no file holds in any form
+/// (stemmed, as a synonym, corrected, or joined into an identifier) while
+/// other words of it printed lines: "how does the flux capacitor zorblat
+/// work" printed the lines holding "work", as if they answered it. Said
+/// when they are most of its words (over 26% of 390 everyday questions held
+/// some word no file did); `None` when they are not, or nothing printed.
+fn words_in_no_file(q: &Query, search: &Searched) -> Option<String> {
+    if q.kind != QueryKind::Natural || search.selected.is_empty() {
+        return None;
+    }
+    let held = |slot: usize| {
+        q.terms
+            .iter()
+            .enumerate()
+            .any(|(t, term)| term.slot == slot && search.df.get(t).is_some_and(|&df| df > 0))
+    };
+    // Each word of the query once: the first term of its slot (not a
+    // joined form such as `in_pieces`, which shares the slot of `pieces`).
+    let mut slots: Vec<(usize, &str)> = Vec::new();
+    for term in q.terms.iter().filter(|t| t.origin == Origin::Query) {
+        if !slots.iter().any(|&(s, _)| s == term.slot) {
+            slots.push((term.slot, &term.text));
+        }
+    }
+    let missing: Vec<&str> = slots
+        .iter()
+        .filter(|&&(s, _)| !held(s))
+        .map(|&(_, w)| w)
+        .collect();
+    // A long question holds words no code uses ("versus", "together"):
+    // said only when most of its words are in no file.
+    if missing.is_empty() || 2 * missing.len() <= slots.len() {
+        return None;
+    }
+    // Two at least: one word of one, and nothing would have printed.
+    let quoted: Vec<String> = missing
+        .iter()
+        .map(|w| format!("'{}'", preview(w)))
+        .collect();
+    let (last, rest) = quoted.split_last()?;
+    Some(format!(
+        "no file holds any of {} or {last} in any form: the lines printed hold the query's \
+         other words, not these",
+        rest.join(", ")
+    ))
 }
 
 /// What happened to a query with no word to search for: one stderr line.

@@ -146,3 +146,58 @@ fn a_regex_the_engine_refuses_says_it_was_searched_as_words() {
         d.run(&[query, "."]).stderr_lacks("looks like a regex");
     }
 }
+
+/// A word of a natural-language query that no file holds in any form is
+/// named on stderr when they are most of its words and the others printed
+/// lines, so lines that only
+/// hold "work" are not taken for the answer to "how does the flux capacitor
+/// zorblat work"; a word held in some form (a synonym, a stem, an
+/// identifier's part) is not named, and nothing is said when nothing printed.
+#[test]
+fn words_no_file_holds_are_named_when_the_others_printed_lines() {
+    let d = Dir::new();
+    d.write(
+        "src/jobs.py",
+        "def run_worker(job):\n    job.work()\n    retry(job)\n",
+    );
+    d.write(
+        "src/net.py",
+        "def fetch(url):\n    return get(url, timeout=5)\n",
+    );
+    let run = d.run(&[
+        "--offline",
+        "how does the flux capacitor zorblat worker",
+        ".",
+    ]);
+    run.code(0).stderr_has(
+        "kgrep: no file holds any of 'flux', 'capacitor' or 'zorblat' in any form: \
+         the lines printed hold the query's other words, not these\n",
+    );
+    assert!(!match_lines(&run).is_empty(), "{}", run.describe);
+    d.run(&["--offline", "zorblat flux retry", "."])
+        .code(0)
+        .stderr_has(
+            "kgrep: no file holds any of 'zorblat' or 'flux' in any form: \
+             the lines printed hold the query's other words, not these\n",
+        );
+    // Held in some form: a stem (retries), an identifier's part (worker);
+    // or most words held (a long question holds words no code uses).
+    for query in [
+        "retries of a worker",
+        "where is the timeout of fetch",
+        "retry zorblat",
+        "how does the worker retry a job versus zorblat",
+    ] {
+        d.run(&["--offline", query, "."])
+            .code(0)
+            .stderr_lacks("in any form");
+    }
+    // Nothing printed: exit 1 says it.
+    d.run(&["--offline", "zorblat capacitor", "."])
+        .code(1)
+        .stderr_lacks("in any form");
+    // Exact queries are not read as words.
+    d.run(&["--offline", "\"zorblat retry\"", "."])
+        .code(1)
+        .stderr_lacks("in any form");
+}
