@@ -180,9 +180,11 @@ pub struct Flags {
     #[arg(long, help_heading = INPUT)]
     pub paths_from_stdin: bool,
 
-    /// With --paths-from-stdin: the list is separated by NUL bytes, not lines
+    /// Paths listed by -l, --files-without-match, --files, -c and
+    /// --count-matches end with a NUL byte, as rg's (`kgrep -l0 q | xargs
+    /// -0`); with --paths-from-stdin, the list read is NUL-separated too
     /// (`rg -l0`, `find -print0`), so names may hold newlines and spaces.
-    #[arg(short = '0', long = "null", requires = "paths_from_stdin", help_heading = INPUT)]
+    #[arg(short = '0', long = "null", help_heading = INPUT)]
     pub null: bool,
 
     /// Do not print errors about files that cannot be opened or read, as `rg

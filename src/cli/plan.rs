@@ -182,6 +182,8 @@ pub struct Plan {
     pub byte_offset: bool,
     /// `--path-separator`: the byte printed for each `/` of a path.
     pub path_separator: Option<u8>,
+    /// `-0`/`--null`: listed paths end with a NUL byte (`grep::GrepOptions::null`).
+    pub null: bool,
     /// `-z`: compressed files are searched as what they decompress to.
     pub search_zip: bool,
     /// `--pre`: the command files are read through (none when empty or
@@ -435,6 +437,7 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         fields: field_separators(&flags),
         byte_offset: flags.byte_offset,
         path_separator: path_separator(&flags)?,
+        null: flags.null,
         search_zip: flags.search_zip,
         pre: flags
             .pre

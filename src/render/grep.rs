@@ -111,6 +111,9 @@ pub struct GrepOptions {
     pub fields: FieldSeparators,
     /// `--path-separator`: the byte printed for each `/` of a path.
     pub path_separator: Option<u8>,
+    /// `-0`/`--null`: a listed path (`-l`, `-c`, `--files`) ends with a NUL
+    /// byte instead of its line end or `:`, as rg's does, for `xargs -0`.
+    pub null: bool,
 }
 
 /// `--field-match-separator` and `--field-context-separator`: the marks
@@ -353,17 +356,19 @@ pub fn write_list(
         }
         total += matches;
         write_path(out, &file.doc.key, opts)?;
-        if counts {
-            write!(out, ":{matches}")?;
+        match (counts, opts.null) {
+            (true, false) => writeln!(out, ":{matches}")?,
+            (true, true) => writeln!(out, "\0{matches}")?,
+            (false, false) => out.write_all(b"\n")?,
+            (false, true) => out.write_all(b"\0")?,
         }
-        out.write_all(b"\n")?;
     }
     Ok(total)
 }
 
 /// Writes the files a search would read (`--files`), one heading a line,
 /// as [`write_list`] writes its paths, each followed by `suffix` (`:0` for
-/// `-c --include-zero`); returns how many.
+/// `-c --include-zero`, empty or `:`-led); returns how many.
 pub fn write_paths<'k>(
     out: &mut dyn Write,
     keys: impl IntoIterator<Item = &'k str>,
@@ -373,8 +378,13 @@ pub fn write_paths<'k>(
     let mut count = 0;
     for key in keys {
         write_path(out, key, opts)?;
-        out.write_all(suffix.as_bytes())?;
-        out.write_all(b"\n")?;
+        // With `-0` the NUL takes the place of the count's `:`, or of the
+        // line end when there is no count (as rg writes them).
+        match (opts.null, suffix.strip_prefix(':')) {
+            (true, Some(count)) => writeln!(out, "\0{count}")?,
+            (true, None) => out.write_all(b"\0")?,
+            (false, _) => writeln!(out, "{suffix}")?,
+        }
         count += 1;
     }
     Ok(count)

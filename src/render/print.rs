@@ -132,6 +132,7 @@ pub(crate) fn write_grep_counted(
         byte_offset: plan.byte_offset,
         fields: plan.fields.clone(),
         path_separator: plan.path_separator,
+        null: plan.null,
     };
     if let Some(counts) = counts {
         for file in &files {
@@ -174,6 +175,8 @@ pub(crate) fn print_paths(plan: &Plan, keys: &[String], suffix: &str) -> anyhow:
     let opts = GrepOptions {
         tty: plan.stdout_is_tty,
         color: plan.color,
+        path_separator: plan.path_separator,
+        null: plan.null,
         ..GrepOptions::default()
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

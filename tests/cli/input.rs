@@ -97,10 +97,15 @@ fn paths_from_stdin_reads_a_nul_separated_list_with_null() {
     d.run_stdin(&["--paths-from-stdin", "--null", "TOKEN"], "plain.py")
         .code(0)
         .stdout_is("./plain.py\n1:\tTOKEN = 3\n");
-    // Without --paths-from-stdin there is no list to separate.
-    d.run(&["-0", "TOKEN", "."])
-        .code(2)
-        .stderr_has("--paths-from-stdin");
+    // Both ways at once: `kgrep -l0 … | kgrep --paths-from-stdin -0 …`.
+    let listed = d.run(&["-l0", "\"TOKEN = 1\"", "."]);
+    listed.code(0).stdout_is("./odd\nname.py\0");
+    d.run_stdin(
+        &["--paths-from-stdin", "-0", "TOKEN"],
+        listed.stdout.as_bytes(),
+    )
+    .code(0)
+    .stdout_is("./odd\nname.py\n1:\tTOKEN = 1\n");
 }
 
 #[test]

@@ -314,3 +314,40 @@ fn include_zero_lists_the_files_with_no_match_after_the_counts() {
     d.run(&["--include-zero", "\"retry\"", "."])
         .stdout_is(&plain);
 }
+
+/// `-0`: each listed path ends with a NUL byte instead of its line end (or
+/// the `:` before its count), as `rg -l0`/`rg -c0` write them, so `kgrep
+/// -l0 q | xargs -0` takes names with spaces and newlines whole; the lines
+/// of a grep-style output are unchanged.
+#[test]
+fn null_ends_each_listed_path_with_a_nul() {
+    let d = Dir::new();
+    d.write("a b.py", "MAX_RETRIES = 3\nMAX_RETRIES += 1\n");
+    d.write("two\nlines.py", "MAX_RETRIES = 5\n");
+    d.write("other.py", "nothing here\n");
+    let sorted = ["--sort", "path"];
+    d.run(&[&sorted[..], &["-l0", "MAX_RETRIES", "."]].concat())
+        .code(0)
+        .stdout_is("./a b.py\0./two\nlines.py\0");
+    d.run(&[&sorted[..], &["-c", "--null", "MAX_RETRIES", "."]].concat())
+        .code(0)
+        .stdout_is("./a b.py\x002\n./two\nlines.py\x001\n");
+    d.run(&[&sorted[..], &["--count-matches", "-0", "MAX_RETRIES", "."]].concat())
+        .code(0)
+        .stdout_is("./a b.py\x002\n./two\nlines.py\x001\n");
+    d.run(&["--files-without-match", "-0", "MAX_RETRIES", "."])
+        .code(0)
+        .stdout_is("./other.py\0");
+    d.run(&[&sorted[..], &["--files", "-0", "."]].concat())
+        .code(0)
+        .stdout_is("./a b.py\0./other.py\0./two\nlines.py\0");
+    d.run(&["-c", "--include-zero", "-0", "MAX_RETRIES", "."])
+        .code(0)
+        .stdout_has("./a b.py\x002\n")
+        .stdout_has("./other.py\x000\n")
+        .stdout_has("./two\nlines.py\x001\n");
+    let lines = d.run(&["--sort", "path", "MAX_RETRIES", "."]);
+    d.run(&["--sort", "path", "-0", "MAX_RETRIES", "."])
+        .code(0)
+        .stdout_is(&lines.stdout);
+}
