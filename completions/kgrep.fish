@@ -25,7 +25,7 @@ complete -c kgrep -l pre-glob -d 'With --pre, run the command only for the files
 complete -c kgrep -l path-separator -d 'Print SEPARATOR (one byte) for each `/` in the paths printed, as `rg --path-separator` does (`\\\\` for a Windows tool reading kgrep\'s output under WSL or cygwin). --json keeps paths as they are, as rg\'s does' -r
 complete -c kgrep -l field-match-separator -d 'Print SEPARATOR after each field of a match line (its path, number, column and offset) in place of `:`, as `rg --field-match-separator` does: escapes such as `\\t` and `\\x00` are read' -r
 complete -c kgrep -l field-context-separator -d 'Print SEPARATOR after each field of a context line in place of `-`, as `rg --field-context-separator` does (escapes read)' -r
-complete -c kgrep -l sort -d 'Print the files in this order, ascending, as `rg --sort` does: path, modified, accessed, created, or none (the search\'s own order: best first for natural language, by path for a literal or regex). The lines of a file keep their order' -r -f -a "path\t'By path (the heading\'s name)'
+complete -c kgrep -l sort -d 'Print the files in this order, ascending, as `rg --sort` does: path, modified, accessed, created, or none (the search\'s own order: best first for natural language, by path for a literal or regex). By path is rg\'s walk order: the path arguments as given, each one\'s files compared a folder at a time (`a/f` before `a b/g`). The lines of a file keep their order' -r -f -a "path\t'By path (the heading\'s name)'
 modified\t'By the time the file was last modified'
 accessed\t'By the time the file was last read'
 created\t'By the time the file was created'

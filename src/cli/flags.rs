@@ -543,8 +543,10 @@ pub struct Flags {
 
     /// Print the files in this order, ascending, as `rg --sort` does: path,
     /// modified, accessed, created, or none (the search's own order: best first
-    /// for natural language, by path for a literal or regex). The lines of a file
-    /// keep their order.
+    /// for natural language, by path for a literal or regex). By path is rg's
+    /// walk order: the path arguments as given, each one's files compared a
+    /// folder at a time (`a/f` before `a b/g`). The lines of a file keep their
+    /// order.
     #[arg(long, value_name = "SORTBY", value_enum, overrides_with = "sortr", help_heading = OUTPUT)]
     pub sort: Option<SortBy>,
 

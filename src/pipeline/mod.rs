@@ -422,7 +422,8 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
         return files_without_match(plan, &results.found);
     }
     if let Some((by, reverse)) = plan.sort {
-        results.found.search.sort_selected(by, reverse);
+        let order = crate::walk::PathOrder::new(&results.found.given, &results.found.cwd);
+        results.found.search.sort_selected(by, reverse, &order);
     }
     // A list of paths or counts (`-l`, `-c`, `-q`) is not fitted to a budget:
     // it is a few bytes a file, and a cut list would read as fewer matches.

@@ -18,7 +18,7 @@ use crate::judge::Judgement;
 use crate::report::LineScores;
 use crate::score::RankedFile;
 use crate::search::LoadStats;
-use crate::walk::Haystack;
+use crate::walk::{Haystack, PathKey, PathOrder};
 
 /// Selected lines per haystack (an index into [`Searched::haystacks`]), in
 /// print order.
@@ -72,47 +72,22 @@ pub enum SortBy {
 }
 
 impl Searched {
-    /// Puts the selected files in `by`'s order, descending with `reverse`;
-    /// a file whose time cannot be read (piped stdin, a gone file, a system
-    /// without creation times) counts as the oldest. Ties keep their order,
-    /// and each file keeps its lines.
-    pub fn sort_selected(&mut self, by: SortBy, reverse: bool) {
-        if by == SortBy::None {
-            return;
-        }
-        /// What a file is ordered by: one kind per sort.
-        #[derive(PartialEq, Eq, PartialOrd, Ord)]
-        enum Key<'k> {
-            Path(&'k str),
-            Time(Option<std::time::SystemTime>),
-        }
+    /// Puts the selected files in `by`'s order, descending with `reverse`:
+    /// by path as ripgrep's sorted walk gives them (`order`: the arguments
+    /// in the order given, each one's paths component by component), or by
+    /// a time, where a file whose time cannot be read (piped stdin, a gone
+    /// file, a system without creation times) counts as the oldest. Ties keep
+    /// their order, and each file keeps its lines.
+    pub fn sort_selected(&mut self, by: SortBy, reverse: bool, order: &PathOrder) {
         let haystacks = &self.haystacks;
-        let key = |h: usize| {
-            let haystack = haystacks.get(h);
-            let path = match haystack.map(|x| &x.source) {
-                Some(crate::walk::Source::Path(path)) => Some(path),
-                _ => None,
-            };
-            let meta = || path.and_then(|p| std::fs::metadata(p).ok());
-            match by {
-                SortBy::Path | SortBy::None => Key::Path(haystack.map_or("", |x| x.key.as_str())),
-                SortBy::Modified => Key::Time(meta().and_then(|m| m.modified().ok())),
-                SortBy::Accessed => Key::Time(meta().and_then(|m| m.accessed().ok())),
-                SortBy::Created => Key::Time(meta().and_then(|m| m.created().ok())),
+        let selected = std::mem::take(&mut self.selected);
+        self.selected = match by {
+            SortBy::None => selected,
+            SortBy::Path => by_path(selected, haystacks, order, reverse),
+            SortBy::Modified | SortBy::Accessed | SortBy::Created => {
+                by_time(selected, haystacks, by, reverse)
             }
         };
-        let mut keyed: Vec<_> = std::mem::take(&mut self.selected)
-            .into_iter()
-            .map(|file| (key(file.0), file))
-            .collect();
-        keyed.sort_by(|a, b| {
-            if reverse {
-                b.0.cmp(&a.0)
-            } else {
-                a.0.cmp(&b.0)
-            }
-        });
-        self.selected = keyed.into_iter().map(|(_, file)| file).collect();
     }
 
     /// The ranked files' keys, best first.
@@ -269,4 +244,46 @@ pub fn cap_per_file(selected: &mut Selection, max_count: Option<usize>) {
             lines.truncate(max);
         }
     }
+}
+
+/// `selected` in ripgrep's `--sort path` order ([`PathOrder`]); a file that
+/// is no haystack (none is) last.
+fn by_path(
+    selected: Selection,
+    haystacks: &[Haystack],
+    order: &PathOrder,
+    reverse: bool,
+) -> Selection {
+    let mut keyed: Vec<(Option<PathKey>, _)> = selected
+        .into_iter()
+        .map(|file| (haystacks.get(file.0).map(|h| order.key(h)), file))
+        .collect();
+    keyed.sort_by(|(a, _), (b, _)| match (a, b) {
+        (Some(a), Some(b)) => a.cmp_sorted(b, reverse),
+        _ => b.is_some().cmp(&a.is_some()),
+    });
+    keyed.into_iter().map(|(_, file)| file).collect()
+}
+
+/// `selected` by the time `by` names, oldest first (newest with `reverse`);
+/// a time that cannot be read is the oldest.
+fn by_time(selected: Selection, haystacks: &[Haystack], by: SortBy, reverse: bool) -> Selection {
+    let time = |h: usize| {
+        let Some(crate::walk::Source::Path(path)) = haystacks.get(h).map(|x| &x.source) else {
+            return None;
+        };
+        let meta = std::fs::metadata(path).ok()?;
+        match by {
+            SortBy::Modified => meta.modified().ok(),
+            SortBy::Accessed => meta.accessed().ok(),
+            SortBy::Created => meta.created().ok(),
+            SortBy::Path | SortBy::None => None,
+        }
+    };
+    let mut keyed: Vec<_> = selected
+        .into_iter()
+        .map(|file| (time(file.0), file))
+        .collect();
+    keyed.sort_by(|(a, _), (b, _)| if reverse { b.cmp(a) } else { a.cmp(b) });
+    keyed.into_iter().map(|(_, file)| file).collect()
 }

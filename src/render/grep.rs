@@ -74,9 +74,10 @@ pub struct GrepOptions {
     /// with `[... N bytes omitted]` markers ([`super::cut`]); `None` prints
     /// every line whole, byte for byte.
     pub long_lines: Option<usize>,
-    /// `-o`: print each match line's spans (non-empty ones), one part a line
-    /// (`N:<TAB>part`), in place of the line; context lines stay whole, as
-    /// ripgrep prints them. `-c` then counts the parts.
+    /// `-o`: print each match line's spans, one part a line (`N:<TAB>part`;
+    /// an empty match, of `^` or `x*`, is an empty part, as rg prints it), in
+    /// place of the line; context lines stay whole, as ripgrep prints them.
+    /// `-c` then counts the parts.
     pub only_matching: bool,
     /// `--no-heading` or `--vimgrep`: ripgrep's flat lines in place of
     /// rlmgrep's layout, on a pipe and a terminal alike.
@@ -416,13 +417,13 @@ pub fn match_count(file: &FileResult<'_>, max_count: Option<usize>) -> usize {
     selected_lines(&file.lines, file.doc.line_count(), max_count).len()
 }
 
-/// How many parts `-o` prints of `file`: the non-empty spans of its
-/// printed match lines.
+/// How many parts `-o` prints of `file`: the spans of its printed match
+/// lines, empty ones too (rg counts the empty matches of `x*`).
 pub fn part_count(file: &FileResult<'_>, max_count: Option<usize>) -> usize {
     selected_lines(&file.lines, file.doc.line_count(), max_count)
         .iter()
-        .filter_map(|n| Some((file.spans.get(n)?, file.replaced.contains_key(n))))
-        .map(|(spans, replaced)| spans.iter().filter(|s| replaced || !s.is_empty()).count())
+        .filter_map(|n| file.spans.get(n))
+        .map(Vec::len)
         .sum()
 }
 
@@ -552,7 +553,7 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
                 number,
                 is_match: is_match(number),
                 spans,
-                matches: counted(number).then(|| spans.iter().filter(|s| !s.is_empty()).count()),
+                matches: counted(number).then_some(spans.len()),
                 at: at(number),
             });
             return;
@@ -563,12 +564,11 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
         }
         let text = lines.get(&number).copied().unwrap_or_default();
         let spans = file.spans.get(&number).map_or(&[][..], Vec::as_slice);
-        // `-o`: the parts alone; a span past the line's end is skipped.
-        let replaced = file.replaced.contains_key(&number);
+        // `-o`: the parts alone, an empty match's too; a span past the
+        // line's end is skipped.
         rows.extend(
             spans
                 .iter()
-                .filter(|span| replaced || !span.is_empty())
                 .filter_map(|span| Some((span.start, text.get(span.clone())?)))
                 .map(|(start, part)| Row::Part {
                     number,
@@ -690,10 +690,11 @@ impl Prefix<'_> {
     }
 }
 
-/// The column `--column` prints for a line: its first non-empty span's (in
-/// the file's line, when its place is known), 1 when none is known.
+/// The column `--column` prints for a line: its first span's, an empty one
+/// too, as rg's (`x*` on `abx` is column 1), in the file's line when its
+/// place is known; 1 when no span is known.
 fn first_column(spans: &[Range<usize>], at: Option<LineAt<'_>>) -> usize {
-    let start = spans.iter().find(|s| !s.is_empty()).map_or(0, |s| s.start);
+    let start = spans.first().map_or(0, |s| s.start);
     at.map_or(start + 1, |at| at.column(start))
 }
 
@@ -753,7 +754,8 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io:
             } => {
                 let prefix = line_prefix(number, true, Some(column), offset, opts);
                 write_prefix(out, &prefix, color)?;
-                write_painted(out, text, MATCH, color)?;
+                // An empty part is an empty line, with no colour codes, as rg's.
+                write_painted(out, text, MATCH, color && !text.is_empty())?;
                 out.write_all(page_suffix(page).as_bytes())?;
             }
             Row::GroupBreak => write_separator(out, opts, false)?,
@@ -874,7 +876,7 @@ fn write_flat(
             } => {
                 let column = (flat.columns || opts.column).then_some(column);
                 write_fields(out, &path, &prefix(number, true, column, offset, opts))?;
-                write_painted(out, &shown(text, tty), MATCH, color)?;
+                write_painted(out, &shown(text, tty), MATCH, color && !text.is_empty())?;
                 out.write_all(page_suffix(page).as_bytes())?;
                 out.write_all(b"\n")?;
             }
@@ -884,8 +886,8 @@ fn write_flat(
 }
 
 /// The column and offset of each time a flat line prints, as rg prints
-/// them: with `--vimgrep` a match line once per match (column 1 when no span
-/// is known), with `-b` each match's offset; any other line once, without a
+/// them: with `--vimgrep` a match line once per match, an empty one too
+/// (column 1 when no span is known), with `-b` each match's offset; any other line once, without a
 /// column or with its first with `--column`, with `-b` the line's offset.
 fn flat_places(
     is_match: bool,
@@ -903,7 +905,6 @@ fn flat_places(
     }
     let mut places: Vec<_> = spans
         .iter()
-        .filter(|s| !s.is_empty())
         .map(|s| match at {
             Some(at) => (Some(at.column(s.start)), Some(at.offset(s.start))),
             None => (Some(s.start + 1), None),
@@ -1066,7 +1067,7 @@ fn tty_row(row: &Row<'_>, opts: &GrepOptions) -> String {
             let (mut line, mut column) = tty_prefix(&prefix, color);
             let part = expand_tabs(&sanitize(text), column);
             column += str_width(&part);
-            line.push_str(&paint(&part, MATCH, color));
+            line.push_str(&paint(&part, MATCH, color && !part.is_empty()));
             line.push_str(&expand_tabs(&page_suffix(page), column));
             line
         }
@@ -1286,7 +1287,8 @@ mod tests {
     fn only_matching_prints_the_parts_of_match_lines_and_whole_context() {
         let d = doc("a", b"x foo y foo\nctx\nfoo\n");
         let mut file = FileResult::new(&d, vec![1, 3]);
-        file.spans = Spans::from([(1, vec![2..5, 8..11, 4..4]), (3, vec![0..3])]);
+        // An empty match (`foo|$` at the line's end) is an empty part.
+        file.spans = Spans::from([(1, vec![2..5, 8..11, 11..11]), (3, vec![0..3])]);
         let files = [file];
         let mut o = opts(1, 0, None);
         o.only_matching = true;
@@ -1294,13 +1296,13 @@ mod tests {
         let printed = write_grep(&mut out, &files, &o).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "./a\n1:\tfoo\n1:\tfoo\n2-\tctx\n3:\tfoo\n"
+            "./a\n1:\tfoo\n1:\tfoo\n1:\t\n2-\tctx\n3:\tfoo\n"
         );
-        // Two lines printed parts; -c counts the three non-empty parts.
+        // Two lines printed parts; -c counts the four parts, as `rg -oc`.
         assert_eq!(printed, 2);
         let mut out = Vec::new();
         write_list(&mut out, &files, &o, true).unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), "./a:3\n");
+        assert_eq!(String::from_utf8(out).unwrap(), "./a:4\n");
         // On a terminal, the part is sanitised and painted whole.
         let mut t = tty(true);
         t.only_matching = true;

@@ -3,7 +3,8 @@
 //! This module owns turning path arguments (or `--paths-from-stdin` lists, or piped
 //! stdin) into a sorted, de-duplicated `Vec<Haystack>`: recursion, hidden files,
 //! ignore files, `-g` globs, `--type`/`-T` filters, `--max-depth`, and the cwd-relative *key* that
-//! names each haystack everywhere downstream (headings, LLM prompts, verification).
+//! names each haystack everywhere downstream (headings, LLM prompts, verification),
+//! and the order `--sort path` gives them ([`PathOrder`], ripgrep's).
 //! It does not read file contents (that is `document`), decide on binary files,
 //! spell a key as a heading (that is `render::grep::heading`), or print anything
 //! but per-input errors through `messages`.
@@ -926,7 +927,9 @@ fn describe(err: &ignore::Error, cwd: &Path) -> String {
 }
 
 mod listing;
+mod order;
 #[cfg(test)]
 mod tests;
 
 pub use listing::Listing;
+pub use order::{PathKey, PathOrder};

@@ -268,6 +268,63 @@ fn sort_orders_the_printed_files_as_ripgrep_names_the_orders() {
     d.run(&["--sort", "size", "x", "."]).code(2);
 }
 
+/// `--sort path` and `--sortr path` print the files in the order rg 13's
+/// sorted walk gives them: each folder's entries by name, so paths compare
+/// component by component (`a/f` before `a b/g`, though a space is less than
+/// `/`), and several path arguments keep the order they were given in,
+/// `--sortr` or not. Each expected list is rg's on the same tree (`rg -l
+/// --sort path -F hit …`), with kgrep's `./`.
+#[test]
+fn sort_path_compares_components_and_keeps_the_arguments_order_as_rg() {
+    let d = Dir::new();
+    for name in ["a b/g", "a/f", "a/x/y", "a-c/h", "a.txt", "top", "z/q"] {
+        d.write(name, "hit\n");
+    }
+    let list = |args: &[&str]| {
+        let mut all = vec!["-l", "-F", "hit"];
+        all.extend_from_slice(args);
+        let run = d.run(&all);
+        run.code(0);
+        run.stdout.clone()
+    };
+    // `rg -l --sort path -F hit .` and `rg -l --sortr path -F hit .`.
+    assert_eq!(
+        list(&["--sort", "path", "."]),
+        "./a/f\n./a/x/y\n./a b/g\n./a-c/h\n./a.txt\n./top\n./z/q\n"
+    );
+    assert_eq!(
+        list(&["--sortr", "path", "."]),
+        "./z/q\n./top\n./a.txt\n./a-c/h\n./a b/g\n./a/x/y\n./a/f\n"
+    );
+    // Without --sort, rlmgrep's order: by key, as text.
+    assert_eq!(
+        list(&["."]),
+        "./a b/g\n./a-c/h\n./a.txt\n./a/f\n./a/x/y\n./top\n./z/q\n"
+    );
+    // `rg -l --sort path -F hit z top a` and `rg -l --sortr path -F hit z a`:
+    // the arguments in the order given, each one's files sorted.
+    assert_eq!(
+        list(&["--sort", "path", "z", "top", "a"]),
+        "./z/q\n./top\n./a/f\n./a/x/y\n"
+    );
+    assert_eq!(
+        list(&["--sortr", "path", "z", "a"]),
+        "./z/q\n./a/x/y\n./a/f\n"
+    );
+    // `rg -l --sortr path -F hit top z/q a.txt`: files named keep their order.
+    assert_eq!(
+        list(&["--sortr", "path", "top", "z/q", "a.txt"]),
+        "./top\n./z/q\n./a.txt\n"
+    );
+    // `rg --sort path hit a/x a` prints a/x/y under both arguments; kgrep
+    // searches a file once, under the first argument that reaches it.
+    assert_eq!(list(&["--sort", "path", "a/x", "a"]), "./a/x/y\n./a/f\n");
+    // The lines print in the same order: `rg --no-heading -n --sort path`.
+    d.run(&["--no-heading", "--sort", "path", "-F", "hit", "a", "a b"])
+        .code(0)
+        .stdout_is("./a/f:1:hit\n./a/x/y:1:hit\n./a b/g:1:hit\n");
+}
+
 #[test]
 fn files_without_match_lists_the_searched_files_with_no_hit() {
     let d = Dir::new();

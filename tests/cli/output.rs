@@ -396,6 +396,76 @@ fn count_matches_counts_matches_not_lines() {
         .stdout_is("./src/net/client.rs:4\n");
 }
 
+/// A regex that matches the empty string (`x*`, `^`) has empty matches, and
+/// rg 13 prints and counts every one: `-o` an empty part, `--vimgrep` a line
+/// a match, `--column` the first match's column, `--count-matches`, `-oc`,
+/// `--stats` and `-M`'s "with N matches" count them all. Each expected
+/// output is rg's on the same file, in kgrep's layout (heading, `N:<TAB>`).
+/// In "xxd", `x*` matches "xx" and the empty string after "d": none right
+/// after "xx", the regex crate's rule.
+#[test]
+fn empty_matches_of_a_regex_are_printed_and_counted_as_rg() {
+    let d = Dir::new();
+    d.write("t", "abc\nxxd\n\n");
+    d.write("ax", "abx\n");
+    d.write("u", "ab");
+    // `rg -n -o 'x*' t` and `rg -n -o '^' t`.
+    d.run(&["-o", "x*", "t"])
+        .code(0)
+        .stdout_is("./t\n1:\t\n1:\t\n1:\t\n1:\t\n2:\txx\n2:\t\n3:\t\n");
+    d.run(&["-o", "^", "t"])
+        .code(0)
+        .stdout_is("./t\n1:\t\n2:\t\n3:\t\n");
+    // `rg -n -o -b --column 'x*' t`: each part's column and offset.
+    d.run(&["-o", "-b", "--column", "x*", "t"])
+        .code(0)
+        .stdout_is("./t\n1:1:0:\t\n1:2:1:\t\n1:3:2:\t\n1:4:3:\t\n2:1:4:\txx\n2:4:7:\t\n3:1:8:\t\n");
+    // `rg -n -o 'x*' u`: no empty match at the end of a file without a
+    // last newline.
+    d.run(&["-o", "x*", "u"])
+        .code(0)
+        .stdout_is("./u\n1:\t\n1:\t\n");
+    // `rg --count-matches 'x*' t` and `rg -oc`; `rg -c` counts lines.
+    d.run(&["--count-matches", "x*", "t"])
+        .code(0)
+        .stdout_is("./t:7\n");
+    d.run(&["-oc", "x*", "t"]).code(0).stdout_is("./t:7\n");
+    d.run(&["--count-matches", "^", "t"])
+        .code(0)
+        .stdout_is("./t:3\n");
+    d.run(&["-c", "x*", "t"]).code(0).stdout_is("./t:3\n");
+    d.run(&["--stats", "x*", "t"])
+        .code(0)
+        .stdout_has("\n7 matches\n3 matched lines\n");
+    // `rg --vimgrep 'x*' t` and `rg --vimgrep '^' t`.
+    d.run(&["--vimgrep", "x*", "t"]).code(0).stdout_is(
+        "./t:1:1:abc\n./t:1:2:abc\n./t:1:3:abc\n./t:1:4:abc\n./t:2:1:xxd\n./t:2:4:xxd\n./t:3:1:\n",
+    );
+    d.run(&["--vimgrep", "^", "t"])
+        .code(0)
+        .stdout_is("./t:1:1:abc\n./t:2:1:xxd\n./t:3:1:\n");
+    // `rg -n --column 'x*' ax`: the empty match before "a" is the first.
+    d.run(&["--column", "x*", "ax"])
+        .code(0)
+        .stdout_is("./ax\n1:1:\tabx\n");
+    d.run(&["--column", "^", "t"])
+        .code(0)
+        .stdout_is("./t\n1:1:\tabc\n2:1:\txxd\n3:1:\t\n");
+    // `rg -n --no-heading --column -M 2 'x*' t`.
+    d.run(&["--no-heading", "--column", "-M", "2", "x*", "t"])
+        .code(0)
+        .stdout_is(
+            "./t:1:1:[Omitted long line with 4 matches]\n\
+             ./t:2:1:[Omitted long line with 2 matches]\n./t:3:1:\n",
+        );
+    // `rg -n -o --color always '^' t`: an empty part has no colour codes.
+    d.run(&["-o", "--color", "always", "^", "t"])
+        .code(0)
+        .stdout_is(
+            "\x1b[35m./t\x1b[0m\n\x1b[32m1\x1b[0m:\t\n\x1b[32m2\x1b[0m:\t\n\x1b[32m3\x1b[0m:\t\n",
+        );
+}
+
 #[test]
 fn heading_undoes_an_earlier_no_heading_and_the_last_wins() {
     let d = corpus();
