@@ -73,6 +73,7 @@ pub(crate) fn rank(
         q,
         ask: facts.units_ask,
         collection: facts.units_ask.asks_for_collection(&q.raw),
+        every: best.is_none(),
     };
     let mut ranked = second.score(&candidates, |h| scan.files.get(h).map_or(0, |f| f.len));
     let second_pass = clock.lap();
@@ -515,6 +516,9 @@ struct SecondPass<'a> {
     /// It asks for a collection (`Ask::asks_for_collection`): a table
     /// among the units weighs more.
     collection: bool,
+    /// Every line was asked for (`--max-lines 0`): a streamed file's lines
+    /// past the caps are then said to be left out, not only with `-v`.
+    every: bool,
 }
 
 impl SecondPass<'_> {
@@ -753,7 +757,16 @@ impl SecondPass<'_> {
             s.len,
             s.lines.len()
         ));
-        if s.dropped > 0 {
+        if s.dropped > 0 && self.every {
+            messages::warn(&format!(
+                "{key}: {} matching lines past the first {} of this {} MB file were not \
+                 ranked or printed (too many to hold); an exact query (kgrep '\"…\"' or -F) \
+                 prints every one",
+                s.dropped,
+                s.lines.len(),
+                s.len >> 20
+            ));
+        } else if s.dropped > 0 {
             messages::verbose(&format!(
                 "second pass: {key}: {} matching lines past the first {} not scored",
                 s.dropped,
@@ -968,6 +981,7 @@ mod tests {
                 q: &self.q,
                 ask: query::Ask::Other,
                 collection: false,
+                every: false,
             }
         }
     }

@@ -222,3 +222,41 @@ fn a_large_text_file_is_scored_as_it_streams_and_printed_hollow() {
         assert_eq!(lines[number - 1], shown, "line {number}");
     }
 }
+
+/// `--max-lines 0` asks for every line: a streamed file whose matching
+/// lines pass the cap kept for ranking (`rank::natural::MAX_STREAMED_LINES`)
+/// says how many were left out, and how to print them all; the default cap
+/// prints the best lines and has nothing to say.
+#[test]
+fn every_line_asked_of_a_streamed_file_past_the_cap_says_what_was_left_out() {
+    let dir = Dir::new();
+    let mut text = String::with_capacity(18 << 20);
+    let mut n = 0;
+    while text.len() < 17 << 20 {
+        n += 1;
+        text.push_str(&format!(
+            "{n:08} retry attempt failed for the job, with padding to make the file large\n"
+        ));
+    }
+    dir.write("big.log", &text);
+    let every = run_within(
+        &dir,
+        &["--max-lines", "0", "retry attempt", "."],
+        Duration::from_secs(120),
+    );
+    every.code(0).stderr_has(&format!(
+        "kgrep: big.log: {} matching lines past the first 100000 of this 17 MB file \
+         were not ranked or printed (too many to hold); an exact query \
+         (kgrep '\"…\"' or -F) prints every one\n",
+        n - 100_000
+    ));
+    assert_eq!(every.stdout.matches(":\t").count(), 100_000);
+    let best = run_within(&dir, &["retry attempt", "."], Duration::from_secs(120));
+    best.code(0).stderr_lacks("not ranked or printed");
+    let exact = run_within(
+        &dir,
+        &["-c", "\"retry attempt\"", "."],
+        Duration::from_secs(120),
+    );
+    exact.code(0).stdout_is(&format!("./big.log:{n}\n"));
+}
