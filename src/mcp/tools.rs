@@ -354,11 +354,16 @@ fn check_paths(plan: &Plan, roots: &Roots) -> Result<(), String> {
     };
     for path in paths {
         roots.check(path)?;
-        // By its name, and by the name of what it links to.
+        // A file, by its name and by the name of what it links to (a
+        // folder's secrets files are left out by the walk).
+        let is_file = std::fs::metadata(path).is_ok_and(|m| m.is_file());
         let target = std::fs::canonicalize(path).unwrap_or_default();
-        if [path.as_path(), target.as_path()].iter().any(|p| {
-            !p.as_os_str().is_empty() && crate::llm::redact::is_secret_file(&p.to_string_lossy())
-        }) {
+        if is_file
+            && [path.as_path(), target.as_path()].iter().any(|p| {
+                !p.as_os_str().is_empty()
+                    && crate::llm::redact::is_secret_file(&p.to_string_lossy())
+            })
+        {
             return Err(format!(
                 "'{}' is a secrets file (keys, credentials, .env); kgrep's tools never return one.",
                 path.display()

@@ -807,6 +807,8 @@ fn secrets_files_inside_the_roots_are_never_returned() {
         "src/settings.py",
         "DATABASE_PASSWORD = os.environ['DATABASE_PASSWORD']\n",
     );
+    d.write(".ssh/id_rsa", format!("{token}\n"));
+    d.write(".ssh/id_rsa.pub", "ssh-ed25519 AAAA planted-value-public\n");
     #[cfg(unix)]
     std::os::unix::fs::symlink(d.path().join(".env"), d.path().join("notes.txt")).unwrap();
     for extra in [&[][..], &["--hidden", "--no-ignore"][..]] {
@@ -832,13 +834,16 @@ fn secrets_files_inside_the_roots_are_never_returned() {
             assert!(!sentence.contains('\n') && sentence.ends_with('.'));
             assert!(!result.to_string().contains(token), "{result}");
         }
-        for query in [
-            "DATABASE_PASSWORD",
-            "planted-value",
-            "where is the database password set",
-            "(?i)private key",
+        for (query, paths) in [
+            ("DATABASE_PASSWORD", json!(["."])),
+            ("planted-value", json!(["."])),
+            ("where is the database password set", json!(["."])),
+            ("(?i)private key", json!(["."])),
+            // A folder is searched, its secrets files left out.
+            ("planted-value", json!([".ssh"])),
         ] {
-            let result = mcp.call("search", json!({"query": query}));
+            let result = mcp.call("search", json!({"query": query, "paths": paths}));
+            assert_eq!(result["isError"], false, "{result}");
             let all = result.to_string();
             assert!(!all.contains(token), "{extra:?} {query}: {all}");
             assert!(
