@@ -125,7 +125,8 @@ fn words_in_no_file(q: &Query, search: &Searched) -> Option<String> {
     if missing.is_empty() || 2 * missing.len() <= slots.len() {
         return None;
     }
-    // Two at least: one word of one, and nothing would have printed.
+    // At least two are missing: one of two is not most of them, and a
+    // query of one word that no file holds prints nothing.
     let quoted: Vec<String> = missing
         .iter()
         .map(|w| format!("'{}'", preview(w)))
