@@ -45,7 +45,7 @@ use crate::learn;
 use crate::messages;
 use crate::progress::Spinner;
 use crate::query::{self, QueryKind};
-use crate::rank::{cap_per_file, cap_total, exact, natural};
+use crate::rank::{cap_per_file, cap_total, exact, natural, SortBy};
 use crate::search::{Corpus, LoadStats};
 use crate::session::Session;
 use crate::thesaurus::{self, LayerPaths, Thesaurus};
@@ -134,11 +134,15 @@ fn list_files(plan: &Plan) -> anyhow::Result<ExitStatus> {
         Some(Gathered::Paths(paths)) => paths,
         Some(Gathered::Stdin(_)) | None => return Ok(ExitStatus::Error),
     };
-    let listing = crate::walk::Listing::walk(&paths, &walk_options(plan), &cwd()?);
-    let keys: Vec<String> = (0..listing.len())
-        .filter_map(|i| listing.get(i))
-        .map(|h| h.key)
-        .collect();
+    let cwd = cwd()?;
+    let listing = crate::walk::Listing::walk(&paths, &walk_options(plan), &cwd);
+    let mut haystacks: Vec<_> = (0..listing.len()).filter_map(|i| listing.get(i)).collect();
+    // `--sort path`/`--sortr path`: rg's sorted walk, not the listing's
+    // bytewise order (`a b/g` came before `a/f`).
+    if let Some((SortBy::Path, reverse)) = plan.sort {
+        haystacks = crate::walk::PathOrder::new(&paths, &cwd).sort(haystacks, reverse);
+    }
+    let keys: Vec<String> = haystacks.into_iter().map(|h| h.key).collect();
     output::print_paths(plan, &keys, "")?;
     Ok(ExitStatus::of_search(!keys.is_empty(), messages::errored()))
 }

@@ -325,6 +325,32 @@ fn sort_path_compares_components_and_keeps_the_arguments_order_as_rg() {
         .stdout_is("./a/f:1:hit\n./a/x/y:1:hit\n./a b/g:1:hit\n");
 }
 
+/// `--files --sort path` and `--files --sortr path` list the files in rg 13's
+/// sorted walk order, as `-l` prints them (the listing was in key order
+/// whatever the flag). Expected: `rg --files --sort path .`, `rg --files
+/// --sortr path .` and `rg --files --sortr path z a` on the same tree, with
+/// kgrep's `./`.
+#[test]
+fn files_sort_path_lists_in_rg_order() {
+    let d = Dir::new();
+    for name in ["a b/g", "a/f", "a/x/y", "a-c/h", "a.txt", "top", "z/q"] {
+        d.write(name, "hit\n");
+    }
+    d.run(&["--files", "--sort", "path", "."])
+        .code(0)
+        .stdout_is("./a/f\n./a/x/y\n./a b/g\n./a-c/h\n./a.txt\n./top\n./z/q\n");
+    d.run(&["--files", "--sortr", "path", "."])
+        .code(0)
+        .stdout_is("./z/q\n./top\n./a.txt\n./a-c/h\n./a b/g\n./a/x/y\n./a/f\n");
+    d.run(&["--files", "--sortr", "path", "z", "a"])
+        .code(0)
+        .stdout_is("./z/q\n./a/x/y\n./a/f\n");
+    // No argument is `.`: the same order.
+    d.run(&["--files", "--sort", "path"])
+        .code(0)
+        .stdout_is("./a/f\n./a/x/y\n./a b/g\n./a-c/h\n./a.txt\n./top\n./z/q\n");
+}
+
 #[test]
 fn files_without_match_lists_the_searched_files_with_no_hit() {
     let d = Dir::new();
