@@ -356,20 +356,14 @@ pub fn write_list(
             continue;
         }
         total += matches;
-        write_path(out, &file.doc.key, opts)?;
-        match (counts, opts.null) {
-            (true, false) => writeln!(out, ":{matches}")?,
-            (true, true) => writeln!(out, "\0{matches}")?,
-            (false, false) => out.write_all(b"\n")?,
-            (false, true) => out.write_all(b"\0")?,
-        }
+        write_listed(out, &file.doc.key, counts.then_some(matches), opts)?;
     }
     Ok(total)
 }
 
 /// Writes the files a search would read (`--files`), one heading a line,
 /// as [`write_list`] writes its paths, each followed by `suffix` (`:0` for
-/// `-c --include-zero`, empty or `:`-led); returns how many.
+/// `-c --include-zero`, empty or `:`-led: a count, which `-I` writes alone); returns how many.
 pub fn write_paths<'k>(
     out: &mut dyn Write,
     keys: impl IntoIterator<Item = &'k str>,
@@ -378,17 +372,35 @@ pub fn write_paths<'k>(
 ) -> io::Result<usize> {
     let mut count = 0;
     for key in keys {
-        write_path(out, key, opts)?;
-        // With `-0` the NUL takes the place of the count's `:`, or of the
-        // line end when there is no count (as rg writes them).
-        match (opts.null, suffix.strip_prefix(':')) {
-            (true, Some(count)) => writeln!(out, "\0{count}")?,
-            (true, None) => out.write_all(b"\0")?,
-            (false, _) => writeln!(out, "{suffix}")?,
-        }
+        write_listed(out, key, suffix.strip_prefix(':'), opts)?;
         count += 1;
     }
     Ok(count)
+}
+
+/// One line of a list: the path, and with `count` a `:` and the count. With
+/// `-0` the NUL takes the place of the count's `:`, or of the line end when
+/// there is no count; with `-I` a count is written alone, no path and no NUL
+/// (`rg -I -c` prints `3`), while a path with no count is still written (`rg
+/// -I -l` lists paths).
+fn write_listed(
+    out: &mut dyn Write,
+    key: &str,
+    count: Option<impl std::fmt::Display>,
+    opts: &GrepOptions,
+) -> io::Result<()> {
+    match count {
+        Some(count) if opts.no_paths => writeln!(out, "{count}"),
+        Some(count) => {
+            write_path(out, key, opts)?;
+            let sep = if opts.null { "\0" } else { ":" };
+            writeln!(out, "{sep}{count}")
+        }
+        None => {
+            write_path(out, key, opts)?;
+            out.write_all(if opts.null { b"\0" } else { b"\n" })
+        }
+    }
 }
 
 /// A key as a list prints it: its heading, sanitised on a terminal,

@@ -177,6 +177,8 @@ pub(crate) fn print_paths(plan: &Plan, keys: &[String], suffix: &str) -> anyhow:
         color: plan.color,
         path_separator: plan.path_separator,
         null: plan.null,
+        // `-c --include-zero`'s `:0` lines lose their path as the counts do.
+        no_paths: plan.no_filename,
         ..GrepOptions::default()
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

@@ -351,6 +351,41 @@ fn files_sort_path_lists_in_rg_order() {
         .stdout_is("./a/f\n./a/x/y\n./a b/g\n./a-c/h\n./a.txt\n./top\n./z/q\n");
 }
 
+/// `-I` with `-c` or `--count-matches` prints each count alone, as `rg -I -c
+/// x .` does on the same tree (`2\n1\n`, no path, no NUL with `-0`; a zero
+/// count of `--include-zero` too); `-l`, `--files` and
+/// `--files-without-match` still name their files under `-I`, as rg's do.
+#[test]
+fn no_filename_prints_counts_alone_as_rg() {
+    let d = Dir::new();
+    d.write("a.txt", "x\nx x\n");
+    d.write("b.txt", "x\n");
+    d.write("c.txt", "nothing\n");
+    let sorted = ["--sort", "path", "-F"];
+    let run = |args: &[&str]| d.run(&[&sorted[..], args].concat());
+    run(&["-I", "-c", "x", "."]).code(0).stdout_is("2\n1\n");
+    run(&["-I", "--count-matches", "x", "."])
+        .code(0)
+        .stdout_is("3\n1\n");
+    run(&["--no-filename", "-c", "-0", "x", "."])
+        .code(0)
+        .stdout_is("2\n1\n");
+    run(&["-I", "-c", "--include-zero", "x", "."])
+        .code(0)
+        .stdout_has("2\n1\n")
+        .stdout_has("0\n")
+        .stdout_lacks("c.txt");
+    run(&["-I", "-l", "x", "."])
+        .code(0)
+        .stdout_is("./a.txt\n./b.txt\n");
+    run(&["-I", "--files-without-match", "x", "."])
+        .code(0)
+        .stdout_is("./c.txt\n");
+    d.run(&["-I", "--files", "--sort", "path"])
+        .code(0)
+        .stdout_is("./a.txt\n./b.txt\n./c.txt\n");
+}
+
 #[test]
 fn files_without_match_lists_the_searched_files_with_no_hit() {
     let d = Dir::new();
