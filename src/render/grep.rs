@@ -336,15 +336,22 @@ pub fn write_grep(
 /// `max_count`, one per line, as its heading (`./src/app.py`), and with
 /// `counts` a `:` and its number of match lines. No `Matches` section on a
 /// terminal (a list of paths is for the next command), but the path is
-/// sanitised there as a heading is. Returns how many match lines there are.
+/// sanitised there as a heading is. `zeros` (`-c --include-zero`): keys
+/// with a count of 0, each written before the file at its index in `files`
+/// (past the end: after them all). Returns how many match lines there are.
 pub fn write_list(
     out: &mut dyn Write,
     files: &[FileResult<'_>],
     opts: &GrepOptions,
     counts: bool,
+    zeros: &[(usize, &str)],
 ) -> io::Result<usize> {
     let mut total = 0;
-    for file in files {
+    let mut zeros = zeros.iter().peekable();
+    for (index, file) in files.iter().enumerate() {
+        while let Some((_, key)) = zeros.next_if(|(place, _)| *place <= index) {
+            write_listed(out, key, Some(0), opts)?;
+        }
         // A file list is of files with a match line, `-o` or not (as `rg -l
         // -o`); the parts are counted for `-c` with `-o` or --count-matches.
         let matches = if opts.only_matching && counts {
@@ -357,6 +364,9 @@ pub fn write_list(
         }
         total += matches;
         write_listed(out, &file.doc.key, counts.then_some(matches), opts)?;
+    }
+    for (_, key) in zeros {
+        write_listed(out, key, Some(0), opts)?;
     }
     Ok(total)
 }
@@ -1313,7 +1323,7 @@ mod tests {
         // Two lines printed parts; -c counts the four parts, as `rg -oc`.
         assert_eq!(printed, 2);
         let mut out = Vec::new();
-        write_list(&mut out, &files, &o, true).unwrap();
+        write_list(&mut out, &files, &o, true, &[]).unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), "./a:4\n");
         // On a terminal, the part is sanitised and painted whole.
         let mut t = tty(true);
@@ -1432,7 +1442,7 @@ mod tests {
             .map(|&(doc, lines)| FileResult::new(doc, lines.to_vec()))
             .collect();
         let mut out = Vec::new();
-        let total = write_list(&mut out, &files, opts, counts).unwrap();
+        let total = write_list(&mut out, &files, opts, counts, &[]).unwrap();
         (String::from_utf8(out).unwrap(), total)
     }
 

@@ -386,6 +386,38 @@ fn no_filename_prints_counts_alone_as_rg() {
         .stdout_is("./a.txt\n./b.txt\n./c.txt\n");
 }
 
+/// `-c --include-zero` under `--sort path`/`--sortr path` prints the zero
+/// counts in path order among the others (they came after all of them).
+/// Expected: `rg --sort path -c --include-zero -F hit .` and `--sortr` on
+/// the same tree, with kgrep's `./`.
+#[test]
+fn include_zero_counts_sort_among_the_others_as_rg() {
+    let d = Dir::new();
+    for (name, text) in [("a b/g", "hit\n"), ("a/f", "hit\nhit\n"), ("a/m", "miss\n")] {
+        d.write(name, text);
+    }
+    d.write("a.txt", "hit\n");
+    d.write("b", "miss\n");
+    d.run(&["--sort", "path", "-c", "--include-zero", "-F", "hit", "."])
+        .code(0)
+        .stdout_is("./a/f:2\n./a/m:0\n./a b/g:1\n./a.txt:1\n./b:0\n");
+    d.run(&["--sortr", "path", "-c", "--include-zero", "-F", "hit", "."])
+        .code(0)
+        .stdout_is("./b:0\n./a.txt:1\n./a b/g:1\n./a/m:0\n./a/f:2\n");
+    d.run(&[
+        "--sort",
+        "path",
+        "-I",
+        "--count-matches",
+        "--include-zero",
+        "-F",
+        "hit",
+        ".",
+    ])
+    .code(0)
+    .stdout_is("2\n0\n1\n1\n0\n");
+}
+
 #[test]
 fn files_without_match_lists_the_searched_files_with_no_hit() {
     let d = Dir::new();
