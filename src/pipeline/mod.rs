@@ -45,7 +45,7 @@ use crate::learn;
 use crate::messages;
 use crate::progress::Spinner;
 use crate::query::{self, QueryKind};
-use crate::rank::{cap_per_file, cap_total, exact, natural};
+use crate::rank::{cap_per_file, cap_total, exact, natural, SortBy};
 use crate::search::{Corpus, LoadStats};
 use crate::session::Session;
 use crate::thesaurus::{self, LayerPaths, Thesaurus};
@@ -134,11 +134,15 @@ fn list_files(plan: &Plan) -> anyhow::Result<ExitStatus> {
         Some(Gathered::Paths(paths)) => paths,
         Some(Gathered::Stdin(_)) | None => return Ok(ExitStatus::Error),
     };
-    let listing = crate::walk::Listing::walk(&paths, &walk_options(plan), &cwd()?);
-    let keys: Vec<String> = (0..listing.len())
-        .filter_map(|i| listing.get(i))
-        .map(|h| h.key)
-        .collect();
+    let cwd = cwd()?;
+    let listing = crate::walk::Listing::walk(&paths, &walk_options(plan), &cwd);
+    let mut haystacks: Vec<_> = (0..listing.len()).filter_map(|i| listing.get(i)).collect();
+    // `--sort path`/`--sortr path`: rg's sorted walk, not the listing's
+    // bytewise order (`a b/g` came before `a/f`).
+    if let Some((SortBy::Path, reverse)) = plan.sort {
+        haystacks = crate::walk::PathOrder::new(&paths, &cwd).sort(haystacks, reverse);
+    }
+    let keys: Vec<String> = haystacks.into_iter().map(|h| h.key).collect();
     output::print_paths(plan, &keys, "")?;
     Ok(ExitStatus::of_search(!keys.is_empty(), messages::errored()))
 }
@@ -153,7 +157,10 @@ fn files_without_match(plan: &Plan, found: &Found) -> anyhow::Result<ExitStatus>
         .iter()
         .map(|h| h.key.as_str())
         .collect();
-    let keys = searched_besides(plan, found, &hit)?;
+    let keys: Vec<String> = searched_besides(plan, found, &hit)?
+        .into_iter()
+        .map(|h| h.key)
+        .collect();
     output::print_paths(plan, &keys, "")?;
     Ok(ExitStatus::of_search(!keys.is_empty(), messages::errored()))
 }
@@ -167,7 +174,7 @@ fn searched_besides(
     plan: &Plan,
     found: &Found,
     besides: &std::collections::HashSet<&str>,
-) -> anyhow::Result<Vec<String>> {
+) -> anyhow::Result<Vec<crate::walk::Haystack>> {
     let paths = match &plan.input {
         Input::Stdin => return Ok(Vec::new()),
         _ if found.given.is_empty() => vec![PathBuf::from(".")],
@@ -177,9 +184,45 @@ fn searched_besides(
     let listing = crate::walk::Listing::walk(&paths, &walk_options(plan).quiet(), &cwd()?);
     Ok((0..listing.len())
         .filter_map(|i| listing.get(i))
-        .map(|h| h.key)
-        .filter(|key| !besides.contains(key.as_str()))
-        .filter(|key| skipped.binary_search(key).is_err())
+        .filter(|h| !besides.contains(h.key.as_str()))
+        .filter(|h| skipped.binary_search(&h.key).is_err())
+        .collect())
+}
+
+/// `-c --include-zero`: the files searched with no count to print
+/// ([`Found::zero_counts`]): under `--sort path`/`--sortr path` each where
+/// rg's sorted walk puts it among the counted files (`found`'s selection is
+/// sorted already), otherwise all after them.
+fn zero_counts(plan: &Plan, found: &Found) -> anyhow::Result<Vec<(usize, String)>> {
+    let haystacks = &found.search.haystacks;
+    let selected = &found.search.selected;
+    let counted = selected
+        .iter()
+        .filter(|(_, lines)| !lines.is_empty())
+        .filter_map(|&(h, _)| haystacks.get(h))
+        .map(|h| h.key.as_str())
+        .collect();
+    let zero = searched_besides(plan, found, &counted)?;
+    let Some((SortBy::Path, reverse)) = plan.sort else {
+        return Ok(zero.into_iter().map(|h| (selected.len(), h.key)).collect());
+    };
+    let order = crate::walk::PathOrder::new(&found.given, &found.cwd);
+    let keys: Vec<_> = selected
+        .iter()
+        .map(|&(h, _)| haystacks.get(h).map(|h| order.key(h)))
+        .collect();
+    Ok(order
+        .sort(zero, reverse)
+        .into_iter()
+        .map(|z| {
+            let key = order.key(&z);
+            // The selection's files that sort before it (one that is no
+            // haystack sorts last, as `Searched::sort_selected` puts it).
+            let place = keys.partition_point(|k| {
+                k.is_some_and(|k| k.cmp_sorted(&key, reverse) == std::cmp::Ordering::Less)
+            });
+            (place, z.key)
+        })
         .collect())
 }
 
@@ -336,6 +379,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         left_out: None,
         chosen: Vec::new(),
         learned: Vec::new(),
+        zero_counts: Vec::new(),
     };
     if !matches!(input, Gathered::Stdin(_)) {
         // `-q` is for a script's `if`: no counts unless -v asks.
@@ -425,6 +469,9 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
         let order = crate::walk::PathOrder::new(&results.found.given, &results.found.cwd);
         results.found.search.sort_selected(by, reverse, &order);
     }
+    if plan.include_zero && plan.listing == Listing::Counts {
+        results.found.zero_counts = zero_counts(plan, &results.found)?;
+    }
     // A list of paths or counts (`-l`, `-c`, `-q`) is not fitted to a budget:
     // it is a few bytes a file, and a cut list would read as fewer matches.
     let budget = plan
@@ -489,19 +536,6 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
         }
         None => output::print(plan, found, read)?,
     };
-    // `-c --include-zero`: then each file searched that printed no count.
-    if plan.include_zero && plan.listing == Listing::Counts {
-        let counted = found
-            .search
-            .selected
-            .iter()
-            .filter(|(_, lines)| !lines.is_empty())
-            .filter_map(|&(h, _)| found.search.haystacks.get(h))
-            .map(|h| h.key.as_str())
-            .collect();
-        let zero = searched_besides(plan, found, &counted)?;
-        output::print_paths(plan, &zero, ":0")?;
-    }
     if stats {
         block.files_searched = found.search.stats.loaded;
         block.bytes_searched = found.search.stats.bytes;

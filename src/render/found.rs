@@ -35,4 +35,9 @@ pub struct Found {
     pub chosen: Vec<(usize, usize)>,
     /// Names of the concepts the run wrote to the learned thesaurus.
     pub learned: Vec<String>,
+    /// `-c --include-zero`: the keys of the files searched that print no
+    /// count, each with the place in `search.selected` whose file it prints
+    /// before (the selection's length: after them all), so that `--sort
+    /// path` lists them among the others, as rg does. Empty otherwise.
+    pub zero_counts: Vec<(usize, String)>,
 }

@@ -336,15 +336,22 @@ pub fn write_grep(
 /// `max_count`, one per line, as its heading (`./src/app.py`), and with
 /// `counts` a `:` and its number of match lines. No `Matches` section on a
 /// terminal (a list of paths is for the next command), but the path is
-/// sanitised there as a heading is. Returns how many match lines there are.
+/// sanitised there as a heading is. `zeros` (`-c --include-zero`): keys
+/// with a count of 0, each written before the file at its index in `files`
+/// (past the end: after them all). Returns how many match lines there are.
 pub fn write_list(
     out: &mut dyn Write,
     files: &[FileResult<'_>],
     opts: &GrepOptions,
     counts: bool,
+    zeros: &[(usize, &str)],
 ) -> io::Result<usize> {
     let mut total = 0;
-    for file in files {
+    let mut zeros = zeros.iter().peekable();
+    for (index, file) in files.iter().enumerate() {
+        while let Some((_, key)) = zeros.next_if(|(place, _)| *place <= index) {
+            write_listed(out, key, Some(0), opts)?;
+        }
         // A file list is of files with a match line, `-o` or not (as `rg -l
         // -o`); the parts are counted for `-c` with `-o` or --count-matches.
         let matches = if opts.only_matching && counts {
@@ -356,20 +363,17 @@ pub fn write_list(
             continue;
         }
         total += matches;
-        write_path(out, &file.doc.key, opts)?;
-        match (counts, opts.null) {
-            (true, false) => writeln!(out, ":{matches}")?,
-            (true, true) => writeln!(out, "\0{matches}")?,
-            (false, false) => out.write_all(b"\n")?,
-            (false, true) => out.write_all(b"\0")?,
-        }
+        write_listed(out, &file.doc.key, counts.then_some(matches), opts)?;
+    }
+    for (_, key) in zeros {
+        write_listed(out, key, Some(0), opts)?;
     }
     Ok(total)
 }
 
 /// Writes the files a search would read (`--files`), one heading a line,
 /// as [`write_list`] writes its paths, each followed by `suffix` (`:0` for
-/// `-c --include-zero`, empty or `:`-led); returns how many.
+/// `-c --include-zero`, empty or `:`-led: a count, which `-I` writes alone); returns how many.
 pub fn write_paths<'k>(
     out: &mut dyn Write,
     keys: impl IntoIterator<Item = &'k str>,
@@ -378,17 +382,35 @@ pub fn write_paths<'k>(
 ) -> io::Result<usize> {
     let mut count = 0;
     for key in keys {
-        write_path(out, key, opts)?;
-        // With `-0` the NUL takes the place of the count's `:`, or of the
-        // line end when there is no count (as rg writes them).
-        match (opts.null, suffix.strip_prefix(':')) {
-            (true, Some(count)) => writeln!(out, "\0{count}")?,
-            (true, None) => out.write_all(b"\0")?,
-            (false, _) => writeln!(out, "{suffix}")?,
-        }
+        write_listed(out, key, suffix.strip_prefix(':'), opts)?;
         count += 1;
     }
     Ok(count)
+}
+
+/// One line of a list: the path, and with `count` a `:` and the count. With
+/// `-0` the NUL takes the place of the count's `:`, or of the line end when
+/// there is no count; with `-I` a count is written alone, no path and no NUL
+/// (`rg -I -c` prints `3`), while a path with no count is still written (`rg
+/// -I -l` lists paths).
+fn write_listed(
+    out: &mut dyn Write,
+    key: &str,
+    count: Option<impl std::fmt::Display>,
+    opts: &GrepOptions,
+) -> io::Result<()> {
+    match count {
+        Some(count) if opts.no_paths => writeln!(out, "{count}"),
+        Some(count) => {
+            write_path(out, key, opts)?;
+            let sep = if opts.null { "\0" } else { ":" };
+            writeln!(out, "{sep}{count}")
+        }
+        None => {
+            write_path(out, key, opts)?;
+            out.write_all(if opts.null { b"\0" } else { b"\n" })
+        }
+    }
 }
 
 /// A key as a list prints it: its heading, sanitised on a terminal,
@@ -1301,7 +1323,7 @@ mod tests {
         // Two lines printed parts; -c counts the four parts, as `rg -oc`.
         assert_eq!(printed, 2);
         let mut out = Vec::new();
-        write_list(&mut out, &files, &o, true).unwrap();
+        write_list(&mut out, &files, &o, true, &[]).unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), "./a:4\n");
         // On a terminal, the part is sanitised and painted whole.
         let mut t = tty(true);
@@ -1420,7 +1442,7 @@ mod tests {
             .map(|&(doc, lines)| FileResult::new(doc, lines.to_vec()))
             .collect();
         let mut out = Vec::new();
-        let total = write_list(&mut out, &files, opts, counts).unwrap();
+        let total = write_list(&mut out, &files, opts, counts, &[]).unwrap();
         (String::from_utf8(out).unwrap(), total)
     }
 

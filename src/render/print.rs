@@ -72,11 +72,24 @@ pub(crate) fn write_grep_counted(
     read: &ReadOptions,
     counts: Option<&mut render::stats::Stats>,
 ) -> anyhow::Result<usize> {
+    let mut places = Vec::new();
     let docs: Vec<(Document, &Vec<usize>)> = found
         .search
         .selected
         .iter()
-        .filter_map(|(h, lines)| found.search.document(*h, read).map(|d| (d, lines)))
+        .enumerate()
+        .filter_map(|(place, (h, lines))| {
+            let doc = found.search.document(*h, read)?;
+            places.push(place);
+            Some((doc, lines))
+        })
+        .collect();
+    // `-c --include-zero`'s files, each before the file of its place (a
+    // file gone since the search was at no place).
+    let zeros: Vec<(usize, &str)> = found
+        .zero_counts
+        .iter()
+        .map(|(place, key)| (places.partition_point(|p| p < place), key.as_str()))
         .collect();
     let long_lines = long_lines(plan, &found.q);
     let listing = plan.listing;
@@ -157,7 +170,8 @@ pub(crate) fn write_grep_counted(
     match listing {
         Listing::Lines => grep::write_grep(out, &files, &opts),
         Listing::Files | Listing::Counts => {
-            grep::write_list(out, &files, &opts, listing == Listing::Counts)
+            let counts = listing == Listing::Counts;
+            grep::write_list(out, &files, &opts, counts, &zeros)
         }
         // The pipeline lists these from a walk (`files_without_match`); what
         // the search found prints nothing.
@@ -177,6 +191,8 @@ pub(crate) fn print_paths(plan: &Plan, keys: &[String], suffix: &str) -> anyhow:
         color: plan.color,
         path_separator: plan.path_separator,
         null: plan.null,
+        // `-c --include-zero`'s `:0` lines lose their path as the counts do.
+        no_paths: plan.no_filename,
         ..GrepOptions::default()
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

@@ -63,6 +63,22 @@ impl PathOrder {
             },
         }
     }
+
+    /// `haystacks` in this order, descending paths with `reverse` (as
+    /// [`PathKey::cmp_sorted`]): `--files --sort path`'s list. Each key is
+    /// made once, not once a comparison.
+    pub fn sort(&self, haystacks: Vec<Haystack>, reverse: bool) -> Vec<Haystack> {
+        let mut places: Vec<usize> = (0..haystacks.len()).collect();
+        {
+            let keys: Vec<PathKey<'_>> = haystacks.iter().map(|h| self.key(h)).collect();
+            places.sort_by(|&a, &b| keys[a].cmp_sorted(&keys[b], reverse));
+        }
+        let mut slots: Vec<Option<Haystack>> = haystacks.into_iter().map(Some).collect();
+        places
+            .into_iter()
+            .filter_map(|place| slots.get_mut(place).and_then(Option::take))
+            .collect()
+    }
 }
 
 impl PathKey<'_> {
@@ -125,6 +141,16 @@ mod tests {
         assert_eq!(
             sorted(&order, &paths, true),
             ["z/q", "a/x/y", "a/x/b", "a/f", "top"]
+        );
+        let haystacks: Vec<Haystack> = paths.iter().map(|p| file(p)).collect();
+        let keys = |hs: Vec<Haystack>| hs.into_iter().map(|h| h.key).collect::<Vec<_>>();
+        assert_eq!(
+            keys(order.sort(haystacks.clone(), true)),
+            sorted(&order, &paths, true)
+        );
+        assert_eq!(
+            keys(order.sort(haystacks, false)),
+            sorted(&order, &paths, false)
         );
         // A file outside every argument (none given is `.`) comes last.
         let stdin = super::super::stdin_haystack(Vec::new());

@@ -325,6 +325,99 @@ fn sort_path_compares_components_and_keeps_the_arguments_order_as_rg() {
         .stdout_is("./a/f:1:hit\n./a/x/y:1:hit\n./a b/g:1:hit\n");
 }
 
+/// `--files --sort path` and `--files --sortr path` list the files in rg 13's
+/// sorted walk order, as `-l` prints them (the listing was in key order
+/// whatever the flag). Expected: `rg --files --sort path .`, `rg --files
+/// --sortr path .` and `rg --files --sortr path z a` on the same tree, with
+/// kgrep's `./`.
+#[test]
+fn files_sort_path_lists_in_rg_order() {
+    let d = Dir::new();
+    for name in ["a b/g", "a/f", "a/x/y", "a-c/h", "a.txt", "top", "z/q"] {
+        d.write(name, "hit\n");
+    }
+    d.run(&["--files", "--sort", "path", "."])
+        .code(0)
+        .stdout_is("./a/f\n./a/x/y\n./a b/g\n./a-c/h\n./a.txt\n./top\n./z/q\n");
+    d.run(&["--files", "--sortr", "path", "."])
+        .code(0)
+        .stdout_is("./z/q\n./top\n./a.txt\n./a-c/h\n./a b/g\n./a/x/y\n./a/f\n");
+    d.run(&["--files", "--sortr", "path", "z", "a"])
+        .code(0)
+        .stdout_is("./z/q\n./a/x/y\n./a/f\n");
+    // No argument is `.`: the same order.
+    d.run(&["--files", "--sort", "path"])
+        .code(0)
+        .stdout_is("./a/f\n./a/x/y\n./a b/g\n./a-c/h\n./a.txt\n./top\n./z/q\n");
+}
+
+/// `-I` with `-c` or `--count-matches` prints each count alone, as `rg -I -c
+/// x .` does on the same tree (`2\n1\n`, no path, no NUL with `-0`; a zero
+/// count of `--include-zero` too); `-l`, `--files` and
+/// `--files-without-match` still name their files under `-I`, as rg's do.
+#[test]
+fn no_filename_prints_counts_alone_as_rg() {
+    let d = Dir::new();
+    d.write("a.txt", "x\nx x\n");
+    d.write("b.txt", "x\n");
+    d.write("c.txt", "nothing\n");
+    let sorted = ["--sort", "path", "-F"];
+    let run = |args: &[&str]| d.run(&[&sorted[..], args].concat());
+    run(&["-I", "-c", "x", "."]).code(0).stdout_is("2\n1\n");
+    run(&["-I", "--count-matches", "x", "."])
+        .code(0)
+        .stdout_is("3\n1\n");
+    run(&["--no-filename", "-c", "-0", "x", "."])
+        .code(0)
+        .stdout_is("2\n1\n");
+    run(&["-I", "-c", "--include-zero", "x", "."])
+        .code(0)
+        .stdout_has("2\n1\n")
+        .stdout_has("0\n")
+        .stdout_lacks("c.txt");
+    run(&["-I", "-l", "x", "."])
+        .code(0)
+        .stdout_is("./a.txt\n./b.txt\n");
+    run(&["-I", "--files-without-match", "x", "."])
+        .code(0)
+        .stdout_is("./c.txt\n");
+    d.run(&["-I", "--files", "--sort", "path"])
+        .code(0)
+        .stdout_is("./a.txt\n./b.txt\n./c.txt\n");
+}
+
+/// `-c --include-zero` under `--sort path`/`--sortr path` prints the zero
+/// counts in path order among the others (they came after all of them).
+/// Expected: `rg --sort path -c --include-zero -F hit .` and `--sortr` on
+/// the same tree, with kgrep's `./`.
+#[test]
+fn include_zero_counts_sort_among_the_others_as_rg() {
+    let d = Dir::new();
+    for (name, text) in [("a b/g", "hit\n"), ("a/f", "hit\nhit\n"), ("a/m", "miss\n")] {
+        d.write(name, text);
+    }
+    d.write("a.txt", "hit\n");
+    d.write("b", "miss\n");
+    d.run(&["--sort", "path", "-c", "--include-zero", "-F", "hit", "."])
+        .code(0)
+        .stdout_is("./a/f:2\n./a/m:0\n./a b/g:1\n./a.txt:1\n./b:0\n");
+    d.run(&["--sortr", "path", "-c", "--include-zero", "-F", "hit", "."])
+        .code(0)
+        .stdout_is("./b:0\n./a.txt:1\n./a b/g:1\n./a/m:0\n./a/f:2\n");
+    d.run(&[
+        "--sort",
+        "path",
+        "-I",
+        "--count-matches",
+        "--include-zero",
+        "-F",
+        "hit",
+        ".",
+    ])
+    .code(0)
+    .stdout_is("2\n0\n1\n1\n0\n");
+}
+
 #[test]
 fn files_without_match_lists_the_searched_files_with_no_hit() {
     let d = Dir::new();
