@@ -580,9 +580,11 @@ impl Filter {
     /// Whether both the globs and the types allow this walked file, and it
     /// is not withheld.
     fn allows(&self, path: &Path) -> bool {
-        !self.overrides.matched(path, false).is_ignore()
+        // The key is built only when secrets are withheld (an MCP call).
+        let withheld = self.withhold_secrets && self.withholds(&path_key(path));
+        !withheld
+            && !self.overrides.matched(path, false).is_ignore()
             && !self.types.matched(path, false).is_ignore()
-            && !self.withholds(&path_key(path))
     }
 
     /// Whether the file `key` names is withheld as a secret
