@@ -143,7 +143,7 @@ fn list_files(plan: &Plan) -> anyhow::Result<ExitStatus> {
         haystacks = crate::walk::PathOrder::new(&paths, &cwd).sort(haystacks, reverse);
     }
     let keys: Vec<String> = haystacks.into_iter().map(|h| h.key).collect();
-    output::print_paths(plan, &keys, "")?;
+    output::print_paths(plan, &keys)?;
     Ok(ExitStatus::of_search(!keys.is_empty(), messages::errored()))
 }
 
@@ -161,7 +161,7 @@ fn files_without_match(plan: &Plan, found: &Found) -> anyhow::Result<ExitStatus>
         .into_iter()
         .map(|h| h.key)
         .collect();
-    output::print_paths(plan, &keys, "")?;
+    output::print_paths(plan, &keys)?;
     Ok(ExitStatus::of_search(!keys.is_empty(), messages::errored()))
 }
 

@@ -89,13 +89,9 @@ pub fn marks((before, after): (usize, usize)) -> (String, String) {
     (mark(before, |m| m + " "), mark(after, |m| format!(" {m}")))
 }
 
-/// `text` as a preview prints it: whole when it has at most `max` bytes,
-/// else its [`window`] with the [`marks`] of what was left out on each side
-/// (the grep-style text's bytes, without colour).
-pub fn preview(text: &[u8], spans: &[Range<usize>], max: usize) -> Vec<u8> {
-    let Some(w) = window(text, spans, max) else {
-        return text.to_vec();
-    };
+/// `text` cut to `w` (a [`window`]) with the [`marks`] of what was left out
+/// on each side: the grep-style text's bytes, without colour.
+pub fn marked(text: &[u8], w: Range<usize>) -> Vec<u8> {
     let (before, after) = marks((w.start, text.len() - w.end));
     [before.as_bytes(), &text[w], after.as_bytes()].concat()
 }
@@ -120,13 +116,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_preview_marks_what_it_left_out_on_each_side() {
-        assert_eq!(preview(b"retry backoff", &[0..5], 300), b"retry backoff");
+    fn a_marked_window_says_what_it_left_out_on_each_side() {
         let mut line = vec![b'x'; 1_000];
         line.extend_from_slice(b"needle");
         line.extend(vec![b'y'; 1_000]);
-        let shown = String::from_utf8(preview(&line, &[1_000..1_006], 100)).unwrap();
         let w = window(&line, &[1_000..1_006], 100).unwrap();
+        let shown = String::from_utf8(marked(&line, w.clone())).unwrap();
         assert_eq!(
             shown,
             format!(
@@ -137,7 +132,8 @@ mod tests {
             )
         );
         assert!(shown.contains("needle"));
-        let start = String::from_utf8(preview(&line, &[], 100)).unwrap();
+        let start = window(&line, &[], 100).unwrap();
+        let start = String::from_utf8(marked(&line, start)).unwrap();
         assert!(start.starts_with("xxx") && start.ends_with(" [... 1906 bytes omitted]"));
     }
 

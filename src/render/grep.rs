@@ -371,18 +371,16 @@ pub fn write_list(
     Ok(total)
 }
 
-/// Writes the files a search would read (`--files`), one heading a line,
-/// as [`write_list`] writes its paths, each followed by `suffix` (`:0` for
-/// `-c --include-zero`, empty or `:`-led: a count, which `-I` writes alone); returns how many.
+/// Writes the files a search would read (`--files`, `--files-without-match`),
+/// one path a line, as [`write_list`] writes its paths; returns how many.
 pub fn write_paths<'k>(
     out: &mut dyn Write,
     keys: impl IntoIterator<Item = &'k str>,
     opts: &GrepOptions,
-    suffix: &str,
 ) -> io::Result<usize> {
     let mut count = 0;
     for key in keys {
-        write_listed(out, key, suffix.strip_prefix(':'), opts)?;
+        write_listed(out, key, None::<usize>, opts)?;
         count += 1;
     }
     Ok(count)
@@ -523,13 +521,7 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
     let line_row = |number: usize| {
         let text = lines.get(&number).copied().unwrap_or_default();
         let spans = file.spans.get(&number).map_or(&[][..], Vec::as_slice);
-        let cut = match opts.max_columns {
-            Some(MaxColumns { max, preview: true }) => super::cut::window(text, spans, max),
-            Some(_) => None,
-            None => opts
-                .long_lines
-                .and_then(|max| super::cut::window(text, spans, max)),
-        };
+        let cut = line_window(opts.max_columns, opts.long_lines, text, spans);
         let (shown, omitted) = match cut {
             Some(w) => (&text[w.clone()], (w.start, text.len() - w.end)),
             None => (text, (0, 0)),
@@ -718,6 +710,23 @@ impl Prefix<'_> {
 fn first_column(spans: &[Range<usize>], at: Option<LineAt<'_>>) -> usize {
     let start = spans.first().map_or(0, |s| s.start);
     at.map_or(start + 1, |at| at.column(start))
+}
+
+/// The part of a line to print when it is cut (`None`: whole, or left out
+/// by `-M` without a preview): `--max-columns-preview`'s window, else a
+/// long natural-language line's (`long_lines`). The one rule for the text
+/// and for `Results::files`.
+pub(crate) fn line_window(
+    max_columns: Option<MaxColumns>,
+    long_lines: Option<usize>,
+    text: &[u8],
+    spans: &[Range<usize>],
+) -> Option<Range<usize>> {
+    match max_columns {
+        Some(MaxColumns { max, preview: true }) => super::cut::window(text, spans, max),
+        Some(_) => None,
+        None => long_lines.and_then(|max| super::cut::window(text, spans, max)),
+    }
 }
 
 /// The text of a line `-M` left out, as ripgrep writes it: with its number

@@ -182,7 +182,7 @@ pub(crate) fn write_grep_counted(
 
 /// `--files`: the keys of the files a search would read, as `-l` prints
 /// paths (nothing for `-q`).
-pub(crate) fn print_paths(plan: &Plan, keys: &[String], suffix: &str) -> anyhow::Result<()> {
+pub(crate) fn print_paths(plan: &Plan, keys: &[String]) -> anyhow::Result<()> {
     if plan.listing == Listing::Quiet {
         return Ok(());
     }
@@ -196,7 +196,7 @@ pub(crate) fn print_paths(plan: &Plan, keys: &[String], suffix: &str) -> anyhow:
         ..GrepOptions::default()
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    grep::write_paths(&mut out, keys.iter().map(String::as_str), &opts, suffix)
+    grep::write_paths(&mut out, keys.iter().map(String::as_str), &opts)
         .and_then(|_| out.flush())
         .context("writing results")
 }

@@ -13,7 +13,7 @@ use std::ops::Range;
 use super::cut;
 use super::explain;
 use super::found::Found;
-use super::grep::{omitted_text, MaxColumns};
+use super::grep::{line_window, omitted_text, MaxColumns};
 use super::print;
 use crate::budget::estimate_tokens;
 use crate::budget::{self, LeftOut};
@@ -364,19 +364,22 @@ impl Results {
 
 /// A line's text as the grep-style text prints it (`print::write_grep_to`):
 /// a long one as `-M` leaves it out or previews it, a long natural-language
-/// one cut around its matched words (`print::long_lines`); else whole.
+/// one cut around its matched words ([`line_window`]); else whole.
 fn shown(plan: &Plan, q: &Query, text: &[u8], spans: &[Range<usize>], is_match: bool) -> Vec<u8> {
-    match plan.max_columns {
-        Some(MaxColumns { max, preview: true }) => cut::preview(text, spans, max),
+    match (
+        plan.max_columns,
+        line_window(plan.max_columns, print::long_lines(plan, q), text, spans),
+    ) {
+        (_, Some(w)) => cut::marked(text, w),
         // Without the count of matches some modes of the text add.
-        Some(MaxColumns { max, .. }) if text.len() > max => {
-            omitted_text(is_match, None).into_bytes()
-        }
-        Some(_) => text.to_vec(),
-        None => match print::long_lines(plan, q) {
-            Some(max) => cut::preview(text, spans, max),
-            None => text.to_vec(),
-        },
+        (
+            Some(MaxColumns {
+                max,
+                preview: false,
+            }),
+            None,
+        ) if text.len() > max => omitted_text(is_match, None).into_bytes(),
+        _ => text.to_vec(),
     }
 }
 
