@@ -5,6 +5,8 @@
 //! batches in its 2025-06-18 revision. Does not own what a method does
 //! (`server`).
 
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 
 /// Invalid JSON.
@@ -19,8 +21,46 @@ pub const INVALID_PARAMS: i64 = -32602;
 pub const INTERNAL_ERROR: i64 = -32603;
 
 /// A request's id: a string or a number (JSON-RPC allows no other kind; MCP
-/// forbids null).
-pub type Id = Value;
+/// forbids null), kept as the JSON text the client sent and echoed as it came.
+/// A `Value` would not do: without serde_json's `arbitrary_precision` (which
+/// changes every number of the crate), an integer past 64 bits reads as a
+/// float, and `18446744073709551616` came back as `1.8446744073709552e19`,
+/// an id the client never sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Id(String);
+
+impl Id {
+    /// The id of a response that could not read the request's.
+    pub fn null() -> Id {
+        Id("null".to_owned())
+    }
+
+    /// An id of ours (a request to the client).
+    pub fn text(text: &str) -> Id {
+        Id(Value::from(text).to_string())
+    }
+
+    /// The id as a string, when it is one.
+    pub fn as_str(&self) -> Option<String> {
+        match serde_json::from_str::<Value>(&self.0) {
+            Ok(Value::String(text)) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The id as JSON text, to write into a message.
+    pub fn json(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A message's `id` as its JSON text (serde_json's `RawValue`), read beside
+/// the `Value` the rest of the message is read as.
+#[derive(Deserialize)]
+struct RawId<'a> {
+    #[serde(borrow, default)]
+    id: Option<&'a RawValue>,
+}
 
 /// One message received.
 #[derive(Clone, Debug, PartialEq)]
@@ -67,7 +107,7 @@ pub fn parse(line: &[u8]) -> Result<Option<Message>, Failure> {
         return Ok(None);
     }
     let value: Value = serde_json::from_slice(line)
-        .map_err(|err| Failure::new(Value::Null, PARSE_ERROR, format!("Parse error: {err}")))?;
+        .map_err(|err| Failure::new(Id::null(), PARSE_ERROR, format!("Parse error: {err}")))?;
     let Value::Object(object) = value else {
         let what = if value.is_array() {
             "batches are not supported (MCP 2025-06-18 removed them); send one message per line"
@@ -75,20 +115,37 @@ pub fn parse(line: &[u8]) -> Result<Option<Message>, Failure> {
             "a message must be a JSON object"
         };
         return Err(Failure::new(
-            Value::Null,
+            Id::null(),
             INVALID_REQUEST,
             format!("Invalid Request: {what}"),
         ));
     };
-    message(object).map(Some)
+    message(object, line).map(Some)
 }
 
-fn message(mut object: Map<String, Value>) -> Result<Message, Failure> {
+/// The id of a message read as `object` from `line`: its text as sent. A
+/// message whose `id` key is repeated fails `RawId` (serde refuses duplicate
+/// fields) where `Value` keeps the last; the `Value`'s text serves then.
+fn id_text(id: &Value, line: &[u8]) -> Id {
+    match serde_json::from_slice::<RawId>(line) {
+        Ok(RawId { id: Some(raw) }) => Id(raw.get().to_owned()),
+        _ => Id(id.to_string()),
+    }
+}
+
+fn message(mut object: Map<String, Value>, line: &[u8]) -> Result<Message, Failure> {
     let id = object.remove("id");
     let is_valid_id = id
         .as_ref()
         .is_some_and(|id| id.is_string() || id.is_number());
-    let reply_id = id.clone().filter(|_| is_valid_id).unwrap_or(Value::Null);
+    let id = id.map(|id| {
+        if is_valid_id {
+            id_text(&id, line)
+        } else {
+            Id(id.to_string())
+        }
+    });
+    let reply_id = id.clone().filter(|_| is_valid_id).unwrap_or_else(Id::null);
     let invalid = |why: &str| {
         Failure::new(
             reply_id.clone(),
@@ -132,24 +189,30 @@ fn message(mut object: Map<String, Value>) -> Result<Message, Failure> {
     }
 }
 
+/// One message: `{"jsonrpc":"2.0","id":ID,"KEY":VALUE}`, the id written as
+/// the JSON text it came as (see [`Id`]), the value by serde_json.
+fn envelope(id: &Id, key: &str, value: &Value) -> String {
+    format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":{},{}:{value}}}",
+        id.json(),
+        Value::from(key)
+    )
+}
+
 /// A request of ours to the client, as one line (no line end).
 pub fn request(id: &Id, method: &str) -> String {
-    json!({"jsonrpc": "2.0", "id": id, "method": method}).to_string()
+    envelope(id, "method", &Value::from(method))
 }
 
 /// A success response, as one line (no line end).
 pub fn result(id: &Id, result: Value) -> String {
-    json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string()
+    envelope(id, "result", &result)
 }
 
 /// An error response, as one line (no line end).
 pub fn error(failure: &Failure) -> String {
-    json!({
-        "jsonrpc": "2.0",
-        "id": failure.id,
-        "error": {"code": failure.code, "message": failure.message},
-    })
-    .to_string()
+    let error = json!({"code": failure.code, "message": failure.message});
+    envelope(&failure.id, "error", &error)
 }
 
 #[cfg(test)]
@@ -165,7 +228,7 @@ mod tests {
         assert_eq!(
             m,
             Message::Request {
-                id: json!(7),
+                id: Id("7".into()),
                 method: "ping".into(),
                 params: Map::new()
             }
@@ -178,7 +241,7 @@ mod tests {
         assert_eq!(
             m,
             Some(Message::Response {
-                id: json!("a"),
+                id: Id::text("a"),
                 result: Some(json!({}))
             })
         );
@@ -186,7 +249,7 @@ mod tests {
         assert_eq!(
             m,
             Some(Message::Response {
-                id: json!("a"),
+                id: Id::text("a"),
                 result: None
             })
         );
@@ -197,12 +260,12 @@ mod tests {
     fn malformed_messages_get_the_right_codes() {
         let code = |line: &[u8]| parse(line).unwrap_err();
         let f = code(b"{not json");
-        assert_eq!((f.code, f.id.clone()), (PARSE_ERROR, Value::Null));
+        assert_eq!((f.code, f.id.clone()), (PARSE_ERROR, Id::null()));
         assert_eq!(code(&[0xff, 0xfe]).code, PARSE_ERROR);
         assert_eq!(code(b"[1,2]").code, INVALID_REQUEST);
         assert_eq!(code(b"42").code, INVALID_REQUEST);
         let f = code(br#"{"jsonrpc":"1.0","id":3,"method":"ping"}"#);
-        assert_eq!((f.code, f.id), (INVALID_REQUEST, json!(3)));
+        assert_eq!((f.code, f.id), (INVALID_REQUEST, Id("3".into())));
         assert_eq!(
             code(br#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#).code,
             INVALID_REQUEST
@@ -212,16 +275,55 @@ mod tests {
             INVALID_REQUEST
         );
         let f = code(br#"{"jsonrpc":"2.0","id":1,"method":"x","params":[1]}"#);
-        assert_eq!((f.code, f.id), (INVALID_PARAMS, json!(1)));
+        assert_eq!((f.code, f.id), (INVALID_PARAMS, Id("1".into())));
     }
 
     #[test]
     fn responses_are_single_lines() {
-        let line = result(&json!(1), json!({"text": "a\nb"}));
+        let line = result(&Id("1".into()), json!({"text": "a\nb"}));
         assert!(!line.contains('\n'));
         assert_eq!(
-            error(&Failure::new(Value::Null, PARSE_ERROR, "Parse error")),
+            error(&Failure::new(Id::null(), PARSE_ERROR, "Parse error")),
             r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#
         );
+    }
+
+    #[test]
+    fn ids_are_echoed_as_sent() {
+        let echo = |line: &str| match parse(line.as_bytes()).unwrap() {
+            Some(Message::Request { id, .. }) => result(&id, json!({})),
+            other => panic!("not a request: {other:?}"),
+        };
+        // Past 64 bits, a `Value` would have made these floats.
+        for id in [
+            "18446744073709551616",
+            "-9223372036854775809",
+            "123456789012345678901234567890",
+            "1e3",
+            "2.50",
+            "\"a\\u0041\"",
+            "7",
+        ] {
+            let line = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
+            assert_eq!(
+                echo(&line),
+                format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#)
+            );
+        }
+        // Spaces around the id are not part of it.
+        assert_eq!(
+            echo(r#"{"jsonrpc":"2.0", "id" :  12 , "method":"ping"}"#),
+            r#"{"jsonrpc":"2.0","id":12,"result":{}}"#
+        );
+        // A repeated key: the last one, as the rest of the message is read.
+        assert_eq!(
+            echo(r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}"#),
+            r#"{"jsonrpc":"2.0","id":2,"result":{}}"#
+        );
+        assert_eq!(
+            Id::text("kgrep-roots").as_str().as_deref(),
+            Some("kgrep-roots")
+        );
+        assert_eq!(Id("5".into()).as_str(), None);
     }
 }

@@ -117,7 +117,7 @@ pub fn serve(
             }
             Read::Line => server.handle_line(&line),
             Read::TooLong => Some(jsonrpc::error(&jsonrpc::Failure::new(
-                serde_json::Value::Null,
+                jsonrpc::Id::null(),
                 jsonrpc::PARSE_ERROR,
                 format!("Parse error: a message is longer than {MAX_MESSAGE_BYTES} bytes"),
             ))),

@@ -94,7 +94,7 @@ impl Server {
     fn ask_roots(&mut self) {
         if self.client_roots && self.phase == Phase::Ready {
             self.outgoing
-                .push(jsonrpc::request(&json!(ROOTS_REQUEST), "roots/list"));
+                .push(jsonrpc::request(&Id::text(ROOTS_REQUEST), "roots/list"));
             self.awaiting_roots = true;
         }
     }
@@ -180,8 +180,8 @@ impl Server {
 
     /// A response to one of our requests: the client's roots (an error, or
     /// any other id, changes nothing).
-    fn response(&mut self, id: &Value, result: Option<&Value>) {
-        if id.as_str() != Some(ROOTS_REQUEST) {
+    fn response(&mut self, id: &Id, result: Option<&Value>) {
+        if id.as_str().as_deref() != Some(ROOTS_REQUEST) {
             return;
         }
         match result {

@@ -65,6 +65,13 @@ impl Mcp {
         serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line:?}"))
     }
 
+    /// The next line the server writes, as text.
+    fn read_text(&mut self) -> String {
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).unwrap();
+        line
+    }
+
     /// Sends a raw line; returns the response to it.
     fn raw(&mut self, line: &str) -> Value {
         self.send_line(line);
@@ -410,6 +417,35 @@ fn malformed_messages_get_json_rpc_errors_and_the_server_goes_on() {
     );
     mcp.send_line(r#"{"jsonrpc":"2.0","method":"whatever"}"#);
     assert_eq!(mcp.request("ping", json!({}))["result"], json!({}));
+}
+
+#[test]
+fn request_ids_come_back_as_the_client_sent_them() {
+    // Past 64 bits serde_json's `Value` reads a number as a float: these came
+    // back as `1.8446744073709552e19` and the like, ids never sent.
+    let d = corpus();
+    let mut mcp = Mcp::ready(&d);
+    for id in [
+        "18446744073709551616",
+        "-99999999999999999999",
+        "1e3",
+        "0.5",
+        r#""x\u0079""#,
+    ] {
+        mcp.send_line(&format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#));
+        assert_eq!(
+            mcp.read_text(),
+            format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{}}}}\n")
+        );
+        mcp.send_line(&format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"no/such"}}"#
+        ));
+        let line = mcp.read_text();
+        assert!(
+            line.starts_with(&format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":")),
+            "{line}"
+        );
+    }
 }
 
 #[test]
