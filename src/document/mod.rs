@@ -570,12 +570,11 @@ fn from_converted(key: String, outcome: &Result<Converted, ConvertError>) -> Loa
 /// Normalises bytes already in memory (see the module doc for the rules).
 pub fn from_bytes(key: String, bytes: Vec<u8>, is_stdin: bool, opts: &ReadOptions) -> Loaded {
     if is_stdin {
-        // rlmgrep's stdin is its raw bytes; only a named encoding decodes it.
-        let bytes = match opts.decoding {
-            Decoding::Forced(_) => opts.decoding.decode(bytes),
-            _ => bytes,
-        };
-        return Loaded::Text(document(key, bytes));
+        // rlmgrep's stdin is its raw bytes, never binary and not normalised;
+        // it is decoded only as a file is (a UTF-16 byte-order mark, as rg
+        // sniffs stdin too: PowerShell's `>` writes UTF-16, or a named
+        // encoding), so piping a file finds what naming it finds.
+        return Loaded::Text(document(key, opts.decoding.decode(bytes)));
     }
     let bytes = opts.decoding.decode(bytes);
     if !opts.text && memchr::memchr(0, &bytes).is_some() {

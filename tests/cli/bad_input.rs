@@ -77,6 +77,29 @@ fn utf16_files_with_a_byte_order_mark_are_searched_as_rg_searches_them() {
         .stdout_has("2:\tretry the caf\u{e9} needle\n");
 }
 
+/// Piped stdin with a UTF-16 byte-order mark (PowerShell's `>` writes one) is
+/// decoded as a named file is (`rg needle < le.txt` finds it too); stdin
+/// without a mark is read as it comes.
+#[test]
+fn utf16_stdin_is_decoded_as_a_file_is() {
+    let d = Dir::new();
+    for little in [true, false] {
+        let piped = utf16("first line\nretry the caf\u{e9} needle\n", little);
+        d.run_stdin(&["\"needle\""], piped.clone())
+            .code(0)
+            .stdout_is("./<stdin>\n2:\tretry the caf\u{e9} needle\n");
+        d.run_stdin(&["-c", "caf\u{e9}\\s+needle"], piped.clone())
+            .code(0)
+            .stdout_is("./<stdin>:1\n");
+        d.run_stdin(&["how is the needle retried"], piped)
+            .code(0)
+            .stdout_has("2:\tretry the caf\u{e9} needle\n");
+    }
+    d.run_stdin(&["\"needle\""], b"a needle\n".to_vec())
+        .code(0)
+        .stdout_is("./<stdin>\n1:\ta needle\n");
+}
+
 /// `-E` as `rg -E`: a named encoding decodes every file (a byte-order mark
 /// still wins), `none` turns the UTF-16 decoding off (rlmgrep's reading),
 /// an unknown label is a usage error.
