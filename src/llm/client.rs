@@ -178,7 +178,16 @@ impl Client {
             let json_mode = !self.no_json_mode.load(Ordering::Relaxed);
             let request = wire::build(&self.endpoint, protocol, prompt, json_mode);
             match self.send_with_retries(&request)? {
-                Ok(body) => return wire::parse_completion(protocol, &body),
+                // A 2xx body can still carry an error message, and a server
+                // may quote the key in it: scrubbed as an error status's is.
+                Ok(body) => {
+                    return wire::parse_completion(protocol, &body).map_err(|err| match err {
+                        LlmError::BadReply(message) => {
+                            LlmError::BadReply(self.endpoint.scrub(&message))
+                        }
+                        other => other,
+                    })
+                }
                 Err(f) if protocol == Protocol::Responses && matches!(f.status, 404 | 405) => {
                     self.chat_only.store(true, Ordering::Relaxed);
                     last = Some(f);

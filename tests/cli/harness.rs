@@ -176,14 +176,19 @@ impl Dir {
     /// served from `base_url` (the mock), with a planted key, plus `extra`
     /// config lines. Returns the key, so tests can prove it never shows.
     pub fn use_model(&self, base_url: &str, extra: &str) -> &'static str {
-        const KEY: &str = "sk-test-KGREP-MOCK-KEY-1234567890abcdef";
+        self.use_model_with_key(base_url, "sk-test-KGREP-MOCK-KEY-1234567890abcdef", extra)
+    }
+
+    /// [`Dir::use_model`] with the key given (one no secret pattern spots,
+    /// to prove kgrep hides it because it is the key).
+    pub fn use_model_with_key<'k>(&self, base_url: &str, key: &'k str, extra: &str) -> &'k str {
         let dir = self.home.path().join(".rlmgrep");
         std::fs::create_dir_all(&dir).expect("mkdir config dir");
         let config = format!(
-            "model = \"openai/mock-model\"\napi_base = \"{base_url}\"\napi_key = \"{KEY}\"\n{extra}\n"
+            "model = \"openai/mock-model\"\napi_base = \"{base_url}\"\napi_key = \"{key}\"\n{extra}\n"
         );
         std::fs::write(dir.join("config.toml"), config).expect("write config");
-        KEY
+        key
     }
 
     /// Runs with args and `KGREP_LLM=llm` ("off", "auto", "always").

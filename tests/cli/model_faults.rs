@@ -234,6 +234,27 @@ fn a_server_that_echoes_the_key_in_its_error() {
 }
 
 #[test]
+fn a_success_status_whose_body_quotes_the_key_in_an_error() {
+    // An HTTP 200 whose body is an error object (OpenAI's and Anthropic's
+    // shapes): its message reached stderr whole, the key in it included.
+    let dir = project();
+    // A key no secret pattern spots: only knowing it is the key hides it.
+    let key = "sk-DUMMY-KEY-0000";
+    for body in [
+        json!({"error": {"message": format!("bad key {key}")}}),
+        json!({"type": "error", "error": {"type": "authentication_error", "message": format!("bad key {}", key.to_uppercase())}}),
+    ] {
+        let mock = failing(Step::json(200, body));
+        dir.use_model_with_key(&mock.base_url(), key, "");
+        assert_degrades(&dir, key, "model call failed");
+        assert_key_hidden_verbose_and_json(&dir, key);
+        let run = run(&dir, "always", &[]);
+        run.stderr_has("the server answered with bad key [REDACTED]")
+            .stderr_lacks(&key.to_uppercase());
+    }
+}
+
+#[test]
 fn rate_limited_with_retry_after() {
     let dir = project();
     let mock = failing(Step::error(429, "slow down").header("Retry-After", "1"));
