@@ -27,8 +27,10 @@
 //! The values are the validated fields (`signature::validate`); fields are
 //! printed in spec order. rlmgrep printed a bound method's repr for a field
 //! named `items` (or any other `Prediction` method name); kgrep prints the
-//! value. On a terminal, control characters in values are made visible
-//! (`--signature`) or `\u`-escaped (`--signature-json`, still valid JSON).
+//! value. Control characters in values are made visible in `--signature`'s
+//! text, on a terminal or not (rlmgrep printed them raw), and `\u`-escaped
+//! in `--signature-json` on a terminal (still valid JSON; JSON already
+//! escapes C0 controls, so a pipe gets rlmgrep's bytes).
 
 use std::io::{self, Write};
 
@@ -109,8 +111,11 @@ pub fn write_signature<W: Write>(
 ) -> io::Result<()> {
     let text = match format {
         SignatureFormat::Json => signature_json(spec, values, tty),
-        SignatureFormat::Text if tty => sanitize_text(&signature_text(spec, values)).into_owned(),
-        SignatureFormat::Text => signature_text(spec, values),
+        // Made safe on a pipe too, as `--answer`'s text is (issue 27): a
+        // pipe often ends in a terminal (`| less -R`, `2>&1 | tee`), and a
+        // reply steered by a searched file must not drive it nor write the
+        // clipboard (OSC 52). Only control characters change.
+        SignatureFormat::Text => sanitize_text(&signature_text(spec, values)).into_owned(),
     };
     out.write_all(text.as_bytes())
 }
@@ -170,6 +175,13 @@ mod tests {
         let v = values(json!({"s": "a\u{1b}[2J\u{9b}"}));
         let mut out = Vec::new();
         write_signature(&mut out, SignatureFormat::Text, &spec, &v, true).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "===== Signature Output =====\n\n----- s -----\na^[[2JM-^[\n"
+        );
+        // The same text on a pipe: a pipe often ends in a terminal.
+        let mut out = Vec::new();
+        write_signature(&mut out, SignatureFormat::Text, &spec, &v, false).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "===== Signature Output =====\n\n----- s -----\na^[[2JM-^[\n"
