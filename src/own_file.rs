@@ -33,6 +33,24 @@ pub enum Follow {
     No,
 }
 
+/// `Ok` unless the folder `dir` is a symlink. A project's `.kgrep` folder
+/// comes with the project (git keeps links), and `O_NOFOLLOW` guards only a
+/// path's last part: through a linked `.kgrep`, kgrep would read another
+/// folder's `thesaurus.json` and write its lessons and lock there. A folder
+/// that does not exist yet is `Ok` (it is made as a plain folder).
+pub fn not_a_linked_dir(dir: &Path) -> io::Result<()> {
+    match std::fs::symlink_metadata(dir) {
+        Ok(meta) if meta.file_type().is_symlink() => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{} is a symbolic link; a project's folder is not used through one",
+                dir.display()
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The whole file at `path`, if it is a regular file of at most `limit`
 /// bytes. Never blocks on a FIFO and never reads past `limit + 1` bytes.
 pub fn read(path: &Path, follow: Follow, limit: u64) -> io::Result<Vec<u8>> {

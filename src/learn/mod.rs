@@ -61,12 +61,19 @@ pub struct Provenance {
 }
 
 /// The file learned concepts go to: the user's (`$XDG_DATA_HOME/kgrep/…`,
-/// from `dirs`) or the project's `.kgrep/thesaurus.json` under `cwd`. `None`
-/// when HOME and XDG_DATA_HOME are both unset.
-pub fn target_path(to: LearnTo, cwd: &Path, dirs: &paths::Env) -> Option<PathBuf> {
+/// from `dirs`) or the project's `.kgrep/thesaurus.json` under `cwd`. An
+/// error when HOME and XDG_DATA_HOME are both unset, or when the project's
+/// `.kgrep` is a symlink (`own_file::not_a_linked_dir`).
+pub fn target_path(to: LearnTo, cwd: &Path, dirs: &paths::Env) -> anyhow::Result<PathBuf> {
     match to {
-        LearnTo::Project => Some(paths::project_thesaurus(cwd)),
-        LearnTo::User => dirs.learned_thesaurus(),
+        LearnTo::Project => {
+            let path = paths::project_thesaurus(cwd);
+            crate::own_file::not_a_linked_dir(&cwd.join(paths::PROJECT_DIR))?;
+            Ok(path)
+        }
+        LearnTo::User => dirs
+            .learned_thesaurus()
+            .ok_or_else(|| anyhow::anyhow!("cannot locate the learned thesaurus: HOME is not set")),
     }
 }
 

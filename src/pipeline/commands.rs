@@ -122,8 +122,7 @@ pub(super) fn thesaurus_command(
         }
     };
     let cwd = cwd()?;
-    let path = learn::target_path(to, &cwd, dirs)
-        .context("cannot locate the learned thesaurus: HOME is not set")?;
+    let path = learn::target_path(to, &cwd, dirs)?;
     let known = if matches!(command, learn::manage::Command::Import(_)) {
         thesaurus::load_layers(&LayerPaths {
             builtin: !flags.no_builtin_thesaurus,

@@ -416,7 +416,17 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         return Ok(Finding::Done(ExitStatus::Matched));
     };
     cap_per_file(&mut found.search.selected, plan.max_count);
-    let learned_file = learn::target_path(plan.learn_to, &cwd, &plan.dirs);
+    let learned_file = match learn::target_path(plan.learn_to, &cwd, &plan.dirs) {
+        Ok(path) => Some(path),
+        // Said when there was a model to learn from (the thesaurus layers
+        // already said why a linked `.kgrep` is skipped).
+        Err(err) => {
+            if plan.learn && report.calls > 0 {
+                messages::warn(&format!("{err:#}; not learning"));
+            }
+            None
+        }
+    };
     if let Some(path) = learned_file.as_deref().filter(|_| plan.learn) {
         let step = learn::step::Step {
             path,

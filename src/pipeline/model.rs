@@ -45,6 +45,7 @@ pub(super) fn run(cx: &Context<'_>, found: &mut Found) -> anyhow::Result<Option<
     // A settled consultation answers before the judge is heard: what it
     // printed is printed again, whatever a lesson it taught now ranks first.
     let replayed = crate::learn::target_path(plan.learn_to, cx.cwd, &plan.dirs)
+        .ok()
         .and_then(|path| settled::replay(&settling(plan), &path, &found.q, cx.corpus, cx.cwd));
     if let Some(replayed) = replayed {
         messages::verbose(&format!("model: not consulted: {}", replayed.note));

@@ -519,6 +519,11 @@ pub fn add_file_layers(t: &mut Thesaurus, paths: &LayerPaths) {
         overlay_file(t, learned, Layer::Learned);
     }
     for root in &paths.project_roots {
+        let dir = root.join(crate::paths::PROJECT_DIR);
+        if let Err(err) = crate::own_file::not_a_linked_dir(&dir) {
+            warn_unusable(&dir, &anyhow::Error::new(err), false);
+            continue;
+        }
         for candidate in [paths::project_thesaurus(root), paths::project_kg(root)] {
             if candidate.exists() {
                 overlay_file(t, &candidate, Layer::Project);

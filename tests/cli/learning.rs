@@ -317,6 +317,37 @@ fn a_corrupt_learned_file_is_left_alone_and_reported_once() {
     );
 }
 
+/// A project's `.kgrep` that is a symlink (git keeps them: a cloned project
+/// can bring one) is not used: nothing is learned into the folder it points
+/// to, nor read from it.
+#[test]
+fn a_linked_project_folder_is_neither_written_nor_read() {
+    let dir = project();
+    let elsewhere = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(elsewhere.path(), dir.path().join(".kgrep")).unwrap();
+    let mock = MockLlm::start(vec![teach_gronk()]);
+    dir.use_model(&mock.base_url(), "learn_to = \"project\"");
+    let out = dir.run_llm("auto", &[QUERY, "."]);
+    out.code(0)
+        .stderr_has(".kgrep is a symbolic link; a project's folder is not used through one")
+        .stderr_has("not learning");
+    assert_eq!(
+        std::fs::read_dir(elsewhere.path()).unwrap().count(),
+        0,
+        "nothing written where the link points\n{}",
+        out.describe
+    );
+    // A thesaurus where it points is not read either.
+    std::fs::write(
+        elsewhere.path().join("thesaurus.json"),
+        r#"{"name": "x", "data": {"zibble": {"id": 1, "nterm": "gronk"}}}"#,
+    )
+    .unwrap();
+    let listed = dir.run(&["--thesaurus-list"]);
+    assert!(!listed.stdout.contains("zibble"), "{}", listed.describe);
+    listed.stderr_has("is a symbolic link");
+}
+
 #[test]
 fn learning_into_the_project_thesaurus() {
     let dir = project();
