@@ -122,10 +122,12 @@ impl Stage<'_> {
             .iter()
             .filter_map(|&h| walked.get(h).map(|w| w.key.as_str()))
             .collect();
-        self.verbose(format!(
-            "model: its files, best first: {}",
-            places.join(", ")
-        ));
+        if !places.is_empty() {
+            self.verbose(format!(
+                "model: its files, best first: {}",
+                places.join(", ")
+            ));
+        }
         let offline_agrees = offline_agrees(&self.search, &walked, &model_order);
         let claimed: Vec<(String, usize)> = reply
             .matches
@@ -158,7 +160,21 @@ impl Stage<'_> {
                 self.report.fused = true;
             }
         }
-        if !offline_agrees {
+        let judged_sufficient = self
+            .search
+            .judgement
+            .as_ref()
+            .is_some_and(|j| j.verdict == crate::judge::Verdict::Sufficient);
+        if !offline_agrees && judged_sufficient {
+            // Asked anyway (`--rlm`, `llm = "always"`), the model overruled
+            // offline results the judge found sufficient. One reply is no
+            // lesson against them: a reply steered by a searched file would
+            // otherwise rank its place first in every later offline run.
+            self.verbose(
+                "learned: not keeping the model's answer: it overrules offline results judged sufficient"
+                    .to_string(),
+            );
+        } else if !offline_agrees {
             // Only places that locate teach: a line without the query's
             // words that defines nothing is likely a miscounted one.
             let locating: Vec<(String, usize)> = claimed

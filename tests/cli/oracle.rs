@@ -318,6 +318,31 @@ fn nothing_is_learned_from_a_choice_the_offline_ranking_had_made() {
 }
 
 #[test]
+fn one_reply_that_overrules_a_sufficient_offline_result_is_not_learned() {
+    let d = project();
+    // Sufficient offline, and the model (`--rlm` asks anyway) names another
+    // file's definition: printed, as `--rlm` prints what the model says, but
+    // not kept. Kept, one reply steered by a searched file would have put
+    // its place first in every later offline run of the query.
+    let query = "where is the LruCache capacity";
+    let offline = d.run(&["--offline", "-v", query, "."]);
+    offline.stderr_has("-> sufficient");
+    assert_eq!(offline.headings()[0], "./src/cache.py");
+    let mock = claiming(json!([{"path": "src/users.py", "line": 1}]));
+    d.use_model(&mock.base_url(), "");
+    let out = d.run(&["--rlm", "-v", query, "."]);
+    out.code(0)
+        .stdout_has("./src/users.py\n1:\tdef lookup_account(name):\n")
+        .stderr_has(
+            "not keeping the model's answer: it overrules offline results judged sufficient",
+        );
+    assert!(!mock.received().is_empty());
+    assert!(!d.learned_path().exists(), "{}", out.describe);
+    let again = d.run(&["--offline", query, "."]);
+    assert_eq!(again.headings()[0], "./src/cache.py");
+}
+
+#[test]
 fn only_the_models_first_file_and_its_code_lines_are_learned() {
     let d = project();
     let (query, _, _) = CASES[0];
