@@ -142,6 +142,27 @@ impl Stage<'_> {
             .collect();
         match policy {
             Policy::Replace => {
+                // The ranked files follow their haystacks into `walked`'s
+                // indexes (`--explain` and `-v` read a file's figures by
+                // index: kept as they were, they named another file's).
+                let key_of: Vec<String> = self
+                    .search
+                    .haystacks
+                    .iter()
+                    .map(|h| h.key.clone())
+                    .collect();
+                let index: HashMap<&str, usize> = walked
+                    .iter()
+                    .enumerate()
+                    .map(|(i, h)| (h.key.as_str(), i))
+                    .collect();
+                self.search.ranked.retain_mut(|f| {
+                    let moved = key_of.get(f.haystack).and_then(|k| index.get(k.as_str()));
+                    if let Some(&i) = moved {
+                        f.haystack = i;
+                    }
+                    moved.is_some()
+                });
                 self.search.haystacks = walked;
                 self.search.selected = selected;
                 self.search.scores.clear();

@@ -343,6 +343,40 @@ fn one_reply_that_overrules_a_sufficient_offline_result_is_not_learned() {
 }
 
 #[test]
+fn explain_gives_each_file_its_own_figures_after_the_model_chose() {
+    let d = project();
+    let query = "where is the LruCache capacity";
+    let said = |run: &Run, key: &str| -> Option<String> {
+        let prefix = format!("explain: {key}:");
+        run.stdout
+            .lines()
+            .chain(run.stderr.lines())
+            .find(|l| l.trim_start_matches("kgrep: ").starts_with(&prefix))
+            .map(|l| l.trim_start_matches("kgrep: ").to_string())
+    };
+    let offline = d.run(&["--offline", "--explain", query, "."]);
+    let cache = said(&offline, "src/cache.py").expect("cache.py is explained offline");
+    // `--rlm` prints the model's files, in its order: a file the offline
+    // ranking had ranked keeps its own figures, not another file's.
+    let mock = claiming(json!([
+        {"path": "src/users.py", "line": 1},
+        {"path": "src/cache.py", "line": 3}
+    ]));
+    d.use_model(&mock.base_url(), "");
+    let out = d.run(&["--rlm", "--no-learn", "--explain", query, "."]);
+    out.code(0);
+    assert_eq!(said(&out, "src/cache.py"), Some(cache), "{}", out.describe);
+    let users = said(&out, "src/users.py").expect("users.py is explained");
+    assert_eq!(
+        Some(users),
+        said(&offline, "src/users.py")
+            .or_else(|| Some("explain: src/users.py: chosen by the model".to_string())),
+        "{}",
+        out.describe
+    );
+}
+
+#[test]
 fn only_the_models_first_file_and_its_code_lines_are_learned() {
     let d = project();
     let (query, _, _) = CASES[0];
