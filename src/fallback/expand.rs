@@ -24,7 +24,8 @@ const MIN_MODEL_WORD: usize = 3;
 /// The vocabulary (`vocabulary`) of the lines around the `best` best lines of
 /// the first `files` ranked files. `load` reads a haystack (by index) as a
 /// model may see it (`llm::outbound::document`: redacted whole, before this
-/// splits its lines into words); redaction markers give no words.
+/// splits its lines into words); a line that held a secret gives no words
+/// (`llm::outbound::vocabulary_line`).
 pub fn vocabulary_near(
     ranked: &[RankedFile],
     mut load: impl FnMut(usize) -> Option<Document>,
@@ -43,7 +44,9 @@ pub fn vocabulary_near(
             let hi = (n + VOCABULARY_WINDOW).min(lines.len());
             for line in lines.iter().take(hi).skip(lo - 1) {
                 let line = String::from_utf8_lossy(line);
-                texts.push(crate::llm::outbound::without_markers(&line).into_owned());
+                if let Some(line) = crate::llm::outbound::vocabulary_line(&line) {
+                    texts.push(line.to_string());
+                }
             }
         }
     }

@@ -145,16 +145,20 @@ impl Client {
         self.meter.calls()
     }
 
-    /// Sends one prompt and parses the reply. Counts one call against the
+    /// Sends one prompt and parses the reply, its paths mapped back to the
+    /// files' keys (`Reply::with_keys`). Counts one call against the
     /// meter before anything is sent; adds the server's token usage whenever a
     /// 2xx reply arrives, even if its content is then unusable.
     pub fn complete(&self, prompt: &Prompt) -> Result<Reply, LlmError> {
         self.meter.take_call()?;
         let completion = self.exchange(prompt)?;
         self.meter.add_usage(completion.usage);
+        // Paths sent redacted name their files again (`Prompt::paths`).
         match parse_reply(&completion.text) {
-            Ok(reply) => Ok(reply),
-            Err(ReplyError::Truncated { salvaged }) => Err(LlmError::Truncated { salvaged }),
+            Ok(reply) => Ok(reply.with_keys(&prompt.paths)),
+            Err(ReplyError::Truncated { salvaged }) => Err(LlmError::Truncated {
+                salvaged: salvaged.map(|r| Box::new(r.with_keys(&prompt.paths))),
+            }),
             Err(_) if completion.truncated => Err(LlmError::Truncated { salvaged: None }),
             Err(err) => Err(LlmError::BadReply(err.to_string())),
         }

@@ -8,8 +8,15 @@
 //! - any other file is redacted ([`redact::redact_lines`]) as a whole, line
 //!   by line, before anything cuts it into excerpts or splits it into words
 //!   ([`document`]): a key block is known from BEGIN to END, a key body's
-//!   short last line follows its long lines, and a secret is replaced whole,
-//!   never word by word (where no rule would recognise a fragment);
+//!   short last line follows its long lines, a value on the lines after its
+//!   name is known from the name, and a secret is replaced whole, never word
+//!   by word (where no rule would recognise a fragment);
+//! - vocabulary words come only from lines that held no secret
+//!   ([`vocabulary_line`]), and a word that is or looks like one is not sent
+//!   ([`word`]);
+//! - a file's path is sent with each part that is a secret redacted
+//!   ([`path`]: `src/[REDACTED].py`); the prompt numbers them so that the
+//!   model's claims map back to the file (`prompt`, `Reply::with_keys`);
 //! - free text sent as it is (the query) is redacted the same way ([`text`]).
 //!
 //! The model stage reads documents for a prompt only through [`document`];
@@ -54,26 +61,36 @@ pub fn text(text: &str) -> String {
     redact::redact(text).text
 }
 
+/// A file's path as it may be sent: `None` when no part of it is a secret
+/// (it is sent as it is), else the path with those parts redacted
+/// (`src/sk-proj-….py` → `src/[REDACTED].py`).
+pub fn path(key: &str) -> Option<String> {
+    redact::redact_path(key)
+}
+
+/// Longest vocabulary word sent, in chars: identifiers are split into their
+/// words (`query::words`), and no word of code is this long; a longer run of
+/// letters is data (a lower-case password, a piece of an encoded key).
+pub const MAX_WORD_CHARS: usize = 24;
+
 /// One vocabulary word as it may be sent: `None` when the word is (or
-/// holds) a secret, or is a redaction marker's word.
+/// holds) a secret, looks like one (a random token, a run of letters
+/// longer than [`MAX_WORD_CHARS`]), or is a redaction marker's word.
 pub fn word(word: &str) -> Option<String> {
     let word = word.trim();
     let r = redact::redact(word);
-    (r.count == 0 && !word.is_empty() && !redact::is_secret_token(word)).then_some(r.text)
+    let secret = r.count > 0 || redact::is_secret_token(word);
+    let data = word.chars().count() > MAX_WORD_CHARS;
+    (!secret && !data && !word.is_empty()).then_some(r.text)
 }
 
-/// A redacted line without its redaction markers, for splitting into words:
-/// the marker's own words (`redacted`, `private`, `key`, `material`) are
-/// not the corpus's vocabulary.
-pub fn without_markers(line: &str) -> Cow<'_, str> {
-    if !line.contains(REDACTED) {
-        return Cow::Borrowed(line);
-    }
-    let mut out = line.to_string();
-    for marker in redact::LINE_MARKERS {
-        out = out.replace(marker, " ");
-    }
-    Cow::Owned(out.replace(REDACTED, " "))
+/// A line of a redacted document as vocabulary words may be taken from it:
+/// `None` when the line held a secret (a marker is in it). Its other words
+/// (`mysql`, `uroot` around a redacted `-p…`) could be the secret's own
+/// pieces that no rule saw, and the marker's words (`redacted`, `private`,
+/// `key`, `material`) are not the corpus's vocabulary.
+pub fn vocabulary_line(line: &str) -> Option<&str> {
+    (!line.contains(REDACTED)).then_some(line)
 }
 
 #[cfg(test)]
@@ -82,6 +99,16 @@ mod tests {
     use super::*;
 
     use crate::testing::doc;
+
+    #[test]
+    fn paths_with_a_secret_in_them_are_redacted() {
+        let key = format!("AKIA{}", "IOSFODNN7EXAMPLE");
+        assert_eq!(
+            path(&format!("src/{key}.py")).as_deref(),
+            Some("src/[REDACTED].py")
+        );
+        assert_eq!(path("src/app.py"), None);
+    }
 
     #[test]
     fn secret_files_are_withheld_whole() {
@@ -115,13 +142,21 @@ mod tests {
     }
 
     #[test]
-    fn vocabulary_words_and_markers() {
+    fn vocabulary_words_and_lines() {
         assert_eq!(word(" retry ").as_deref(), Some("retry"));
         assert_eq!(word("sk-proj-A1b2C3d4E5f6G7h8I9j0K1l2M3n4"), None);
         assert_eq!(word("q7Xk2Lp9Vz3Rt8Wm1Nb6Hc4J"), None);
-        assert_eq!(without_markers("[REDACTED] (private key)").trim(), "");
-        assert_eq!(without_markers("A=[REDACTED] b"), "A=  b");
-        assert!(matches!(without_markers("plain"), Cow::Borrowed(_)));
+        assert_eq!(word("alllowercasepasswordvalue"), None);
+        assert_eq!(
+            word("internationalization").as_deref(),
+            Some("internationalization")
+        );
+        assert_eq!(vocabulary_line("[REDACTED] (private key)"), None);
+        assert_eq!(vocabulary_line("mysql(\"-uroot\", \"-p[REDACTED]\")"), None);
+        assert_eq!(
+            vocabulary_line("def connect(retry):"),
+            Some("def connect(retry):")
+        );
         assert_eq!(
             text("where is AKIAIOSFODNN7EXAMPLE used"),
             "where is [REDACTED] used"

@@ -5,8 +5,8 @@
 //! Owns the wording of the system prompts, the JSON schema of the reply asked
 //! for, the prompt token budget, and the two safety rules for content: what is
 //! sent passes [`outbound`](super::outbound) once more (secret files left out,
-//! excerpt lines, vocabulary words and the query redacted), whatever the
-//! caller already did; excerpts are wrapped as data (`<excerpt>` blocks whose
+//! excerpt lines, vocabulary words, the query and file paths redacted),
+//! whatever the caller already did; excerpts are wrapped as data (`<excerpt>` blocks whose
 //! closing tag cannot be forged, every line prefixed with its number) and the
 //! system prompt says instructions inside them are text. The model's answer is
 //! never trusted anyway: `verify` checks every claim. Nothing here does I/O.
@@ -14,7 +14,7 @@
 use serde_json::{json, Map, Value};
 
 use super::outbound;
-use super::redact::{redact, redact_lines};
+use super::redact::{redact, redact_lines, REDACTED};
 
 /// Default prompt budget for selection: the issue's bar is "under 4k prompt
 /// tokens" for a typical fallback, and a small local model's context is 8k.
@@ -134,6 +134,11 @@ pub struct Prompt {
     /// smaller of this and the endpoint's `max_tokens`.
     pub max_tokens: u32,
     pub stats: PromptStats,
+    /// Excerpt paths sent in place of their file's key, `(sent, key)`: a
+    /// key with a secret in it (`src/sk-proj-….py`) is sent redacted and
+    /// numbered (`src/[REDACTED-1].py`); `Reply::with_keys` maps the
+    /// reply's paths back.
+    pub paths: Vec<(String, String)>,
 }
 
 /// What went into a prompt, for `-v`.
@@ -205,6 +210,7 @@ pub fn expansion(req: &ExpansionRequest) -> Prompt {
         schema,
         max_tokens: EXPANSION_MAX_TOKENS,
         stats,
+        paths: Vec::new(),
     }
 }
 
@@ -228,6 +234,7 @@ pub fn selection(req: &SelectionRequest) -> Prompt {
     let fixed = estimate_tokens(&system) + estimate_tokens(&head) + estimate_tokens(tail);
     let mut left = req.budget_tokens.saturating_sub(fixed);
     let mut body = String::new();
+    let mut paths = Vec::new();
     for excerpt in &req.excerpts {
         // Secret files (`.env`, keys…) are never sent; rlmgrep has no option
         // to send them either.
@@ -237,15 +244,21 @@ pub fn selection(req: &SelectionRequest) -> Prompt {
         }
         let (lines, redactions) = redact_lines(&excerpt.lines);
         let first_excerpt = stats.excerpts == 0;
-        match render_excerpt(stats.excerpts + 1, excerpt, &lines, left, first_excerpt) {
+        let known = paths.len();
+        let path = sent_path(&excerpt.path, &mut paths);
+        let id = stats.excerpts + 1;
+        match render_excerpt(id, &path, excerpt, &lines, left, first_excerpt) {
             Some((block, sent)) => {
                 left = left.saturating_sub(estimate_tokens(&block));
                 body.push_str(&block);
                 stats.excerpts += 1;
                 stats.lines += sent;
-                stats.redactions += redactions;
+                stats.redactions += redactions + (paths.len() - known);
             }
-            None => stats.over_budget += 1,
+            None => {
+                paths.truncate(known);
+                stats.over_budget += 1;
+            }
         }
     }
     let user = format!("{head}{body}{tail}");
@@ -261,7 +274,26 @@ pub fn selection(req: &SelectionRequest) -> Prompt {
             SELECTION_MAX_TOKENS
         },
         stats,
+        paths,
     }
+}
+
+/// The path an excerpt of the file `key` is sent under: the key itself, or
+/// when a part of it is a secret (`outbound::path`) the key redacted, its
+/// markers numbered by the order such paths first appear in the prompt
+/// (`src/[REDACTED-1].py`), so that each maps back to one file (`paths`,
+/// `(sent, key)`).
+fn sent_path(key: &str, paths: &mut Vec<(String, String)>) -> String {
+    let Some(redacted) = outbound::path(key) else {
+        return key.to_string();
+    };
+    if let Some((sent, _)) = paths.iter().find(|(_, k)| k == key) {
+        return sent.clone();
+    }
+    let n = paths.len() + 1;
+    let sent = redacted.replace(REDACTED, &format!("[REDACTED-{n}]"));
+    paths.push((sent.clone(), key.to_string()));
+    sent
 }
 
 fn selection_system(req: &SelectionRequest) -> String {
@@ -319,17 +351,18 @@ fn selection_system(req: &SelectionRequest) -> String {
     rules.join("\n\n")
 }
 
-/// One `<excerpt>` block, or `None` if not even its first line fits in `left`
-/// tokens. The first excerpt sent may be cut to fit; later ones are whole or not
-/// at all. Returns the block and how many lines it holds.
+/// One `<excerpt>` block, sent under `path`, or `None` if not even its first
+/// line fits in `left` tokens. The first excerpt sent may be cut to fit; later
+/// ones are whole or not at all. Returns the block and how many lines it holds.
 fn render_excerpt(
     id: usize,
+    path: &str,
     excerpt: &Excerpt,
     lines: &[String],
     left: usize,
     may_cut: bool,
 ) -> Option<(String, usize)> {
-    let path = serde_json::to_string(&excerpt.path).unwrap_or_else(|_| "\"?\"".to_string());
+    let path = serde_json::to_string(path).unwrap_or_else(|_| "\"?\"".to_string());
     let open = format!("<excerpt id=\"{id}\" path={path}>\n");
     let close = "</excerpt>\n";
     let mut block = open;
@@ -549,6 +582,60 @@ mod tests {
             (p.stats.secret_files, p.stats.redactions, p.stats.excerpts),
             (2, 1, 1)
         );
+    }
+
+    #[test]
+    fn a_path_with_a_secret_in_it_is_sent_redacted_and_numbered() {
+        let openai = format!("src/sk-proj-{}.py", "A1b2C3d4E5f6G7h8I9j0K1l2M3n4");
+        let aws = format!("src/AKIA{}.py", "IOSFODNN7EXAMPLE");
+        let req = SelectionRequest::new(
+            "database connection",
+            vec![
+                excerpt(&openai, 1, &["# database connection settings"]),
+                excerpt("src/app.py", 1, &["connect()"]),
+                excerpt(&aws, 1, &["# database connection"]),
+                excerpt(&openai, 9, &["db = connect()"]),
+            ],
+        );
+        let p = selection(&req);
+        assert!(
+            !p.user.contains("sk-proj") && !p.user.contains("AKIA"),
+            "{}",
+            p.user
+        );
+        assert!(
+            p.user.contains("path=\"src/[REDACTED-1].py\""),
+            "{}",
+            p.user
+        );
+        assert!(
+            p.user.contains("path=\"src/[REDACTED-2].py\""),
+            "{}",
+            p.user
+        );
+        assert!(p.user.contains("path=\"src/app.py\""));
+        assert_eq!(
+            p.paths,
+            vec![
+                ("src/[REDACTED-1].py".to_string(), openai.clone()),
+                ("src/[REDACTED-2].py".to_string(), aws.clone()),
+            ]
+        );
+        assert_eq!(p.stats.redactions, 2);
+        // Claims on the sent paths map back to the files.
+        let reply = crate::llm::parse_reply(
+            r#"{"matches": [{"path": "src/[REDACTED-2].py", "line": 1}, {"path": "src/app.py", "line": 1}],
+                "searches": [{"path": "src/[REDACTED-1].py", "start": 1, "end": 9}],
+                "answer": "see src/[REDACTED-1].py:9"}"#,
+        )
+        .unwrap()
+        .with_keys(&p.paths);
+        assert_eq!(reply.matches[0].path, aws);
+        assert_eq!(reply.matches[1].path, "src/app.py");
+        assert!(
+            matches!(&reply.searches[0], crate::llm::Search::Range { path, .. } if *path == openai)
+        );
+        assert_eq!(reply.answer.unwrap(), format!("see {openai}:9"));
     }
 
     #[test]

@@ -49,6 +49,38 @@ pub struct Reply {
     pub malformed: usize,
 }
 
+impl Reply {
+    /// The reply with every path the prompt sent in place of a file's key
+    /// (`paths`: `(sent, key)`, `Prompt::paths`) back to that key: its
+    /// claims, citations and range searches name the file, and its answer
+    /// says the file's path (it is shown here, never sent).
+    pub fn with_keys(mut self, paths: &[(String, String)]) -> Reply {
+        if paths.is_empty() {
+            return self;
+        }
+        let key_of = |path: &mut String| {
+            if let Some((_, key)) = paths.iter().find(|(sent, _)| sent == path) {
+                *path = key.clone();
+            }
+        };
+        self.matches
+            .iter_mut()
+            .chain(self.citations.iter_mut())
+            .for_each(|c| key_of(&mut c.path));
+        for search in &mut self.searches {
+            if let Search::Range { path, .. } = search {
+                key_of(path);
+            }
+        }
+        if let Some(answer) = &mut self.answer {
+            for (sent, key) in paths {
+                *answer = answer.replace(sent, key);
+            }
+        }
+        self
+    }
+}
+
 /// A concept proposed by the model.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Concept {

@@ -361,6 +361,7 @@ mod tests {
             schema: json!({"type": "object"}),
             max_tokens: 1_000,
             stats: Default::default(),
+            paths: Vec::new(),
         }
     }
 

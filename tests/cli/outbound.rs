@@ -321,3 +321,157 @@ fn a_key_the_server_echoes_in_another_case_is_never_printed() {
         );
     }
 }
+
+/// What the probe of issue s43c found sent: a file holding each form its
+/// rules missed (typed and `#define` assignments, a YAML block scalar and a
+/// parenthesised value on the next lines, DSNs, an `Authorization: Token`,
+/// command-line passwords, positional credentials, a hex key, a token split
+/// over literals), a file named after a key, secrets files named as no rule
+/// knew, and a password typed in the query. Passwords are lower-case noise:
+/// only the rules that read context can find them.
+fn probe_forms() -> (Planted, String) {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+    let mut secrets: Vec<(&'static str, String)> = Vec::new();
+    fn word(secrets: &mut Vec<(&'static str, String)>, kind: &'static str, seed: u64) -> String {
+        let value = noise(seed, 14, b"abcdefghijklmnopqrstuvwxyz");
+        secrets.push((kind, value.clone()));
+        value
+    }
+    let typed = word(&mut secrets, "typed assignment", 800);
+    let libpq = word(&mut secrets, "libpq DSN", 801);
+    let redis = word(&mut secrets, "redis URL", 802);
+    let ado = word(&mut secrets, "connection string", 803);
+    let header = word(&mut secrets, "Authorization: Token", 804);
+    let shell = word(&mut secrets, "mysql -p", 805);
+    let query_key = word(&mut secrets, "URL query", 806);
+    let tuple = word(&mut secrets, "auth tuple", 807);
+    let jdbc = word(&mut secrets, "getConnection", 808);
+    let paren = word(&mut secrets, "parenthesised value", 809);
+    let rust = word(&mut secrets, "Rust const", 810);
+    let define = word(&mut secrets, "#define", 811);
+    let yaml = word(&mut secrets, "YAML block scalar", 812);
+    let curl = word(&mut secrets, "curl -u", 813);
+    let typed_query = word(&mut secrets, "typed in the query", 814);
+    let hex = noise(815, 64, b"0123456789abcdef");
+    let ghp = noise(816, 36, ALNUM);
+    let aws_id = format!("AKIA{}", noise(817, 16, UPPER_DIGITS));
+    secrets.push(("hex key", hex.clone()));
+    secrets.push(("split GitHub token", ghp.clone()));
+    secrets.push(("key in a file name", aws_id.clone()));
+    dir.write(
+        "src/settings.py",
+        format!(
+            "# database connection settings\n\
+             def connect_database(retry):\n    \
+             password: str = \"{typed}\"\n    \
+             dsn = \"host=db user=app password={libpq} dbname=prod\"\n    \
+             redis_url = \"redis://:{redis}@localhost:6379/0\"\n    \
+             conn = \"Server=db;User Id=sa;Password={ado};\"\n    \
+             headers = {{\"Authorization\": \"Token {header}\"}}\n    \
+             mysql(\"-uroot\", \"-p{shell}\")\n    \
+             api = \"https://api.example.com/v1?api_key={query_key}&x=1\"\n    \
+             auth = (\"admin\", \"{tuple}\")\n    \
+             cur = DriverManager.getConnection(url, \"root\", \"{jdbc}\")\n    \
+             curl = \"curl -u admin:{curl} https://db.example.com\"\n    \
+             hmac = bytes.fromhex(\"{hex}\")\n    \
+             gh = \"ghp_\" + \"{ghp}\"\n    \
+             PASSWORD = (\n        \"{paren}\"\n    )\n    \
+             return pool(dsn, retry)\n"
+        ),
+    );
+    dir.write(
+        "src/db.rs",
+        format!(
+            "// database connection settings\n\
+             const DB_PASSWORD: &str = \"{rust}\";\n\
+             #define DB_PASSWD \"{define}\"\n\
+             fn open_database_connection() {{}}\n"
+        ),
+    );
+    dir.write(
+        "config/app.yaml",
+        format!(
+            "# database connection settings\ndatabase:\n  password: >-\n    {yaml}\n  host: db\n"
+        ),
+    );
+    dir.write(
+        &format!("src/{aws_id}.py"),
+        "# database connection settings\ndef database_connection_pool():\n    return 1\n",
+    );
+    for (name, seed) in [
+        ("terraform.tfstate", 820),
+        ("id_rsa.bak", 821),
+        ("prod.env.local", 822),
+        ("aws_credentials", 823),
+    ] {
+        let value = word(&mut secrets, name, seed);
+        dir.write(name, format!("database connection settings\n{value}\n"));
+    }
+    let query =
+        format!("where are the database connection settings renewed password={typed_query}");
+    let planted = Planted {
+        dir,
+        secrets,
+        aws_secret: String::new(),
+    };
+    (planted, query)
+}
+
+#[test]
+fn the_probe_forms_never_reach_the_model_and_claims_still_map_back() {
+    let (planted, query) = probe_forms();
+    let aws_file = planted
+        .secrets
+        .iter()
+        .find(|(kind, _)| *kind == "key in a file name")
+        .map(|(_, id)| format!("src/{id}.py"))
+        .unwrap();
+    let mock = MockLlm::respond(Box::new(|request: &Received| {
+        if request.body.contains("widen a search") {
+            return Step::chat(
+                &json!({"concepts": [{"name": "database connection",
+                    "synonyms": ["pool"], "related": ["dsn"]}]})
+                .to_string(),
+            );
+        }
+        // The file named after a key, as the prompt named it.
+        Step::chat(
+            &json!({"matches": [{"path": "src/[REDACTED-1].py", "line": 2},
+                                {"path": "src/settings.py", "line": 2}]})
+            .to_string(),
+        )
+    }));
+    planted.dir.use_model(&mock.base_url(), "learn = false");
+    let out = planted.dir.run_llm("always", &["-v", &query, "."]);
+    assert_eq!(out.code, 0, "{}", out.describe);
+    let received = mock.received();
+    assert_nothing_secret_sent(&planted, &received, "probe forms");
+    let mut bodies = String::new();
+    for request in &received {
+        strings_of(&request.json(), &mut bodies);
+    }
+    for name in [
+        "terraform.tfstate",
+        "id_rsa.bak",
+        "prod.env.local",
+        "aws_credentials",
+    ] {
+        assert!(!bodies.contains(name), "{name} was sent:\n{bodies}");
+    }
+    // The code around the secrets is still sent, with only the secrets gone.
+    for line in [
+        "def connect_database(retry):",
+        "return pool(dsn, retry)",
+        "password: str = \"[REDACTED]\"",
+        "dsn = \"host=db user=app password=[REDACTED] dbname=prod\"",
+        "headers = {\"Authorization\": \"Token [REDACTED]\"}",
+        "path=\"src/[REDACTED-1].py\"",
+    ] {
+        assert!(bodies.contains(line), "{line} not sent:\n{bodies}");
+    }
+    // The model's claim on the redacted path is the real file's line.
+    out.stdout_has(&format!(
+        "./{aws_file}\n2:\tdef database_connection_pool():\n"
+    ));
+}

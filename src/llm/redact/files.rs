@@ -1,0 +1,265 @@
+//! Files that are secrets by nature, known by their path alone: dotenv
+//! files, private keys, keystores, credentials and token files, Terraform
+//! state. Their content is never sent to a model (`llm::outbound`), and the
+//! MCP server never returns one (`mcp::tools`, `walk`).
+//!
+//! Owns only the decision from a path. Does not own what is redacted inside
+//! any other file (`redact`), nor a secret written in a path (`redact`'s
+//! `redact_path`).
+
+/// Files that are secrets by nature: their content is never sent to a model
+/// unless the user opts in. Templates (`.env.example`, `.env.sample`, …) are
+/// not; nor is source code named like one (`process.env.d.ts`,
+/// `src/credentials_test.py`).
+pub fn is_secret_file(path: &str) -> bool {
+    let path = path.replace('\\', "/");
+    let name = path.rsplit('/').next().unwrap_or("").to_ascii_lowercase();
+    let in_dir = |dir: &str| path.split('/').any(|part| part == dir);
+    const NAMES: [&str; 26] = [
+        ".envrc",
+        ".netrc",
+        "_netrc",
+        ".npmrc",
+        ".pypirc",
+        ".pgpass",
+        "pgpass.conf",
+        ".git-credentials",
+        ".htpasswd",
+        "htpasswd",
+        ".dockercfg",
+        ".my.cnf",
+        ".s3cfg",
+        ".boto",
+        ".vault-token",
+        "credentials",
+        "credentials.json",
+        "credentials.yml",
+        "credentials.yaml",
+        "secrets.json",
+        "secrets.yml",
+        "secrets.yaml",
+        "secrets.toml",
+        "terraform.tfvars",
+        "master.key",
+        "serviceaccountkey.json",
+    ];
+    const EXTENSIONS: [&str; 12] = [
+        "pem", "key", "p12", "pfx", "p8", "jks", "jceks", "keystore", "kdbx", "ppk", "tfvars",
+        "tfstate",
+    ];
+    /// OpenSSH's private key names; `id_rsa.pub` is the public key.
+    const KEY_NAMES: [&str; 6] = [
+        "id_rsa",
+        "id_dsa",
+        "id_ecdsa",
+        "id_ed25519",
+        "id_ecdsa_sk",
+        "id_ed25519_sk",
+    ];
+    if name == ".env" || name.ends_with(".env") {
+        return true;
+    }
+    // `.env.local`, `.env.production.local`, `prod.env.local`,
+    // `config.env.json`: a dotenv variant unless a template or source code.
+    if let Some(variant) = name.strip_prefix(".env.") {
+        return !is_template(variant);
+    }
+    if let Some((_, variant)) = name.split_once(".env.") {
+        return !is_template(variant) && !is_code_extension(extension(variant));
+    }
+    if NAMES.contains(&name.as_str()) || name.ends_with(".tfstate.backup") {
+        return true;
+    }
+    // `id_rsa`, and its copies: `id_rsa.bak`, `id_ed25519.old`, `id_rsa~`.
+    if KEY_NAMES.iter().any(|key| {
+        name.strip_prefix(key).is_some_and(|rest| {
+            rest.is_empty()
+                || (rest.starts_with(['.', '~', '-'])
+                    && !name.contains(".pub")
+                    && !is_code_extension(extension(rest)))
+        })
+    }) {
+        return true;
+    }
+    // `deploy_key`, `ssh_host_ed25519_key`: a key file without an extension.
+    if !name.contains('.') && name.ends_with("_key") {
+        return true;
+    }
+    let (stem, ext) = name.rsplit_once('.').unwrap_or((name.as_str(), ""));
+    // `aws_credentials`, `gcp-credentials.json`, `app_secrets.yml`,
+    // `service-account.json`: data files whose name says what they hold.
+    let data = ext.is_empty() || DATA_EXTENSIONS.contains(&ext);
+    if data
+        && (stem.ends_with("credentials")
+            || stem.ends_with("secrets")
+            || (ext == "json"
+                && ["service-account", "service_account", "serviceaccount"]
+                    .iter()
+                    .any(|p| stem.starts_with(p))))
+    {
+        return true;
+    }
+    if in_dir(".ssh")
+        && !name.ends_with(".pub")
+        && !["known_hosts", "config"].contains(&name.as_str())
+    {
+        return true;
+    }
+    if in_dir(".gnupg") && !name.ends_with(".conf") {
+        return true;
+    }
+    if (in_dir(".docker") && name == "config.json") || (in_dir(".kube") && name == "config") {
+        return true;
+    }
+    !stem.is_empty() && EXTENSIONS.contains(&ext)
+}
+
+/// Extensions of files that hold data (settings, exports), not code.
+const DATA_EXTENSIONS: [&str; 12] = [
+    "json",
+    "yml",
+    "yaml",
+    "toml",
+    "ini",
+    "conf",
+    "cfg",
+    "txt",
+    "csv",
+    "xml",
+    "properties",
+    "env",
+];
+
+/// A dotenv variant (what follows `.env.`) that is a template: any of its
+/// dot-separated parts says so (`example`, `sample.local`).
+fn is_template(variant: &str) -> bool {
+    const TEMPLATES: [&str; 5] = ["example", "sample", "template", "dist", "defaults"];
+    variant.split('.').any(|part| TEMPLATES.contains(&part))
+}
+
+/// The last dot-separated part of a name (the whole name without a dot).
+fn extension(name: &str) -> &str {
+    name.rsplit('.').next().unwrap_or(name)
+}
+
+/// Extensions of source code and documents: `process.env.d.ts` is code.
+fn is_code_extension(ext: &str) -> bool {
+    const CODE: [&str; 34] = [
+        "ts", "tsx", "js", "jsx", "mjs", "cjs", "py", "pyi", "rb", "go", "rs", "java", "kt", "kts",
+        "swift", "php", "cs", "c", "h", "cc", "cpp", "hpp", "scala", "sh", "bash", "zsh", "ps1",
+        "lua", "dart", "vue", "svelte", "md", "rst", "html",
+    ];
+    CODE.contains(&ext)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secret_files_by_nature() {
+        for path in [
+            ".env",
+            "app/.env",
+            ".env.local",
+            ".env.production",
+            ".envrc",
+            "app/.envrc",
+            "prod.env",
+            "certs/server.pem",
+            "tls/server.key",
+            "home/.ssh/id_rsa",
+            "id_ed25519",
+            ".netrc",
+            ".npmrc",
+            ".pypirc",
+            "~/.aws/credentials",
+            "config/credentials.json",
+            "config\\secrets.yml",
+            "deploy/terraform.tfvars",
+            ".ssh/my_deploy_key",
+            ".docker/config.json",
+            ".kube/config",
+            "keystore.jks",
+        ] {
+            assert!(is_secret_file(path), "{path}");
+        }
+        for path in [
+            ".env.example",
+            ".env.sample",
+            "src/env.rs",
+            "environment.py",
+            "id_rsa.pub",
+            ".ssh/known_hosts",
+            ".ssh/config",
+            "src/key.rs",
+            "docs/keys.md",
+            "config.json",
+            "src/credentials_test.py",
+            "Makefile",
+            ".key",
+        ] {
+            assert!(!is_secret_file(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn secret_files_the_probe_found_sent() {
+        for path in [
+            "terraform.tfstate",
+            "infra/prod.tfstate",
+            "terraform.tfstate.backup",
+            "id_rsa.bak",
+            "keys/id_ed25519.old",
+            "id_rsa~",
+            "prod.env.local",
+            ".env.production.local",
+            ".env.bak",
+            "config.env.json",
+            "deploy/staging.env.yaml",
+            "aws_credentials",
+            "gcp-credentials.json",
+            "app_secrets.yml",
+            "service-account.json",
+            "service_account_prod.json",
+            "firebase/serviceAccountKey.json",
+            "pgpass.conf",
+            "htpasswd",
+            ".my.cnf",
+            "deploy_key",
+            "etc/ssh/ssh_host_ed25519_key",
+            "AuthKey_ABC123.p8",
+            "client.pfx",
+            "store.keystore",
+            ".git-credentials",
+            "home/.gnupg/private-keys-v1.d/ABC.key",
+            "home/.gnupg/pubring.kbx",
+        ] {
+            assert!(is_secret_file(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn code_and_templates_named_like_secrets_are_not() {
+        for path in [
+            ".env.example.local",
+            "prod.env.example",
+            ".env.template",
+            "src/process.env.d.ts",
+            "config/app.env.js",
+            "src/vite-env.d.ts",
+            "id_rsa.pub.bak",
+            "src/id_rsa.py",
+            "src/credentials.py",
+            "src/secrets_manager.rs",
+            "docs/credentials.md",
+            "tests/service_account_test.go",
+            "src/primary_key.rs",
+            ".gnupg/gpg-agent.conf",
+            "src/tfstate.rs",
+            "monkey",
+        ] {
+            assert!(!is_secret_file(path), "{path}");
+        }
+    }
+}

@@ -1,0 +1,315 @@
+//! What a secret looks like by itself, wherever it stands: the key shapes of
+//! the major providers, random-looking tokens, and key-length hex strings;
+//! and which pieces of a literal split in two (`"ghp_" + "…"`, `"AKIA"
+//! "…"`) are a secret once joined.
+//!
+//! Owns telling a token from an identifier or a digest by its shape. Does not
+//! own the rules that know a secret by its context (names, URLs, headers,
+//! command lines: `redact::line`) nor secret files (`redact::files`).
+
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::regex;
+
+/// Key shapes of the major providers, replaced whole. The first group is
+/// the character before the key (kept): a key starts at the start of the
+/// text or after anything but a letter or digit, so `tok_ghp_…` (an
+/// identifier holding a token) is one too.
+pub(super) static TOKEN_SHAPES: LazyLock<Regex> = LazyLock::new(|| {
+    let shapes = [
+        r"sk-[A-Za-z0-9_\-]{20,}", // OpenAI, Anthropic (sk-ant-…)
+        r"(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|AIPA)[0-9A-Z]{16}", // AWS key ids
+        r"(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}", // GitHub tokens
+        r"github_pat_[A-Za-z0-9_]{22,}", // GitHub fine-grained
+        r"glpat-[A-Za-z0-9_\-]{20,}", // GitLab
+        r"AIza[0-9A-Za-z_\-]{35}", // Google
+        r"xox[abposr]-[A-Za-z0-9\-]{10,}", // Slack
+        r"(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}", // Stripe
+        r"hf_[A-Za-z0-9]{30,}",    // Hugging Face
+        r"npm_[A-Za-z0-9]{36}",    // npm
+        r"SK[0-9a-fA-F]{32}",      // Twilio API key
+        r"SG\.[A-Za-z0-9_\-]{20,32}\.[A-Za-z0-9_\-]{20,64}", // SendGrid
+        r"dop_v1_[a-f0-9]{64}",    // DigitalOcean
+        r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}", // Shopify
+        r"pypi-AgE[A-Za-z0-9_\-]{50,}", // PyPI
+        r"AGE-SECRET-KEY-1[0-9A-Z]{58}", // age
+        r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", // JWT
+    ];
+    regex(&format!(r"(^|[^A-Za-z0-9])(?:{})", shapes.join("|")))
+});
+
+/// A run of base64 / base64url characters (a token candidate).
+pub(super) static TOKEN_RUN: LazyLock<Regex> = LazyLock::new(|| regex(r"[A-Za-z0-9+/_\-]+=*"));
+
+/// Shortest token judged random by its shape.
+const MIN_RANDOM_TOKEN: usize = 20;
+/// The share of neighbouring letters and digits that change class (upper,
+/// lower, digit) above which a token is random: about 0.62 for random
+/// base64, 0.2 to 0.4 for identifiers and paths (`getUserProfile2Card`: 0.39).
+const RANDOM_CLASS_CHANGES: f64 = 0.5;
+/// Length of an AWS secret access key (base64, mixed case and digits).
+const AWS_SECRET_LEN: usize = 40;
+/// Lengths of a key written in hex: 128, 160, 192, 256, 384 and 512 bits.
+/// 40 is also a git commit and 64 a SHA-256: [`names_a_digest`] tells them
+/// apart by the words before them.
+const HEX_KEY_LENGTHS: [usize; 6] = [32, 40, 48, 64, 96, 128];
+/// Words before a hex string in which a word naming a key overrides a
+/// digest's ([`names_a_digest`]).
+const DIGEST_CONTEXT_WORDS: usize = 4;
+
+/// Upper and lower case letters and digits, all three.
+pub(super) fn has_mixed_classes(token: &str) -> bool {
+    token.bytes().any(|b| b.is_ascii_uppercase())
+        && token.bytes().any(|b| b.is_ascii_lowercase())
+        && token.bytes().any(|b| b.is_ascii_digit())
+}
+
+/// A token that is a credential by its shape alone: an AWS secret (40
+/// characters of base64, mixed case and digits), or a long token of mixed
+/// classes that changes class at most characters (random, not words).
+pub fn is_secret_token(token: &str) -> bool {
+    let body = token.trim_end_matches('=');
+    if body.len() < MIN_RANDOM_TOKEN || !has_mixed_classes(body) {
+        return false;
+    }
+    let aws_secret = body.len() == AWS_SECRET_LEN
+        && body
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/');
+    aws_secret || class_changes(body) >= RANDOM_CLASS_CHANGES
+}
+
+/// The share of neighbouring letters or digits of a different class.
+fn class_changes(token: &str) -> f64 {
+    let class = |b: u8| match b {
+        b'A'..=b'Z' => Some(0),
+        b'a'..=b'z' => Some(1),
+        b'0'..=b'9' => Some(2),
+        _ => None,
+    };
+    let mut pairs = 0usize;
+    let mut changes = 0usize;
+    for w in token.as_bytes().windows(2) {
+        if let (Some(a), Some(b)) = (class(w[0]), class(w[1])) {
+            pairs += 1;
+            changes += usize::from(a != b);
+        }
+    }
+    if pairs == 0 {
+        return 0.0;
+    }
+    changes as f64 / pairs as f64
+}
+
+/// A key written in hex (`0x` optional): one of [`HEX_KEY_LENGTHS`], digits
+/// and letters both (`000…0` and `deadbeef…` words are not keys).
+pub(super) fn is_hex_key(value: &str) -> bool {
+    let hex = value.strip_prefix("0x").unwrap_or(value);
+    HEX_KEY_LENGTHS.contains(&hex.len())
+        && hex.bytes().all(|b| b.is_ascii_hexdigit())
+        && hex.bytes().any(|b| b.is_ascii_digit())
+        && hex.bytes().any(|b| b.is_ascii_alphabetic())
+}
+
+/// Whether the words before a hex string (`before`: the line up to it)
+/// say it is a digest, a revision, an identifier or a test vector, not a
+/// key: `checksum = "…"`, `sha256(b"abc").hexdigest() == "…"`, `commit:
+/// …`, `rev = "…"`, `GUID_X: PCSTR = s!("…")`, `output: hex!("…")`;
+/// unless the last words name a key (`hmac_key = "…"`). A git SHA in prose
+/// (no `=`, `:` or quotes before it) is not looked at at all.
+pub(super) fn names_a_digest(before: &str) -> bool {
+    const DIGEST: [&str; 64] = [
+        "sha",
+        "md",
+        "blake",
+        "crc",
+        "hash",
+        "hashes",
+        "hashed",
+        "digest",
+        "hexdigest",
+        "checksum",
+        "checksums",
+        "cksum",
+        "sum",
+        "integrity",
+        "fingerprint",
+        "thumbprint",
+        "etag",
+        "commit",
+        "commits",
+        "rev",
+        "revision",
+        "ref",
+        "head",
+        "tree",
+        "parent",
+        "oid",
+        "object",
+        "blob",
+        "fix",
+        "fixes",
+        "fixed",
+        "revert",
+        "reverts",
+        "merge",
+        "see",
+        "upstream",
+        "pin",
+        "pinned",
+        "gist",
+        "license",
+        "id",
+        "ids",
+        "uuid",
+        "guid",
+        "address",
+        "addr",
+        "tx",
+        "txid",
+        "block",
+        "version",
+        "expected",
+        "assert",
+        "want",
+        "got",
+        "input",
+        "output",
+        "result",
+        "vector",
+        "vectors",
+        "plaintext",
+        "ciphertext",
+        "nonce",
+        "iv",
+        "serial",
+    ];
+    const KEY: [&str; 10] = [
+        "key",
+        "secret",
+        "token",
+        "hmac",
+        "password",
+        "passwd",
+        "seed",
+        "private",
+        "signing",
+        "credential",
+    ];
+    let words = crate::query::words(before);
+    let last = &words[words.len().saturating_sub(DIGEST_CONTEXT_WORDS)..];
+    words.iter().any(|w| DIGEST.contains(&w.as_str()))
+        && !last.iter().any(|w| KEY.contains(&w.as_str()))
+}
+
+/// The byte ranges of `text` (a literal's pieces joined) that are secrets
+/// by their shape alone: a provider's key shape, a random token, or the
+/// whole text a hex key (`before`, the line before the literal, may say it
+/// is a digest).
+pub(super) fn secret_ranges(text: &str, before: &str) -> Vec<Range<usize>> {
+    let mut out: Vec<Range<usize>> = TOKEN_SHAPES
+        .captures_iter(text)
+        .filter_map(|c| Some(c.get(1)?.end()..c.get(0)?.end()))
+        .collect();
+    out.extend(
+        TOKEN_RUN
+            .find_iter(text)
+            .filter(|m| is_secret_token(m.as_str()))
+            .map(|m| m.range()),
+    );
+    if is_hex_key(text) && !names_a_digest(before) {
+        out.push(0..text.len());
+    }
+    out
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_tokens_are_told_from_identifiers_by_their_shape() {
+        let aws = format!("wJalrXUtnFEMI/K7MDENG/{}", "bPxRfiCYEXAMPLEKEY");
+        let random = format!("q7Xk2Lp9{}", "Vz3Rt8Wm1Nb6Hc4J");
+        assert!(is_secret_token(&aws));
+        assert!(is_secret_token(&random));
+        for word in [
+            "getUserProfile2Card",
+            "src/components/UserProfile2Card/index",
+            "3f2a9b1c4d5e6f708192a3b4c5d6e7f8091a2b3c",
+            "RETRY_BACKOFF_FACTOR_2",
+            "X509Certificate2Collection",
+            "utf8ToBase64UrlSafe",
+        ] {
+            assert!(!is_secret_token(word), "{word}");
+        }
+    }
+
+    #[test]
+    fn hex_keys_have_key_lengths_and_both_digits_and_letters() {
+        let key = format!(
+            "6b3a55e0261b0304143f805a{}",
+            "24924d0c1c44524821305f31d9277843b8a10f4e"
+        );
+        assert!(is_hex_key(&key));
+        assert!(is_hex_key(&format!("0x{key}")));
+        assert!(is_hex_key(&key[..32]));
+        assert!(is_hex_key(&key[..40]));
+        for not in [
+            &key[..31],
+            &key[..50],
+            "00000000000000000000000000000000",
+            "deadbeefdeadbeefdeadbeefdeadbeef",
+            "sha256",
+        ] {
+            assert!(!is_hex_key(not), "{not}");
+        }
+    }
+
+    #[test]
+    fn digests_and_revisions_are_named_before_them() {
+        for before in [
+            "checksum = \"",
+            "assert hashlib.sha256(b\"abc\").hexdigest() == \"",
+            "  commit: ",
+            "rev = \"",
+            "expected_sha256 = '",
+            "\"integrity\": \"",
+            "# Fixes: ",
+            "owner_address = \"",
+            "pub const GUID_USERS_CONTAINER_A: PCSTR = s!(\"",
+            "assert_eq!(buf, hex!(\"",
+        ] {
+            assert!(names_a_digest(before), "{before}");
+        }
+        for before in [
+            "hexkey = \"",
+            "sha = {\"a\": \"x\", \"hmac_key\": \"",
+            "hmac = bytes.fromhex(\"",
+            "db = Datadog(\"",
+            "shared_secret = \"",
+            "KEY=",
+            "",
+        ] {
+            assert!(!names_a_digest(before), "{before}");
+        }
+    }
+
+    #[test]
+    fn joined_pieces_show_their_secret_ranges() {
+        let ghp = format!("ghp_{}", "0123456789abcdefghijABCDEFGHIJ012345");
+        assert_eq!(secret_ranges(&ghp, "x = "), vec![0..ghp.len()]);
+        let aws_id = format!("AKIA{}", "IOSFODNN7EXAMPLE");
+        assert_eq!(secret_ranges(&aws_id, "k = "), vec![0..20]);
+        let bearer = format!("Bearer {aws_id}");
+        assert_eq!(secret_ranges(&bearer, ""), vec![7..27]);
+        assert!(secret_ranges("Hello, world", "").is_empty());
+        let sha = "3f2a9b1c4d5e6f708192a3b4c5d6e7f8091a2b3c";
+        assert_eq!(secret_ranges(sha, "key = "), vec![0..40]);
+        assert!(secret_ranges(sha, "commit = ").is_empty());
+    }
+}

@@ -1,0 +1,611 @@
+//! Tests of the redactor as a whole: every rule through [`redact`], both
+//! directions (the secret gone, ordinary code kept), and [`redact_text`]
+//! agreeing with [`redact_lines`].
+
+#![allow(clippy::unwrap_used)]
+
+use super::*;
+
+/// Planted credentials of every shape the redactor knows, with the secret part
+/// that must disappear. Built from pieces so this file itself trips no scanner.
+fn planted() -> Vec<(String, String)> {
+    let openai = format!("sk-proj-{}", "A1b2C3d4E5f6G7h8I9j0K1l2M3n4");
+    let anthropic = format!("sk-ant-api03-{}", "abcdefghijklmnopqrstuvwxyz012345");
+    let aws = format!("AKIA{}", "IOSFODNN7EXAMPLE");
+    let github = format!("ghp_{}", "0123456789abcdefghijABCDEFGHIJ012345");
+    let github_pat = format!("github_pat_{}", "11ABCDEFG0123456789_abcdefghijklmnop");
+    let google = format!("AIza{}", "SyA-0123456789abcdefghijklmnopqrstu");
+    let slack = format!("xoxb-{}", "123456789012-abcdefghijkl");
+    let stripe = format!("sk_live_{}", "0123456789abcdefABCDEF");
+    let (aws_secret, random) = aws_secret_and_random();
+    let jwt = format!(
+        "eyJhbGciOiJIUzI1NiJ9.{}.{}",
+        "eyJzdWIiOiIxMjM0NTY3ODkwIn0", "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+    );
+    vec![
+        (format!("client = OpenAI(api_key=\"{openai}\")"), openai),
+        (format!("ANTHROPIC_API_KEY={anthropic}"), anthropic),
+        (format!("aws_access_key_id = {aws}"), aws.clone()),
+        (format!("token: {github}"), github),
+        (
+            format!("url = 'https://x:{github_pat}@github.com'"),
+            github_pat,
+        ),
+        (format!("const key = '{google}';"), google),
+        (format!("SLACK={slack}"), slack),
+        (format!("stripe.api_key = \"{stripe}\""), stripe),
+        (format!("Cookie: session={jwt}"), jwt),
+        (
+            "curl -H 'Authorization: Bearer abcdef0123456789abcdef0123456789'".into(),
+            "abcdef0123456789abcdef0123456789".into(),
+        ),
+        (
+            "DATABASE_URL=postgres://admin:hunter2hunter2@db.internal:5432/app".into(),
+            "hunter2hunter2".into(),
+        ),
+        (
+            "DB_PASSWORD=correct-horse-battery".into(),
+            "correct-horse-battery".into(),
+        ),
+        (
+            "  export API_KEY=abc123def456".into(),
+            "abc123def456".into(),
+        ),
+        ("password: s3cr3t-value".into(), "s3cr3t-value".into()),
+        (
+            "{\"client_secret\": \"q8w7e6r5t4\"}".into(),
+            "q8w7e6r5t4".into(),
+        ),
+        ("self.apiKey = \"zxcvbnmasdf\"".into(), "zxcvbnmasdf".into()),
+        ("secret_key := `qwertyuiop`".into(), "qwertyuiop".into()),
+        // Issue 27: shapes today's rules missed.
+        (
+            format!("s3 = boto3.client('s3', '{aws}', '{aws_secret}')"),
+            aws_secret.clone(),
+        ),
+        (format!("Session(\"{aws_secret}\")"), aws_secret.clone()),
+        (
+            "session = login(\"admin\", \"Tr0ub4dor&3x\")".into(),
+            "Tr0ub4dor&3x".into(),
+        ),
+        (
+            "client.signIn(user, 'qwerty-horse-77')".into(),
+            "qwerty-horse-77".into(),
+        ),
+        (
+            "export DATABASE_PASS=Zr8vTq2LmW9xKc".into(),
+            "Zr8vTq2LmW9xKc".into(),
+        ),
+        ("db_pwd: n0tTh3Pwd".into(), "n0tTh3Pwd".into()),
+        (format!("token {random}"), random.clone()),
+    ]
+}
+
+/// An AWS secret's shape (the documentation's example key) and a
+/// random token, built from pieces.
+fn aws_secret_and_random() -> (String, String) {
+    (
+        format!("wJalrXUtnFEMI/K7MDENG/{}", "bPxRfiCYEXAMPLEKEY"),
+        format!("q7Xk2Lp9{}", "Vz3Rt8Wm1Nb6Hc4J"),
+    )
+}
+
+#[test]
+fn every_planted_secret_is_removed() {
+    for (line, secret) in planted() {
+        let out = redact(&line);
+        assert!(!out.text.contains(&secret), "{line} -> {}", out.text);
+        assert!(out.text.contains(REDACTED), "{line} -> {}", out.text);
+        assert!(out.count >= 1, "{line}");
+    }
+}
+
+#[test]
+fn context_around_a_secret_is_kept() {
+    let out = redact("curl -H 'Authorization: Bearer abcdef0123456789abcdef0123456789'");
+    assert_eq!(out.text, "curl -H 'Authorization: Bearer [REDACTED]'");
+    let out = redact("DATABASE_URL=postgres://admin:hunter2hunter2@db.internal:5432/app");
+    assert_eq!(
+        out.text,
+        "DATABASE_URL=postgres://admin:[REDACTED]@db.internal:5432/app"
+    );
+    let out = redact("{\"password\": \"hunter22\", \"user\": \"bob\"}");
+    assert_eq!(
+        out.text,
+        "{\"password\": \"[REDACTED]\", \"user\": \"bob\"}"
+    );
+    let out = redact("DB_PASSWORD=hunter22 ");
+    assert_eq!(out.text, "DB_PASSWORD=[REDACTED]");
+}
+
+#[test]
+fn ordinary_code_is_left_alone() {
+    let lines = [
+        "MAX_TOKENS = 4096",
+        "max_tokens: 512",
+        "token = \"(\"",
+        "if password == \"\":",
+        "password = request.form[\"password\"]",
+        "let token = lexer.next_token()?;",
+        "PWD=/home/user",
+        "TOKEN_LIMIT=true",
+        "def check_password(password: str) -> bool:",
+        "risk-assessment-framework-document-v2",
+        "primary_key = \"user_id\"",
+        "author = \"Jane Doe\"",
+        "Basic usage: see the README",
+        "see https://example.com/a:b@c for details",
+        "API_KEY=",
+        "password: \"\"",
+        "from src.components.UserProfile2Card import index",
+        "import '../components/UserProfile2Card/index.js'",
+        "commit 3f2a9b1c4d5e6f708192a3b4c5d6e7f8091a2b3c",
+        "id = '123e4567-e89b-12d3-a456-426614174000'",
+        "let getHttpResponse2Code = parseHttpHeaderValue64(raw);",
+        "def login(self, user, password):",
+        "login(\"admin\")",
+        "first_pass = compile(tree)",
+        "bypass = \"none\"",
+        "ThisIsAVeryLongIdentifierNameWithoutDigits",
+    ];
+    for line in lines {
+        let out = redact(line);
+        assert_eq!(out.text, line, "{line}");
+        assert_eq!(out.count, 0, "{line}");
+    }
+}
+
+#[test]
+fn private_key_blocks_are_blanked_line_for_line() {
+    let lines = [
+        "key = '''",
+        "-----BEGIN RSA PRIVATE KEY-----",
+        "MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgwMcY2fS7kQq3X",
+        "-----END RSA PRIVATE KEY-----",
+        "'''",
+    ];
+    let (out, count) = redact_lines(&lines);
+    assert_eq!(out.len(), lines.len());
+    assert_eq!(out[0], "key = '''");
+    assert_eq!(out[4], "'''");
+    assert!(out[1..4].iter().all(|l| l.starts_with(REDACTED)));
+    assert_eq!(count, 3);
+    // An excerpt that starts inside a block, and one that ends inside it.
+    let (out, _) = redact_lines(&[
+        "MIIEowIBAAKCAQEA0Z3VS5JJ",
+        "-----END PRIVATE KEY-----",
+        "x = 1",
+    ]);
+    assert_eq!(out[2], "x = 1");
+    assert!(out[0].starts_with(REDACTED) && out[1].starts_with(REDACTED));
+    let (out, _) = redact_lines(&[
+        "y",
+        "-----BEGIN OPENSSH PRIVATE KEY-----",
+        "b3BlbnNzaC1rZXktdjEAAAAA",
+    ]);
+    assert_eq!(out[0], "y");
+    assert!(out[2].starts_with(REDACTED));
+    // Public keys and certificates are not secrets.
+    let (out, count) = redact_lines(&[
+        "-----BEGIN PUBLIC KEY-----",
+        "MIIBIjANBgkq",
+        "-----END PUBLIC KEY-----",
+    ]);
+    assert_eq!(count, 0);
+    assert_eq!(out[1], "MIIBIjANBgkq");
+}
+
+#[test]
+fn bare_key_bodies_are_blanked_with_their_short_last_line() {
+    let body = [
+        "# the key, without its BEGIN/END lines",
+        "MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgwMcY2fS7kQq3X",
+        "bPxRfiCYEXAMPLEKEYwJalrXUtnFEMI7K7MDENGbPxRfiCYEXAMPLEKEY0a1b2c3",
+        "Qk9Vbb9Q==",
+        "x = 1",
+        "short",
+    ];
+    let (out, count) = redact_lines(&body);
+    assert_eq!(out.len(), body.len());
+    assert_eq!(out[0], body[0]);
+    assert!(out[1..4].iter().all(|l| l.starts_with(REDACTED)), "{out:?}");
+    assert_eq!(&out[4..], &body[4..]);
+    assert_eq!(count, 3);
+    // A lone short base64-looking word is not a key body.
+    let (out, count) = redact_lines(&["return", "value"]);
+    assert_eq!((out[0].as_str(), count), ("return", 0));
+}
+
+#[test]
+fn redaction_keeps_the_line_count() {
+    let text = "a\nsk-proj-A1b2C3d4E5f6G7h8I9j0K1l2M3n4\n\nb\n";
+    let out = redact(text);
+    assert_eq!(out.text.matches('\n').count(), text.matches('\n').count());
+    assert_eq!(out.text, "a\n[REDACTED]\n\nb\n");
+}
+
+/// Lines of every kind the rules know, to build documents from.
+fn line_pool() -> Vec<String> {
+    let mut pool: Vec<String> = planted().into_iter().map(|(line, _)| line).collect();
+    pool.extend(
+        [
+            "-----BEGIN RSA PRIVATE KEY-----",
+            "-----END RSA PRIVATE KEY-----",
+            "MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgwMcY2fS7kQq3X",
+            "Qk9Vbb9Q==",
+            "  ",
+            "",
+            "fn main() {}",
+            "let token = lexer.next_token()?;",
+            "MAX_TOKENS = 4096",
+            "return",
+            "see https://example.com/a:b@c for details",
+            "x = \"value\"",
+            "\r",
+            "café ünïcode line",
+            "  password: |",
+            "    BlockValue1",
+            "PASSWORD = (",
+            "x = (\"wJalrXUtnFEMI/K7MDENG\"",
+            "     \"/bPxRfiCYEXAMPLEKEY\")",
+            "DB_PASSWORD =",
+            "y = \"plain\"",
+        ]
+        .map(str::to_string),
+    );
+    pool.extend(probe_leaks().into_iter().map(|(line, _)| line));
+    pool
+}
+
+#[test]
+fn a_whole_text_is_redacted_as_its_lines_are() {
+    let pool = line_pool();
+    // Third lines: a secret, a key line, plain code, a value's second line
+    // and a literal that may continue one.
+    let thirds: Vec<&String> = [
+        "client = OpenAI(",
+        "Qk9Vbb9Q==",
+        "fn main() {}",
+        "    BlockValue1",
+        "     \"/bPxRfiCYEXAMPLEKEY\")",
+    ]
+    .iter()
+    .filter_map(|start| pool.iter().find(|l| l.starts_with(start)))
+    .collect();
+    assert_eq!(thirds.len(), 5);
+    // Every ordered pair and triple of pool lines, as a document.
+    for a in &pool {
+        for b in &pool {
+            for &c in &thirds {
+                let lines = [a.as_str(), b.as_str(), c.as_str()];
+                let (want, count) = redact_lines(&lines);
+                let text = lines.join("\n");
+                let got = redact_text(&text);
+                let want_text = want.join("\n");
+                match got {
+                    Some(r) => assert_eq!((r.text, r.count), (want_text, count), "{lines:?}"),
+                    None => assert_eq!((text, 0), (want_text, count), "{lines:?}"),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn redacting_again_changes_nothing() {
+    // The prompt redacts excerpts of documents redacted already: a marker
+    // is never read as a secret's value (`-p[REDACTED` before its `]`).
+    let mut changed = Vec::new();
+    for line in line_pool() {
+        let once = redact(&line).text;
+        let twice = redact(&once);
+        if twice.text != once || twice.count != 0 {
+            changed.push(format!("{line}\n  -> {once}\n  -> {}", twice.text));
+        }
+    }
+    assert!(changed.is_empty(), "{}", changed.join("\n"));
+}
+
+#[test]
+fn line_markers_start_with_the_marker() {
+    assert!(LINE_MARKERS.iter().all(|m| m.starts_with(REDACTED)));
+}
+
+#[test]
+fn constant_patterns_compile() {
+    let mut all: Vec<&Regex> = line::patterns();
+    all.extend([
+        &*shapes::TOKEN_SHAPES,
+        &*shapes::TOKEN_RUN,
+        &*KEY_BEGIN,
+        &*KEY_END,
+        &*BASE64_LINE,
+        &*MAY_REDACT,
+        &*SPLIT_LINES,
+        &*BASE64_LINES,
+    ]);
+    for re in all {
+        assert!(!re.as_str().is_empty());
+    }
+}
+
+/// Secrets the probe found sent (issue s43c), one line each, with the
+/// secret that must disappear. Provider shapes are built from pieces.
+fn probe_leaks() -> Vec<(String, &'static str)> {
+    let slack_hook = format!(
+        "https://hooks.slack.com/services/{}",
+        "T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX"
+    );
+    let twilio = format!("SK{}", "0123456789abcdef0123456789abcdef");
+    let sendgrid = format!(
+        "SG.{}.{}",
+        "abcdefghijklmnopqrstuv", "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopq"
+    );
+    let hex64 = format!(
+        "6b3a55e0261b0304143f805a{}",
+        "24924d0c1c44524821305f31d9277843b8a10f4e"
+    );
+    let ghp_tail = "0123456789abcdefghijABCDEFGHIJ012345";
+    vec![
+        // 1. Assignments in other syntaxes.
+        ("password: str = \"TypAnnotPw01x\"".into(), "TypAnnotPw01x"),
+        ("const DB_PASSWORD: &str = \"RustConstPw20\";".into(), "RustConstPw20"),
+        ("static API_TOKEN: &'static str = \"RustStaticTok21\";".into(), "RustStaticTok21"),
+        ("#define DB_PASSWD \"CDefinePw22\"".into(), "CDefinePw22"),
+        ("var password string = \"GoTypedPw33\"".into(), "GoTypedPw33"),
+        ("jwt_secret = os.getenv(\"JWT\", \"DefaultJwtPw13\")".into(), "DefaultJwtPw13"),
+        // 2. Connection strings and DSNs.
+        ("conn_str = \"Server=db;User Id=sa;Password=ConnStrPw02x;\"".into(), "ConnStrPw02x"),
+        ("pg = \"host=db user=app password=LibpqPw12xyz dbname=prod\"".into(), "LibpqPw12xyz"),
+        ("redis.from_url(\"redis://:RedisPw10xyz@localhost:6379/0\")".into(), "RedisPw10xyz"),
+        ("api = \"https://api.example.com/v1?api_key=QueryKey05xyz&x=1\"".into(), "QueryKey05xyz"),
+        ("pgurl = \"postgresql://app@db:5432/prod?password=QueryStringPw99\"".into(), "QueryStringPw99"),
+        ("see https://example.com/cb?state=1&token=QueryTok77x".into(), "QueryTok77x"),
+        ("https://app.example.com/#access_token=FragmentTok88&x=1".into(), "FragmentTok88"),
+        ("sql = \"CREATE USER app IDENTIFIED BY 'SqlPw06xyz'\"".into(), "SqlPw06xyz"),
+        // 3. Headers.
+        ("headers = {\"Authorization\": \"Token tokenheaderword\"}".into(), "tokenheaderword"),
+        ("curl -H 'Authorization: ApiKey headerapikey55' https://x".into(), "headerapikey55"),
+        ("Authorization: Digest digestcredential66".into(), "digestcredential66"),
+        ("curl -H 'X-Api-Key: HeaderKey14xyz' https://x".into(), "HeaderKey14xyz"),
+        ("headers = {\"X-Api-Key\": \"HeaderKey14xyz\"}".into(), "HeaderKey14xyz"),
+        // 4. Command lines.
+        ("curl_cmd = \"curl -u admin:CurlUserPw04x https://db.example.com\"".into(), "CurlUserPw04x"),
+        ("mysql_cmd = [\"mysql\", \"-uroot\", \"-pShellPw03xyz\"]".into(), "ShellPw03xyz"),
+        ("mysql -uroot -p'QuotedShellPw9' prod".into(), "QuotedShellPw9"),
+        ("ssh_pass = sshpass -p 'SshPassPw17' ssh host".into(), "SshPassPw17"),
+        ("pg_dump --password=FlagPw31xyz prod".into(), "FlagPw31xyz"),
+        ("vault login --token FlagTok32xyz".into(), "FlagTok32xyz"),
+        ("subprocess.run([\"tool\", \"--password\", \"ListFlagPw34\"])".into(), "ListFlagPw34"),
+        ("DB_PASSWORD=EnvPrefixPw35 ./run.sh".into(), "EnvPrefixPw35"),
+        // 5. Credentials as positional arguments.
+        ("ds = DriverManager.getConnection(\"jdbc:mysql://db/prod\", \"root\", \"JdbcPw19xyz\");".into(), "JdbcPw19xyz"),
+        ("conn = pymysql.connect(host, \"app\", \"PyMysqlPw36\")".into(), "PyMysqlPw36"),
+        ("auth = (\"admin\", \"TupleAuthPw15\")".into(), "TupleAuthPw15"),
+        ("requests.get(url, auth=(\"svc\", \"KwTupleAuth37\"))".into(), "KwTupleAuth37"),
+        ("requests.get(url, auth=HTTPBasicAuth(\"user\", \"BasicAuthPw16\"))".into(), "BasicAuthPw16"),
+        ("session = login(\"user\", \"LoginCallPw38\")".into(), "LoginCallPw38"),
+        ("client.open(\"root\", \"RootPairPw39!\")".into(), "RootPairPw39!"),
+        // 6. Known token shapes.
+        ("db = Datadog(\"0123456789abcdef0123456789abcdef\")".into(), "0123456789abcdef0123456789abcdef"),
+        (format!("hmac = bytes.fromhex(\"{hex64}\")"), "24924d0c1c44524821305f31"),
+        (format!("hexkey = \"{hex64}\""), "24924d0c1c44524821305f31"),
+        (format!("SIGNING={hex64}"), "24924d0c1c44524821305f31"),
+        (format!("twilio = \"{twilio}\""), "0123456789abcdef0123456789abcdef"),
+        (format!("sendgrid = \"{sendgrid}\""), "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopq"),
+        (format!("hook = \"{slack_hook}\""), "XXXXXXXXXXXXXXXXXXXXXXXX"),
+        ("hook = \"https://hooks.slack.com/services/T0/B0/slackhookword\"".into(), "slackhookword"),
+        (format!("gh = \"tok_ghp_{ghp_tail}\""), "0123456789abcdefghijABCDEFGHIJ"),
+        // 7. Split over literals on one line.
+        (format!("ghtok = \"ghp_\" + \"{ghp_tail}\""), "0123456789abcdefghijABCDEFGHIJ"),
+        ("k = \"AKIA\" \"IOSFODNN7EXAMPLE\"".into(), "IOSFODNN7EXAMPLE"),
+        (
+            format!("jwt = \"eyJhbGciOiJIUzI1NiJ9\" + \".{}\" + \".{}\"", "eyJzdWIiOiIxMjM0NTY3ODkwIn0", "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"),
+            "dozjgNryP4J3jVmNHl0w5N",
+        ),
+        // 11. Typed in a query.
+        ("where is password=Hunter2Hunter2 used".into(), "Hunter2Hunter2"),
+        ("where is the password Hunter2Hunter2 checked".into(), "Hunter2Hunter2"),
+    ]
+}
+
+#[test]
+fn every_leak_the_probe_found_is_redacted() {
+    let mut missed = Vec::new();
+    for (line, secret) in probe_leaks() {
+        let out = redact(&line);
+        if out.text.contains(secret) || out.count == 0 {
+            missed.push(format!("{line}\n  -> {}", out.text));
+        }
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+}
+
+#[test]
+fn only_the_secret_part_is_replaced() {
+    for (line, want) in [
+        (
+            "pg = \"host=db user=app password=LibpqPw12xyz dbname=prod\"",
+            "pg = \"host=db user=app password=[REDACTED] dbname=prod\"",
+        ),
+        (
+            "headers = {\"Authorization\": \"Token tokenheaderword\"}",
+            "headers = {\"Authorization\": \"Token [REDACTED]\"}",
+        ),
+        (
+            "redis://:RedisPw10xyz@localhost:6379/0",
+            "redis://:[REDACTED]@localhost:6379/0",
+        ),
+        (
+            "curl -u admin:CurlUserPw04x https://db.example.com",
+            "curl -u admin:[REDACTED] https://db.example.com",
+        ),
+        (
+            "conn = getConnection(url, \"root\", \"JdbcPw19xyz\")",
+            "conn = getConnection(url, \"root\", \"[REDACTED]\")",
+        ),
+        (
+            "auth = (\"admin\", \"TupleAuthPw15\")",
+            "auth = (\"admin\", \"[REDACTED]\")",
+        ),
+        (
+            "static API_TOKEN: &'static str = \"RustStaticTok21\";",
+            "static API_TOKEN: &'static str = \"[REDACTED]\";",
+        ),
+        (
+            "k = \"AKIA\" \"IOSFODNN7EXAMPLE\"",
+            "k = \"[REDACTED]\" \"[REDACTED]\"",
+        ),
+        (
+            "https://hooks.slack.com/services/T0/B0/slackhookword",
+            "https://hooks.slack.com/services/[REDACTED]",
+        ),
+    ] {
+        assert_eq!(redact(line).text, want, "{line}");
+    }
+}
+
+#[test]
+fn ordinary_code_near_the_new_rules_is_left_alone() {
+    let lines = [
+        "password_field = form.get(\"password\")",
+        "password = form.get(\"password\", \"\")",
+        "token = lexer.next()",
+        "const MAX_TOKENS: usize = 4096;",
+        "hash = \"sha256\"",
+        "# fixed in commit 3f2a9b1c4d5e6f708192a3b4c5d6e7f8091a2b3c",
+        "# Fixes: 3f2a9b1c4d5e6f708192a3b4c5d6e7f8091a2b3c",
+        "checksum = \"6b3a55e0261b0304143f805a24924d0c1c44524821305f31d9277843b8a10f4e\"",
+        "rev = \"3f2a9b1c4d5e6f708192a3b4c5d6e7f8091a2b3c\"",
+        "assert hashlib.sha256(b\"abc\").hexdigest() == \"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\"",
+        "  commit: 3f2a9b1c4d5e6f708192a3b4c5d6e7f8091a2b3c",
+        "connect(password=password)",
+        "db.connect(host=host, user=user, password=db_password)",
+        "client = connect(\"localhost\", 5432)",
+        "conn = sqlite3.connect(\"app.db\")",
+        "authorization = request.headers.get(\"Authorization\")",
+        "authorization: Optional[str] = None",
+        "headers[\"Authorization\"] = \"Bearer \" + token",
+        "headers = {\"Authorization\": f\"Bearer {token}\"}",
+        "Authorization: Bearer {token}",
+        "mkdir -p build/out",
+        "parser.add_argument(\"--password\", help=\"the password\")",
+        "parser.add_argument(\"--token-file\", \"-t\")",
+        "use --token to pass your key",
+        "choices = [(\"admin\", \"Administrator\"), (\"user\", \"Regular user\")]",
+        "messages = [{\"role\": \"user\", \"content\": prompt}]",
+        "f(\"a\" + \"b\")",
+        "greeting = \"Hello, \" + \"world\"",
+        "url = base + \"?page=\" + str(n)",
+        "return redirect(\"/login?next=\" + path)",
+        "if x > 0 else y",
+        "token = (yield)",
+        "password = (",
+        "let lifetime: &'a str = \"value\";",
+        "print(\"don't\", 'x')",
+        "SELECT password FROM users WHERE id = ?",
+        "password_hash = bcrypt.hashpw(password, salt)",
+        "def check_password(password: str = None) -> bool:",
+        "docker run --user 1000:1000 image",
+    ];
+    let mut changed = Vec::new();
+    for line in lines {
+        let out = redact(line);
+        if out.text != line || out.count != 0 {
+            changed.push(format!("{line}\n  -> {}", out.text));
+        }
+    }
+    assert!(changed.is_empty(), "{}", changed.join("\n"));
+}
+
+#[test]
+fn a_value_on_the_next_lines_is_redacted() {
+    // YAML block scalars, folded and literal.
+    let (out, _) = redact_lines(&[
+        "database:",
+        "  password: >-",
+        "    YamlFoldedPw24",
+        "",
+        "    MoreFolded",
+        "  token: |",
+        "    line1secret",
+        "  host: db",
+    ]);
+    assert_eq!(
+        out,
+        [
+            "database:",
+            "  password: >-",
+            "    [REDACTED]",
+            "",
+            "    [REDACTED]",
+            "  token: |",
+            "    [REDACTED]",
+            "  host: db",
+        ]
+    );
+    // A parenthesised value, and a split AWS secret under a secret name.
+    let (out, _) = redact_lines(&["PASSWORD = (", "    \"NextLinePw07x\"", ")", "x = \"kept\""]);
+    assert_eq!(
+        out,
+        ["PASSWORD = (", "    \"[REDACTED]\"", ")", "x = \"kept\""]
+    );
+    let (out, _) = redact_lines(&[
+        "aws_secret = (\"wJalrXUtnFEMI/K7MDENG\"",
+        "              \"/bPxRfiCYEXAMPLEKEY\")",
+    ]);
+    assert_eq!(
+        out,
+        [
+            "aws_secret = (\"[REDACTED]\"",
+            "              \"[REDACTED]\")"
+        ]
+    );
+    // The value on the next line after `=`.
+    let (out, _) = redact_lines(&["DB_PASSWORD =", "    'NextLineValue9'", "other = 'kept'"]);
+    assert_eq!(out, ["DB_PASSWORD =", "    '[REDACTED]'", "other = 'kept'"]);
+}
+
+#[test]
+fn a_token_split_over_two_lines_is_redacted_in_both() {
+    let (out, count) = redact_lines(&[
+        "x = (\"wJalrXUtnFEMI/K7MDENG\"",
+        "     \"/bPxRfiCYEXAMPLEKEY\")",
+    ]);
+    assert_eq!(out, ["x = (\"[REDACTED]\"", "     \"[REDACTED]\")"]);
+    assert_eq!(count, 2);
+    let (out, _) = redact_lines(&["tok = \"AKIA\" +", "  \"IOSFODNN7EXAMPLE\""]);
+    assert_eq!(out, ["tok = \"[REDACTED]\" +", "  \"[REDACTED]\""]);
+    // Two ordinary literals on two lines stay.
+    let lines = ["msg = (\"Hello, \"", "       \"world\")"];
+    assert_eq!(redact_lines(&lines).0, lines);
+}
+
+#[test]
+fn secrets_in_paths_are_redacted() {
+    let openai = format!("sk-proj-{}", "A1b2C3d4E5f6G7h8I9j0K1l2M3n4");
+    assert_eq!(
+        redact_path(&format!("src/{openai}.py")).as_deref(),
+        Some("src/[REDACTED].py")
+    );
+    assert_eq!(
+        redact_path(&format!("src/AKIA{}.py", "IOSFODNN7EXAMPLE")).as_deref(),
+        Some("src/[REDACTED].py")
+    );
+    assert_eq!(
+        redact_path(&format!(
+            "src/tok_ghp_{}/db.py",
+            "0123456789abcdefghijABCDEFGHIJ0123"
+        ))
+        .as_deref(),
+        Some("src/tok_[REDACTED]/db.py")
+    );
+    for clean in [
+        "src/components/UserProfile2Card/index.js",
+        "src/app.py",
+        "docs/password-reset.md",
+        "src/auth/token.rs",
+    ] {
+        assert_eq!(redact_path(clean), None, "{clean}");
+    }
+}
