@@ -149,7 +149,8 @@ fn list_files(plan: &Plan) -> anyhow::Result<ExitStatus> {
 
 /// `--files-without-match`: the files the search walked that hold no hit
 /// (no match; no query word for natural language), by path, as rg lists
-/// them.
+/// them; under `--sort path`/`--sortr path` in rg's sorted walk order, as
+/// `--files` lists them.
 fn files_without_match(plan: &Plan, found: &Found) -> anyhow::Result<ExitStatus> {
     let hit = found
         .search
@@ -157,10 +158,11 @@ fn files_without_match(plan: &Plan, found: &Found) -> anyhow::Result<ExitStatus>
         .iter()
         .map(|h| h.key.as_str())
         .collect();
-    let keys: Vec<String> = searched_besides(plan, found, &hit)?
-        .into_iter()
-        .map(|h| h.key)
-        .collect();
+    let mut haystacks = searched_besides(plan, found, &hit)?;
+    if let Some((SortBy::Path, reverse)) = plan.sort {
+        haystacks = crate::walk::PathOrder::new(&found.given, &found.cwd).sort(haystacks, reverse);
+    }
+    let keys: Vec<String> = haystacks.into_iter().map(|h| h.key).collect();
     output::print_paths(plan, &keys)?;
     Ok(ExitStatus::of_search(!keys.is_empty(), messages::errored()))
 }

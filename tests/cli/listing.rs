@@ -351,6 +351,33 @@ fn files_sort_path_lists_in_rg_order() {
         .stdout_is("./a/f\n./a/x/y\n./a b/g\n./a-c/h\n./a.txt\n./top\n./z/q\n");
 }
 
+/// `--files-without-match --sort path` (and `--sortr path`) list in rg 13's
+/// sorted walk order, as `-l` and `--files` do (they were in byte order,
+/// `a b/g` before `a/f`, whatever the flag). Checked with rg 13: `rg
+/// --files-without-match --sort path -F hit .`, the same with `--sortr
+/// path`, and `rg --files-without-match --sort path -F hit z a top` (rg
+/// prints `z/q` where kgrep prints `./z/q`).
+#[test]
+fn files_without_match_sort_path_lists_in_rg_order() {
+    let d = Dir::new();
+    for name in ["a b/g", "a.txt"] {
+        d.write(name, "hit\n");
+    }
+    for name in ["a/f", "a/m", "a-c/h", "top", "z/q"] {
+        d.write(name, "miss\n");
+    }
+    let run = |args: &[&str]| d.run(&[&["--files-without-match", "-F", "hit"][..], args].concat());
+    run(&["--sort", "path", "."])
+        .code(0)
+        .stdout_is("./a/f\n./a/m\n./a-c/h\n./top\n./z/q\n");
+    run(&["--sortr", "path", "."])
+        .code(0)
+        .stdout_is("./z/q\n./top\n./a-c/h\n./a/m\n./a/f\n");
+    run(&["--sort", "path", "z", "a", "top"])
+        .code(0)
+        .stdout_is("./z/q\n./a/f\n./a/m\n./top\n");
+}
+
 /// `-I` with `-c` or `--count-matches` prints each count alone, as `rg -I -c
 /// x .` does on the same tree (`2\n1\n`, no path, no NUL with `-0`; a zero
 /// count of `--include-zero` too); `-l`, `--files` and
