@@ -408,7 +408,8 @@ pub struct Flags {
     pub files_without_match: bool,
 
     /// With -c or --count-matches, list the files searched with no match too
-    /// (`./src/app.py:0`), after the others, as `rg --include-zero` does.
+    /// (`./src/app.py:0`), after the others (with --sort or --sortr, in
+    /// their place among them), as `rg --include-zero` does.
     #[arg(long, help_heading = OUTPUT)]
     pub include_zero: bool,
 
@@ -543,10 +544,11 @@ pub struct Flags {
 
     /// Print the files in this order, ascending, as `rg --sort` does: path,
     /// modified, accessed, created, or none (the search's own order: best first
-    /// for natural language, by path for a literal or regex). By path is rg's
-    /// walk order: the path arguments as given, each one's files compared a
-    /// folder at a time (`a/f` before `a b/g`). The lines of a file keep their
-    /// order.
+    /// for natural language, by path for a literal or regex). It is rg 13's
+    /// sorted walk: the path arguments as given, then a folder at a time, each
+    /// folder's entries by name (`a/f` before `a b/g`) or by their own time (a
+    /// folder by the folder's, its files together). The lines of a file keep
+    /// their order.
     #[arg(long, value_name = "SORTBY", value_enum, overrides_with = "sortr", help_heading = OUTPUT)]
     pub sort: Option<SortBy>,
 
@@ -785,7 +787,7 @@ pub enum ColorChoice {
 }
 
 pub use crate::learn::LearnTo;
-pub use crate::rank::SortBy;
+pub use crate::walk::SortBy;
 
 /// `--generate`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -45,11 +45,11 @@ use crate::learn;
 use crate::messages;
 use crate::progress::Spinner;
 use crate::query::{self, QueryKind};
-use crate::rank::{cap_per_file, cap_total, exact, natural, SortBy};
+use crate::rank::{cap_per_file, cap_total, exact, natural};
 use crate::search::{Corpus, LoadStats};
 use crate::session::Session;
 use crate::thesaurus::{self, LayerPaths, Thesaurus};
-use crate::walk::WalkOptions;
+use crate::walk::{PathOrder, WalkOptions};
 
 /// Runs the command the parsed flags name (not `--mcp`: the front ends are
 /// chosen by `crate::run`).
@@ -137,10 +137,10 @@ fn list_files(plan: &Plan) -> anyhow::Result<ExitStatus> {
     let cwd = cwd()?;
     let listing = crate::walk::Listing::walk(&paths, &walk_options(plan), &cwd);
     let mut haystacks: Vec<_> = (0..listing.len()).filter_map(|i| listing.get(i)).collect();
-    // `--sort path`/`--sortr path`: rg's sorted walk, not the listing's
-    // bytewise order (`a b/g` came before `a/f`).
-    if let Some((SortBy::Path, reverse)) = plan.sort {
-        haystacks = crate::walk::PathOrder::new(&paths, &cwd).sort(haystacks, reverse);
+    // `--sort`/`--sortr`: rg's sorted walk, by path or by a time, not the
+    // listing's bytewise order (`a b/g` came before `a/f`).
+    if let Some(order) = PathOrder::of(plan.sort, &paths, &cwd) {
+        haystacks = order.sort(haystacks);
     }
     let keys: Vec<String> = haystacks.into_iter().map(|h| h.key).collect();
     output::print_paths(plan, &keys)?;
@@ -149,8 +149,8 @@ fn list_files(plan: &Plan) -> anyhow::Result<ExitStatus> {
 
 /// `--files-without-match`: the files the search walked that hold no hit
 /// (no match; no query word for natural language), by path, as rg lists
-/// them; under `--sort path`/`--sortr path` in rg's sorted walk order, as
-/// `--files` lists them.
+/// them; under `--sort`/`--sortr` in rg's sorted walk order, as `--files`
+/// lists them.
 fn files_without_match(plan: &Plan, found: &Found) -> anyhow::Result<ExitStatus> {
     let hit = found
         .search
@@ -159,8 +159,8 @@ fn files_without_match(plan: &Plan, found: &Found) -> anyhow::Result<ExitStatus>
         .map(|h| h.key.as_str())
         .collect();
     let mut haystacks = searched_besides(plan, found, &hit)?;
-    if let Some((SortBy::Path, reverse)) = plan.sort {
-        haystacks = crate::walk::PathOrder::new(&found.given, &found.cwd).sort(haystacks, reverse);
+    if let Some(order) = PathOrder::of(plan.sort, &found.given, &found.cwd) {
+        haystacks = order.sort(haystacks);
     }
     let keys: Vec<String> = haystacks.into_iter().map(|h| h.key).collect();
     output::print_paths(plan, &keys)?;
@@ -192,9 +192,9 @@ fn searched_besides(
 }
 
 /// `-c --include-zero`: the files searched with no count to print
-/// ([`Found::zero_counts`]): under `--sort path`/`--sortr path` each where
-/// rg's sorted walk puts it among the counted files (`found`'s selection is
-/// sorted already), otherwise all after them.
+/// ([`Found::zero_counts`]): under `--sort`/`--sortr` (by path or by a
+/// time) each where rg's sorted walk puts it among the counted files
+/// (`found`'s selection is sorted already), otherwise all after them.
 fn zero_counts(plan: &Plan, found: &Found) -> anyhow::Result<Vec<(usize, String)>> {
     let haystacks = &found.search.haystacks;
     let selected = &found.search.selected;
@@ -205,23 +205,23 @@ fn zero_counts(plan: &Plan, found: &Found) -> anyhow::Result<Vec<(usize, String)
         .map(|h| h.key.as_str())
         .collect();
     let zero = searched_besides(plan, found, &counted)?;
-    let Some((SortBy::Path, reverse)) = plan.sort else {
+    let Some(order) = PathOrder::of(plan.sort, &found.given, &found.cwd) else {
         return Ok(zero.into_iter().map(|h| (selected.len(), h.key)).collect());
     };
-    let order = crate::walk::PathOrder::new(&found.given, &found.cwd);
     let keys: Vec<_> = selected
         .iter()
         .map(|&(h, _)| haystacks.get(h).map(|h| order.key(h)))
         .collect();
     Ok(order
-        .sort(zero, reverse)
+        .sort(zero)
         .into_iter()
         .map(|z| {
             let key = order.key(&z);
             // The selection's files that sort before it (one that is no
             // haystack sorts last, as `Searched::sort_selected` puts it).
             let place = keys.partition_point(|k| {
-                k.is_some_and(|k| k.cmp_sorted(&key, reverse) == std::cmp::Ordering::Less)
+                k.as_ref()
+                    .is_some_and(|k| order.cmp(k, &key) == std::cmp::Ordering::Less)
             });
             (place, z.key)
         })
@@ -467,9 +467,9 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
     if plan.listing == Listing::FilesWithout {
         return files_without_match(plan, &results.found);
     }
-    if let Some((by, reverse)) = plan.sort {
-        let order = crate::walk::PathOrder::new(&results.found.given, &results.found.cwd);
-        results.found.search.sort_selected(by, reverse, &order);
+    let found = &results.found;
+    if let Some(order) = PathOrder::of(plan.sort, &found.given, &found.cwd) {
+        results.found.search.sort_selected(&order);
     }
     if plan.include_zero && plan.listing == Listing::Counts {
         results.found.zero_counts = zero_counts(plan, &results.found)?;

@@ -378,6 +378,104 @@ fn files_without_match_sort_path_lists_in_rg_order() {
         .stdout_is("./z/q\n./a/f\n./a/m\n./top\n");
 }
 
+/// Sets the modified time of `rel` (a file or a folder) in `d` to `secs`
+/// seconds after 2020-09-13.
+fn set_mtime(d: &Dir, rel: &str, secs: u64) {
+    let at =
+        std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_600_000_000 + secs);
+    let file = std::fs::File::open(d.path().join(rel)).unwrap();
+    file.set_modified(at).unwrap();
+}
+
+/// `--sort modified` and `--sortr modified` are rg 13's sorted walk, a
+/// folder at a time: each folder's entries by their own times, a folder by
+/// the folder's, so `d`'s files come together where `d`'s time puts them
+/// (kgrep sorted all files by their own times, as rg 14 does: `d/x` first,
+/// `d/y` last); the path arguments keep their order; `--files`,
+/// `--files-without-match` and `-c --include-zero`'s zero counts sort the same
+/// way (they ignored a time sort). Equal times keep the order the folder
+/// lists its entries in, `--sortr` too. Checked with rg 13 on the same tree
+/// (`touch -d` times): `rg -l --sort modified hit`, `--sortr modified`, `rg
+/// -l --sort modified hit top d e a.txt`, `rg --files --sort modified`, `rg
+/// --files --sortr modified e d`, `rg -c --include-zero --sort modified hit`,
+/// `rg --files-without-match --sortr modified hit` and `rg --no-heading -n
+/// --sort modified hit`, with kgrep's `./`.
+#[test]
+fn sort_by_a_time_is_rg_13s_walk_a_folder_at_a_time() {
+    let d = Dir::new();
+    for (name, text, secs) in [
+        ("a.txt", "hit\n", 5),
+        ("d/x", "hit\n", 1),
+        ("d/y", "hit\n", 9),
+        ("e/z", "hit\n", 3),
+        ("e/w", "miss\n", 4),
+        ("top", "hit\n", 7),
+    ] {
+        d.write(name, text);
+        set_mtime(&d, name, secs);
+    }
+    set_mtime(&d, "d", 8);
+    set_mtime(&d, "e", 2);
+    let run = |args: &[&str]| d.run(args);
+    run(&["-l", "--sort", "modified", "-F", "hit", "."])
+        .code(0)
+        .stdout_is("./e/z\n./a.txt\n./top\n./d/x\n./d/y\n");
+    run(&["-l", "--sortr", "modified", "-F", "hit", "."])
+        .code(0)
+        .stdout_is("./d/y\n./d/x\n./top\n./a.txt\n./e/z\n");
+    run(&[
+        "-l", "--sort", "modified", "-F", "hit", "top", "d", "e", "a.txt",
+    ])
+    .code(0)
+    .stdout_is("./top\n./d/x\n./d/y\n./e/z\n./a.txt\n");
+    run(&["--files", "--sort", "modified"])
+        .code(0)
+        .stdout_is("./e/z\n./e/w\n./a.txt\n./top\n./d/x\n./d/y\n");
+    run(&["--files", "--sortr", "modified", "e", "d"])
+        .code(0)
+        .stdout_is("./e/w\n./e/z\n./d/y\n./d/x\n");
+    run(&[
+        "-c",
+        "--include-zero",
+        "--sort",
+        "modified",
+        "-F",
+        "hit",
+        ".",
+    ])
+    .code(0)
+    .stdout_is("./e/z:1\n./e/w:0\n./a.txt:1\n./top:1\n./d/x:1\n./d/y:1\n");
+    d.write("d/v", "miss\n");
+    set_mtime(&d, "d/v", 2);
+    set_mtime(&d, "d", 8);
+    run(&[
+        "--files-without-match",
+        "--sortr",
+        "modified",
+        "-F",
+        "hit",
+        ".",
+    ])
+    .code(0)
+    .stdout_is("./d/v\n./e/w\n");
+    run(&["--no-heading", "--sort", "modified", "-F", "hit", "."])
+        .code(0)
+        .stdout_is("./e/z:1:hit\n./a.txt:1:hit\n./top:1:hit\n./d/x:1:hit\n./d/y:1:hit\n");
+    // Equal times: the folder's own listing order, whichever the direction.
+    for name in ["d/x", "d/y", "d/v"] {
+        set_mtime(&d, name, 4);
+    }
+    let listed: String = std::fs::read_dir(d.path().join("d"))
+        .unwrap()
+        .map(|e| format!("./d/{}\n", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    for sort in ["--sort", "--sortr"] {
+        run(&["--files", sort, "modified", "d"])
+            .code(0)
+            .stdout_is(&listed);
+    }
+}
+
 /// `-I` with `-c` or `--count-matches` prints each count alone, as `rg -I -c
 /// x .` does on the same tree (`2\n1\n`, no path, no NUL with `-0`; a zero
 /// count of `--include-zero` too); `-l`, `--files` and
