@@ -150,8 +150,13 @@ fn list_files(plan: &Plan) -> anyhow::Result<ExitStatus> {
 /// `--files-without-match`: the files the search walked that hold no hit
 /// (no match; no query word for natural language), by path, as rg lists
 /// them; under `--sort`/`--sortr` in rg's sorted walk order, as `--files`
-/// lists them.
-fn files_without_match(plan: &Plan, found: &Found) -> anyhow::Result<ExitStatus> {
+/// lists them. `--stats` then counts what the search found, as rg's does.
+fn files_without_match(
+    plan: &Plan,
+    found: &Found,
+    read: &ReadOptions,
+) -> anyhow::Result<ExitStatus> {
+    let searching = found.started.elapsed();
     let hit = found
         .search
         .haystacks
@@ -164,7 +169,30 @@ fn files_without_match(plan: &Plan, found: &Found) -> anyhow::Result<ExitStatus>
     }
     let keys: Vec<String> = haystacks.into_iter().map(|h| h.key).collect();
     output::print_paths(plan, &keys)?;
+    if plan.stats {
+        let mut block = crate::render::stats::Stats::default();
+        output::write_grep_counted(&mut std::io::sink(), plan, found, read, Some(&mut block))?;
+        write_stats(found, block, searching)?;
+    }
     Ok(ExitStatus::of_search(!keys.is_empty(), messages::errored()))
+}
+
+/// Writes `--stats`' block after the results: `block`'s counts of what
+/// printed, with what the search read and the time it took (`searching`)
+/// and the whole run's.
+fn write_stats(
+    found: &Found,
+    mut block: crate::render::stats::Stats,
+    searching: std::time::Duration,
+) -> anyhow::Result<()> {
+    block.files_searched = found.search.stats.loaded;
+    block.bytes_searched = found.search.stats.bytes;
+    block.searching = searching;
+    block.total = found.started.elapsed();
+    let mut out = std::io::stdout().lock();
+    crate::render::stats::write_stats(&mut out, &block)
+        .and_then(|()| out.flush())
+        .context("writing results")
 }
 
 /// The files the search read (by path) but those in `besides`: a second,
@@ -465,7 +493,7 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
         return signature_output(plan, spec, report);
     }
     if plan.listing == Listing::FilesWithout {
-        return files_without_match(plan, &results.found);
+        return files_without_match(plan, &results.found, &results.read);
     }
     let found = &results.found;
     if let Some(order) = PathOrder::of(plan.sort, &found.given, &found.cwd) {
@@ -533,20 +561,18 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
             let mut bytes = Vec::new();
             let counts = Some(&mut block);
             let printed = output::write_grep_counted(&mut bytes, plan, found, read, counts)?;
-            block.bytes_printed = write_stdout(&bytes)?;
+            let written = write_stdout(&bytes)?;
+            // rg 13 counts the bytes of its lines only: a list of paths or
+            // counts (`-l`, `-c`, `--count-matches`) is `0 bytes printed`.
+            if plan.listing == Listing::Lines {
+                block.bytes_printed = written;
+            }
             printed
         }
         None => output::print(plan, found, read)?,
     };
     if stats {
-        block.files_searched = found.search.stats.loaded;
-        block.bytes_searched = found.search.stats.bytes;
-        block.searching = searching;
-        block.total = found.started.elapsed();
-        let mut out = std::io::stdout().lock();
-        crate::render::stats::write_stats(&mut out, &block)
-            .and_then(|()| out.flush())
-            .context("writing results")?;
+        write_stats(found, block, searching)?;
     }
     // `-q` asks only whether something matched: a match answers it, whatever
     // else failed (ripgrep's rule).
