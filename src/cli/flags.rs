@@ -182,8 +182,10 @@ pub struct Flags {
 
     /// Paths listed by -l, --files-without-match, --files, -c and
     /// --count-matches end with a NUL byte, as rg's (`kgrep -l0 q | xargs
-    /// -0`); with --paths-from-stdin, the list read is NUL-separated too
-    /// (`rg -l0`, `find -print0`), so names may hold newlines and spaces.
+    /// -0`), and so does the path of each --no-heading or --vimgrep line, in
+    /// place of the `:` or `-` after it (kgrep's headings are unchanged); with
+    /// --paths-from-stdin, the list read is NUL-separated too (`rg -l0`, `find
+    /// -print0`), so names may hold newlines and spaces.
     #[arg(short = '0', long = "null", help_heading = INPUT)]
     pub null: bool,
 

@@ -113,7 +113,9 @@ pub struct GrepOptions {
     /// `--path-separator`: the byte printed for each `/` of a path.
     pub path_separator: Option<u8>,
     /// `-0`/`--null`: a listed path (`-l`, `-c`, `--files`) ends with a NUL
-    /// byte instead of its line end or `:`, as rg's does, for `xargs -0`.
+    /// byte instead of its line end or `:`, and a flat line's path instead
+    /// of its mark, as rg's does, for `xargs -0`; rlmgrep's headings do not
+    /// change.
     pub null: bool,
 }
 
@@ -850,11 +852,12 @@ fn write_flat(
     // The current file's path, as printed.
     let mut path = Vec::new();
     // `PATH:N:` (`PATH-N-` for context), then `COLUMN:` and `OFFSET:` when
-    // given; `-I` leaves the path out, `-N` the number.
+    // given; `-I` leaves the path out, `-N` the number, and `-0` ends the
+    // path with a NUL in place of its mark, as rg's does.
     let write_fields = |out: &mut dyn Write, path: &[u8], fields: &Prefix<'_>| {
         if !opts.no_paths {
             write_painted(out, path, MAGENTA, color)?;
-            out.write_all(fields.mark)?;
+            out.write_all(if opts.null { b"\0" } else { fields.mark })?;
         }
         if let Some(number) = &fields.number {
             write_painted(out, number.as_bytes(), GREEN, color)?;

@@ -476,6 +476,57 @@ fn sort_by_a_time_is_rg_13s_walk_a_folder_at_a_time() {
     }
 }
 
+/// `-0` with flat lines (`--no-heading`, `--vimgrep`, with `-o`, context and
+/// colour) ends each line's path with a NUL in place of the `:` or `-` (or
+/// the field separator) after it, as rg 13's does; it changed nothing.
+/// `-I` prints no path and no NUL. Checked with rg 13 on the same files:
+/// `rg -0 --no-heading -n -C1 foo a.txt b.txt`, `rg -0 --vimgrep -o -b foo`,
+/// `rg -0 --no-heading -n --field-match-separator @
+/// --field-context-separator '#' -C1 foo`, `rg -0 --no-heading -I -n foo`,
+/// `rg -0 --no-heading -n --color always foo` (rg's SGR bytes aside).
+#[test]
+fn null_ends_the_path_of_each_flat_line_as_rg() {
+    let d = Dir::new();
+    d.write("a.txt", "foo bar foo\nnone\nfoo\nend\n");
+    d.write("b.txt", "x\nfoo\ny\n");
+    let run = |args: &[&str]| {
+        d.run(
+            &[
+                &["--sort", "path", "-0"][..],
+                args,
+                &["foo", "a.txt", "b.txt"],
+            ]
+            .concat(),
+        )
+    };
+    run(&["--no-heading", "-C1"]).code(0).stdout_is(
+        "./a.txt\x001:foo bar foo\n./a.txt\x002-none\n./a.txt\x003:foo\n./a.txt\x004-end\n--\n\
+         ./b.txt\x001-x\n./b.txt\x002:foo\n./b.txt\x003-y\n",
+    );
+    run(&["--vimgrep", "-o", "-b"]).code(0).stdout_is(
+        "./a.txt\x001:1:0:foo\n./a.txt\x001:9:8:foo\n./a.txt\x003:1:17:foo\n./b.txt\x002:1:2:foo\n",
+    );
+    run(&["--vimgrep"]).code(0).stdout_is(
+        "./a.txt\x001:1:foo bar foo\n./a.txt\x001:9:foo bar foo\n./a.txt\x003:1:foo\n./b.txt\x002:1:foo\n",
+    );
+    run(&[
+        "--no-heading",
+        "-C1",
+        "--field-match-separator",
+        "@",
+        "--field-context-separator",
+        "#",
+    ])
+    .code(0)
+    .stdout_has("./a.txt\x001@foo bar foo\n./a.txt\x002#none\n");
+    run(&["--no-heading", "-I"])
+        .code(0)
+        .stdout_is("1:foo bar foo\n3:foo\n2:foo\n");
+    run(&["--no-heading", "--color", "always"])
+        .code(0)
+        .stdout_has("./b.txt\x1b[0m\x00\x1b[32m2\x1b[0m:");
+}
+
 /// `-I` with `-c` or `--count-matches` prints each count alone, as `rg -I -c
 /// x .` does on the same tree (`2\n1\n`, no path, no NUL with `-0`; a zero
 /// count of `--include-zero` too); `-l`, `--files` and
