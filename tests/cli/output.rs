@@ -730,6 +730,49 @@ fn passthru_prints_every_line_of_every_file_as_rg() {
         .stderr_has("--json");
 }
 
+/// The last of `--passthru` and `-A`, `-B`, `-C` wins, as in rg 13, whose
+/// flags override one another: `--passthru -C1` prints the context groups
+/// (kgrep printed every line, -C ignored), `-C1 --passthru` every line.
+/// Checked with rg 13: `rg -n --no-heading FLAGS short p.txt` for each flag
+/// set below (rg prints no path for one file; kgrep's `./p.txt` is cut).
+#[test]
+fn passthru_and_context_flags_the_last_wins_as_rg() {
+    let d = Dir::new();
+    d.write("p.txt", "a\nb\nshort\nc\nd\ne\nshort\nf\ng\n");
+    let run = |flags: &[&str]| {
+        let args = [&["--no-heading"][..], flags, &["short", "p.txt"]].concat();
+        let run = d.run(&args);
+        run.code(0);
+        run.stdout.replace("./p.txt", "")
+    };
+    let every = [
+        "-1-a", "-2-b", ":3:short", "-4-c", "-5-d", "-6-e", ":7:short", "-8-f", "-9-g",
+    ];
+    let lines = |l: &[&str]| l.iter().map(|l| format!("{l}\n")).collect::<String>();
+    assert_eq!(
+        run(&["--passthru", "-C1"]),
+        lines(&["-2-b", ":3:short", "-4-c", "--", "-6-e", ":7:short", "-8-f"])
+    );
+    assert_eq!(run(&["-C1", "--passthru"]), lines(&every));
+    assert_eq!(
+        run(&["-C1", "--passthru", "-A1"]),
+        lines(&[":3:short", "-4-c", "--", ":7:short", "-8-f"])
+    );
+    assert_eq!(
+        run(&["-A1", "--passthrough", "-B1"]),
+        lines(&["-2-b", ":3:short", "--", "-6-e", ":7:short"])
+    );
+    assert_eq!(
+        run(&["--passthru", "-A0"]),
+        lines(&[":3:short", ":7:short"])
+    );
+    assert_eq!(run(&["--passthru", "-C1", "--passthru"]), lines(&every));
+    assert_eq!(
+        run(&["--passthru", "--replace", "X", "-C1"]),
+        lines(&["-2-b", ":3:X", "-4-c", "--", "-6-e", ":7:X", "-8-f"])
+    );
+}
+
 /// `-b`, and the separators after each field, as rg 13 prints them on the
 /// same files: offsets are of the file's bytes, so a CRLF counts two and an
 /// invalid byte one (kgrep's line reads it as U+FFFD, rlmgrep's way), and
