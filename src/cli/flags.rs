@@ -182,8 +182,10 @@ pub struct Flags {
 
     /// Paths listed by -l, --files-without-match, --files, -c and
     /// --count-matches end with a NUL byte, as rg's (`kgrep -l0 q | xargs
-    /// -0`); with --paths-from-stdin, the list read is NUL-separated too
-    /// (`rg -l0`, `find -print0`), so names may hold newlines and spaces.
+    /// -0`), and so does the path of each --no-heading or --vimgrep line, in
+    /// place of the `:` or `-` after it (kgrep's headings are unchanged); with
+    /// --paths-from-stdin, the list read is NUL-separated too (`rg -l0`, `find
+    /// -print0`), so names may hold newlines and spaces.
     #[arg(short = '0', long = "null", help_heading = INPUT)]
     pub null: bool,
 
@@ -408,7 +410,8 @@ pub struct Flags {
     pub files_without_match: bool,
 
     /// With -c or --count-matches, list the files searched with no match too
-    /// (`./src/app.py:0`), after the others, as `rg --include-zero` does.
+    /// (`./src/app.py:0`), after the others (with --sort or --sortr, in
+    /// their place among them), as `rg --include-zero` does.
     #[arg(long, help_heading = OUTPUT)]
     pub include_zero: bool,
 
@@ -416,10 +419,12 @@ pub struct Flags {
     /// other as `N-`, as `rg --passthru` does (with --replace: a whole file
     /// with its matches replaced). The pattern is then read as a regex, or text
     /// with -F, never natural language; -m stops a file at its NUM-th match.
+    /// The last of --passthru and -A, -B, -C wins, as in rg.
     #[arg(
         long,
         alias = "passthrough",
         conflicts_with_all = ["json", "answer_only", "signature", "signature_json"],
+        overrides_with_all = ["context", "after", "before"],
         help_heading = OUTPUT
     )]
     pub passthru: bool,
@@ -543,10 +548,11 @@ pub struct Flags {
 
     /// Print the files in this order, ascending, as `rg --sort` does: path,
     /// modified, accessed, created, or none (the search's own order: best first
-    /// for natural language, by path for a literal or regex). By path is rg's
-    /// walk order: the path arguments as given, each one's files compared a
-    /// folder at a time (`a/f` before `a b/g`). The lines of a file keep their
-    /// order.
+    /// for natural language, by path for a literal or regex). It is rg 13's
+    /// sorted walk: the path arguments as given, then a folder at a time, each
+    /// folder's entries by name (`a/f` before `a b/g`) or by their own time (a
+    /// folder by the folder's, its files together). The lines of a file keep
+    /// their order.
     #[arg(long, value_name = "SORTBY", value_enum, overrides_with = "sortr", help_heading = OUTPUT)]
     pub sort: Option<SortBy>,
 
@@ -785,7 +791,7 @@ pub enum ColorChoice {
 }
 
 pub use crate::learn::LearnTo;
-pub use crate::rank::SortBy;
+pub use crate::walk::SortBy;
 
 /// `--generate`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -45,11 +45,11 @@ use crate::learn;
 use crate::messages;
 use crate::progress::Spinner;
 use crate::query::{self, QueryKind};
-use crate::rank::{cap_per_file, cap_total, exact, natural, SortBy};
+use crate::rank::{cap_per_file, cap_total, exact, natural};
 use crate::search::{Corpus, LoadStats};
 use crate::session::Session;
 use crate::thesaurus::{self, LayerPaths, Thesaurus};
-use crate::walk::WalkOptions;
+use crate::walk::{PathOrder, WalkOptions};
 
 /// Runs the command the parsed flags name (not `--mcp`: the front ends are
 /// chosen by `crate::run`).
@@ -137,10 +137,10 @@ fn list_files(plan: &Plan) -> anyhow::Result<ExitStatus> {
     let cwd = cwd()?;
     let listing = crate::walk::Listing::walk(&paths, &walk_options(plan), &cwd);
     let mut haystacks: Vec<_> = (0..listing.len()).filter_map(|i| listing.get(i)).collect();
-    // `--sort path`/`--sortr path`: rg's sorted walk, not the listing's
-    // bytewise order (`a b/g` came before `a/f`).
-    if let Some((SortBy::Path, reverse)) = plan.sort {
-        haystacks = crate::walk::PathOrder::new(&paths, &cwd).sort(haystacks, reverse);
+    // `--sort`/`--sortr`: rg's sorted walk, by path or by a time, not the
+    // listing's bytewise order (`a b/g` came before `a/f`).
+    if let Some(order) = PathOrder::of(plan.sort, &paths, &cwd) {
+        haystacks = order.sort(haystacks);
     }
     let keys: Vec<String> = haystacks.into_iter().map(|h| h.key).collect();
     output::print_paths(plan, &keys)?;
@@ -149,20 +149,50 @@ fn list_files(plan: &Plan) -> anyhow::Result<ExitStatus> {
 
 /// `--files-without-match`: the files the search walked that hold no hit
 /// (no match; no query word for natural language), by path, as rg lists
-/// them.
-fn files_without_match(plan: &Plan, found: &Found) -> anyhow::Result<ExitStatus> {
+/// them; under `--sort`/`--sortr` in rg's sorted walk order, as `--files`
+/// lists them. `--stats` then counts what the search found, as rg's does.
+fn files_without_match(
+    plan: &Plan,
+    found: &Found,
+    read: &ReadOptions,
+) -> anyhow::Result<ExitStatus> {
+    let searching = found.started.elapsed();
     let hit = found
         .search
         .haystacks
         .iter()
         .map(|h| h.key.as_str())
         .collect();
-    let keys: Vec<String> = searched_besides(plan, found, &hit)?
-        .into_iter()
-        .map(|h| h.key)
-        .collect();
+    let mut haystacks = searched_besides(plan, found, &hit)?;
+    if let Some(order) = PathOrder::of(plan.sort, &found.given, &found.cwd) {
+        haystacks = order.sort(haystacks);
+    }
+    let keys: Vec<String> = haystacks.into_iter().map(|h| h.key).collect();
     output::print_paths(plan, &keys)?;
+    if plan.stats {
+        let mut block = crate::render::stats::Stats::default();
+        output::write_grep_counted(&mut std::io::sink(), plan, found, read, Some(&mut block))?;
+        write_stats(found, block, searching)?;
+    }
     Ok(ExitStatus::of_search(!keys.is_empty(), messages::errored()))
+}
+
+/// Writes `--stats`' block after the results: `block`'s counts of what
+/// printed, with what the search read and the time it took (`searching`)
+/// and the whole run's.
+fn write_stats(
+    found: &Found,
+    mut block: crate::render::stats::Stats,
+    searching: std::time::Duration,
+) -> anyhow::Result<()> {
+    block.files_searched = found.search.stats.loaded;
+    block.bytes_searched = found.search.stats.bytes;
+    block.searching = searching;
+    block.total = found.started.elapsed();
+    let mut out = std::io::stdout().lock();
+    crate::render::stats::write_stats(&mut out, &block)
+        .and_then(|()| out.flush())
+        .context("writing results")
 }
 
 /// The files the search read (by path) but those in `besides`: a second,
@@ -190,9 +220,9 @@ fn searched_besides(
 }
 
 /// `-c --include-zero`: the files searched with no count to print
-/// ([`Found::zero_counts`]): under `--sort path`/`--sortr path` each where
-/// rg's sorted walk puts it among the counted files (`found`'s selection is
-/// sorted already), otherwise all after them.
+/// ([`Found::zero_counts`]): under `--sort`/`--sortr` (by path or by a
+/// time) each where rg's sorted walk puts it among the counted files
+/// (`found`'s selection is sorted already), otherwise all after them.
 fn zero_counts(plan: &Plan, found: &Found) -> anyhow::Result<Vec<(usize, String)>> {
     let haystacks = &found.search.haystacks;
     let selected = &found.search.selected;
@@ -203,23 +233,23 @@ fn zero_counts(plan: &Plan, found: &Found) -> anyhow::Result<Vec<(usize, String)
         .map(|h| h.key.as_str())
         .collect();
     let zero = searched_besides(plan, found, &counted)?;
-    let Some((SortBy::Path, reverse)) = plan.sort else {
+    let Some(order) = PathOrder::of(plan.sort, &found.given, &found.cwd) else {
         return Ok(zero.into_iter().map(|h| (selected.len(), h.key)).collect());
     };
-    let order = crate::walk::PathOrder::new(&found.given, &found.cwd);
     let keys: Vec<_> = selected
         .iter()
         .map(|&(h, _)| haystacks.get(h).map(|h| order.key(h)))
         .collect();
     Ok(order
-        .sort(zero, reverse)
+        .sort(zero)
         .into_iter()
         .map(|z| {
             let key = order.key(&z);
             // The selection's files that sort before it (one that is no
             // haystack sorts last, as `Searched::sort_selected` puts it).
             let place = keys.partition_point(|k| {
-                k.is_some_and(|k| k.cmp_sorted(&key, reverse) == std::cmp::Ordering::Less)
+                k.as_ref()
+                    .is_some_and(|k| order.cmp(k, &key) == std::cmp::Ordering::Less)
             });
             (place, z.key)
         })
@@ -473,11 +503,11 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
         return signature_output(plan, spec, report);
     }
     if plan.listing == Listing::FilesWithout {
-        return files_without_match(plan, &results.found);
+        return files_without_match(plan, &results.found, &results.read);
     }
-    if let Some((by, reverse)) = plan.sort {
-        let order = crate::walk::PathOrder::new(&results.found.given, &results.found.cwd);
-        results.found.search.sort_selected(by, reverse, &order);
+    let found = &results.found;
+    if let Some(order) = PathOrder::of(plan.sort, &found.given, &found.cwd) {
+        results.found.search.sort_selected(&order);
     }
     if plan.include_zero && plan.listing == Listing::Counts {
         results.found.zero_counts = zero_counts(plan, &results.found)?;
@@ -541,20 +571,18 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
             let mut bytes = Vec::new();
             let counts = Some(&mut block);
             let printed = output::write_grep_counted(&mut bytes, plan, found, read, counts)?;
-            block.bytes_printed = write_stdout(&bytes)?;
+            let written = write_stdout(&bytes)?;
+            // rg 13 counts the bytes of its lines only: a list of paths or
+            // counts (`-l`, `-c`, `--count-matches`) is `0 bytes printed`.
+            if plan.listing == Listing::Lines {
+                block.bytes_printed = written;
+            }
             printed
         }
         None => output::print(plan, found, read)?,
     };
     if stats {
-        block.files_searched = found.search.stats.loaded;
-        block.bytes_searched = found.search.stats.bytes;
-        block.searching = searching;
-        block.total = found.started.elapsed();
-        let mut out = std::io::stdout().lock();
-        crate::render::stats::write_stats(&mut out, &block)
-            .and_then(|()| out.flush())
-            .context("writing results")?;
+        write_stats(found, block, searching)?;
     }
     // `-q` asks only whether something matched: a match answers it, whatever
     // else failed (ripgrep's rule).

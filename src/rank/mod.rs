@@ -54,40 +54,21 @@ pub const READ_AGAIN_FILES: usize = 8;
 /// excerpts and the answer's quotes around the places found.
 pub const HOLLOW_MARGIN: usize = 200;
 
-/// `--sort`/`--sortr`: an order of the printed files other than the
-/// search's own (best first for natural language, by path for a literal or
-/// regex), as ripgrep's `--sort` names them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum SortBy {
-    /// By path (the heading's name).
-    Path,
-    /// By the time the file was last modified.
-    Modified,
-    /// By the time the file was last read.
-    Accessed,
-    /// By the time the file was created.
-    Created,
-    /// The search's own order.
-    None,
-}
-
 impl Searched {
-    /// Puts the selected files in `by`'s order, descending with `reverse`:
-    /// by path as ripgrep's sorted walk gives them (`order`: the arguments
-    /// in the order given, each one's paths component by component), or by
-    /// a time, where a file whose time cannot be read (piped stdin, a gone
-    /// file, a system without creation times) counts as the oldest. Ties keep
-    /// their order, and each file keeps its lines.
-    pub fn sort_selected(&mut self, by: SortBy, reverse: bool, order: &PathOrder) {
+    /// Puts the selected files in `order` (rg 13's sorted walk, by path or
+    /// by a time: [`PathOrder`]); a file that is no haystack (none is) last.
+    /// Each file keeps its lines.
+    pub fn sort_selected(&mut self, order: &PathOrder) {
         let haystacks = &self.haystacks;
-        let selected = std::mem::take(&mut self.selected);
-        self.selected = match by {
-            SortBy::None => selected,
-            SortBy::Path => by_path(selected, haystacks, order, reverse),
-            SortBy::Modified | SortBy::Accessed | SortBy::Created => {
-                by_time(selected, haystacks, by, reverse)
-            }
-        };
+        let mut keyed: Vec<(Option<PathKey>, _)> = std::mem::take(&mut self.selected)
+            .into_iter()
+            .map(|file| (haystacks.get(file.0).map(|h| order.key(h)), file))
+            .collect();
+        keyed.sort_by(|(a, _), (b, _)| match (a, b) {
+            (Some(a), Some(b)) => order.cmp(a, b),
+            _ => b.is_some().cmp(&a.is_some()),
+        });
+        self.selected = keyed.into_iter().map(|(_, file)| file).collect();
     }
 
     /// The ranked files' keys, best first.
@@ -244,46 +225,4 @@ pub fn cap_per_file(selected: &mut Selection, max_count: Option<usize>) {
             lines.truncate(max);
         }
     }
-}
-
-/// `selected` in ripgrep's `--sort path` order ([`PathOrder`]); a file that
-/// is no haystack (none is) last.
-fn by_path(
-    selected: Selection,
-    haystacks: &[Haystack],
-    order: &PathOrder,
-    reverse: bool,
-) -> Selection {
-    let mut keyed: Vec<(Option<PathKey>, _)> = selected
-        .into_iter()
-        .map(|file| (haystacks.get(file.0).map(|h| order.key(h)), file))
-        .collect();
-    keyed.sort_by(|(a, _), (b, _)| match (a, b) {
-        (Some(a), Some(b)) => a.cmp_sorted(b, reverse),
-        _ => b.is_some().cmp(&a.is_some()),
-    });
-    keyed.into_iter().map(|(_, file)| file).collect()
-}
-
-/// `selected` by the time `by` names, oldest first (newest with `reverse`);
-/// a time that cannot be read is the oldest.
-fn by_time(selected: Selection, haystacks: &[Haystack], by: SortBy, reverse: bool) -> Selection {
-    let time = |h: usize| {
-        let Some(crate::walk::Source::Path(path)) = haystacks.get(h).map(|x| &x.source) else {
-            return None;
-        };
-        let meta = std::fs::metadata(path).ok()?;
-        match by {
-            SortBy::Modified => meta.modified().ok(),
-            SortBy::Accessed => meta.accessed().ok(),
-            SortBy::Created => meta.created().ok(),
-            SortBy::Path | SortBy::None => None,
-        }
-    };
-    let mut keyed: Vec<_> = selected
-        .into_iter()
-        .map(|file| (time(file.0), file))
-        .collect();
-    keyed.sort_by(|(a, _), (b, _)| if reverse { b.cmp(a) } else { a.cmp(b) });
-    keyed.into_iter().map(|(_, file)| file).collect()
 }

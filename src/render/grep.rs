@@ -113,7 +113,9 @@ pub struct GrepOptions {
     /// `--path-separator`: the byte printed for each `/` of a path.
     pub path_separator: Option<u8>,
     /// `-0`/`--null`: a listed path (`-l`, `-c`, `--files`) ends with a NUL
-    /// byte instead of its line end or `:`, as rg's does, for `xargs -0`.
+    /// byte instead of its line end or `:`, and a flat line's path instead
+    /// of its mark, as rg's does, for `xargs -0`; rlmgrep's headings do not
+    /// change.
     pub null: bool,
 }
 
@@ -850,11 +852,12 @@ fn write_flat(
     // The current file's path, as printed.
     let mut path = Vec::new();
     // `PATH:N:` (`PATH-N-` for context), then `COLUMN:` and `OFFSET:` when
-    // given; `-I` leaves the path out, `-N` the number.
+    // given; `-I` leaves the path out, `-N` the number, and `-0` ends the
+    // path with a NUL in place of its mark, as rg's does.
     let write_fields = |out: &mut dyn Write, path: &[u8], fields: &Prefix<'_>| {
         if !opts.no_paths {
             write_painted(out, path, MAGENTA, color)?;
-            out.write_all(fields.mark)?;
+            out.write_all(if opts.null { b"\0" } else { fields.mark })?;
         }
         if let Some(number) = &fields.number {
             write_painted(out, number.as_bytes(), GREEN, color)?;
@@ -880,9 +883,9 @@ fn write_flat(
                 start,
                 at,
             } => {
-                for (column, offset) in flat_places(is_match, spans, at, opts, flat) {
+                for (column, offset, painted) in flat_places(is_match, spans, at, opts, flat) {
                     write_fields(out, &path, &prefix(number, is_match, column, offset, opts))?;
-                    write_body(out, (text, start), spans, omitted, page, color, tty)?;
+                    write_body(out, (text, start), painted, omitted, page, color, tty)?;
                     out.write_all(b"\n")?;
                 }
             }
@@ -893,7 +896,7 @@ fn write_flat(
                 matches,
                 at,
             } => {
-                for (column, offset) in flat_places(is_match, spans, at, opts, flat) {
+                for (column, offset, _) in flat_places(is_match, spans, at, opts, flat) {
                     write_fields(out, &path, &prefix(number, is_match, column, offset, opts))?;
                     writeln!(out, "{}", omitted_text(is_match, matches))?;
                 }
@@ -916,33 +919,43 @@ fn write_flat(
     Ok(())
 }
 
-/// The column and offset of each time a flat line prints, as rg prints
-/// them: with `--vimgrep` a match line once per match, an empty one too
-/// (column 1 when no span is known), with `-b` each match's offset; any other line once, without a
-/// column or with its first with `--column`, with `-b` the line's offset.
-fn flat_places(
+/// One printing of a flat line: its column and offset (when they print) and
+/// the spans it colours.
+type FlatPlace<'s> = (Option<usize>, Option<u64>, &'s [Range<usize>]);
+
+/// The column and offset of each time a flat line prints, and the spans it
+/// colours, as rg prints them: with `--vimgrep` a match line once per
+/// match, an empty one too (column 1 when no span is known), with `-b` each
+/// match's offset, colouring that match alone (rg 13's `--vimgrep --color`);
+/// any other line once, without a column or with its first with `--column`,
+/// with `-b` the line's offset, colouring every match.
+fn flat_places<'s>(
     is_match: bool,
-    spans: &[Range<usize>],
+    spans: &'s [Range<usize>],
     at: Option<LineAt<'_>>,
     opts: &GrepOptions,
     flat: Flat,
-) -> Vec<(Option<usize>, Option<u64>)> {
+) -> Vec<FlatPlace<'s>> {
     let offset = at.map(|at| at.offset(0));
     if !(is_match && flat.columns) {
         return vec![(
             (is_match && opts.column).then(|| first_column(spans, at)),
             offset,
+            spans,
         )];
     }
     let mut places: Vec<_> = spans
         .iter()
-        .map(|s| match at {
-            Some(at) => (Some(at.column(s.start)), Some(at.offset(s.start))),
-            None => (Some(s.start + 1), None),
+        .map(|s| {
+            let own = std::slice::from_ref(s);
+            match at {
+                Some(at) => (Some(at.column(s.start)), Some(at.offset(s.start)), own),
+                None => (Some(s.start + 1), None, own),
+            }
         })
         .collect();
     if places.is_empty() {
-        places.push((Some(1), offset));
+        places.push((Some(1), offset, spans));
     }
     places
 }

@@ -221,6 +221,7 @@ pub(crate) fn write_json_to(
         before: plan.before,
         after: plan.after,
         max_count: plan.max_count,
+        no_line_numbers: plan.no_line_number,
     };
     let mut printer = JsonPrinter::new(out).escape_controls(plan.stdout_is_tty);
     let mut printed = 0;

@@ -4,7 +4,7 @@
 //! stdin) into a sorted, de-duplicated `Vec<Haystack>`: recursion, hidden files,
 //! ignore files, `-g` globs, `--type`/`-T` filters, `--max-depth`, and the cwd-relative *key* that
 //! names each haystack everywhere downstream (headings, LLM prompts, verification),
-//! and the order `--sort path` gives them ([`PathOrder`], ripgrep's).
+//! and the order `--sort` gives them ([`PathOrder`], ripgrep 13's sorted walk).
 //! It does not read file contents (that is `document`), decide on binary files,
 //! spell a key as a heading (that is `render::grep::heading`), or print anything
 //! but per-input errors through `messages`.
@@ -934,4 +934,4 @@ mod order;
 mod tests;
 
 pub use listing::Listing;
-pub use order::{PathKey, PathOrder};
+pub use order::{PathKey, PathOrder, SortBy};

@@ -141,3 +141,56 @@ fn pretty_prints_as_color_always_with_headings_and_numbers() {
     .code(0)
     .stdout_is(&plain);
 }
+
+/// `--vimgrep --color always` prints a line once per match and colours that
+/// match alone on each (kgrep coloured every match of the line on each of
+/// its copies). Checked with rg 13: `rg --vimgrep --color always foo
+/// a.txt` colours the column-1 `foo` on the first line, the column-9 one on
+/// the second, the column-17 one on the third; `--replace XY` colours each
+/// replacement the same way.
+#[test]
+fn vimgrep_colours_each_lines_own_match_as_rg() {
+    let d = Dir::new();
+    d.write("a.txt", "foo bar foo baz foo\nnone\nfoo\n");
+    let path = format!("{MAGENTA}./a.txt{RESET}");
+    let line =
+        |n: usize, col: usize, text: &str| format!("{path}:{GREEN}{n}{RESET}:{col}:{text}\n");
+    let m = |text: &str| format!("{MATCH}{text}{RESET}");
+    let expected = [
+        line(1, 1, &format!("{} bar foo baz foo", m("foo"))),
+        line(1, 9, &format!("foo bar {} baz foo", m("foo"))),
+        line(1, 17, &format!("foo bar foo baz {}", m("foo"))),
+        line(3, 1, &m("foo")),
+    ]
+    .concat();
+    d.run(&["--vimgrep", "--color", "always", "foo", "a.txt"])
+        .code(0)
+        .stdout_is(&expected);
+    let replaced = [
+        line(1, 1, &format!("{} bar XY baz XY", m("XY"))),
+        line(1, 8, &format!("XY bar {} baz XY", m("XY"))),
+        line(1, 15, &format!("XY bar XY baz {}", m("XY"))),
+        line(3, 1, &m("XY")),
+    ]
+    .concat();
+    d.run(&[
+        "--vimgrep",
+        "--color",
+        "always",
+        "--replace",
+        "XY",
+        "foo",
+        "a.txt",
+    ])
+    .code(0)
+    .stdout_is(&replaced);
+    // Without --vimgrep a line prints once, every match coloured.
+    d.run(&["--no-heading", "--color", "always", "foo", "a.txt"])
+        .code(0)
+        .stdout_has(&format!(
+            "{path}:{GREEN}1{RESET}:{} bar {} baz {}\n",
+            m("foo"),
+            m("foo"),
+            m("foo")
+        ));
+}

@@ -147,6 +147,10 @@ fn literal_and_regex_json_equals_ripgreps() {
         ),
         (&["-m", "1", "retry|backoff"], &["-m", "1", "retry|backoff"]),
         (
+            &["-N", "-C", "1", "retry|backoff"],
+            &["-N", "-C", "1", "retry|backoff"],
+        ),
+        (
             &["MAX_RETRIES", "src", "docs"],
             &["MAX_RETRIES", "src", "docs"],
         ),
@@ -160,6 +164,29 @@ fn literal_and_regex_json_equals_ripgreps() {
         let stopped_early = theirs.contains(&"-m");
         assert_like_rg(&run, &run_rg(rg, d.path(), theirs, None), stopped_early);
     }
+}
+
+/// `--json -N` writes `"line_number":null` in every match and context
+/// message, as rg 13 does (kgrep wrote the numbers). Checked with rg 13:
+/// `rg --json -N -C1 foo a.txt` prints the two messages below (but for
+/// `data.kgrep`).
+#[test]
+fn no_line_number_makes_json_line_numbers_null_as_rg() {
+    let d = Dir::new();
+    d.write("a.txt", "x\nfoo\n");
+    let run = d.run(&["--json", "-N", "-C1", "foo", "a.txt"]);
+    run.code(0);
+    let messages: Vec<Value> = lines(&run.raw_stdout)
+        .into_iter()
+        .map(|l| comparable(l, false))
+        .filter(|v| v["type"] == "match" || v["type"] == "context")
+        .collect();
+    let expected = [
+        r#"{"type":"context","data":{"path":{"text":"a.txt"},"lines":{"text":"x\n"},"line_number":null,"absolute_offset":0,"submatches":[]}}"#,
+        r#"{"type":"match","data":{"path":{"text":"a.txt"},"lines":{"text":"foo\n"},"line_number":null,"absolute_offset":2,"submatches":[{"match":{"text":"foo"},"start":0,"end":3}]}}"#,
+    ]
+    .map(|m| serde_json::from_str::<Value>(m).unwrap());
+    assert_eq!(messages, expected, "{}", run.describe);
 }
 
 #[test]

@@ -351,6 +351,182 @@ fn files_sort_path_lists_in_rg_order() {
         .stdout_is("./a/f\n./a/x/y\n./a b/g\n./a-c/h\n./a.txt\n./top\n./z/q\n");
 }
 
+/// `--files-without-match --sort path` (and `--sortr path`) list in rg 13's
+/// sorted walk order, as `-l` and `--files` do (they were in byte order,
+/// `a b/g` before `a/f`, whatever the flag). Checked with rg 13: `rg
+/// --files-without-match --sort path -F hit .`, the same with `--sortr
+/// path`, and `rg --files-without-match --sort path -F hit z a top` (rg
+/// prints `z/q` where kgrep prints `./z/q`).
+#[test]
+fn files_without_match_sort_path_lists_in_rg_order() {
+    let d = Dir::new();
+    for name in ["a b/g", "a.txt"] {
+        d.write(name, "hit\n");
+    }
+    for name in ["a/f", "a/m", "a-c/h", "top", "z/q"] {
+        d.write(name, "miss\n");
+    }
+    let run = |args: &[&str]| d.run(&[&["--files-without-match", "-F", "hit"][..], args].concat());
+    run(&["--sort", "path", "."])
+        .code(0)
+        .stdout_is("./a/f\n./a/m\n./a-c/h\n./top\n./z/q\n");
+    run(&["--sortr", "path", "."])
+        .code(0)
+        .stdout_is("./z/q\n./top\n./a-c/h\n./a/m\n./a/f\n");
+    run(&["--sort", "path", "z", "a", "top"])
+        .code(0)
+        .stdout_is("./z/q\n./a/f\n./a/m\n./top\n");
+}
+
+/// Sets the modified time of `rel` (a file or a folder) in `d` to `secs`
+/// seconds after 2020-09-13.
+fn set_mtime(d: &Dir, rel: &str, secs: u64) {
+    let at =
+        std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_600_000_000 + secs);
+    let file = std::fs::File::open(d.path().join(rel)).unwrap();
+    file.set_modified(at).unwrap();
+}
+
+/// `--sort modified` and `--sortr modified` are rg 13's sorted walk, a
+/// folder at a time: each folder's entries by their own times, a folder by
+/// the folder's, so `d`'s files come together where `d`'s time puts them
+/// (kgrep sorted all files by their own times, as rg 14 does: `d/x` first,
+/// `d/y` last); the path arguments keep their order; `--files`,
+/// `--files-without-match` and `-c --include-zero`'s zero counts sort the same
+/// way (they ignored a time sort). Equal times keep the order the folder
+/// lists its entries in, `--sortr` too. Checked with rg 13 on the same tree
+/// (`touch -d` times): `rg -l --sort modified hit`, `--sortr modified`, `rg
+/// -l --sort modified hit top d e a.txt`, `rg --files --sort modified`, `rg
+/// --files --sortr modified e d`, `rg -c --include-zero --sort modified hit`,
+/// `rg --files-without-match --sortr modified hit` and `rg --no-heading -n
+/// --sort modified hit`, with kgrep's `./`.
+#[test]
+fn sort_by_a_time_is_rg_13s_walk_a_folder_at_a_time() {
+    let d = Dir::new();
+    for (name, text, secs) in [
+        ("a.txt", "hit\n", 5),
+        ("d/x", "hit\n", 1),
+        ("d/y", "hit\n", 9),
+        ("e/z", "hit\n", 3),
+        ("e/w", "miss\n", 4),
+        ("top", "hit\n", 7),
+    ] {
+        d.write(name, text);
+        set_mtime(&d, name, secs);
+    }
+    set_mtime(&d, "d", 8);
+    set_mtime(&d, "e", 2);
+    let run = |args: &[&str]| d.run(args);
+    run(&["-l", "--sort", "modified", "-F", "hit", "."])
+        .code(0)
+        .stdout_is("./e/z\n./a.txt\n./top\n./d/x\n./d/y\n");
+    run(&["-l", "--sortr", "modified", "-F", "hit", "."])
+        .code(0)
+        .stdout_is("./d/y\n./d/x\n./top\n./a.txt\n./e/z\n");
+    run(&[
+        "-l", "--sort", "modified", "-F", "hit", "top", "d", "e", "a.txt",
+    ])
+    .code(0)
+    .stdout_is("./top\n./d/x\n./d/y\n./e/z\n./a.txt\n");
+    run(&["--files", "--sort", "modified"])
+        .code(0)
+        .stdout_is("./e/z\n./e/w\n./a.txt\n./top\n./d/x\n./d/y\n");
+    run(&["--files", "--sortr", "modified", "e", "d"])
+        .code(0)
+        .stdout_is("./e/w\n./e/z\n./d/y\n./d/x\n");
+    run(&[
+        "-c",
+        "--include-zero",
+        "--sort",
+        "modified",
+        "-F",
+        "hit",
+        ".",
+    ])
+    .code(0)
+    .stdout_is("./e/z:1\n./e/w:0\n./a.txt:1\n./top:1\n./d/x:1\n./d/y:1\n");
+    d.write("d/v", "miss\n");
+    set_mtime(&d, "d/v", 2);
+    set_mtime(&d, "d", 8);
+    run(&[
+        "--files-without-match",
+        "--sortr",
+        "modified",
+        "-F",
+        "hit",
+        ".",
+    ])
+    .code(0)
+    .stdout_is("./d/v\n./e/w\n");
+    run(&["--no-heading", "--sort", "modified", "-F", "hit", "."])
+        .code(0)
+        .stdout_is("./e/z:1:hit\n./a.txt:1:hit\n./top:1:hit\n./d/x:1:hit\n./d/y:1:hit\n");
+    // Equal times: the folder's own listing order, whichever the direction.
+    for name in ["d/x", "d/y", "d/v"] {
+        set_mtime(&d, name, 4);
+    }
+    let listed: String = std::fs::read_dir(d.path().join("d"))
+        .unwrap()
+        .map(|e| format!("./d/{}\n", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    for sort in ["--sort", "--sortr"] {
+        run(&["--files", sort, "modified", "d"])
+            .code(0)
+            .stdout_is(&listed);
+    }
+}
+
+/// `-0` with flat lines (`--no-heading`, `--vimgrep`, with `-o`, context and
+/// colour) ends each line's path with a NUL in place of the `:` or `-` (or
+/// the field separator) after it, as rg 13's does; it changed nothing.
+/// `-I` prints no path and no NUL. Checked with rg 13 on the same files:
+/// `rg -0 --no-heading -n -C1 foo a.txt b.txt`, `rg -0 --vimgrep -o -b foo`,
+/// `rg -0 --no-heading -n --field-match-separator @
+/// --field-context-separator '#' -C1 foo`, `rg -0 --no-heading -I -n foo`,
+/// `rg -0 --no-heading -n --color always foo` (rg's SGR bytes aside).
+#[test]
+fn null_ends_the_path_of_each_flat_line_as_rg() {
+    let d = Dir::new();
+    d.write("a.txt", "foo bar foo\nnone\nfoo\nend\n");
+    d.write("b.txt", "x\nfoo\ny\n");
+    let run = |args: &[&str]| {
+        d.run(
+            &[
+                &["--sort", "path", "-0"][..],
+                args,
+                &["foo", "a.txt", "b.txt"],
+            ]
+            .concat(),
+        )
+    };
+    run(&["--no-heading", "-C1"]).code(0).stdout_is(
+        "./a.txt\x001:foo bar foo\n./a.txt\x002-none\n./a.txt\x003:foo\n./a.txt\x004-end\n--\n\
+         ./b.txt\x001-x\n./b.txt\x002:foo\n./b.txt\x003-y\n",
+    );
+    run(&["--vimgrep", "-o", "-b"]).code(0).stdout_is(
+        "./a.txt\x001:1:0:foo\n./a.txt\x001:9:8:foo\n./a.txt\x003:1:17:foo\n./b.txt\x002:1:2:foo\n",
+    );
+    run(&["--vimgrep"]).code(0).stdout_is(
+        "./a.txt\x001:1:foo bar foo\n./a.txt\x001:9:foo bar foo\n./a.txt\x003:1:foo\n./b.txt\x002:1:foo\n",
+    );
+    run(&[
+        "--no-heading",
+        "-C1",
+        "--field-match-separator",
+        "@",
+        "--field-context-separator",
+        "#",
+    ])
+    .code(0)
+    .stdout_has("./a.txt\x001@foo bar foo\n./a.txt\x002#none\n");
+    run(&["--no-heading", "-I"])
+        .code(0)
+        .stdout_is("1:foo bar foo\n3:foo\n2:foo\n");
+    run(&["--no-heading", "--color", "always"])
+        .code(0)
+        .stdout_has("./b.txt\x1b[0m\x00\x1b[32m2\x1b[0m:");
+}
+
 /// `-I` with `-c` or `--count-matches` prints each count alone, as `rg -I -c
 /// x .` does on the same tree (`2\n1\n`, no path, no NUL with `-0`; a zero
 /// count of `--include-zero` too); `-l`, `--files` and

@@ -563,6 +563,46 @@ fn stats_counts_what_printed_and_what_was_searched_as_rg() {
         .stdout_lacks("files searched");
 }
 
+/// `--stats` after a list (`-c`, `-l`, `--count-matches`, `-c
+/// --include-zero`, `--files-without-match`) says `0 bytes printed`, as rg
+/// 13 counts them (kgrep counted the list's bytes); after
+/// `--files-without-match` the block is printed too (it was not), with the
+/// search's counts. Checked with rg 13 on the same tree: `rg --stats -c
+/// --sort path -F hit .`, and the same with `-l`, `--count-matches`, `-c
+/// --include-zero`, `--files-without-match` and `-q`.
+#[test]
+fn stats_after_a_list_count_no_bytes_printed_as_rg() {
+    let d = Dir::new();
+    d.write("a", "hit hit\nhit\nno\n");
+    d.write("b", "hit\n");
+    d.write("c", "no\n");
+    let block = |matches: usize, lines: usize| {
+        format!(
+            "\n{matches} matches\n{lines} matched lines\n2 files contained matches\n\
+             3 files searched\n0 bytes printed\n22 bytes searched\n"
+        )
+    };
+    let run = |list: &[&str], printed: &str, matches: usize, lines: usize| {
+        let args = [
+            &["--stats", "--sort", "path"][..],
+            list,
+            &["-F", "hit", "."],
+        ]
+        .concat();
+        let run = d.run(&args);
+        run.code(0);
+        let (head, rest) = run.stdout.split_at(printed.len());
+        assert_eq!(head, printed, "{}", run.describe);
+        assert!(rest.starts_with(&block(matches, lines)), "{}", run.describe);
+    };
+    run(&["-c"], "./a:2\n./b:1\n", 4, 3);
+    run(&["-l"], "./a\n./b\n", 4, 3);
+    run(&["--count-matches"], "./a:3\n./b:1\n", 4, 3);
+    run(&["-c", "--include-zero"], "./a:2\n./b:1\n./c:0\n", 4, 3);
+    run(&["--files-without-match"], "./c\n", 4, 3);
+    run(&["-q"], "", 4, 3);
+}
+
 #[test]
 fn context_separator_is_set_or_left_out_as_rg() {
     let d = corpus();
@@ -688,6 +728,49 @@ fn passthru_prints_every_line_of_every_file_as_rg() {
     d.run(&["--passthru", "--json", "retry", "."])
         .code(2)
         .stderr_has("--json");
+}
+
+/// The last of `--passthru` and `-A`, `-B`, `-C` wins, as in rg 13, whose
+/// flags override one another: `--passthru -C1` prints the context groups
+/// (kgrep printed every line, -C ignored), `-C1 --passthru` every line.
+/// Checked with rg 13: `rg -n --no-heading FLAGS short p.txt` for each flag
+/// set below (rg prints no path for one file; kgrep's `./p.txt` is cut).
+#[test]
+fn passthru_and_context_flags_the_last_wins_as_rg() {
+    let d = Dir::new();
+    d.write("p.txt", "a\nb\nshort\nc\nd\ne\nshort\nf\ng\n");
+    let run = |flags: &[&str]| {
+        let args = [&["--no-heading"][..], flags, &["short", "p.txt"]].concat();
+        let run = d.run(&args);
+        run.code(0);
+        run.stdout.replace("./p.txt", "")
+    };
+    let every = [
+        "-1-a", "-2-b", ":3:short", "-4-c", "-5-d", "-6-e", ":7:short", "-8-f", "-9-g",
+    ];
+    let lines = |l: &[&str]| l.iter().map(|l| format!("{l}\n")).collect::<String>();
+    assert_eq!(
+        run(&["--passthru", "-C1"]),
+        lines(&["-2-b", ":3:short", "-4-c", "--", "-6-e", ":7:short", "-8-f"])
+    );
+    assert_eq!(run(&["-C1", "--passthru"]), lines(&every));
+    assert_eq!(
+        run(&["-C1", "--passthru", "-A1"]),
+        lines(&[":3:short", "-4-c", "--", ":7:short", "-8-f"])
+    );
+    assert_eq!(
+        run(&["-A1", "--passthrough", "-B1"]),
+        lines(&["-2-b", ":3:short", "--", "-6-e", ":7:short"])
+    );
+    assert_eq!(
+        run(&["--passthru", "-A0"]),
+        lines(&[":3:short", ":7:short"])
+    );
+    assert_eq!(run(&["--passthru", "-C1", "--passthru"]), lines(&every));
+    assert_eq!(
+        run(&["--passthru", "--replace", "X", "-C1"]),
+        lines(&["-2-b", ":3:X", "-4-c", "--", "-6-e", ":7:X", "-8-f"])
+    );
 }
 
 /// `-b`, and the separators after each field, as rg 13 prints them on the

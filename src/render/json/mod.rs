@@ -10,6 +10,7 @@
 //! {"type":"match","data":{"path":P,"lines":D,"line_number":N,"absolute_offset":N,
 //!                         "submatches":[{"match":D,"start":N,"end":N}…],"kgrep":{…}}}
 //! {"type":"context","data":{"path":P,"lines":D,"line_number":N,"absolute_offset":N,"submatches":[]}}
+//! (`"line_number":null` in both with `-N`, as rg's)
 //! {"type":"end","data":{"path":P,"binary_offset":null,"stats":STATS}}
 //! {"data":{"elapsed_total":DUR,"kgrep":{…},"stats":STATS},"type":"summary"}
 //! ```
@@ -66,6 +67,8 @@ pub struct JsonOptions {
     pub after: usize,
     /// Keep only the N lowest match lines of each file.
     pub max_count: Option<usize>,
+    /// `-N`: every line's `line_number` is `null`, as `rg --json -N` writes it.
+    pub no_line_numbers: bool,
 }
 
 /// One file's results, as the caller found them.
@@ -148,7 +151,8 @@ impl<W: Write> JsonPrinter<W> {
                 let mine = is_match.then(|| found.get(&number).copied()).flatten();
                 let text = line_with_terminator(doc, &starts, number);
                 let offset = doc.raw_offset(starts[number - 1]);
-                let line = Line::new(&path, text, number, offset, mine);
+                let shown = (!opts.no_line_numbers).then_some(number);
+                let line = Line::new(&path, text, shown, offset, mine);
                 if is_match {
                     stats.matched_lines += 1;
                     stats.matches += line.submatches.len() as u64;
@@ -319,7 +323,8 @@ struct End<'a> {
 struct Line<'a> {
     path: Data<'a>,
     lines: Data<'a>,
-    line_number: u64,
+    /// `null` with `-N`, as rg's.
+    line_number: Option<u64>,
     absolute_offset: u64,
     submatches: Vec<SubMatch<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -330,7 +335,7 @@ impl<'a> Line<'a> {
     fn new(
         path: &Data<'a>,
         text: &'a [u8],
-        number: usize,
+        number: Option<usize>,
         offset: u64,
         found: Option<&'a MatchLine>,
     ) -> Line<'a> {
@@ -339,7 +344,7 @@ impl<'a> Line<'a> {
         Line {
             path: path.clone(),
             lines: Data::from_bytes(text),
-            line_number: number as u64,
+            line_number: number.map(|n| n as u64),
             absolute_offset: offset,
             submatches: submatches
                 .into_iter()

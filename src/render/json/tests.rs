@@ -88,6 +88,7 @@ fn context_lines_have_no_submatches_and_follow_the_grep_groups() {
         before: 1,
         after: 1,
         max_count: None,
+        no_line_numbers: false,
     };
     let (_, v, _) = render(&[f], &opts);
     let kinds: Vec<(&str, u64)> = v[1..v.len() - 2]
