@@ -293,8 +293,13 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         }
     }
     // A pattern from a file is always a regex (or a literal with -F), so
-    // with -f even one pattern goes to `patterns`.
-    let patterns = if flags.regexps.len() > 1 || listed {
+    // with -f even one pattern goes to `patterns`. So does a lone `-e` that
+    // is empty or only whitespace: `rg -e ''` matches every line and `rg -e
+    // ' '` every line holding a space, as regexes; there is nothing to read
+    // as natural language. A blank PATTERN stays a usage error (rlmgrep's
+    // contract, case `empty_pattern`: "missing pattern", exit 2).
+    let blank_regexp = matches!(flags.regexps.as_slice(), [one] if one.trim().is_empty());
+    let patterns = if flags.regexps.len() > 1 || listed || blank_regexp {
         let mut all = std::mem::take(&mut flags.regexps);
         all.extend(from_files);
         all
@@ -302,14 +307,12 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         Vec::new()
     };
     let nothing_to_match = listed && patterns.is_empty();
-    let lone_regexp = flags.regexps.len() == 1;
     let query = match flags.regexps.pop() {
         Some(one) => one,
         None => flags.pattern.clone().unwrap_or_default(),
     };
     let searching = !flags.files && patterns.is_empty() && !nothing_to_match;
-    // A lone `-e ''` was given: it is blank (below), not missing.
-    if query.is_empty() && searching && !lone_regexp {
+    if query.is_empty() && searching {
         return Err(PlanError::MissingPattern);
     }
     // `-F '  '` searches the spaces, as a quoted query does.
@@ -727,12 +730,12 @@ mod tests {
         assert_eq!(p.patterns, vec!["a".to_string(), String::new()]);
         assert_eq!(p.query, "");
         assert_eq!(p.input, Input::Paths(vec!["src".into()]));
-        // A lone blank -e is as blank as a blank PATTERN, an empty one too.
+        // A lone blank -e is a regex, as rg reads it (`rg -e ''` matches
+        // every line), an empty one too; a blank PATTERN is refused.
         for blank in [" ", ""] {
-            assert_eq!(
-                plan_of(&["-e", blank, "src"]).err(),
-                Some(PlanError::BlankPattern)
-            );
+            let p = plan_of(&["-e", blank, "src"]).unwrap();
+            assert_eq!(p.patterns, vec![blank.to_string()]);
+            assert_eq!(p.input, Input::Paths(vec!["src".into()]));
         }
     }
 

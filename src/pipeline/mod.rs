@@ -303,7 +303,7 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         // reads it, never natural language.
         query::read_pattern(&plan.query, plan.fixed_strings)
     } else {
-        query::read_as_asked(&plan.query, plan.fixed_strings, plan.matching.line)
+        query::read_as_asked(&plan.query, plan.fixed_strings, &plan.matching)
     };
     // The walk runs while the embedded thesaurus is built beside it.
     let (listing, thesaurus) = match (&input, reading.kind()) {

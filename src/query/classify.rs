@@ -34,15 +34,25 @@ pub(super) fn classified(raw: &str) -> (QueryKind, Option<Read>) {
     if looks_like_regex(trimmed) && grep_regex::RegexMatcher::new(trimmed).is_ok() {
         return (QueryKind::Regex(trimmed.to_string()), None);
     }
+    // Only escapes (`\t`, `\$`, `\x20`, `\pL`, `\A`): no word is written,
+    // so nothing reads as code or prose; a regex, as rg reads it.
+    if escapes_only(trimmed) {
+        return (QueryKind::Regex(trimmed.to_string()), None);
+    }
     // Look-around is a regex's, never code's (`foo(?=bar)` is no call): read
     // as words, which the pipeline says (`notes`), not as the text it is.
-    if is_identifier_like(trimmed) && !regex_only_syntax(trimmed) {
+    if is_identifier_like(trimmed) && !regex_only_syntax(trimmed) && !repeated_wordless(trimmed) {
         return (QueryKind::Literal(trimmed.to_string()), None);
     }
     let plain = plain(raw);
     let ask = Ask::of(raw);
     let terms = terms_of_read(&plain, ask);
     if terms.is_empty() && !trimmed.is_empty() {
+        // No word, and regex syntax in one token (`$`, `.`, `x?`, `(x)?`,
+        // `[.]`): a regex, as rg reads it.
+        if wordless_regex(trimmed) {
+            return (QueryKind::Regex(trimmed.to_string()), None);
+        }
         // Only stop words or punctuation: nothing to rank, so search it as written.
         return (QueryKind::Literal(trimmed.to_string()), None);
     }
@@ -56,6 +66,119 @@ pub(super) fn classified(raw: &str) -> (QueryKind, Option<Read>) {
 pub fn is_wordless(raw: &str, literal: &str) -> bool {
     let trimmed = raw.trim();
     literal == trimmed && quoted(trimmed).is_none() && !is_identifier_like(trimmed)
+}
+
+/// What the syntax tree of a regex holds, as far as reading a query
+/// without words needs: any regex syntax (anything but letters written as
+/// themselves), escapes, a letter or digit written as itself, a line break.
+#[derive(Default)]
+struct Written {
+    syntax: bool,
+    escape: bool,
+    verbatim_word: bool,
+    line_break: bool,
+}
+
+impl Written {
+    /// How `s` is written, or `None` when it does not parse as a regex.
+    fn of(s: &str) -> Option<Written> {
+        use regex_syntax::ast::{self, Ast};
+        struct Reader<'s> {
+            text: &'s str,
+            found: Written,
+        }
+        impl Reader<'_> {
+            fn literal(&mut self, lit: &ast::Literal) {
+                if lit.kind == ast::LiteralKind::Verbatim {
+                    self.found.verbatim_word |= lit.c.is_alphanumeric();
+                } else {
+                    self.found.syntax = true;
+                    self.found.escape = true;
+                }
+                self.found.line_break |= lit.c == '\n';
+            }
+        }
+        impl ast::Visitor for Reader<'_> {
+            type Output = Written;
+            type Err = ();
+            fn finish(self) -> Result<Written, ()> {
+                Ok(self.found)
+            }
+            fn visit_pre(&mut self, node: &Ast) -> Result<(), ()> {
+                match node {
+                    Ast::Concat(_) => {}
+                    Ast::Literal(lit) => self.literal(lit),
+                    other => {
+                        self.found.syntax = true;
+                        let span = other.span();
+                        let text = self.text.get(span.start.offset..span.end.offset);
+                        self.found.escape |= text.is_some_and(|t| t.starts_with('\\'));
+                    }
+                }
+                Ok(())
+            }
+            fn visit_class_set_item_pre(&mut self, item: &ast::ClassSetItem) -> Result<(), ()> {
+                match item {
+                    ast::ClassSetItem::Literal(lit) => self.literal(lit),
+                    ast::ClassSetItem::Range(range) => {
+                        self.literal(&range.start);
+                        self.literal(&range.end);
+                    }
+                    _ => {}
+                }
+                Ok(())
+            }
+        }
+        let tree = ast::parse::Parser::new().parse(s).ok()?;
+        let reader = Reader {
+            text: s,
+            found: Written::default(),
+        };
+        ast::visit(&tree, reader).ok()
+    }
+}
+
+/// A regex made of escapes only (`\t`, `\$`, `\(`, `\x20`, `\pL`, `\A`,
+/// `\.+`), with no letter or digit written as itself, that the engine
+/// compiles: what rg searches as the regex it is.
+fn escapes_only(s: &str) -> bool {
+    Written::of(s).is_some_and(|w| w.escape && !w.verbatim_word)
+        && grep_regex::RegexMatcher::new(s).is_ok()
+}
+
+/// A query with no word to search for that is one token of regex syntax
+/// the engine compiles (`$`, `.`, `x?`, `(x)?`, `[.]`, `()`): searched as
+/// rg searches it. Not text with no regex syntax (`--`, `!`, `->`), words
+/// with spaces between them ("what is g?" asks a question), nor a doubled
+/// quantifier (`C++`, `i++`: names, as [`has_repetition`] says).
+fn wordless_regex(s: &str) -> bool {
+    let doubled = ["++", "**", "??", "+*", "*+"].iter().any(|d| s.contains(d));
+    !s.contains(char::is_whitespace)
+        && !doubled
+        && Written::of(s).is_some_and(|w| w.syntax)
+        && grep_regex::RegexMatcher::new(s).is_ok()
+}
+
+/// A token whose words are one letter each that ends in a quantifier
+/// (`(x)?`, `(a|b)+`): a pattern, not a name, though its parenthesis looks
+/// like a call's; a [`wordless_regex`] when the engine compiles it.
+fn repeated_wordless(s: &str) -> bool {
+    plain_words(s).all(|w| w.chars().count() == 1)
+        && s.ends_with(['?', '*', '+'])
+        && wordless_regex(s)
+}
+
+/// Whether the query `raw` (not quoted) writes a line break in regex
+/// syntax that compiles (`foo\nbar`, `a\n`): with `-U` it is a regex,
+/// as rg's pattern is, whatever words it holds.
+pub(super) fn spans_lines(raw: &str) -> bool {
+    let trimmed = raw.trim();
+    quoted(trimmed).is_none()
+        && Written::of(trimmed).is_some_and(|w| w.line_break)
+        && grep_regex::RegexMatcherBuilder::new()
+            .multi_line(true)
+            .build(trimmed)
+            .is_ok()
 }
 
 /// The text inside matching double or single quotes around the whole query.
@@ -722,6 +845,44 @@ mod tests {
         for q in ["foo(?=bar)", "get(?!Foo)x", "(retry)\\1"] {
             assert_eq!(classify(q), QueryKind::Natural, "{q}");
         }
+    }
+
+    #[test]
+    fn a_wordless_regex_is_a_regex_and_plain_punctuation_is_text() {
+        // No word, regex syntax in one token: rg's regex (checked with rg 13).
+        for q in ["$", "^", "x?", "(x)?", ".", "...", "()", "[.]", "a?", "$$"] {
+            assert_eq!(classify(q), QueryKind::Regex(q.to_string()), "{q}");
+        }
+        // No regex syntax, a doubled quantifier, words with spaces, or a
+        // regex the engine refuses: the text as written.
+        for q in [
+            "--",
+            "!",
+            "->",
+            ";",
+            "C++",
+            "what is g?",
+            "how do I",
+            "?",
+            "*",
+        ] {
+            assert_eq!(classify(q), QueryKind::Literal(q.to_string()), "{q}");
+        }
+    }
+
+    #[test]
+    fn escapes_alone_are_a_regex() {
+        for q in [
+            r"\t", r"\$", r"\(", r"\.", r"\$x", r"\x20", r"\PL", r"\p{L}", r"\A", r"\z", r"\d+",
+            r"\w+", r"\s+", r"\bfoo\b", r"\(\)", r"\u0041",
+        ] {
+            assert_eq!(classify(q), QueryKind::Regex(q.to_string()), "{q}");
+        }
+        // A word written as itself with an escape the list does not name
+        // stays what it was: a path, words.
+        assert_eq!(classify(r"src\net"), QueryKind::Natural);
+        assert!(spans_lines(r"foo\nbar") && spans_lines(r"a\n") && !spans_lines("foo"));
+        assert!(!spans_lines(r#""foo\nbar""#));
     }
 
     #[test]

@@ -312,14 +312,18 @@ pub fn read_any(patterns: &[String], fixed: bool) -> Reading {
 }
 
 /// Reads one pattern as its flags ask: as text with `fixed` (`-F`), else
-/// by its look ([`read`]), except that a whole line (`whole_line`, `-x`) is
-/// never natural language: it is read as text then.
-pub fn read_as_asked(raw: &str, fixed: bool, whole_line: bool) -> Reading {
+/// by its look ([`read`]), except that a whole line (`-x`) is never
+/// natural language: it is read as text then; and that with `-U` a query
+/// that writes a line break (`foo\nbar`) is the regex rg reads.
+pub fn read_as_asked(raw: &str, fixed: bool, matching: &Matching) -> Reading {
     if fixed {
         return read_fixed(raw);
     }
+    if matching.multiline && classify::spans_lines(raw) {
+        return read_pattern(raw.trim(), false);
+    }
     match read(raw) {
-        natural if whole_line && natural.kind == QueryKind::Natural => read_fixed(raw),
+        natural if matching.line && natural.kind == QueryKind::Natural => read_fixed(raw),
         reading => reading,
     }
 }
@@ -1646,7 +1650,13 @@ mod tests {
 
     #[test]
     fn a_pattern_is_read_as_its_flags_ask() {
-        let kind = |raw: &str, fixed: bool, line: bool| read_as_asked(raw, fixed, line).kind;
+        let kind = |raw: &str, fixed: bool, line: bool| {
+            let matching = Matching {
+                line,
+                ..Matching::default()
+            };
+            read_as_asked(raw, fixed, &matching).kind
+        };
         let text = |raw: &str| QueryKind::Literal(raw.to_string());
         assert_eq!(kind("retry later", false, false), QueryKind::Natural);
         assert_eq!(kind("retry later", false, true), text("retry later"));
@@ -1654,6 +1664,20 @@ mod tests {
         assert_eq!(
             kind(r"fn\s+main", false, true),
             QueryKind::Regex(r"fn\s+main".into())
+        );
+        // With -U a written line break makes a regex, words or not.
+        let multiline = Matching {
+            multiline: true,
+            ..Matching::default()
+        };
+        assert_eq!(
+            read_as_asked(r"foo\nbar", false, &multiline).kind,
+            QueryKind::Regex(r"foo\nbar".into())
+        );
+        assert_eq!(kind(r"foo\nbar", false, false), QueryKind::Natural);
+        assert_eq!(
+            read_as_asked(r#""foo\nbar""#, false, &multiline).kind,
+            text(r"foo\nbar")
         );
     }
 

@@ -155,6 +155,48 @@ fn regexp_flags_search_every_pattern_and_make_the_first_argument_a_path() {
         .stderr_has("query: regex \"(?:a)|(?:b)\"");
 }
 
+/// `-e ''` is rg's empty regex, which matches every line (at every
+/// position, for `-o`), and `-e ' '` a regex too; a blank PATTERN is still
+/// refused, as rlmgrep refuses it (contract case `empty_pattern`). The
+/// expected bytes were checked with rg 13 (`rg -c -e '' e.txt`, `rg -o
+/// --vimgrep --regexp= e.txt`, `rg -n -e ' ' e.txt`).
+#[test]
+fn an_empty_regexp_matches_every_line_as_rg() {
+    let d = Dir::new();
+    d.write("e.txt", "ab\n\nc d\n");
+    for empty in [
+        &["-e", ""][..],
+        &["--regexp="][..],
+        &["-e", "", "-e", "c"][..],
+    ] {
+        let args: Vec<&str> = ["-c"]
+            .iter()
+            .chain(empty)
+            .chain(&["e.txt"])
+            .copied()
+            .collect();
+        d.run(&args).code(0).stdout_is("./e.txt:3\n");
+    }
+    d.run(&["-e", "", "e.txt"])
+        .code(0)
+        .stdout_is("./e.txt\n1:\tab\n2:\t\n3:\tc d\n");
+    d.run(&["-o", "--vimgrep", "--regexp=", "e.txt"])
+        .code(0)
+        .stdout_is(
+            "./e.txt:1:1:\n./e.txt:1:2:\n./e.txt:1:3:\n./e.txt:2:1:\n\
+             ./e.txt:3:1:\n./e.txt:3:2:\n./e.txt:3:3:\n./e.txt:3:4:\n",
+        );
+    d.run(&["-e", " ", "e.txt"])
+        .code(0)
+        .stdout_is("./e.txt\n3:\tc d\n");
+    d.run(&["", "e.txt"])
+        .code(2)
+        .stderr_has("kgrep: missing pattern");
+    d.run(&[" ", "e.txt"])
+        .code(2)
+        .stderr_has("kgrep: blank pattern");
+}
+
 #[test]
 fn case_flags_follow_ripgrep_and_the_last_one_wins() {
     let d = corpus();

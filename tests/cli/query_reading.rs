@@ -201,3 +201,38 @@ fn words_no_file_holds_are_named_when_the_others_printed_lines() {
         .code(1)
         .stderr_lacks("in any form");
 }
+
+/// A query made only of escapes is the regex rg reads: `\t` a tab, `\$`
+/// and `\(` the characters, `\x20` a space, `\PL` anything but a letter
+/// (they were searched as the text they are, or read as an identifier).
+/// The expected lines were checked with rg 13 (`rg -o --vimgrep -e '\t'
+/// e.txt`, …), in kgrep's layout.
+#[test]
+fn a_query_of_escapes_alone_is_a_regex() {
+    let d = Dir::new();
+    d.write("e.txt", "a\tb $x (y) 1.5\nno escapes here\n");
+    for (query, expected) in [
+        (r"\t", "./e.txt:1:2:\t\n"),
+        (r"\$", "./e.txt:1:5:$\n"),
+        (r"\(", "./e.txt:1:8:(\n"),
+        (r"\.", "./e.txt:1:13:.\n"),
+        (r"\$x", "./e.txt:1:5:$x\n"),
+        (r"\(y\)", "./e.txt:1:8:(y)\n"),
+        (r"\d+", "./e.txt:1:12:1\n./e.txt:1:14:5\n"),
+        (r"\bno\b", "./e.txt:2:1:no\n"),
+        (
+            r"\x20",
+            "./e.txt:1:4: \n./e.txt:1:7: \n./e.txt:1:11: \n./e.txt:2:3: \n./e.txt:2:11: \n",
+        ),
+    ] {
+        let run = d.run(&["-v", "-o", "--vimgrep", query, "e.txt"]);
+        run.code(0)
+            .stdout_is(expected)
+            .stderr_has(&format!("query: regex {query:?}"))
+            .stderr_lacks("no word to search for");
+    }
+    // `\PL`: 12 matches on the two lines (`rg --count-matches '\PL'`).
+    d.run(&["--count-matches", r"\PL", "e.txt"])
+        .code(0)
+        .stdout_is("./e.txt:12\n");
+}

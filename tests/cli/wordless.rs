@@ -65,3 +65,41 @@ fn a_single_stop_word_does_not_flood() {
     d.run(&["connect", "."])
         .stderr_lacks("no word to search for");
 }
+
+/// A query with no word that is one token of regex syntax (`$`, `.`, `x?`,
+/// `(x)?`, `[.]`) is the regex rg reads, not the text it is; punctuation
+/// with no regex syntax (`;`) is still searched as written, with its note.
+/// The expected bytes were checked with rg 13 (`rg -c '$' w.txt`, `rg -o
+/// --vimgrep '.' w.txt`, `rg -o --vimgrep 'x?' w.txt`, …), in kgrep's
+/// layout (`./` before the path).
+#[test]
+fn a_wordless_regex_is_searched_as_rg_searches_it() {
+    let d = Dir::new();
+    d.write("w.txt", "a.b\n\nx1;\n");
+    for (args, expected) in [
+        (&["-c", "$"][..], "./w.txt:3\n"),
+        (
+            &["-o", "--vimgrep", "."],
+            "./w.txt:1:1:a\n./w.txt:1:2:.\n./w.txt:1:3:b\n\
+             ./w.txt:3:1:x\n./w.txt:3:2:1\n./w.txt:3:3:;\n",
+        ),
+        (
+            &["-o", "--vimgrep", "x?"],
+            "./w.txt:1:1:\n./w.txt:1:2:\n./w.txt:1:3:\n./w.txt:1:4:\n\
+             ./w.txt:2:1:\n./w.txt:3:1:x\n./w.txt:3:3:\n./w.txt:3:4:\n",
+        ),
+        (&["--count-matches", "(x)?"], "./w.txt:8\n"),
+        (&["-o", "--vimgrep", "[.]"], "./w.txt:1:2:.\n"),
+        (&["-c", "^"], "./w.txt:3\n"),
+    ] {
+        let all: Vec<&str> = args.iter().copied().chain(["w.txt"]).collect();
+        d.run(&all)
+            .code(0)
+            .stdout_is(expected)
+            .stderr_lacks("no word to search for");
+    }
+    d.run(&[";", "w.txt"])
+        .code(0)
+        .stdout_is("./w.txt\n3:\tx1;\n")
+        .stderr_has("no word to search for");
+}
