@@ -181,12 +181,7 @@ impl Stage<'_> {
                 self.report.fused = true;
             }
         }
-        let judged_sufficient = self
-            .search
-            .judgement
-            .as_ref()
-            .is_some_and(|j| j.verdict == crate::judge::Verdict::Sufficient);
-        if !offline_agrees && judged_sufficient {
+        if !offline_agrees && self.search.is_sufficient() {
             // Asked anyway (`--rlm`, `llm = "always"`), the model overruled
             // offline results the judge found sufficient. One reply is no
             // lesson against them: a reply steered by a searched file would

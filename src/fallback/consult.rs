@@ -702,11 +702,7 @@ fn fuse_into(search: &mut Searched, second: Searched, limits: Limits) {
         (&search.haystacks, &search.ranked),
         (&second.haystacks, &second.ranked),
     );
-    let sure = second
-        .judgement
-        .as_ref()
-        .is_some_and(|j| j.verdict == crate::judge::Verdict::Sufficient);
-    search.selected = if sure {
+    search.selected = if second.is_sufficient() {
         crate::score::select_per_file(&ranked, limits.max_lines, limits.max_count)
     } else {
         crate::score::select_unsure(&ranked, limits.max_lines, limits.max_count)
