@@ -18,7 +18,7 @@ use crate::judge::Judgement;
 use crate::report::LineScores;
 use crate::score::RankedFile;
 use crate::search::LoadStats;
-use crate::walk::{Haystack, PathKey, PathOrder};
+use crate::walk::{Haystack, PathOrder};
 
 /// Selected lines per haystack (an index into [`Searched::haystacks`]), in
 /// print order.
@@ -59,16 +59,13 @@ impl Searched {
     /// by a time: [`PathOrder`]); a file that is no haystack (none is) last.
     /// Each file keeps its lines.
     pub fn sort_selected(&mut self, order: &PathOrder) {
-        let haystacks = &self.haystacks;
-        let mut keyed: Vec<(Option<PathKey>, _)> = std::mem::take(&mut self.selected)
-            .into_iter()
-            .map(|file| (haystacks.get(file.0).map(|h| order.key(h)), file))
+        let keys: Vec<_> = self
+            .selected
+            .iter()
+            .map(|(h, _)| self.haystacks.get(*h).map(|h| order.key(h)))
             .collect();
-        keyed.sort_by(|(a, _), (b, _)| match (a, b) {
-            (Some(a), Some(b)) => order.cmp(a, b),
-            _ => b.is_some().cmp(&a.is_some()),
-        });
-        self.selected = keyed.into_iter().map(|(_, file)| file).collect();
+        let places = order.places(&keys);
+        self.selected = crate::walk::in_places(std::mem::take(&mut self.selected), places);
     }
 
     /// The ranked files' keys, best first.

@@ -934,4 +934,4 @@ mod order;
 mod tests;
 
 pub use listing::Listing;
-pub use order::{PathKey, PathOrder, SortBy};
+pub use order::{in_places, PathKey, PathOrder, SortBy};

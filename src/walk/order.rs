@@ -140,19 +140,28 @@ impl PathOrder {
         }
     }
 
-    /// `haystacks` in this order: `--files --sort`'s list. Each key is made
-    /// once, not once a comparison.
+    /// `haystacks` in this order: `--files --sort`'s list.
     pub fn sort(&self, haystacks: Vec<Haystack>) -> Vec<Haystack> {
-        let mut places: Vec<usize> = (0..haystacks.len()).collect();
-        {
-            let keys: Vec<PathKey<'_>> = haystacks.iter().map(|h| self.key(h)).collect();
-            places.sort_by(|&a, &b| self.cmp(&keys[a], &keys[b]));
-        }
-        let mut slots: Vec<Option<Haystack>> = haystacks.into_iter().map(Some).collect();
+        let places = self.places(
+            &haystacks
+                .iter()
+                .map(|h| Some(self.key(h)))
+                .collect::<Vec<_>>(),
+        );
+        in_places(haystacks, places)
+    }
+
+    /// The places of `keys` in this order (one that is `None`, no haystack,
+    /// last), ties in their order: sort a list by them with [`in_places`].
+    /// Each key is made once by the caller, not once a comparison (a key by
+    /// a time walks the file's folders).
+    pub fn places(&self, keys: &[Option<PathKey<'_>>]) -> Vec<usize> {
+        let mut places: Vec<usize> = (0..keys.len()).collect();
+        places.sort_by(|&a, &b| match (&keys[a], &keys[b]) {
+            (Some(x), Some(y)) => self.cmp(x, y),
+            (x, y) => y.is_some().cmp(&x.is_some()),
+        });
         places
-            .into_iter()
-            .filter_map(|place| slots.get_mut(place).and_then(Option::take))
-            .collect()
     }
 
     /// ripgrep 13's order of two haystacks: by argument (one under none
@@ -229,6 +238,15 @@ impl PathKey<'_> {
     fn entry(&self, at: usize) -> PathBuf {
         self.path.components().take(self.root + at + 1).collect()
     }
+}
+
+/// `items` in the order `places` gives ([`PathOrder::places`]).
+pub fn in_places<T>(items: Vec<T>, places: Vec<usize>) -> Vec<T> {
+    let mut slots: Vec<Option<T>> = items.into_iter().map(Some).collect();
+    places
+        .into_iter()
+        .filter_map(|place| slots.get_mut(place).and_then(Option::take))
+        .collect()
 }
 
 /// Each entry of `folder` by name, with its place in the folder's listing
