@@ -345,6 +345,24 @@ fn shown(value: &Value) -> String {
     crate::render::cut::ellipsize(&value.to_string(), 60)
 }
 
+/// Whether a named path is refused as secrets: a file by its name or by the
+/// name of what it links to; a folder only through a link, when what it links
+/// to lies inside a secrets folder (`k -> ~/.ssh`). A folder named as it is
+/// is searched with its secrets files left out, but the walk knows them by
+/// the names under the link, where `k/github` says nothing of `.ssh`.
+fn withheld(path: &std::path::Path, is_file: bool) -> bool {
+    let secret = |p: &std::path::Path| {
+        !p.as_os_str().is_empty() && crate::llm::redact::is_secret_file(&p.to_string_lossy())
+    };
+    let target = std::fs::canonicalize(path).unwrap_or_default();
+    if is_file {
+        return secret(path) || secret(&target);
+    }
+    let linked = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    // Any file in the folder: a secrets folder makes it one.
+    linked && !target.as_os_str().is_empty() && secret(&target.join("_"))
+}
+
 /// Every path must be under a root (`roots`, checked first, so nothing is
 /// learnt of what exists outside) and exist: either is the agent's mistake
 /// to correct.
@@ -354,22 +372,14 @@ fn check_paths(plan: &Plan, roots: &Roots) -> Result<(), String> {
     };
     for path in paths {
         roots.check(path)?;
-        // A file, by its name and by the name of what it links to (a
-        // folder's secrets files are left out by the walk).
-        let is_file = std::fs::metadata(path).is_ok_and(|m| m.is_file());
-        let target = std::fs::canonicalize(path).unwrap_or_default();
-        if is_file
-            && [path.as_path(), target.as_path()].iter().any(|p| {
-                !p.as_os_str().is_empty()
-                    && crate::llm::redact::is_secret_file(&p.to_string_lossy())
-            })
-        {
+        let meta = std::fs::metadata(path);
+        if withheld(path, meta.as_ref().is_ok_and(std::fs::Metadata::is_file)) {
             return Err(format!(
                 "'{}' is a secrets file (keys, credentials, .env); kgrep's tools never return one.",
                 path.display()
             ));
         }
-        if let Err(err) = std::fs::metadata(path) {
+        if let Err(err) = meta {
             let cwd = std::env::current_dir().unwrap_or_default();
             return Err(match err.kind() {
                 std::io::ErrorKind::NotFound => format!(

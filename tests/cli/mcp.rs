@@ -845,8 +845,13 @@ fn secrets_files_inside_the_roots_are_never_returned() {
     );
     d.write(".ssh/id_rsa", format!("{token}\n"));
     d.write(".ssh/id_rsa.pub", "ssh-ed25519 AAAA planted-value-public\n");
+    // A key whose name says nothing: only its `.ssh` folder does.
+    d.write(".ssh/github", format!("{token}\n"));
     #[cfg(unix)]
     std::os::unix::fs::symlink(d.path().join(".env"), d.path().join("notes.txt")).unwrap();
+    // A link to the folder: the walk would know its files as `keys/github`.
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(d.path().join(".ssh"), d.path().join("keys")).unwrap();
     for extra in [&[][..], &["--hidden", "--no-ignore"][..]] {
         let mut mcp = Mcp::start(&d, extra);
         mcp.request("initialize", initialize("2025-11-25"));
@@ -857,7 +862,7 @@ fn secrets_files_inside_the_roots_are_never_returned() {
             "./config/../.env",
         ];
         if cfg!(unix) {
-            named.push("notes.txt");
+            named.extend(["notes.txt", "keys"]);
         }
         for path in named {
             let result = mcp.call(
