@@ -183,14 +183,16 @@ impl Client {
             let request = wire::build(&self.endpoint, protocol, prompt, json_mode);
             match self.send_with_retries(&request)? {
                 // A 2xx body can still carry an error message, and a server
-                // may quote the key in it: scrubbed as an error status's is.
+                // may quote the key in it: the key goes before the message is
+                // cut short, then the rest is scrubbed, as an error status's is.
                 Ok(body) => {
-                    return wire::parse_completion(protocol, &body).map_err(|err| match err {
+                    let key = self.endpoint.api_key.as_ref().map(ApiKey::expose);
+                    return wire::parse_completion(protocol, &body, key).map_err(|err| match err {
                         LlmError::BadReply(message) => {
                             LlmError::BadReply(self.endpoint.scrub(&message))
                         }
                         other => other,
-                    })
+                    });
                 }
                 Err(f) if protocol == Protocol::Responses && matches!(f.status, 404 | 405) => {
                     self.chat_only.store(true, Ordering::Relaxed);

@@ -208,8 +208,13 @@ fn sampling(endpoint: &Endpoint, body: &mut Map<String, Value>) {
 }
 
 /// Reads a 2xx reply body. A body that is not JSON, or lacks the text where the
-/// protocol puts it, is [`LlmError::BadReply`].
-pub fn parse_completion(protocol: Protocol, body: &str) -> Result<Completion, LlmError> {
+/// protocol puts it, is [`LlmError::BadReply`]; one that is an error object
+/// says its message, `secret` (the API key) removed before it is cut short.
+pub fn parse_completion(
+    protocol: Protocol,
+    body: &str,
+    secret: Option<&str>,
+) -> Result<Completion, LlmError> {
     let value: Value = serde_json::from_str(body)
         .map_err(|_| LlmError::BadReply("the server's reply is not JSON".into()))?;
     if !value.is_object() {
@@ -222,7 +227,7 @@ pub fn parse_completion(protocol: Protocol, body: &str) -> Result<Completion, Ll
             .unwrap_or("an error object");
         return Err(LlmError::BadReply(format!(
             "the server answered with {}",
-            super::redact::one_line(message, None)
+            super::redact::one_line(message, secret)
         )));
     }
     let (text, truncated) = match protocol {
@@ -482,12 +487,12 @@ mod tests {
     fn reads_chat_replies() {
         let body = r#"{"choices": [{"message": {"role": "assistant", "content": "{}"}, "finish_reason": "stop"}],
                    "usage": {"prompt_tokens": 120, "completion_tokens": 7}}"#;
-        let c = parse_completion(Protocol::ChatCompletions, body).unwrap();
+        let c = parse_completion(Protocol::ChatCompletions, body, None).unwrap();
         assert_eq!(c.text, "{}");
         assert!(!c.truncated);
         assert_eq!((c.usage.prompt_tokens, c.usage.completion_tokens), (120, 7));
         let cut = r#"{"choices": [{"message": {"content": [{"type": "text", "text": "{\"ma"}]}, "finish_reason": "length"}]}"#;
-        let c = parse_completion(Protocol::ChatCompletions, cut).unwrap();
+        let c = parse_completion(Protocol::ChatCompletions, cut, None).unwrap();
         assert_eq!(c.text, "{\"ma");
         assert!(c.truncated);
         assert_eq!(c.usage, Usage::default());
@@ -499,7 +504,7 @@ mod tests {
         {"type": "reasoning", "summary": []},
         {"type": "message", "content": [{"type": "output_text", "text": "{\"matches\": "}, {"type": "output_text", "text": "[]}"}]}],
         "usage": {"input_tokens": 50, "output_tokens": 5}}"#;
-        let c = parse_completion(Protocol::Responses, body).unwrap();
+        let c = parse_completion(Protocol::Responses, body, None).unwrap();
         assert_eq!(c.text, "{\"matches\": []}");
         assert_eq!(
             (
@@ -511,14 +516,14 @@ mod tests {
         );
         let cut = r#"{"status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"}, "output": []}"#;
         assert!(
-            parse_completion(Protocol::Responses, cut)
+            parse_completion(Protocol::Responses, cut, None)
                 .unwrap()
                 .truncated
         );
 
         let body = r#"{"content": [{"type": "text", "text": "{\"answer\": \"x\"}"}], "stop_reason": "end_turn",
                    "usage": {"input_tokens": 30, "output_tokens": 9}}"#;
-        let c = parse_completion(Protocol::AnthropicMessages, body).unwrap();
+        let c = parse_completion(Protocol::AnthropicMessages, body, None).unwrap();
         assert_eq!(c.text, "{\"answer\": \"x\"}");
         assert_eq!(
             (
@@ -530,11 +535,11 @@ mod tests {
         );
         let cached = r#"{"content": [{"type": "text", "text": "{}"}],
                      "usage": {"input_tokens": 1, "cache_read_input_tokens": 25, "cache_creation_input_tokens": 4, "output_tokens": 8}}"#;
-        let c = parse_completion(Protocol::AnthropicMessages, cached).unwrap();
+        let c = parse_completion(Protocol::AnthropicMessages, cached, None).unwrap();
         assert_eq!((c.usage.prompt_tokens, c.usage.completion_tokens), (30, 8));
         let cut = r#"{"content": [{"type": "text", "text": "{"}], "stop_reason": "max_tokens"}"#;
         assert!(
-            parse_completion(Protocol::AnthropicMessages, cut)
+            parse_completion(Protocol::AnthropicMessages, cut, None)
                 .unwrap()
                 .truncated
         );
@@ -563,7 +568,7 @@ mod tests {
             ),
         ];
         for (protocol, body) in cases {
-            let err = parse_completion(protocol, body).unwrap_err();
+            let err = parse_completion(protocol, body, None).unwrap_err();
             assert!(matches!(err, LlmError::BadReply(_)), "{body}: {err:?}");
         }
     }

@@ -252,6 +252,12 @@ fn a_success_status_whose_body_quotes_the_key_in_an_error() {
         run.stderr_has("the server answered with bad key [REDACTED]")
             .stderr_lacks(&key.to_uppercase());
     }
+    // The key across the point where a long message is cut short: no part
+    // of it is left (it is removed before the cut).
+    let long = format!("{} {key} and more", "x".repeat(190));
+    let mock = failing(Step::json(200, json!({"error": {"message": long}})));
+    dir.use_model_with_key(&mock.base_url(), key, "");
+    run(&dir, "always", &[]).code(0).stderr_lacks("sk-DUMMY");
 }
 
 #[test]
