@@ -415,7 +415,11 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     let Some(report) = model::run(&cx, &mut found)? else {
         return Ok(Finding::Done(ExitStatus::Matched));
     };
-    cap_per_file(&mut found.search.selected, plan.max_count);
+    let runs = plan.max_count.is_some()
+        && plan.matching.multiline
+        && crate::search::matcher::exact(&found.q)?
+            .is_some_and(|m| crate::search::matcher::matches_over_lines(&m, &found.q.matching));
+    cap_per_file(&mut found.search.selected, plan.max_count, runs);
     let learned_file = learn::target_path(plan.learn_to, &cwd, &plan.dirs);
     if let Some(path) = learned_file.as_deref().filter(|_| plan.learn) {
         let step = learn::step::Step {
