@@ -3,7 +3,9 @@
 //! (`data.kgrep`: terms, concepts, score parts, source) and about the run.
 //!
 //! Owns finding spans — the query's matcher run again over the few lines that
-//! print, since the search stage keeps line numbers only — and translating
+//! print, since the search stage keeps line numbers only; with `-U`, over the
+//! runs of lines its matches span ([`blocks`]), as rg 13's printer finds
+//! them — and translating
 //! kgrep's internal values into the printers' plain data. Does not own which
 //! lines print (`search`, `score`) or how they look (`render`).
 
@@ -15,7 +17,7 @@ use grep_matcher::Matcher;
 
 use crate::document::Document;
 use crate::query::{Origin, Query, QueryKind, Term};
-use crate::render::grep::Spans;
+use crate::render::grep::{Block, Spans};
 use crate::render::json::kgrep::{
     FileCounts, LineInfo, LineSource, QueryInfo, QueryKindName, RunInfo, ScoreParts, TermInfo,
     TermOrigin, UnitInfo,
@@ -52,24 +54,43 @@ pub struct Occurrence {
 /// Finds what matched on a line: the literal or regex itself, or the terms of
 /// a natural-language query.
 pub enum Spotter {
-    Exact(crate::search::matcher::ExactMatcher),
+    /// A literal or regex; `multi_line` when `-U` lets it match a line end
+    /// (rg's multi-line printing: [`Block`]s).
+    Exact {
+        matcher: crate::search::matcher::ExactMatcher,
+        multi_line: bool,
+    },
     Terms(TermMatcher),
 }
+
+/// How far past a run of lines rg's printer lets a `-U` regex look when it
+/// finds the run's matches again (`MAX_LOOK_AHEAD` in rg 13's printer).
+const MAX_LOOK_AHEAD: usize = 128;
 
 impl Spotter {
     /// The spotter for a query: the matcher the search stage uses for it
     /// (a literal is a fixed string, a regex ripgrep's syntax).
     pub fn new(q: &Query) -> anyhow::Result<Spotter> {
         Ok(match crate::search::matcher::exact(q)? {
-            Some(exact) => Spotter::Exact(exact),
+            Some(matcher) => {
+                let multi_line = crate::search::matcher::matches_over_lines(&matcher, &q.matching);
+                Spotter::Exact {
+                    matcher,
+                    multi_line,
+                }
+            }
             None => Spotter::Terms(TermMatcher::new(&q.terms)?),
         })
     }
 
-    /// The occurrences in one line (without its `\n`), in order. An empty match at the
-    /// very end of the text is not a hit (ripgrep's rule), so a last line
-    /// without a newline (`has_newline` false) loses it.
-    pub fn occurrences(&self, line: &[u8], has_newline: bool) -> Vec<Occurrence> {
+    /// The occurrences in the line `line` of `text` (its bytes without the
+    /// `\n`), in order, as spans of the line. An empty match at the very
+    /// end of the text is not a hit (rg 13's printer stops at a match that
+    /// starts at the end of the line with its terminator), so a last line
+    /// without a newline loses it.
+    pub fn occurrences(&self, text: &[u8], line: Range<usize>) -> Vec<Occurrence> {
+        let has_newline = line.end < text.len();
+        let line = text.get(line).unwrap_or_default();
         match self {
             // A whole identifier and the words inside it overlap: show the
             // identifier (it comes first), as one submatch.
@@ -90,9 +111,9 @@ impl Spotter {
                     })
                     .collect()
             }
-            Spotter::Exact(m) => {
+            Spotter::Exact { matcher, .. } => {
                 let mut hits = Vec::new();
-                let _ = m.find_iter(line, |found| {
+                let _ = matcher.find_iter(line, |found| {
                     let at_end = found.is_empty() && found.start() >= line.len();
                     if !at_end || has_newline {
                         hits.push(Occurrence {
@@ -106,30 +127,118 @@ impl Spotter {
             }
         }
     }
+
+    /// A `-U` regex's matches in the run of lines `run` of `text` (from its
+    /// first line's start to past its last line's `\n`), as text offsets:
+    /// searched from the run's start, a little past its end, and ending at
+    /// the first match that starts past the run (rg 13's printer).
+    fn run_matches(&self, text: &[u8], run: Range<usize>) -> Vec<Range<usize>> {
+        let Spotter::Exact { matcher, .. } = self else {
+            return Vec::new();
+        };
+        let end = text.len().min(run.end.saturating_add(MAX_LOOK_AHEAD));
+        let Some(haystack) = text.get(..end) else {
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        let _ = matcher.find_iter_at(haystack, run.start, |m| {
+            if m.start() >= run.end {
+                return false;
+            }
+            found.push(m.start()..m.end());
+            true
+        });
+        found
+    }
+
+    /// Whether `-U` matches run over lines ([`Block`]s).
+    pub fn multi_line(&self) -> bool {
+        matches!(
+            self,
+            Spotter::Exact {
+                multi_line: true,
+                ..
+            }
+        )
+    }
 }
 
-/// Each of `lines` (1-based) with its text and whether it ends in `\n`.
-fn numbered_lines<'d>(doc: &'d Document, lines: &[usize]) -> Vec<(usize, &'d [u8], bool)> {
-    let count = doc.line_count();
-    let texts = doc.lines_at(lines.iter().copied());
+/// Each of `lines` (1-based) with where it lies in the text (its `\n`
+/// excluded).
+fn numbered_lines(doc: &Document, lines: &[usize]) -> Vec<(usize, Range<usize>)> {
+    let ranges = doc.line_ranges_at(lines.iter().copied());
     lines
         .iter()
-        .filter_map(|&n| {
-            let text = *texts.get(&n)?;
-            Some((n, text, n < count))
-        })
+        .filter_map(|&n| Some((n, ranges.get(&n)?.clone())))
         .collect()
 }
 
-/// Spans to colour in the grep-style output.
-pub fn spans(doc: &Document, lines: &[usize], spotter: &Spotter) -> Spans {
-    numbered_lines(doc, lines)
+/// The runs of consecutive lines of `lines` (sorted) that `-U` matches
+/// span, as rg's searcher hands them to its printer (it joins a match to
+/// the one before when their lines touch), each with the matches rg's
+/// printer finds in it; `None` when the spotter does not match over lines.
+pub fn blocks(doc: &Document, lines: &[usize], spotter: &Spotter) -> Option<Vec<Block>> {
+    if !spotter.multi_line() {
+        return None;
+    }
+    let mut sorted = lines.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for n in sorted {
+        match runs.last_mut() {
+            Some((_, last)) if *last + 1 == n => *last = n,
+            _ => runs.push((n, n)),
+        }
+    }
+    let ranges = doc.line_ranges_at(runs.iter().flat_map(|&(first, last)| [first, last]));
+    let blocks = runs
         .into_iter()
-        .map(|(n, text, nl)| {
-            let found = spotter.occurrences(text, nl);
-            (n, found.into_iter().map(|h| h.span).collect())
+        .filter_map(|(first, last)| {
+            let start = ranges.get(&first)?.start;
+            let end = ranges.get(&last)?.end;
+            // Past the last line's `\n`, when it has one.
+            let end = if end < doc.text.len() { end + 1 } else { end };
+            Some(Block {
+                first,
+                last,
+                range: start..end,
+                matches: spotter.run_matches(&doc.text, start..end),
+            })
         })
-        .collect()
+        .collect();
+    Some(blocks)
+}
+
+/// Spans to colour in the grep-style output. A `-U` match that spans lines
+/// colours its part of each (`blocks`, when given).
+pub fn spans(
+    doc: &Document,
+    lines: &[usize],
+    spotter: &Spotter,
+    blocks: Option<&[Block]>,
+) -> Spans {
+    let Some(blocks) = blocks else {
+        return numbered_lines(doc, lines)
+            .into_iter()
+            .map(|(n, range)| {
+                let found = spotter.occurrences(&doc.text, range);
+                (n, found.into_iter().map(|h| h.span).collect())
+            })
+            .collect();
+    };
+    let mut spans = Spans::new();
+    for (n, line) in numbered_lines(doc, lines) {
+        let pieces = blocks
+            .iter()
+            .filter(|b| b.first <= n && n <= b.last)
+            .flat_map(|b| &b.matches)
+            .filter(|m| m.start < line.end && m.end > line.start)
+            .map(|m| m.start.max(line.start) - line.start..m.end.min(line.end) - line.start)
+            .collect();
+        spans.insert(n, pieces);
+    }
+    spans
 }
 
 /// The `--json` match lines of one file, with `data.kgrep`.
@@ -142,11 +251,47 @@ pub fn match_lines(
 ) -> Vec<MatchLine> {
     numbered_lines(doc, lines)
         .into_iter()
-        .map(|(n, text, nl)| {
-            let found = spotter.occurrences(text, nl);
+        .map(|(n, range)| {
+            let found = spotter.occurrences(&doc.text, range);
             let info = line_info(&found, terms, score_of(n));
             MatchLine {
                 number: n,
+                lines: 1,
+                submatches: found.into_iter().map(|h| h.span).collect(),
+                kgrep: Some(info),
+            }
+        })
+        .collect()
+}
+
+/// The `--json` match messages of one file: [`match_lines`], or with `-U`
+/// matches over lines one message per run of lines ([`blocks`]), as rg
+/// writes them, its submatches in the run's text.
+pub fn match_messages(
+    doc: &Document,
+    lines: &[usize],
+    spotter: &Spotter,
+    terms: &[Term],
+    score_of: impl Fn(usize) -> Option<LineScore>,
+) -> Vec<MatchLine> {
+    let Some(blocks) = blocks(doc, lines, spotter) else {
+        return match_lines(doc, lines, spotter, terms, score_of);
+    };
+    blocks
+        .into_iter()
+        .map(|b| {
+            let found: Vec<Occurrence> = b
+                .matches
+                .iter()
+                .map(|m| Occurrence {
+                    span: m.start - b.range.start..m.end - b.range.start,
+                    term: None,
+                })
+                .collect();
+            let info = line_info(&found, terms, score_of(b.first));
+            MatchLine {
+                number: b.first,
+                lines: b.last - b.first + 1,
                 submatches: found.into_iter().map(|h| h.span).collect(),
                 kgrep: Some(info),
             }
@@ -377,7 +522,7 @@ mod tests {
         let q = query::analyze("\"retry\"");
         let spotter = Spotter::new(&q).unwrap();
         let d = doc("x\nretry, retry\nlast");
-        let s = spans(&d, &[2, 9], &spotter);
+        let s = spans(&d, &[2, 9], &spotter, None);
         assert_eq!(s.get(&2).unwrap(), &vec![0..5, 7..12]);
         assert_eq!(s.len(), 1);
     }
@@ -386,15 +531,36 @@ mod tests {
     fn empty_match_at_the_end_of_a_last_line_is_dropped() {
         let q = Query::exact("x*", true);
         let spotter = Spotter::new(&q).unwrap();
-        let spans_of = |nl| -> Vec<usize> {
+        let spans_of = |text: &[u8]| -> Vec<usize> {
             spotter
-                .occurrences(b"ab", nl)
+                .occurrences(text, 0..2)
                 .iter()
                 .map(|h| h.span.start)
                 .collect()
         };
-        assert_eq!(spans_of(true), [0, 1, 2]);
-        assert_eq!(spans_of(false), [0, 1]);
+        assert_eq!(spans_of(b"ab\n"), [0, 1, 2]);
+        assert_eq!(spans_of(b"ab"), [0, 1]);
+    }
+
+    #[test]
+    fn multi_line_matches_run_over_consecutive_lines() {
+        let mut q = Query::exact(r"o\nb", true);
+        q.matching.multiline = true;
+        let spotter = Spotter::new(&q).unwrap();
+        let d = doc("foo\nbar\nfoo\nbaz\nx\nfoo\nbar");
+        let found = blocks(&d, &[1, 2, 3, 4, 6, 7], &spotter).unwrap();
+        let runs: Vec<(usize, usize, Vec<Range<usize>>)> = found
+            .iter()
+            .map(|b| (b.first, b.last, b.matches.clone()))
+            .collect();
+        assert_eq!(runs, [(1, 4, vec![2..5, 10..13]), (6, 7, vec![20..23])]);
+        let s = spans(&d, &[1, 2], &spotter, Some(&found));
+        assert_eq!(s.get(&1).unwrap(), &vec![2..3]);
+        assert_eq!(s.get(&2).unwrap(), &vec![0..1]);
+        // A pattern that cannot match a line end is searched line by line.
+        let mut q = Query::exact("foo", true);
+        q.matching.multiline = true;
+        assert!(blocks(&d, &[1], &Spotter::new(&q).unwrap()).is_none());
     }
 
     #[test]

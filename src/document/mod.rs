@@ -112,17 +112,32 @@ impl Document {
         &self,
         wanted: impl IntoIterator<Item = usize>,
     ) -> std::collections::BTreeMap<usize, &[u8]> {
+        self.line_ranges_at(wanted)
+            .into_iter()
+            .filter_map(|(n, range)| Some((n, self.text.get(range)?)))
+            .collect()
+    }
+
+    /// Where the lines numbered `wanted` lie in the text (their `\n`
+    /// excluded), found as [`lines_at`](Document::lines_at) finds them.
+    pub fn line_ranges_at(
+        &self,
+        wanted: impl IntoIterator<Item = usize>,
+    ) -> std::collections::BTreeMap<usize, std::ops::Range<usize>> {
         let mut wanted: Vec<usize> = wanted.into_iter().filter(|&n| n >= 1).collect();
         wanted.sort_unstable();
         wanted.dedup();
         let mut out = std::collections::BTreeMap::new();
         let mut next = wanted.iter().peekable();
-        for (i, line) in self.lines().enumerate() {
+        let ends = memchr::memchr_iter(b'\n', &self.text).chain(std::iter::once(self.text.len()));
+        let mut start = 0;
+        for (i, end) in ends.enumerate() {
             let Some(&&n) = next.peek() else { break };
             if n == i + 1 {
-                out.insert(n, line);
+                out.insert(n, start..end);
                 next.next();
             }
+            start = end + 1;
         }
         out
     }

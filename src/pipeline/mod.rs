@@ -445,7 +445,11 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     let Some(report) = model::run(&cx, &mut found)? else {
         return Ok(Finding::Done(ExitStatus::Matched));
     };
-    cap_per_file(&mut found.search.selected, plan.max_count);
+    let runs = plan.max_count.is_some()
+        && plan.matching.multiline
+        && crate::search::matcher::exact(&found.q)?
+            .is_some_and(|m| crate::search::matcher::matches_over_lines(&m, &found.q.matching));
+    cap_per_file(&mut found.search.selected, plan.max_count, runs);
     let learned_file = match learn::target_path(plan.learn_to, &cwd, &plan.dirs) {
         Ok(path) => Some(path),
         // Said when there was a model to learn from (the thesaurus layers

@@ -214,12 +214,27 @@ pub fn cap_total(selected: &mut Selection, max: usize) -> usize {
 /// `-m`: each file's lines as the printers keep them, the lowest line numbers
 /// (a natural-language selection already holds each file's best within the
 /// cap), so that `--explain`, the answer and learning see the printed lines.
-pub fn cap_per_file(selected: &mut Selection, max_count: Option<usize>) {
+/// With `runs` (`-U` matches over lines: `search::matcher::matches_over_lines`)
+/// the cap counts runs of consecutive lines, as rg's `-m` counts what its
+/// multi-line search hands on.
+pub fn cap_per_file(selected: &mut Selection, max_count: Option<usize>, runs: bool) {
     for (_, lines) in selected.iter_mut() {
         lines.sort_unstable();
         lines.dedup();
-        if let Some(max) = max_count {
-            lines.truncate(max);
+        match max_count {
+            Some(max) if runs => {
+                let mut kept = 0;
+                let mut previous = None;
+                lines.retain(|&n| {
+                    if previous.is_none_or(|p: usize| p + 1 != n) {
+                        kept += 1;
+                    }
+                    previous = Some(n);
+                    kept <= max
+                });
+            }
+            Some(max) => lines.truncate(max),
+            None => {}
         }
     }
 }

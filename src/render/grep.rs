@@ -15,6 +15,10 @@
 //! no `--` lines at all. `max_count` keeps the N lowest lines of each file, and
 //! 0 leaves only the headings. File order is the caller's (rlmgrep sorts by key).
 //! Which lines print is [`super::context`]'s rule, shared with `--json`.
+//! Columns, `-o` parts and counts follow rg 13's printer: a match line it
+//! finds no match in prints whole without a column
+//! ([`FileResult::every_match`]), and `-U` runs of lines by its multi-line
+//! rules ([`Block`]).
 //!
 //! On a pipe, line text is written as raw bytes (stdin may hold invalid UTF-8,
 //! which must come back out unchanged). On a terminal the output is what rich
@@ -191,6 +195,15 @@ pub struct FileResult<'a> {
     /// ([`super::replace`]), by line number; `-o` prints each replacement,
     /// an empty one too, as rg does.
     pub replaced: BTreeMap<usize, Vec<u8>>,
+    /// The spans are every match rg's printer finds on each line (a literal
+    /// or regex query's): a match line with none (its only match was the
+    /// empty one at the end of a last line without a newline) prints as
+    /// rg's does, whole and without a column, `-o` or not. Otherwise a line
+    /// without spans has column 1.
+    pub every_match: bool,
+    /// With `-U` and a pattern that matches over lines: the runs of match
+    /// lines, printed by rg's multi-line rules ([`Block`]).
+    pub blocks: Option<Vec<Block>>,
 }
 
 impl<'a> FileResult<'a> {
@@ -201,8 +214,83 @@ impl<'a> FileResult<'a> {
             lines,
             spans: Spans::new(),
             replaced: BTreeMap::new(),
+            every_match: false,
+            blocks: None,
         }
     }
+}
+
+/// A run of consecutive match lines that `-U` matches span, as rg 13's
+/// searcher hands one to its printer, and the matches its printer finds in
+/// it. rg prints such a run by its own rules, which this printer follows:
+/// `-c` and `--count-matches` count its matches; `-o` prints the non-empty
+/// part of each match on each line, with the column of the match's start
+/// in the run (not in the line) and its offset; `--vimgrep` prints the line
+/// each match starts on, once per match; `--column` gives every line the
+/// column of the run's first match in the run. A run with no match (the
+/// only one found was the empty match at the end of the text) prints its
+/// lines whole, without a column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// Its first and last line numbers.
+    pub first: usize,
+    pub last: usize,
+    /// From its first line's start to past its last line's `\n`, in the
+    /// document's text.
+    pub range: Range<usize>,
+    /// Its matches, as text offsets, in order.
+    pub matches: Vec<Range<usize>>,
+}
+
+impl Block {
+    fn holds(&self, number: usize) -> bool {
+        self.first <= number && number <= self.last
+    }
+
+    /// rg's `-o` parts on the line `line` (text offsets, its `\n`
+    /// excluded): the non-empty pieces of the matches over it, each with
+    /// its match's start.
+    fn parts(&self, line: Range<usize>) -> Vec<(Range<usize>, usize)> {
+        let mut parts = Vec::new();
+        let mut at = line.start;
+        let mut index = 0;
+        while at < line.end {
+            let Some(m) = self.matches.get(index) else {
+                break;
+            };
+            if m.end <= at {
+                index += 1;
+            } else if at < m.start {
+                at = line.end.min(m.start);
+            } else {
+                let upto = line.end.min(m.end);
+                parts.push((at..upto, m.start));
+                at = upto;
+            }
+        }
+        parts
+    }
+
+    /// The matches `--vimgrep` prints on the line `line` (text offsets, its
+    /// `\n` excluded): those that start on it, unless empty at its start
+    /// (rg 13 prints no line for those).
+    fn starting_on(&self, line: Range<usize>) -> impl Iterator<Item = &Range<usize>> {
+        self.matches
+            .iter()
+            .filter(move |m| line.start <= m.start && m.start <= line.end && line.start < m.end)
+    }
+}
+
+/// How a match line's matches are known, for its column and its
+/// `--vimgrep` lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Known<'a> {
+    /// Its spans, if any (natural language; column 1 without one).
+    Spans,
+    /// Its spans are every match on it ([`FileResult::every_match`]).
+    Every,
+    /// It is a line of a `-U` run.
+    Run(&'a Block),
 }
 
 /// One printed line, before it is formatted for a pipe or a terminal.
@@ -224,6 +312,8 @@ enum Row<'a> {
         start: usize,
         /// Where the line lies in its file, when what prints needs it.
         at: Option<LineAt<'a>>,
+        /// How its matches are known.
+        known: Known<'a>,
     },
     /// A line longer than `-M` allows, left out (`[Omitted long … line]`).
     Omitted {
@@ -237,6 +327,8 @@ enum Row<'a> {
         matches: Option<usize>,
         /// Where the line lies in its file, when what prints needs it.
         at: Option<LineAt<'a>>,
+        /// How its matches are known.
+        known: Known<'a>,
     },
     /// One matched part of a match line (`-o`), coloured whole.
     Part {
@@ -355,16 +447,26 @@ pub fn write_list(
             write_listed(out, key, Some(0), opts)?;
         }
         // A file list is of files with a match line, `-o` or not (as `rg -l
-        // -o`); the parts are counted for `-c` with `-o` or --count-matches.
-        let matches = if opts.only_matching && counts {
+        // -o`); the parts are counted for `-c` with `-o` or --count-matches,
+        // and with `-U` over lines (rg counts the matches of its runs).
+        let lines = match_count(file, opts.max_count);
+        let matches = if counts && (opts.only_matching || file.blocks.is_some()) {
             part_count(file, opts.max_count)
         } else {
-            match_count(file, opts.max_count)
+            lines
         };
-        if matches == 0 {
+        // A match line rg finds no match in (`$` at the end of a last line
+        // without a newline) still lists its file, with `:0`, as rg's does;
+        // a `-U` run is listed by its matches.
+        let listed = if file.every_match && file.blocks.is_none() {
+            lines
+        } else {
+            matches
+        };
+        if listed == 0 {
             continue;
         }
-        total += matches;
+        total += lines;
         write_listed(out, &file.doc.key, counts.then_some(matches), opts)?;
     }
     for (_, key) in zeros {
@@ -436,13 +538,40 @@ fn printed_path(key: &str, opts: &GrepOptions) -> Vec<u8> {
 /// How many match lines of `file` print: its lines in range, each once, the
 /// lowest `max_count`.
 pub fn match_count(file: &FileResult<'_>, max_count: Option<usize>) -> usize {
-    selected_lines(&file.lines, file.doc.line_count(), max_count).len()
+    printed_lines(file, max_count).len()
+}
+
+/// The match lines of `file` that print: each once, in range, the lowest
+/// `max_count`; with `-U` runs ([`Block`]), the lines of its first
+/// `max_count` runs, as rg's `-m` counts what its searcher hands over.
+fn printed_lines(file: &FileResult<'_>, max_count: Option<usize>) -> Vec<usize> {
+    let count = file.doc.line_count();
+    match (&file.blocks, max_count) {
+        (Some(blocks), Some(max)) => {
+            let kept = &blocks[..max.min(blocks.len())];
+            selected_lines(&file.lines, count, None)
+                .into_iter()
+                .filter(|&n| kept.iter().any(|b| b.holds(n)))
+                .collect()
+        }
+        _ => selected_lines(&file.lines, count, max_count),
+    }
 }
 
 /// How many parts `-o` prints of `file`: the spans of its printed match
-/// lines, empty ones too (rg counts the empty matches of `x*`).
+/// lines, empty ones too (rg counts the empty matches of `x*`); with `-U`
+/// over lines, the matches of its runs, as rg counts them.
 pub fn part_count(file: &FileResult<'_>, max_count: Option<usize>) -> usize {
-    selected_lines(&file.lines, file.doc.line_count(), max_count)
+    let selected = printed_lines(file, max_count);
+    // A `-U` run counts its matches once (a match may hold lines).
+    if let Some(blocks) = &file.blocks {
+        return blocks
+            .iter()
+            .filter(|b| selected.binary_search(&b.first).is_ok())
+            .map(|b| b.matches.len())
+            .sum();
+    }
+    selected
         .iter()
         .filter_map(|n| file.spans.get(n))
         .map(Vec::len)
@@ -483,7 +612,7 @@ fn layout<'a>(files: &'a [FileResult<'a>], opts: &GrepOptions) -> Vec<Row<'a>> {
 fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &GrepOptions) {
     let doc = file.doc;
     let count = doc.line_count();
-    let matches = selected_lines(&file.lines, count, opts.max_count);
+    let matches = printed_lines(file, opts.max_count);
     let groups = if opts.passthru {
         let found = selected_lines(&file.lines, count, None).len();
         whole_file(doc, found, &matches, opts.max_count)
@@ -507,7 +636,8 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
     let placed = opts.byte_offset
         || opts.column
         || opts.flat.is_some_and(|f| f.columns)
-        || opts.max_columns.is_some();
+        || opts.max_columns.is_some()
+        || file.blocks.is_some();
     let starts = placed.then(|| doc.line_starts());
     let at = |number: usize| {
         let starts = starts.as_ref()?;
@@ -519,6 +649,14 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
             len: end - start,
             replaced: file.replaced.contains_key(&number),
         })
+    };
+    let known = |number: usize| match &file.blocks {
+        Some(blocks) => blocks
+            .iter()
+            .find(|b| b.holds(number))
+            .map_or(Known::Spans, Known::Run),
+        None if file.every_match && file.replaced.is_empty() => Known::Every,
+        None => Known::Spans,
     };
     let line_row = |number: usize| {
         let text = lines.get(&number).copied().unwrap_or_default();
@@ -542,6 +680,7 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
             omitted,
             start: omitted.0 + trimmed,
             at: at(number),
+            known: known(number),
         }
     };
     let too_long = |number: usize| {
@@ -571,6 +710,7 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
                 spans,
                 matches: counted(number).then_some(spans.len()),
                 at: at(number),
+                known: known(number),
             });
             return;
         }
@@ -580,6 +720,25 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
         }
         let text = lines.get(&number).copied().unwrap_or_default();
         let spans = file.spans.get(&number).map_or(&[][..], Vec::as_slice);
+        match known(number) {
+            // rg prints a match line it finds no match in whole, with no
+            // column, `-o` or not.
+            Known::Every if spans.is_empty() => {
+                rows.push(line_row(number));
+                return;
+            }
+            Known::Run(block) if block.matches.is_empty() => {
+                rows.push(line_row(number));
+                return;
+            }
+            Known::Run(block) => {
+                if let Some(at) = at(number) {
+                    rows.extend(run_parts(block, at, text, page(number), number));
+                }
+                return;
+            }
+            Known::Every | Known::Spans => {}
+        }
         // `-o`: the parts alone, an empty match's too; a span past the
         // line's end is skipped.
         rows.extend(
@@ -632,6 +791,60 @@ fn whole_file(
     }
 }
 
+/// `-o`'s rows for the line `number` of a `-U` run (its text `text`, at
+/// `at`): each non-empty part of a match on it, with the column of the
+/// match's start in the run and the match's offset, as rg 13 prints them.
+fn run_parts<'a>(
+    block: &Block,
+    at: LineAt<'_>,
+    text: &'a [u8],
+    page: Option<u32>,
+    number: usize,
+) -> Vec<Row<'a>> {
+    let doc = at.doc;
+    let line = at.start..at.start + at.len;
+    block
+        .parts(line)
+        .into_iter()
+        .filter_map(|(part, start)| {
+            let text = text.get(part.start - at.start..part.end - at.start)?;
+            let column = doc
+                .raw_offset(start)
+                .saturating_sub(doc.raw_offset(block.range.start))
+                + 1;
+            Some(Row::Part {
+                number,
+                column: usize::try_from(column).unwrap_or(usize::MAX),
+                text,
+                page,
+                offset: Some(doc.raw_offset(start)),
+            })
+        })
+        .collect()
+}
+
+/// The column `--column` prints for a match line (`None`: none, as rg
+/// prints a line it finds no match in): its first span's, or 1 when no
+/// span is known ([`Known::Spans`]); in a `-U` run, the column of the
+/// run's first match in the run.
+fn line_column(spans: &[Range<usize>], at: Option<LineAt<'_>>, known: Known<'_>) -> Option<usize> {
+    match known {
+        Known::Spans => Some(first_column(spans, at)),
+        Known::Every => (!spans.is_empty()).then(|| first_column(spans, at)),
+        Known::Run(block) => {
+            let first = block.matches.first()?;
+            let column = match at {
+                Some(at) => at
+                    .doc
+                    .raw_offset(first.start)
+                    .saturating_sub(at.doc.raw_offset(block.range.start)),
+                None => first.start.saturating_sub(block.range.start) as u64,
+            };
+            Some(usize::try_from(column + 1).unwrap_or(usize::MAX))
+        }
+    }
+}
+
 /// The `N:` or `N-` prefix of a line row, without its tab: `N:COL:` with
 /// `--column` (match lines only, as rg), `N:COL:OFFSET:` with `-b` too,
 /// `COL:` or nothing with `-N`.
@@ -656,11 +869,11 @@ fn line_prefix(
 fn row_prefix<'o>(
     number: usize,
     is_match: bool,
-    spans: &[Range<usize>],
+    (spans, known): (&[Range<usize>], Known<'_>),
     at: Option<LineAt<'_>>,
     opts: &'o GrepOptions,
 ) -> Prefix<'o> {
-    let column = Some(first_column(spans, at));
+    let column = line_column(spans, at, known);
     line_prefix(number, is_match, column, at.map(|at| at.offset(0)), opts)
 }
 
@@ -764,8 +977,13 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io:
                 omitted,
                 start,
                 at,
+                known,
             } => {
-                write_prefix(out, &row_prefix(number, is_match, spans, at, opts), color)?;
+                write_prefix(
+                    out,
+                    &row_prefix(number, is_match, (spans, known), at, opts),
+                    color,
+                )?;
                 write_body(out, (text, start), spans, omitted, page, color, false)?;
             }
             Row::Omitted {
@@ -774,8 +992,13 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io:
                 spans,
                 matches,
                 at,
+                known,
             } => {
-                write_prefix(out, &row_prefix(number, is_match, spans, at, opts), color)?;
+                write_prefix(
+                    out,
+                    &row_prefix(number, is_match, (spans, known), at, opts),
+                    color,
+                )?;
                 out.write_all(omitted_text(is_match, matches).as_bytes())?;
             }
             Row::Part {
@@ -882,8 +1105,11 @@ fn write_flat(
                 omitted,
                 start,
                 at,
+                known,
             } => {
-                for (column, offset, painted) in flat_places(is_match, spans, at, opts, flat) {
+                for (column, offset, painted) in
+                    flat_places(is_match, (spans, known), at, opts, flat)
+                {
                     write_fields(out, &path, &prefix(number, is_match, column, offset, opts))?;
                     write_body(out, (text, start), painted, omitted, page, color, tty)?;
                     out.write_all(b"\n")?;
@@ -895,8 +1121,9 @@ fn write_flat(
                 spans,
                 matches,
                 at,
+                known,
             } => {
-                for (column, offset, _) in flat_places(is_match, spans, at, opts, flat) {
+                for (column, offset, _) in flat_places(is_match, (spans, known), at, opts, flat) {
                     write_fields(out, &path, &prefix(number, is_match, column, offset, opts))?;
                     writeln!(out, "{}", omitted_text(is_match, matches))?;
                 }
@@ -931,18 +1158,38 @@ type FlatPlace<'s> = (Option<usize>, Option<u64>, &'s [Range<usize>]);
 /// with `-b` the line's offset, colouring every match.
 fn flat_places<'s>(
     is_match: bool,
-    spans: &'s [Range<usize>],
+    (spans, known): (&'s [Range<usize>], Known<'_>),
     at: Option<LineAt<'_>>,
     opts: &GrepOptions,
     flat: Flat,
 ) -> Vec<FlatPlace<'s>> {
     let offset = at.map(|at| at.offset(0));
     if !(is_match && flat.columns) {
-        return vec![(
-            (is_match && opts.column).then(|| first_column(spans, at)),
-            offset,
-            spans,
-        )];
+        let column = line_column(spans, at, known).filter(|_| is_match && opts.column);
+        return vec![(column, offset, spans)];
+    }
+    match known {
+        // rg prints a match line it finds no match in once, with no column.
+        Known::Every if spans.is_empty() => return vec![(None, offset, spans)],
+        Known::Run(block) if block.matches.is_empty() => return vec![(None, offset, spans)],
+        // A `-U` match prints on the line it starts on, once, colouring
+        // the part of that match the line holds.
+        Known::Run(block) => {
+            let Some(at) = at else {
+                return vec![(None, offset, spans)];
+            };
+            let line = at.start..at.start + at.len;
+            return block
+                .starting_on(line)
+                .map(|m| {
+                    let (from, to) = (m.start - at.start, m.end - at.start);
+                    let first = spans.partition_point(|s| s.end <= from);
+                    let last = spans.partition_point(|s| s.start < to).max(first);
+                    (Some(at.column(from)), offset, &spans[first..last])
+                })
+                .collect();
+        }
+        Known::Every | Known::Spans => {}
     }
     let mut places: Vec<_> = spans
         .iter()
@@ -1072,8 +1319,9 @@ fn tty_row(row: &Row<'_>, opts: &GrepOptions) -> String {
             omitted,
             start,
             at,
+            known,
         } => {
-            let prefix = row_prefix(number, is_match, spans, at, opts);
+            let prefix = row_prefix(number, is_match, (spans, known), at, opts);
             let (mut line, mut column) = tty_prefix(&prefix, color);
             let (before, after) = super::cut::marks(omitted);
             column += str_width(&before);
@@ -1094,8 +1342,9 @@ fn tty_row(row: &Row<'_>, opts: &GrepOptions) -> String {
             spans,
             matches,
             at,
+            known,
         } => {
-            let prefix = row_prefix(number, is_match, spans, at, opts);
+            let prefix = row_prefix(number, is_match, (spans, known), at, opts);
             let (mut line, _) = tty_prefix(&prefix, color);
             line.push_str(&omitted_text(is_match, matches));
             line

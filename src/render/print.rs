@@ -98,6 +98,9 @@ pub(crate) fn write_grep_counted(
         || (plan.only_matching && listing != Listing::Files)
         || plan.flat == Some(true)
         || counts.is_some()
+        // `-U` matches over lines print, count (`-c`) and cap (`-m`) as
+        // runs of lines (`grep::Block`).
+        || plan.matching.multiline
     {
         Some(Spotter::new(&found.q)?)
     } else {
@@ -114,7 +117,13 @@ pub(crate) fn write_grep_counted(
         .map(|(doc, lines)| {
             let mut file = FileResult::new(doc, lines.to_vec());
             if let Some(spotter) = &spotter {
-                file.spans = report::spans(doc, lines, spotter);
+                // A replaced line prints its replacements (below), not its
+                // matches.
+                if replacer.is_none() {
+                    file.blocks = report::blocks(doc, lines, spotter);
+                    file.every_match = matches!(spotter, Spotter::Exact { .. });
+                }
+                file.spans = report::spans(doc, lines, spotter, file.blocks.as_deref());
             }
             if let Some((matcher, with)) = &replacer {
                 let texts = doc.lines_at(lines.iter().copied());
@@ -236,7 +245,7 @@ pub(crate) fn write_json_to(
         }
         let given = walk::as_given(&found.search.haystacks[*h], &found.given, &found.cwd);
         let score_of = |line: usize| found.search.scores.get(&(*h, line)).cloned();
-        let mut matches = report::match_lines(&doc, lines, &spotter, &found.q.terms, score_of);
+        let mut matches = report::match_messages(&doc, lines, &spotter, &found.q.terms, score_of);
         report::mark_chosen(&mut matches, |n| found.chosen.contains(&(*h, n)));
         if let Some(f) = found.search.ranked.iter().find(|f| f.haystack == *h) {
             report::mark_units(&mut matches, &f.units);
@@ -246,6 +255,7 @@ pub(crate) fn write_json_to(
             path: report::json_path(&found.search.haystacks[*h], given.as_deref()),
             matches,
             elapsed: took.elapsed(),
+            runs: spotter.multi_line(),
         };
         printed += printer.file(&file, &opts).context("writing results")?;
     }

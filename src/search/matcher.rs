@@ -19,7 +19,7 @@ use grep_matcher::{LineTerminator, Match, Matcher, NoCaptures, NoError};
 use anyhow::Context;
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 
-use crate::query::{self, Query, QueryKind, Term};
+use crate::query::{self, Matching, Query, QueryKind, Term};
 
 /// Endings that may follow a term's stem in a code word and still mean the same
 /// thing (`parse` → `parser`, `parsing`). The stemmer handles most inflections;
@@ -819,6 +819,20 @@ impl Matcher for ExactMatcher {
             ExactMatcher::Fancy(m) => m.find_candidate_line(haystack),
         }
     }
+}
+
+/// Whether `-U` lets `matcher`'s matches run over lines, as rg decides it
+/// (`Searcher::multi_line_with_matcher`: `-U`, and a pattern that can match
+/// a `\n`, `foo\nbar` or `$`): its search then hands on runs of lines,
+/// which rg prints, counts and caps (`-m`) as runs. Not `--invert-match`'s
+/// lines, which hold no match.
+pub fn matches_over_lines(matcher: &ExactMatcher, matching: &Matching) -> bool {
+    matching.multiline
+        && !matching.invert
+        && grep_searcher::SearcherBuilder::new()
+            .multi_line(true)
+            .build()
+            .multi_line_with_matcher(matcher)
 }
 
 /// The matcher of a literal or regex query (`None` for natural language),

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::harness::{Dir, Run};
 use crate::schema;
@@ -421,4 +421,72 @@ fn json_paths_keep_the_path_as_given_like_ripgrep() {
         "{}",
         listed.describe
     );
+}
+
+/// `-U`: one `match` message per run of lines that matches span, its
+/// `lines` the run's text and its submatches in it (a match may hold a
+/// `\n`), each line of the run counted as matched, as rg 13 writes it.
+/// The expected messages were checked with rg 13 (`rg -U --json
+/// '(?s)start.*?end' m.txt`, `rg -U --json 'foo\nbar' m.txt`); rg itself
+/// is asked again when installed, with context too.
+#[test]
+fn multiline_json_is_one_message_per_run_of_lines_as_rg() {
+    let d = Dir::new();
+    d.write(
+        "m.txt",
+        "foo\nbar\nbaz\nstart a\nb end\nstart c end\nx foo\nbar y\n",
+    );
+    let run = d.run_devnull(&["--json", "-U", r"(?s)start.*?end", "m.txt"]);
+    run.code(0);
+    let messages: Vec<Value> = lines(&run.raw_stdout)
+        .into_iter()
+        .map(|l| comparable(l, false))
+        .collect();
+    let expected = [
+        json!({"type":"begin","data":{"path":{"text":"m.txt"}}}),
+        json!({"type":"match","data":{"path":{"text":"m.txt"},
+            "lines":{"text":"start a\nb end\nstart c end\n"},"line_number":4,"absolute_offset":12,
+            "submatches":[{"match":{"text":"start a\nb end"},"start":0,"end":13},
+                          {"match":{"text":"start c end"},"start":14,"end":25}]}}),
+        json!({"type":"end","data":{"path":{"text":"m.txt"},"binary_offset":null,
+            "stats":{"searches":1,"searches_with_match":1,"bytes_searched":50,
+                     "matched_lines":3,"matches":2}}}),
+    ];
+    assert_eq!(messages[..3], expected, "{}", run.describe);
+    let run = d.run_devnull(&["--json", "-U", r"foo\nbar", "m.txt"]);
+    run.code(0);
+    let matches: Vec<Value> = lines(&run.raw_stdout)
+        .into_iter()
+        .map(|l| comparable(l, false))
+        .filter(|m| m["type"] == "match")
+        .map(|m| {
+            json!([
+                m["data"]["line_number"],
+                m["data"]["lines"],
+                m["data"]["submatches"]
+            ])
+        })
+        .collect();
+    assert_eq!(
+        matches,
+        [
+            json!([1, {"text":"foo\nbar\n"}, [{"match":{"text":"foo\nbar"},"start":0,"end":7}]]),
+            json!([7, {"text":"x foo\nbar y\n"}, [{"match":{"text":"foo\nbar"},"start":2,"end":9}]]),
+        ],
+        "{}",
+        run.describe
+    );
+    let Some(rg) = ripgrep() else { return };
+    for args in [
+        &["-U", r"(?s)start.*?end", "m.txt"][..],
+        &["-U", "-A", "1", r"foo\nbar", "m.txt"],
+        &["-U", "-B", "1", r"\n\w+ end", "m.txt"],
+    ] {
+        let ours: Vec<&str> = std::iter::once("--json")
+            .chain(args.iter().copied())
+            .collect();
+        let run = d.run_devnull(&ours);
+        run.code(0);
+        assert_like_rg(&run, &run_rg(rg, d.path(), args, None), false);
+    }
 }

@@ -394,3 +394,55 @@ fn invert_match_prints_the_lines_that_do_not_match_as_rg() {
         .code(0)
         .stdout_is("./a.txt:2:beta\n");
 }
+
+/// With `-U`, a match over lines is rg 13's: `-c` and `--count-matches`
+/// count matches, not lines; `-o` prints each line's part of a match, with
+/// the column of the match's start in its run of lines and the match's
+/// offset; `--vimgrep` prints the line a match starts on; `-m` counts runs
+/// of lines; a query that writes `\n` is a regex. The expected bytes were
+/// checked with rg 13 (`rg -U -n -o 'foo\nbar' m.txt`, `rg -U -c …`, `rg -U
+/// --count-matches …`, `rg -U --vimgrep …`, `rg -U --vimgrep -o
+/// '(?s)start.*?end' m.txt`, `rg -U -n -o -b …`, `rg -U -m1 -c …`), in
+/// kgrep's layout.
+#[test]
+fn multiline_matches_print_and_count_as_rg() {
+    let d = Dir::new();
+    d.write(
+        "m.txt",
+        "foo\nbar\nbaz\nstart a\nb end\nstart c end\nx foo\nbar y\n",
+    );
+    let spans = r"(?s)start.*?end";
+    for (args, expected) in [
+        (
+            &["-U", "-o", r"foo\nbar", "m.txt"][..],
+            "./m.txt\n1:\tfoo\n2:\tbar\n7:\tfoo\n8:\tbar\n",
+        ),
+        (&["-U", "-c", r"foo\nbar", "m.txt"], "./m.txt:2\n"),
+        (
+            &["-U", "--count-matches", r"foo\nbar", "m.txt"],
+            "./m.txt:2\n",
+        ),
+        (
+            &["-U", "--vimgrep", r"foo\nbar", "m.txt"],
+            "./m.txt:1:1:foo\n./m.txt:7:3:x foo\n",
+        ),
+        (
+            &["-U", "--vimgrep", "-o", spans, "m.txt"],
+            "./m.txt:4:1:start a\n./m.txt:5:1:b end\n./m.txt:6:15:start c end\n",
+        ),
+        (
+            &["-U", "-o", "-b", spans, "m.txt"],
+            "./m.txt\n4:12:\tstart a\n5:12:\tb end\n6:26:\tstart c end\n",
+        ),
+        (
+            &["-U", "--vimgrep", spans, "m.txt"],
+            "./m.txt:4:1:start a\n./m.txt:6:1:start c end\n",
+        ),
+        (&["-U", "-c", spans, "m.txt"], "./m.txt:2\n"),
+        (&["-U", "-m1", "-c", spans, "m.txt"], "./m.txt:2\n"),
+        // A pattern that cannot match a line end is searched line by line.
+        (&["-U", "-c", "\"foo\"", "m.txt"], "./m.txt:2\n"),
+    ] {
+        d.run(args).code(0).stdout_is(expected);
+    }
+}

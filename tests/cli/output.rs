@@ -900,3 +900,40 @@ fn path_separator_replaces_the_slashes_of_printed_paths_as_rg() {
             "a path separator must be exactly one byte, but the given separator is 2 bytes: //",
         );
 }
+
+/// On a last line without a newline, rg 13 does not report the empty match
+/// at its very end (`$`, `x*$`): a line whose only match that was prints
+/// whole and without a column (`--column`, `--vimgrep`, and `-o` too),
+/// `--count-matches` lists its file with `:0`, `-c` counts the line. The
+/// expected bytes were checked with rg 13 (`rg -n -o 'x*$' f`, `rg --vimgrep
+/// -o 'x*$' f`, `rg --column --vimgrep 'x*$' f`, `rg -o -b --vimgrep '$'
+/// f`, `rg --count-matches '$' one`, `rg -c '$' one`, `rg -n --column '$'
+/// one`, `rg -n -o -b '$' one`), in kgrep's layout.
+#[test]
+fn an_empty_match_at_the_end_of_a_last_line_without_newline_is_no_match_as_rg() {
+    let d = Dir::new();
+    d.write("f", "abc\nxx\nfoo");
+    d.write("one", "xx");
+    for (args, expected) in [
+        (&["-o", "x*$", "f"][..], "./f\n1:\t\n2:\txx\n3:\tfoo\n"),
+        (
+            &["--vimgrep", "-o", "x*$", "f"],
+            "./f:1:4:\n./f:2:1:xx\n./f:3:foo\n",
+        ),
+        (
+            &["--column", "--vimgrep", "x*$", "f"],
+            "./f:1:4:abc\n./f:2:1:xx\n./f:3:foo\n",
+        ),
+        (
+            &["-o", "-b", "--vimgrep", "$", "f"],
+            "./f:1:4:3:\n./f:2:3:6:\n./f:3:7:foo\n",
+        ),
+        (&["--count-matches", "$", "f"], "./f:2\n"),
+        (&["--count-matches", "$", "one"], "./one:0\n"),
+        (&["-c", "$", "one"], "./one:1\n"),
+        (&["--column", "$", "one"], "./one\n1:\txx\n"),
+        (&["-o", "-b", "$", "one"], "./one\n1:0:\txx\n"),
+    ] {
+        d.run(args).code(0).stdout_is(expected);
+    }
+}

@@ -82,6 +82,9 @@ pub struct JsonFile<'a> {
     pub matches: Vec<MatchLine>,
     /// Time spent on this file, reported as `stats.elapsed` of its `end`.
     pub elapsed: Duration,
+    /// The matches are `-U` runs of lines (`report::match_messages`):
+    /// `-m N` keeps the first N, as rg's does.
+    pub runs: bool,
 }
 
 /// One match line.
@@ -89,8 +92,13 @@ pub struct JsonFile<'a> {
 pub struct MatchLine {
     /// 1-based line number.
     pub number: usize,
-    /// Matched byte ranges within the line (its `\n` excluded), in order.
-    /// Ranges out of order or out of the line are dropped.
+    /// How many lines the message holds from `number` on: more than one for
+    /// a run of lines that `-U` matches span (rg writes one message for
+    /// it, and counts each of its lines as matched).
+    pub lines: usize,
+    /// Matched byte ranges within the line (within the run's text, for
+    /// more than one), in order. Ranges out of order or out of it are
+    /// dropped.
     pub submatches: Vec<Range<usize>>,
     /// `data.kgrep`; the key is left out when `None`.
     pub kgrep: Option<LineInfo>,
@@ -125,8 +133,19 @@ impl<W: Write> JsonPrinter<W> {
     pub fn file(&mut self, file: &JsonFile<'_>, opts: &JsonOptions) -> io::Result<usize> {
         let doc = file.doc;
         let lines: Vec<&[u8]> = doc.lines().collect();
-        let numbers: Vec<usize> = file.matches.iter().map(|m| m.number).collect();
-        let selected = selected_lines(&numbers, lines.len(), opts.max_count);
+        // Every line a message holds is a match line (`-U` runs hold more
+        // than one), for `-m` and the context around it.
+        let mut messages: Vec<&MatchLine> = file.matches.iter().collect();
+        if file.runs {
+            messages.sort_by_key(|m| m.number);
+            messages.truncate(opts.max_count.unwrap_or(usize::MAX));
+        }
+        let numbers: Vec<usize> = messages
+            .iter()
+            .flat_map(|m| m.number..m.number + m.lines.max(1))
+            .collect();
+        let max_count = if file.runs { None } else { opts.max_count };
+        let selected = selected_lines(&numbers, lines.len(), max_count);
         if selected.is_empty() {
             return Ok(0);
         }
@@ -142,21 +161,25 @@ impl<W: Write> JsonPrinter<W> {
         };
         stats.bytes_printed += self.message(&Message::Begin(Begin { path: path.clone() }))?;
         let starts = doc.line_starts();
+        // The lines a message of a run of lines (`-U`) already wrote.
+        let mut written_to = 0;
         for (first, last) in context_groups(&selected, opts.before, opts.after, lines.len()) {
             for number in first..=last {
-                if is_phantom_line(doc, number, lines.len()) {
+                if is_phantom_line(doc, number, lines.len()) || number <= written_to {
                     continue;
                 }
                 let is_match = selected.binary_search(&number).is_ok();
                 let mine = is_match.then(|| found.get(&number).copied()).flatten();
-                let text = line_with_terminator(doc, &starts, number);
+                let count = mine.map_or(1, |m| m.lines.max(1));
+                let text = lines_with_terminator(doc, &starts, number, count);
                 let offset = doc.raw_offset(starts[number - 1]);
                 let shown = (!opts.no_line_numbers).then_some(number);
                 let line = Line::new(&path, text, shown, offset, mine);
                 if is_match {
-                    stats.matched_lines += 1;
+                    stats.matched_lines += count as u64;
                     stats.matches += line.submatches.len() as u64;
                 }
+                written_to = number + count - 1;
                 let msg = if is_match {
                     Message::Match(line)
                 } else {
@@ -253,10 +276,19 @@ fn is_phantom_line(doc: &Document, number: usize, line_count: usize) -> bool {
     number == line_count && line_count > 1 && doc.text.ends_with(b"\n")
 }
 
-/// Line `number` (1-based) with its `\n`, as ripgrep reports `lines`.
-fn line_with_terminator<'d>(doc: &'d Document, starts: &[usize], number: usize) -> &'d [u8] {
+/// `count` lines from line `number` (1-based) on, with their `\n`, as
+/// ripgrep reports `lines`.
+fn lines_with_terminator<'d>(
+    doc: &'d Document,
+    starts: &[usize],
+    number: usize,
+    count: usize,
+) -> &'d [u8] {
     let start = starts[number - 1];
-    let end = starts.get(number).copied().unwrap_or(doc.text.len());
+    let end = starts
+        .get(number + count - 1)
+        .copied()
+        .unwrap_or(doc.text.len());
     &doc.text[start..end]
 }
 
@@ -339,8 +371,8 @@ impl<'a> Line<'a> {
         offset: u64,
         found: Option<&'a MatchLine>,
     ) -> Line<'a> {
-        let body = text.strip_suffix(b"\n").unwrap_or(text);
-        let submatches = found.map_or_else(Vec::new, |m| valid_spans(&m.submatches, body.len()));
+        // A `-U` match may hold the last `\n` (`foo\n`), as rg reports it.
+        let submatches = found.map_or_else(Vec::new, |m| valid_spans(&m.submatches, text.len()));
         Line {
             path: path.clone(),
             lines: Data::from_bytes(text),

@@ -14,6 +14,7 @@ use crate::testing::doc;
 fn line(number: usize, spans: &[Range<usize>]) -> MatchLine {
     MatchLine {
         number,
+        lines: 1,
         submatches: spans.to_vec(),
         kgrep: None,
     }
@@ -25,6 +26,7 @@ fn file<'a>(d: &'a Document, matches: Vec<MatchLine>) -> JsonFile<'a> {
         path: Cow::Borrowed(d.key.as_bytes()),
         matches,
         elapsed: Duration::from_nanos(1_500),
+        runs: false,
     }
 }
 
