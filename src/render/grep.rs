@@ -247,6 +247,11 @@ enum Row<'a> {
         page: Option<u32>,
         /// `-b`: the part's byte offset.
         offset: Option<u64>,
+        /// `-M`, which measures each part alone, as rg's does: `None` when
+        /// the part is longer than NUM bytes, printed as rg's `[Omitted long
+        /// matching line]`; else the bytes `--max-columns-preview`'s window
+        /// left out before and after `text` (none: whole).
+        cut: Option<(usize, usize)>,
     },
     GroupBreak,
     FileBreak,
@@ -562,7 +567,47 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
             || opts.flat.is_some_and(|f| f.columns)
             || file.replaced.contains_key(&number)
     };
+    // `-o`'s parts of a match line, an empty match's too (a span past the
+    // line's end is skipped); `-M` measures each part, as rg 13 does.
+    let parts = |number: usize| {
+        let text = lines.get(&number).copied().unwrap_or_default();
+        let spans = file.spans.get(&number).map_or(&[][..], Vec::as_slice);
+        spans.iter().filter_map(move |span| {
+            let part = text.get(span.clone())?;
+            let at = at(number);
+            let measured = at.map_or(part.len() as u64, |at| {
+                at.offset(span.end).saturating_sub(at.offset(span.start))
+            });
+            let cut = match opts.max_columns {
+                Some(m) if !m.preview && measured > m.max as u64 => None,
+                Some(MaxColumns { max, preview: true }) => {
+                    // The part is all match: its window is its start.
+                    let whole = 0..part.len();
+                    let w = super::cut::window(part, std::slice::from_ref(&whole), max)
+                        .unwrap_or(whole);
+                    Some((w.start, part.len() - w.end))
+                }
+                _ => Some((0, 0)),
+            };
+            let shown = match cut {
+                Some((before, after)) => &part[before..part.len() - after],
+                None => part,
+            };
+            Some(Row::Part {
+                number,
+                column: at.map_or(span.start + 1, |at| at.column(span.start)),
+                text: shown,
+                page: page(number),
+                offset: at.map(|at| at.offset(span.start)),
+                cut,
+            })
+        })
+    };
     let push_rows = |rows: &mut Vec<Row<'a>>, number: usize| {
+        if opts.only_matching && is_match(number) {
+            rows.extend(parts(number));
+            return;
+        }
         if too_long(number) {
             let spans = file.spans.get(&number).map_or(&[][..], Vec::as_slice);
             rows.push(Row::Omitted {
@@ -574,26 +619,7 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
             });
             return;
         }
-        if !(opts.only_matching && is_match(number)) {
-            rows.push(line_row(number));
-            return;
-        }
-        let text = lines.get(&number).copied().unwrap_or_default();
-        let spans = file.spans.get(&number).map_or(&[][..], Vec::as_slice);
-        // `-o`: the parts alone, an empty match's too; a span past the
-        // line's end is skipped.
-        rows.extend(
-            spans
-                .iter()
-                .filter_map(|span| Some((span.start, text.get(span.clone())?)))
-                .map(|(start, part)| Row::Part {
-                    number,
-                    column: at(number).map_or(start + 1, |at| at.column(start)),
-                    text: part,
-                    page: page(number),
-                    offset: at(number).map(|at| at.offset(start)),
-                }),
-        );
+        rows.push(line_row(number));
     };
     if opts.before == 0 && opts.after == 0 && !opts.passthru {
         for &number in &matches {
@@ -784,12 +810,11 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io:
                 text,
                 page,
                 offset,
+                cut,
             } => {
                 let prefix = line_prefix(number, true, Some(column), offset, opts);
                 write_prefix(out, &prefix, color)?;
-                // An empty part is an empty line, with no colour codes, as rg's.
-                write_painted(out, text, MATCH, color && !text.is_empty())?;
-                out.write_all(page_suffix(page).as_bytes())?;
+                write_part(out, text, cut, page, color)?;
             }
             Row::GroupBreak => write_separator(out, opts, false)?,
             Row::FileBreak => {}
@@ -797,6 +822,27 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io:
         out.write_all(b"\n")?;
     }
     Ok(())
+}
+
+/// A part's text after its prefix (`-o`): painted whole (an empty part is an
+/// empty line, with no colour codes, as rg's), with its window's markers and
+/// a PDF line's page; or `-M`'s `[Omitted long matching line]` when `cut`
+/// left it out.
+fn write_part(
+    out: &mut dyn Write,
+    text: &[u8],
+    cut: Option<(usize, usize)>,
+    page: Option<u32>,
+    color: bool,
+) -> io::Result<()> {
+    let Some(omitted) = cut else {
+        return out.write_all(omitted_text(true, None).as_bytes());
+    };
+    let (before, after) = super::cut::marks(omitted);
+    out.write_all(before.as_bytes())?;
+    write_painted(out, text, MATCH, color && !text.is_empty())?;
+    out.write_all(after.as_bytes())?;
+    out.write_all(page_suffix(page).as_bytes())
 }
 
 /// A line's text after its prefix: its window's markers, its spans painted
@@ -907,11 +953,11 @@ fn write_flat(
                 text,
                 page,
                 offset,
+                cut,
             } => {
                 let column = (flat.columns || opts.column).then_some(column);
                 write_fields(out, &path, &prefix(number, true, column, offset, opts))?;
-                write_painted(out, &shown(text, tty), MATCH, color && !text.is_empty())?;
-                out.write_all(page_suffix(page).as_bytes())?;
+                write_part(out, &shown(text, tty), cut, page, color)?;
                 out.write_all(b"\n")?;
             }
         }
@@ -1106,12 +1152,22 @@ fn tty_row(row: &Row<'_>, opts: &GrepOptions) -> String {
             text,
             page,
             offset,
+            cut,
         } => {
             let prefix = line_prefix(number, true, Some(column), offset, opts);
             let (mut line, mut column) = tty_prefix(&prefix, color);
+            let Some(omitted) = cut else {
+                line.push_str(&omitted_text(true, None));
+                return line;
+            };
+            let (before, after) = super::cut::marks(omitted);
+            column += str_width(&before);
+            line.push_str(&before);
             let part = expand_tabs(&sanitize(text), column);
             column += str_width(&part);
             line.push_str(&paint(&part, MATCH, color && !part.is_empty()));
+            column += str_width(&after);
+            line.push_str(&after);
             line.push_str(&expand_tabs(&page_suffix(page), column));
             line
         }
