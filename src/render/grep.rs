@@ -28,8 +28,10 @@
 //! matched text (the byte spans the caller passes; rlmgrep had no match
 //! highlighting, so without spans the terminal bytes are exactly rlmgrep's).
 //! It applies wherever the caller turns it on, a pipe included
-//! (`--color always`); the layout still follows `tty`. This module does not
-//! decide whether stdout is a terminal or colour is wanted.
+//! (`--color always`); the layout still follows `tty`. rlmgrep's layout
+//! writes it as rich did; ripgrep's flat lines and lists as rg 13 does
+//! ([`write_rg_painted`]). This module does not decide whether stdout is a
+//! terminal or colour is wanted.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -38,7 +40,7 @@ use std::ops::Range;
 use super::cells::{expand_tabs, str_width};
 use super::context::{context_groups, selected_lines};
 use super::sanitize::sanitize;
-use super::style::{paint, write_painted, CYAN, GREEN, MAGENTA, MATCH};
+use super::style::{paint, write_painted, write_rg_painted, Painter, CYAN, GREEN, MAGENTA, MATCH};
 use crate::document::Document;
 
 /// Separator between disjoint context groups of one file, unless
@@ -422,7 +424,7 @@ fn write_listed(
 /// coloured as a heading when asked; no line end.
 fn write_path(out: &mut dyn Write, key: &str, opts: &GrepOptions) -> io::Result<()> {
     let path = printed_path(key, opts);
-    write_painted(out, &shown(&path, opts.tty), MAGENTA, opts.color)
+    write_rg_painted(out, &shown(&path, opts.tty), MAGENTA, opts.color)
 }
 
 /// A key's [`heading`] as the grep-style output prints it: each `/` as
@@ -792,7 +794,8 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io:
                 at,
             } => {
                 write_prefix(out, &row_prefix(number, is_match, spans, at, opts), color)?;
-                write_body(out, (text, start), spans, omitted, page, color, false)?;
+                let painter = (color, write_painted as Painter);
+                write_body(out, (text, start), spans, omitted, page, painter, false)?;
             }
             Row::Omitted {
                 number,
@@ -814,7 +817,7 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io:
             } => {
                 let prefix = line_prefix(number, true, Some(column), offset, opts);
                 write_prefix(out, &prefix, color)?;
-                write_part(out, text, cut, page, color)?;
+                write_part(out, text, cut, page, (color, write_painted))?;
             }
             Row::GroupBreak => write_separator(out, opts, false)?,
             Row::FileBreak => {}
@@ -833,34 +836,35 @@ fn write_part(
     text: &[u8],
     cut: Option<(usize, usize)>,
     page: Option<u32>,
-    color: bool,
+    (color, paint): (bool, Painter),
 ) -> io::Result<()> {
     let Some(omitted) = cut else {
         return out.write_all(omitted_text(true, None).as_bytes());
     };
     let (before, after) = super::cut::marks(omitted);
     out.write_all(before.as_bytes())?;
-    write_painted(out, text, MATCH, color && !text.is_empty())?;
+    paint(out, text, MATCH, color && !text.is_empty())?;
     out.write_all(after.as_bytes())?;
     out.write_all(page_suffix(page).as_bytes())
 }
 
 /// A line's text after its prefix: its window's markers, its spans painted
-/// when asked, a PDF line's page; sanitised for a terminal (`tty`).
+/// when asked (by `paint`), a PDF line's page; sanitised for a terminal
+/// (`tty`).
 fn write_body(
     out: &mut dyn Write,
     (text, start): (&[u8], usize),
     spans: &[Range<usize>],
     omitted: (usize, usize),
     page: Option<u32>,
-    color: bool,
+    (color, paint): (bool, Painter),
     tty: bool,
 ) -> io::Result<()> {
     let (before, after) = super::cut::marks(omitted);
     out.write_all(before.as_bytes())?;
     let spans = shifted(spans, start, text.len());
     for (piece, matched) in segments(text, &spans) {
-        write_painted(out, &shown(piece, tty), MATCH, color && matched)?;
+        paint(out, &shown(piece, tty), MATCH, color && matched)?;
     }
     out.write_all(after.as_bytes())?;
     out.write_all(page_suffix(page).as_bytes())
@@ -900,17 +904,25 @@ fn write_flat(
     // `PATH:N:` (`PATH-N-` for context), then `COLUMN:` and `OFFSET:` when
     // given; `-I` leaves the path out, `-N` the number, and `-0` ends the
     // path with a NUL in place of its mark, as rg's does.
-    let write_fields = |out: &mut dyn Write, path: &[u8], fields: &Prefix<'_>| {
+    // Coloured as rg writes them: each field between resets, a column and
+    // an offset too.
+    let write_fields = |out: &mut dyn Write, path: &[u8], fields: &Prefix<'_>| -> io::Result<()> {
         if !opts.no_paths {
-            write_painted(out, path, MAGENTA, color)?;
+            write_rg_painted(out, path, MAGENTA, color)?;
             out.write_all(if opts.null { b"\0" } else { fields.mark })?;
         }
         if let Some(number) = &fields.number {
-            write_painted(out, number.as_bytes(), GREEN, color)?;
+            write_rg_painted(out, number.as_bytes(), GREEN, color)?;
             out.write_all(fields.mark)?;
         }
-        out.write_all(&fields.rest())
+        let column = fields.column.map(|c| c as u64);
+        for field in [column, fields.offset].into_iter().flatten() {
+            write_rg_painted(out, field.to_string().as_bytes(), "", color)?;
+            out.write_all(fields.mark)?;
+        }
+        Ok(())
     };
+    let painter = (color, write_rg_painted as Painter);
     for row in rows {
         match *row {
             Row::Heading(key) => path = shown(&printed_path(key, opts), tty).into_owned(),
@@ -931,7 +943,7 @@ fn write_flat(
             } => {
                 for (column, offset, painted) in flat_places(is_match, spans, at, opts, flat) {
                     write_fields(out, &path, &prefix(number, is_match, column, offset, opts))?;
-                    write_body(out, (text, start), painted, omitted, page, color, tty)?;
+                    write_body(out, (text, start), painted, omitted, page, painter, tty)?;
                     out.write_all(b"\n")?;
                 }
             }
@@ -957,7 +969,7 @@ fn write_flat(
             } => {
                 let column = (flat.columns || opts.column).then_some(column);
                 write_fields(out, &path, &prefix(number, true, column, offset, opts))?;
-                write_part(out, &shown(text, tty), cut, page, color)?;
+                write_part(out, &shown(text, tty), cut, page, painter)?;
                 out.write_all(b"\n")?;
             }
         }
