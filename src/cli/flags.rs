@@ -357,8 +357,9 @@ pub struct Flags {
     pub column: bool,
 
     /// Print a line longer than NUM bytes as `[Omitted long matching line]` (or
-    /// `context line`), as `rg -M` does; 0 sets no limit. It replaces the cut of
-    /// long natural-language lines to 300 bytes.
+    /// `context line`), as `rg -M` does (with -o, each part longer than NUM
+    /// bytes); 0 sets no limit. It replaces the cut of long natural-language
+    /// lines to 300 bytes.
     #[arg(short = 'M', long = "max-columns", value_name = "NUM", help_heading = OUTPUT)]
     pub max_columns: Option<usize>,
 

@@ -32,8 +32,10 @@
 //! matched text (the byte spans the caller passes; rlmgrep had no match
 //! highlighting, so without spans the terminal bytes are exactly rlmgrep's).
 //! It applies wherever the caller turns it on, a pipe included
-//! (`--color always`); the layout still follows `tty`. This module does not
-//! decide whether stdout is a terminal or colour is wanted.
+//! (`--color always`); the layout still follows `tty`. rlmgrep's layout
+//! writes it as rich did; ripgrep's flat lines and lists as rg 13 does
+//! ([`write_rg_painted`]). This module does not decide whether stdout is a
+//! terminal or colour is wanted.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -42,7 +44,7 @@ use std::ops::Range;
 use super::cells::{expand_tabs, str_width};
 use super::context::{context_groups, selected_lines};
 use super::sanitize::sanitize;
-use super::style::{paint, write_painted, CYAN, GREEN, MAGENTA, MATCH};
+use super::style::{paint, write_painted, write_rg_painted, Painter, CYAN, GREEN, MAGENTA, MATCH};
 use crate::document::Document;
 
 /// Separator between disjoint context groups of one file, unless
@@ -339,6 +341,11 @@ enum Row<'a> {
         page: Option<u32>,
         /// `-b`: the part's byte offset.
         offset: Option<u64>,
+        /// `-M`, which measures each part alone, as rg's does: `None` when
+        /// the part is longer than NUM bytes, printed as rg's `[Omitted long
+        /// matching line]`; else the bytes `--max-columns-preview`'s window
+        /// left out before and after `text` (none: whole).
+        cut: Option<(usize, usize)>,
     },
     GroupBreak,
     FileBreak,
@@ -519,7 +526,7 @@ fn write_listed(
 /// coloured as a heading when asked; no line end.
 fn write_path(out: &mut dyn Write, key: &str, opts: &GrepOptions) -> io::Result<()> {
     let path = printed_path(key, opts);
-    write_painted(out, &shown(&path, opts.tty), MAGENTA, opts.color)
+    write_rg_painted(out, &shown(&path, opts.tty), MAGENTA, opts.color)
 }
 
 /// A key's [`heading`] as the grep-style output prints it: each `/` as
@@ -701,7 +708,50 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
             || opts.flat.is_some_and(|f| f.columns)
             || file.replaced.contains_key(&number)
     };
+    // `-o`'s parts of a match line, an empty match's too (a span past the
+    // line's end is skipped); `-M` measures each part, as rg 13 does.
+    let parts = |number: usize| {
+        let text = lines.get(&number).copied().unwrap_or_default();
+        let spans = file.spans.get(&number).map_or(&[][..], Vec::as_slice);
+        spans.iter().filter_map(move |span| {
+            let part = text.get(span.clone())?;
+            let at = at(number);
+            let measured = at.map_or(part.len() as u64, |at| {
+                at.offset(span.end).saturating_sub(at.offset(span.start))
+            });
+            let cut = part_cut(part, measured, opts.max_columns);
+            Some(Row::Part {
+                number,
+                column: at.map_or(span.start + 1, |at| at.column(span.start)),
+                text: shown_part(part, cut),
+                page: page(number),
+                offset: at.map(|at| at.offset(span.start)),
+                cut,
+            })
+        })
+    };
     let push_rows = |rows: &mut Vec<Row<'a>>, number: usize| {
+        if opts.only_matching && is_match(number) {
+            let spans = file.spans.get(&number).map_or(&[][..], Vec::as_slice);
+            match known(number) {
+                // rg prints a match line it finds no match in whole, with
+                // no column, `-o` or not.
+                Known::Every if spans.is_empty() => {}
+                Known::Run(block) if block.matches.is_empty() => {}
+                Known::Run(block) => {
+                    if let Some(at) = at(number) {
+                        let text = lines.get(&number).copied().unwrap_or_default();
+                        let line = (text, page(number), number);
+                        rows.extend(run_parts(block, at, line, opts.max_columns));
+                    }
+                    return;
+                }
+                Known::Every | Known::Spans => {
+                    rows.extend(parts(number));
+                    return;
+                }
+            }
+        }
         if too_long(number) {
             let spans = file.spans.get(&number).map_or(&[][..], Vec::as_slice);
             rows.push(Row::Omitted {
@@ -714,45 +764,7 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
             });
             return;
         }
-        if !(opts.only_matching && is_match(number)) {
-            rows.push(line_row(number));
-            return;
-        }
-        let text = lines.get(&number).copied().unwrap_or_default();
-        let spans = file.spans.get(&number).map_or(&[][..], Vec::as_slice);
-        match known(number) {
-            // rg prints a match line it finds no match in whole, with no
-            // column, `-o` or not.
-            Known::Every if spans.is_empty() => {
-                rows.push(line_row(number));
-                return;
-            }
-            Known::Run(block) if block.matches.is_empty() => {
-                rows.push(line_row(number));
-                return;
-            }
-            Known::Run(block) => {
-                if let Some(at) = at(number) {
-                    rows.extend(run_parts(block, at, text, page(number), number));
-                }
-                return;
-            }
-            Known::Every | Known::Spans => {}
-        }
-        // `-o`: the parts alone, an empty match's too; a span past the
-        // line's end is skipped.
-        rows.extend(
-            spans
-                .iter()
-                .filter_map(|span| Some((span.start, text.get(span.clone())?)))
-                .map(|(start, part)| Row::Part {
-                    number,
-                    column: at(number).map_or(start + 1, |at| at.column(start)),
-                    text: part,
-                    page: page(number),
-                    offset: at(number).map(|at| at.offset(start)),
-                }),
-        );
+        rows.push(line_row(number));
     };
     if opts.before == 0 && opts.after == 0 && !opts.passthru {
         for &number in &matches {
@@ -797,9 +809,8 @@ fn whole_file(
 fn run_parts<'a>(
     block: &Block,
     at: LineAt<'_>,
-    text: &'a [u8],
-    page: Option<u32>,
-    number: usize,
+    (text, page, number): (&'a [u8], Option<u32>, usize),
+    max_columns: Option<MaxColumns>,
 ) -> Vec<Row<'a>> {
     let doc = at.doc;
     let line = at.start..at.start + at.len;
@@ -807,20 +818,48 @@ fn run_parts<'a>(
         .parts(line)
         .into_iter()
         .filter_map(|(part, start)| {
-            let text = text.get(part.start - at.start..part.end - at.start)?;
+            let shown = text.get(part.start - at.start..part.end - at.start)?;
             let column = doc
                 .raw_offset(start)
                 .saturating_sub(doc.raw_offset(block.range.start))
                 + 1;
+            let measured = doc
+                .raw_offset(part.end)
+                .saturating_sub(doc.raw_offset(part.start));
+            let cut = part_cut(shown, measured, max_columns);
             Some(Row::Part {
                 number,
                 column: usize::try_from(column).unwrap_or(usize::MAX),
-                text,
+                text: shown_part(shown, cut),
                 page,
                 offset: Some(doc.raw_offset(start)),
+                cut,
             })
         })
         .collect()
+}
+
+/// How `-M` cuts an `-o` part `measured` bytes long, as rg 13 measures
+/// each part: `None` leaves it out; otherwise the bytes left out before and
+/// after it (`--max-columns-preview`'s window, the part being all match).
+fn part_cut(part: &[u8], measured: u64, max_columns: Option<MaxColumns>) -> Option<(usize, usize)> {
+    match max_columns {
+        Some(m) if !m.preview && measured > m.max as u64 => None,
+        Some(MaxColumns { max, preview: true }) => {
+            let whole = 0..part.len();
+            let w = super::cut::window(part, std::slice::from_ref(&whole), max).unwrap_or(whole);
+            Some((w.start, part.len() - w.end))
+        }
+        _ => Some((0, 0)),
+    }
+}
+
+/// What of a part prints under its [`part_cut`].
+fn shown_part(part: &[u8], cut: Option<(usize, usize)>) -> &[u8] {
+    match cut {
+        Some((before, after)) => &part[before..part.len() - after],
+        None => part,
+    }
 }
 
 /// The column `--column` prints for a match line (`None`: none, as rg
@@ -984,7 +1023,8 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io:
                     &row_prefix(number, is_match, (spans, known), at, opts),
                     color,
                 )?;
-                write_body(out, (text, start), spans, omitted, page, color, false)?;
+                let painter = (color, write_painted as Painter);
+                write_body(out, (text, start), spans, omitted, page, painter, false)?;
             }
             Row::Omitted {
                 number,
@@ -1007,12 +1047,11 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io:
                 text,
                 page,
                 offset,
+                cut,
             } => {
                 let prefix = line_prefix(number, true, Some(column), offset, opts);
                 write_prefix(out, &prefix, color)?;
-                // An empty part is an empty line, with no colour codes, as rg's.
-                write_painted(out, text, MATCH, color && !text.is_empty())?;
-                out.write_all(page_suffix(page).as_bytes())?;
+                write_part(out, text, cut, page, (color, write_painted))?;
             }
             Row::GroupBreak => write_separator(out, opts, false)?,
             Row::FileBreak => {}
@@ -1022,22 +1061,44 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io:
     Ok(())
 }
 
+/// A part's text after its prefix (`-o`): painted whole (an empty part is an
+/// empty line, with no colour codes, as rg's), with its window's markers and
+/// a PDF line's page; or `-M`'s `[Omitted long matching line]` when `cut`
+/// left it out.
+fn write_part(
+    out: &mut dyn Write,
+    text: &[u8],
+    cut: Option<(usize, usize)>,
+    page: Option<u32>,
+    (color, paint): (bool, Painter),
+) -> io::Result<()> {
+    let Some(omitted) = cut else {
+        return out.write_all(omitted_text(true, None).as_bytes());
+    };
+    let (before, after) = super::cut::marks(omitted);
+    out.write_all(before.as_bytes())?;
+    paint(out, text, MATCH, color && !text.is_empty())?;
+    out.write_all(after.as_bytes())?;
+    out.write_all(page_suffix(page).as_bytes())
+}
+
 /// A line's text after its prefix: its window's markers, its spans painted
-/// when asked, a PDF line's page; sanitised for a terminal (`tty`).
+/// when asked (by `paint`), a PDF line's page; sanitised for a terminal
+/// (`tty`).
 fn write_body(
     out: &mut dyn Write,
     (text, start): (&[u8], usize),
     spans: &[Range<usize>],
     omitted: (usize, usize),
     page: Option<u32>,
-    color: bool,
+    (color, paint): (bool, Painter),
     tty: bool,
 ) -> io::Result<()> {
     let (before, after) = super::cut::marks(omitted);
     out.write_all(before.as_bytes())?;
     let spans = shifted(spans, start, text.len());
     for (piece, matched) in segments(text, &spans) {
-        write_painted(out, &shown(piece, tty), MATCH, color && matched)?;
+        paint(out, &shown(piece, tty), MATCH, color && matched)?;
     }
     out.write_all(after.as_bytes())?;
     out.write_all(page_suffix(page).as_bytes())
@@ -1077,17 +1138,25 @@ fn write_flat(
     // `PATH:N:` (`PATH-N-` for context), then `COLUMN:` and `OFFSET:` when
     // given; `-I` leaves the path out, `-N` the number, and `-0` ends the
     // path with a NUL in place of its mark, as rg's does.
-    let write_fields = |out: &mut dyn Write, path: &[u8], fields: &Prefix<'_>| {
+    // Coloured as rg writes them: each field between resets, a column and
+    // an offset too.
+    let write_fields = |out: &mut dyn Write, path: &[u8], fields: &Prefix<'_>| -> io::Result<()> {
         if !opts.no_paths {
-            write_painted(out, path, MAGENTA, color)?;
+            write_rg_painted(out, path, MAGENTA, color)?;
             out.write_all(if opts.null { b"\0" } else { fields.mark })?;
         }
         if let Some(number) = &fields.number {
-            write_painted(out, number.as_bytes(), GREEN, color)?;
+            write_rg_painted(out, number.as_bytes(), GREEN, color)?;
             out.write_all(fields.mark)?;
         }
-        out.write_all(&fields.rest())
+        let column = fields.column.map(|c| c as u64);
+        for field in [column, fields.offset].into_iter().flatten() {
+            write_rg_painted(out, field.to_string().as_bytes(), "", color)?;
+            out.write_all(fields.mark)?;
+        }
+        Ok(())
     };
+    let painter = (color, write_rg_painted as Painter);
     for row in rows {
         match *row {
             Row::Heading(key) => path = shown(&printed_path(key, opts), tty).into_owned(),
@@ -1111,7 +1180,7 @@ fn write_flat(
                     flat_places(is_match, (spans, known), at, opts, flat)
                 {
                     write_fields(out, &path, &prefix(number, is_match, column, offset, opts))?;
-                    write_body(out, (text, start), painted, omitted, page, color, tty)?;
+                    write_body(out, (text, start), painted, omitted, page, painter, tty)?;
                     out.write_all(b"\n")?;
                 }
             }
@@ -1134,11 +1203,11 @@ fn write_flat(
                 text,
                 page,
                 offset,
+                cut,
             } => {
                 let column = (flat.columns || opts.column).then_some(column);
                 write_fields(out, &path, &prefix(number, true, column, offset, opts))?;
-                write_painted(out, &shown(text, tty), MATCH, color && !text.is_empty())?;
-                out.write_all(page_suffix(page).as_bytes())?;
+                write_part(out, &shown(text, tty), cut, page, painter)?;
                 out.write_all(b"\n")?;
             }
         }
@@ -1355,12 +1424,22 @@ fn tty_row(row: &Row<'_>, opts: &GrepOptions) -> String {
             text,
             page,
             offset,
+            cut,
         } => {
             let prefix = line_prefix(number, true, Some(column), offset, opts);
             let (mut line, mut column) = tty_prefix(&prefix, color);
+            let Some(omitted) = cut else {
+                line.push_str(&omitted_text(true, None));
+                return line;
+            };
+            let (before, after) = super::cut::marks(omitted);
+            column += str_width(&before);
+            line.push_str(&before);
             let part = expand_tabs(&sanitize(text), column);
             column += str_width(&part);
             line.push_str(&paint(&part, MATCH, color && !part.is_empty()));
+            column += str_width(&after);
+            line.push_str(&after);
             line.push_str(&expand_tabs(&page_suffix(page), column));
             line
         }

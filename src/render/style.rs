@@ -1,5 +1,6 @@
-//! The ANSI colours kgrep prints and the one way to apply them: the SGR
-//! sequences rich emits for rlmgrep's styles, and ripgrep's for matched text.
+//! The ANSI colours kgrep prints and the two ways to apply them: the SGR
+//! sequences rich emits for rlmgrep's styles (rlmgrep's layout), and
+//! ripgrep's palette written as rg writes it (its flat lines and lists).
 //!
 //! Owns the escape sequences and wrapping text in them. Does not decide
 //! whether to colour (that is `--color`, resolved by `cli::plan`) nor what
@@ -38,6 +39,25 @@ pub fn write_painted(out: &mut dyn Write, bytes: &[u8], sgr: &str, color: bool) 
     }
 }
 
+/// How a printer wraps coloured bytes: [`write_painted`] or
+/// [`write_rg_painted`].
+pub type Painter = fn(&mut dyn Write, &[u8], &str, bool) -> io::Result<()>;
+
+/// Raw bytes coloured as ripgrep 13 writes them (termcolor's writes for rg's
+/// colour specs): a reset, the colour, the bytes, a reset. An empty `sgr`
+/// is rg's uncoloured field (a column, an offset), still between resets.
+pub fn write_rg_painted(
+    out: &mut dyn Write,
+    bytes: &[u8],
+    sgr: &str,
+    color: bool,
+) -> io::Result<()> {
+    if color {
+        out.write_all(RESET.as_bytes())?;
+    }
+    write_painted(out, bytes, sgr, color)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -50,5 +70,10 @@ mod tests {
         write_painted(&mut out, b"\xff", MATCH, true).unwrap_or_default();
         write_painted(&mut out, b"x", GREEN, false).unwrap_or_default();
         assert_eq!(out, b"\x1b[1m\x1b[31m\xff\x1b[0mx");
+        let mut out = Vec::new();
+        write_rg_painted(&mut out, b"a", MAGENTA, true).unwrap_or_default();
+        write_rg_painted(&mut out, b"7", "", true).unwrap_or_default();
+        write_rg_painted(&mut out, b"x", GREEN, false).unwrap_or_default();
+        assert_eq!(out, b"\x1b[0m\x1b[35ma\x1b[0m\x1b[0m7\x1b[0mx");
     }
 }

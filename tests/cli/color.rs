@@ -144,18 +144,28 @@ fn pretty_prints_as_color_always_with_headings_and_numbers() {
 
 /// `--vimgrep --color always` prints a line once per match and colours that
 /// match alone on each (kgrep coloured every match of the line on each of
-/// its copies). Checked with rg 13: `rg --vimgrep --color always foo
-/// a.txt` colours the column-1 `foo` on the first line, the column-9 one on
-/// the second, the column-17 one on the third; `--replace XY` colours each
-/// replacement the same way.
+/// its copies), and writes colour as rg 13 does in its own formats (flat
+/// lines, lists): a reset before each coloured field, the column between
+/// resets too (kgrep wrote rich's `\x1b[35m…\x1b[0m`). Each expected line is
+/// `rg --vimgrep --color always foo a.txt` (and with `-r XY`, and `rg
+/// --no-heading -n --color always foo a.txt`, `rg -c --color always foo
+/// a.txt`) byte for byte, but for the path: rg names no file when given
+/// one, kgrep's `./a.txt` is coloured as rg colours a path (`rg -c --color
+/// always foo a.txt b.txt`).
 #[test]
 fn vimgrep_colours_each_lines_own_match_as_rg() {
     let d = Dir::new();
     d.write("a.txt", "foo bar foo baz foo\nnone\nfoo\n");
-    let path = format!("{MAGENTA}./a.txt{RESET}");
-    let line =
-        |n: usize, col: usize, text: &str| format!("{path}:{GREEN}{n}{RESET}:{col}:{text}\n");
-    let m = |text: &str| format!("{MATCH}{text}{RESET}");
+    let rg = |sgr: &str, text: &str| format!("{RESET}{sgr}{text}{RESET}");
+    let path = rg(MAGENTA, "./a.txt");
+    let line = |n: usize, col: usize, text: &str| {
+        format!(
+            "{path}:{}:{}:{text}\n",
+            rg(GREEN, &n.to_string()),
+            rg("", &col.to_string())
+        )
+    };
+    let m = |text: &str| rg(MATCH, text);
     let expected = [
         line(1, 1, &format!("{} bar foo baz foo", m("foo"))),
         line(1, 9, &format!("foo bar {} baz foo", m("foo"))),
@@ -187,10 +197,22 @@ fn vimgrep_colours_each_lines_own_match_as_rg() {
     // Without --vimgrep a line prints once, every match coloured.
     d.run(&["--no-heading", "--color", "always", "foo", "a.txt"])
         .code(0)
-        .stdout_has(&format!(
-            "{path}:{GREEN}1{RESET}:{} bar {} baz {}\n",
+        .stdout_is(&format!(
+            "{path}:{}:{} bar {} baz {}\n{path}:{}:{}\n",
+            rg(GREEN, "1"),
             m("foo"),
             m("foo"),
+            m("foo"),
+            rg(GREEN, "3"),
             m("foo")
+        ));
+    d.run(&["-c", "--color", "always", "foo", "a.txt"])
+        .code(0)
+        .stdout_is(&format!("{path}:2\n"));
+    // rlmgrep's layout keeps rich's colours.
+    d.run(&["--color", "always", "foo", "a.txt"])
+        .code(0)
+        .stdout_has(&format!(
+            "{MAGENTA}./a.txt{RESET}\n{GREEN}1{RESET}:\t{MATCH}foo{RESET} bar"
         ));
 }

@@ -170,7 +170,7 @@ fn listed_paths_take_the_heading_colour() {
     let listed = d.run(&["-l", "--color", "always", "backoff", "."]);
     listed
         .code(0)
-        .stdout_has("\x1b[35m./src/net/client.rs\x1b[0m\n");
+        .stdout_has("\x1b[0m\x1b[35m./src/net/client.rs\x1b[0m\n");
 }
 
 #[test]
@@ -524,7 +524,7 @@ fn null_ends_the_path_of_each_flat_line_as_rg() {
         .stdout_is("1:foo bar foo\n3:foo\n2:foo\n");
     run(&["--no-heading", "--color", "always"])
         .code(0)
-        .stdout_has("./b.txt\x1b[0m\x00\x1b[32m2\x1b[0m:");
+        .stdout_has("./b.txt\x1b[0m\x00\x1b[0m\x1b[32m2\x1b[0m:");
 }
 
 /// `-I` with `-c` or `--count-matches` prints each count alone, as `rg -I -c

@@ -277,7 +277,10 @@ fn no_heading_and_vimgrep_print_ripgreps_flat_lines() {
         .all(|l| l.starts_with("./src/net/client.rs:")));
     d.run(&["--vimgrep", "--color", "always", "backoff_delay", "src"])
         .code(0)
-        .stdout_has("\x1b[35m./src/net/client.rs\x1b[0m:\x1b[32m28\x1b[0m:33:");
+        // rg 13's bytes: each field between resets, the column too.
+        .stdout_has(
+            "\x1b[0m\x1b[35m./src/net/client.rs\x1b[0m:\x1b[0m\x1b[32m28\x1b[0m:\x1b[0m33\x1b[0m:",
+        );
     d.run(&["--no-heading", "--json", "x", "."]).code(2);
 }
 
@@ -307,7 +310,9 @@ fn trim_leaves_out_leading_whitespace_and_keeps_numbers_columns_and_colours() {
         "src",
     ])
     .code(0)
-    .stdout_has("\x1b[32m28\x1b[0m:33:let delay = \x1b[1m\x1b[31mbackoff_delay\x1b[0m(attempt);\n");
+    .stdout_has(
+        "\x1b[0m\x1b[32m28\x1b[0m:\x1b[0m33\x1b[0m:let delay = \x1b[0m\x1b[1m\x1b[31mbackoff_delay\x1b[0m(attempt);\n",
+    );
     // Natural language too: no printed line starts with a space.
     let run = d.run(&["--trim", "how does the client retry with backoff", "."]);
     run.code(0);
@@ -382,6 +387,122 @@ fn no_line_number_no_filename_column_and_max_columns_as_rg() {
         "src",
     ]);
     sides.stdout_is(&short);
+}
+
+/// `-M NUM` with `-o` measures each part, as rg 13 does: a part of NUM bytes
+/// or fewer prints (kgrep left out every part of a line longer than NUM),
+/// a longer one prints as `[Omitted long matching line]` with its own
+/// column and offset (never "with N matches"); a context line is still
+/// measured whole. Checked with rg 13 on the same file: `rg -n --no-heading
+/// -M 20 -o 'fo+' a.txt`, and with `-M 2 -o --column`, `-M 2 -o --vimgrep
+/// -b`, `-M 2 -o -r XY`, `-M 1 -o -r XY`, `-M 2 -o -A1` (rg prints no path
+/// for one file: kgrep's `./a.txt:` is added). With `--max-columns-preview`
+/// a longer part prints as kgrep's window of it (rg's shows `[... 0 more
+/// matches]` where kgrep says how many bytes it left out).
+#[test]
+fn max_columns_measures_each_part_of_only_matching_as_rg() {
+    let d = Dir::new();
+    d.write(
+        "a.txt",
+        "short foo\nthis is a much longer line with foo and foo again in it\nctx line\nfoo\n",
+    );
+    let run = |args: &[&str]| {
+        let args = [&["--no-heading"][..], args, &["fo+", "a.txt"]].concat();
+        let run = d.run(&args);
+        run.code(0);
+        run.stdout.clone()
+    };
+    let lines = |l: &[&str]| {
+        l.iter()
+            .map(|l| format!("./a.txt{l}\n"))
+            .collect::<String>()
+    };
+    assert_eq!(
+        run(&["-M", "20", "-o"]),
+        lines(&[":1:foo", ":2:foo", ":2:foo", ":4:foo"])
+    );
+    let omitted = "[Omitted long matching line]";
+    assert_eq!(
+        run(&["-M", "2", "-o", "--column"]),
+        lines(&[
+            &format!(":1:7:{omitted}"),
+            &format!(":2:33:{omitted}"),
+            &format!(":2:41:{omitted}"),
+            &format!(":4:1:{omitted}"),
+        ])
+    );
+    assert_eq!(
+        run(&["-M", "2", "-o", "--vimgrep", "-b"]),
+        lines(&[
+            &format!(":1:7:6:{omitted}"),
+            &format!(":2:33:42:{omitted}"),
+            &format!(":2:41:50:{omitted}"),
+            &format!(":4:1:75:{omitted}"),
+        ])
+    );
+    assert_eq!(
+        run(&["-M", "2", "-o", "--replace", "XY"]),
+        lines(&[":1:XY", ":2:XY", ":2:XY", ":4:XY"])
+    );
+    assert_eq!(
+        run(&["-M", "1", "-o", "--replace", "XY"]),
+        lines(&[
+            &format!(":1:{omitted}"),
+            &format!(":2:{omitted}"),
+            &format!(":2:{omitted}"),
+            &format!(":4:{omitted}"),
+        ])
+    );
+    assert_eq!(
+        run(&["-M", "2", "-o", "-A1", "-m2"]),
+        lines(&[
+            &format!(":1:{omitted}"),
+            &format!(":2:{omitted}"),
+            &format!(":2:{omitted}"),
+            "-3-[Omitted long context line]",
+        ])
+    );
+    assert_eq!(
+        run(&["-M", "2", "--max-columns-preview", "-o", "-m1"]),
+        lines(&[":1:fo [... 1 bytes omitted]"])
+    );
+}
+
+/// `-U -o` parts over lines are measured each, as rg 13 measures them: the
+/// expected lines are `rg -n -U -o -M 5 'fo+\nbar'`'s and
+/// `rg -n --column -U -o 'o\nb'`'s on the same file.
+#[test]
+fn max_columns_measures_each_part_of_a_multiline_match_as_rg() {
+    let d = Dir::new();
+    d.write(
+        "a.txt",
+        "alpha foo\nbar beta foo\nfoo\nbar end\nxfooooooooooooo\nbarrrrrrrrr\n",
+    );
+    let run = |args: &[&str]| {
+        let run = d.run(&[&["--no-heading", "-n", "-U", "-o"][..], args, &["a.txt"]].concat());
+        run.code(0);
+        run.stdout.clone()
+    };
+    let lines = |l: &[&str]| {
+        l.iter()
+            .map(|l| format!("./a.txt:{l}\n"))
+            .collect::<String>()
+    };
+    assert_eq!(
+        run(&["-M", "5", "fo+\\nbar"]),
+        lines(&[
+            "1:foo",
+            "2:bar",
+            "3:foo",
+            "4:bar",
+            "5:[Omitted long matching line]",
+            "6:bar"
+        ])
+    );
+    assert_eq!(
+        run(&["--column", "o\\nb"]),
+        lines(&["1:9:o", "2:9:b", "3:26:o", "4:26:b", "5:50:o", "6:50:b"])
+    );
 }
 
 #[test]
