@@ -1,5 +1,6 @@
 //! A model's reply of arbitrary text: the provider envelope for every protocol,
-//! then the reply object inside it. Never panics.
+//! then the reply object inside it, with and without an API key to remove.
+//! Never panics.
 #![no_main]
 
 use kgrep::llm::{parse_reply, wire, Protocol};
@@ -13,8 +14,11 @@ fuzz_target!(|data: &[u8]| {
         Protocol::Responses,
         Protocol::AnthropicMessages,
     ] {
-        if let Ok(completion) = wire::parse_completion(protocol, &text) {
-            let _ = parse_reply(&completion.text);
+        // With and without a key to remove from an error object's message.
+        for key in [None, Some("sk-fuzz-key")] {
+            if let Ok(completion) = wire::parse_completion(protocol, &text, key) {
+                let _ = parse_reply(&completion.text);
+            }
         }
     }
 });
