@@ -23,7 +23,7 @@ use super::{regex, REDACTED};
 
 /// Shortest quoted value treated as a secret in an assignment: shorter ones are
 /// lexer tokens (`token = "("`), not credentials.
-pub(super) const MIN_ASSIGNED_SECRET: usize = 4;
+const MIN_ASSIGNED_SECRET: usize = 4;
 /// Lines of a parenthesised secret value (`PASSWORD = (` … `)`) redacted
 /// at most.
 pub(super) const PAREN_LINES: usize = 8;
@@ -119,8 +119,10 @@ fn is_lifetime(b: &[u8], i: usize) -> bool {
 /// What may stand between two pieces of one string: nothing (C and
 /// Python's adjacent literals), `+`, `.` (PHP), `..` (Lua), `&` (VB), `||`
 /// (SQL), or a line continuation.
-static JOINER: LazyLock<Regex> =
-    LazyLock::new(|| regex(r"^[ \t\r]*(?:\+|\.\.?|&|\|\||\\)?[ \t\r]*$"));
+static JOINER: LazyLock<Regex> = LazyLock::new(|| regex(&format!("^{JOINED}$")));
+
+/// [`JOINER`]'s text, also in the patterns that find lines to redact.
+pub(super) const JOINED: &str = r"[ \t\r]*(?:\+|\.\.?|&|\|\||\\)?[ \t\r]*";
 
 /// The literals of `line` chained by joiners (`"ghp_" + "…"`), each chain
 /// of two or more pieces.
@@ -390,11 +392,14 @@ static PAIR_ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
 /// A literal that is a well-known account name, then a literal after it:
 /// `("root", "…")`, `connect(host, "admin", "…")`.
 static USER_THEN_LITERAL: LazyLock<Regex> = LazyLock::new(|| {
-    let users = "root|admin|administrator|sa|postgres|superuser|user|guest|dbuser|dbadmin|sysdba|oracle|ec2-user";
     regex(&format!(
-        r#"(?i)(?:"(?:{users})"|'(?:{users})')\s*,\s*("([^"\n]*)"|'([^'\n]*)')"#
+        r#"(?i)(?:"(?:{ACCOUNTS})"|'(?:{ACCOUNTS})')\s*,\s*("([^"\n]*)"|'([^'\n]*)')"#
     ))
 });
+
+/// Well-known account names ([`USER_THEN_LITERAL`]), as alternatives.
+pub(super) const ACCOUNTS: &str =
+    "root|admin|administrator|sa|postgres|superuser|user|guest|dbuser|dbadmin|sysdba|oracle|ec2-user";
 
 /// `password: |`, `- token: >-`: a YAML block scalar under a secret name.
 static OPENS_BLOCK: LazyLock<Regex> = LazyLock::new(|| {
@@ -1075,7 +1080,7 @@ fn is_literal(value: &str) -> bool {
 /// Whether an identifier names a credential: one of its words (split on `_`,
 /// `.`, `-` and camelCase) is a secret word, or two adjacent words are a secret
 /// pair (`api_key`, `clientSecret`). `max_tokens` and `PWD` are not.
-pub fn is_secret_name(name: &str) -> bool {
+pub(super) fn is_secret_name(name: &str) -> bool {
     // Every secret word and pair holds one of these: most names hold none,
     // and are not split.
     let lower = name.to_ascii_lowercase();

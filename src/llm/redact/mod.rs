@@ -25,23 +25,21 @@ mod files;
 mod line;
 mod shapes;
 
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
 pub use files::is_secret_file;
-pub use line::is_secret_name;
 pub use shapes::is_secret_token;
 
 /// What a secret is replaced with.
 pub const REDACTED: &str = "[REDACTED]";
 
 /// What each line of a private-key block becomes.
-pub const KEY_LINE: &str = "[REDACTED] (private key)";
+const KEY_LINE: &str = "[REDACTED] (private key)";
 /// What each line of a bare key body (base64 lines without BEGIN/END) becomes.
-pub const KEY_BODY_LINE: &str = "[REDACTED] (key material)";
-/// The whole-line replacements.
-pub const LINE_MARKERS: [&str; 2] = [KEY_LINE, KEY_BODY_LINE];
+const KEY_BODY_LINE: &str = "[REDACTED] (key material)";
 
 static KEY_BEGIN: LazyLock<Regex> =
     LazyLock::new(|| regex(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"));
@@ -219,46 +217,14 @@ fn step(line: &str, before: &str, carry: &Carry) -> Step {
 /// private-key block is blanked from `BEGIN` to `END`, also when the excerpt
 /// starts or ends inside it.
 pub fn redact_lines<S: AsRef<str>>(lines: &[S]) -> (Vec<String>, usize) {
-    let mut count = 0;
-    let mut out: Vec<String> = Vec::with_capacity(lines.len());
-    let first_end = lines.iter().position(|l| KEY_END.is_match(l.as_ref()));
-    let first_begin = lines.iter().position(|l| KEY_BEGIN.is_match(l.as_ref()));
-    // An END before any BEGIN: the excerpt started inside a key block.
-    let mut in_key = match (first_end, first_begin) {
-        (Some(end), Some(begin)) => end < begin,
-        (Some(_), None) => true,
-        _ => false,
-    };
-    // Inside a bare key body (base64 lines without BEGIN/END).
-    let mut in_body = false;
-    let mut carry = Carry::default();
-    for line in lines {
-        let line = line.as_ref();
-        let begins = KEY_BEGIN.is_match(line);
-        if in_key || begins {
-            in_key = !KEY_END.is_match(line);
-            count += 1;
-            out.push(KEY_LINE.to_string());
-            carry = Carry::default();
-            continue;
-        }
-        in_body = is_key_body_line(line, in_body);
-        if in_body {
-            count += 1;
-            out.push(KEY_BODY_LINE.to_string());
-            carry = Carry::default();
-            continue;
-        }
-        let before = out.last().map_or("", String::as_str);
-        let done = step(line, before, &carry);
-        if let (Some(piece), Some(last)) = (done.before, out.last_mut()) {
-            last.replace_range(piece, REDACTED);
-            count += 1;
-        }
-        count += done.count;
-        out.push(done.text);
-        carry = done.carry;
-    }
+    let lines: Vec<&str> = lines.iter().map(AsRef::as_ref).collect();
+    let mut starts = Vec::with_capacity(lines.len() + 1);
+    let (text, count) = redact_each(&lines, None, Some(&mut starts));
+    starts.push(text.len() + 1);
+    let out = starts
+        .windows(2)
+        .map(|w| text[w[0]..w[1] - 1].to_string())
+        .collect();
     (out, count)
 }
 
@@ -271,14 +237,18 @@ pub fn redact_lines<S: AsRef<str>>(lines: &[S]) -> (Vec<String>, usize) {
 /// that may continue a literal of the line before is found by
 /// [`SPLIT_LINES`].
 static MAY_REDACT: LazyLock<Regex> = LazyLock::new(|| {
-    regex(concat!(
-        r"(?i)pass|secret|token|key|credential|pw|bearer|basic|log_?in|logon|sign_?in|auth",
-        r"|connect(?:ion)?[ \t]*\(|identified|curl|--user|mysql|mariadb|sig(?:nature)?=|hooks\.slack|discord",
-        r"|://[^\s/]*@|[A-Za-z0-9+/_\-]{20}",
-        r"|sk-|sk_|rk_|xox|eyj|hf_|npm_|gh[pousr]_|github_pat_|glpat-|aiza",
-        r"|akia|asia|abia|acca|agpa|aida|aroa|anpa|aipa",
-        r#"|["'](?:root|admin|administrator|sa|postgres|superuser|user|guest|dbuser|dbadmin|sysdba|oracle|ec2-user)["']"#,
-        r#"|["'`][ \t\r]*(?:\+|\.\.?|&|\|\||\\)?[ \t\r]*["'`]"#,
+    regex(&format!(
+        concat!(
+            r"(?i)pass|secret|token|key|credential|pw|bearer|basic|log_?in|logon|sign_?in|auth",
+            r"|connect(?:ion)?[ \t]*\(|identified|curl|--user|mysql|mariadb|sig(?:nature)?=|hooks\.slack|discord",
+            r"|://[^\s/]*@|[A-Za-z0-9+/_\-]{{20}}",
+            r"|sk_|rk_|{shapes}",
+            r#"|["'](?:{accounts})["']"#,
+            r#"|["'`]{joined}["'`]"#,
+        ),
+        shapes = shapes::SHAPES.join("|"),
+        accounts = line::ACCOUNTS,
+        joined = line::JOINED,
     ))
 });
 
@@ -286,7 +256,7 @@ static MAY_REDACT: LazyLock<Regex> = LazyLock::new(|| {
 /// most): a secret split over the two lines may be. The second line is the
 /// one [`line::redact_line`]'s step may change.
 static SPLIT_LINES: LazyLock<Regex> = LazyLock::new(|| {
-    let joiner = r"[ \t\r]*(?:\+|\.\.?|&|\|\||\\)?[ \t\r]*";
+    let joiner = line::JOINED;
     regex(&format!(r#"["'`]{joiner}\n{joiner}["'`]"#))
 });
 
@@ -311,79 +281,126 @@ pub fn redact_text(text: &str) -> Option<Redacted> {
         out.dedup();
         out
     };
-    let begins = lines_of(&KEY_BEGIN);
-    let ends = lines_of(&KEY_END);
-    let bodies = lines_of(&BASE64_LINES);
-    let mut candidates = lines_of(&MAY_REDACT);
+    let mut scan = Scan {
+        begins: lines_of(&KEY_BEGIN),
+        ends: lines_of(&KEY_END),
+        bodies: lines_of(&BASE64_LINES),
+        candidates: lines_of(&MAY_REDACT),
+    };
     // The second line of each split (where the match ends).
-    candidates.extend(
+    scan.candidates.extend(
         SPLIT_LINES
             .find_iter(text)
             .map(|m| starts.partition_point(|&s| s < m.end()) - 1),
     );
-    candidates.sort_unstable();
-    candidates.dedup();
-    if begins.is_empty() && ends.is_empty() && bodies.is_empty() && candidates.is_empty() {
+    scan.candidates.sort_unstable();
+    scan.candidates.dedup();
+    if [&scan.begins, &scan.ends, &scan.bodies, &scan.candidates]
+        .iter()
+        .all(|set| set.is_empty())
+    {
         return None;
     }
-    let has = |set: &[usize], i: usize| set.binary_search(&i).is_ok();
-    // `redact_lines`' state machine, its pattern tests answered by the scans.
-    let mut in_key = match (ends.first(), begins.first()) {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let (text, count) = redact_each(&lines, Some(&scan), None);
+    (count > 0).then_some(Redacted { text, count })
+}
+
+/// The lines of a whole text that a rule may apply to, found by one scan of
+/// the text per pattern; a superset of the lines each rule changes.
+struct Scan {
+    begins: Vec<usize>,
+    ends: Vec<usize>,
+    bodies: Vec<usize>,
+    candidates: Vec<usize>,
+}
+
+impl Scan {
+    fn has(set: &[usize], i: usize) -> bool {
+        set.binary_search(&i).is_ok()
+    }
+}
+
+/// The redactor of [`redact_lines`] and [`redact_text`]: `lines` redacted and
+/// joined with `\n`, and how many secrets were. A private-key block is
+/// blanked from `BEGIN` to `END`, a bare key body whole; any other line goes
+/// through [`step`] with what the line before left open. With a `scan`, its
+/// sets answer the pattern tests, and a line no rule may change (and the
+/// line before left nothing open for) is copied as it is. `starts`, when
+/// given, receives where each line starts in the result.
+fn redact_each(
+    lines: &[&str],
+    scan: Option<&Scan>,
+    mut starts: Option<&mut Vec<usize>>,
+) -> (String, usize) {
+    // Whether line `i` may match what `set` holds the scan's lines of, or
+    // matches `re` when there is no scan.
+    let may = |i: usize, set: fn(&Scan) -> &[usize]| scan.is_none_or(|s| Scan::has(set(s), i));
+    let is = |i: usize, re: &Regex, set: fn(&Scan) -> &[usize]| match scan {
+        Some(s) => Scan::has(set(s), i),
+        None => re.is_match(lines[i]),
+    };
+    let begins = |i| is(i, &KEY_BEGIN, |s| &s.begins);
+    let ends = |i| is(i, &KEY_END, |s| &s.ends);
+    // An END before any BEGIN: the text started inside a key block.
+    let mut in_key = match (
+        (0..lines.len()).find(|&i| ends(i)),
+        (0..lines.len()).find(|&i| begins(i)),
+    ) {
         (Some(end), Some(begin)) => end < begin,
         (Some(_), None) => true,
         _ => false,
     };
+    // Inside a bare key body (base64 lines without BEGIN/END).
     let mut in_body = false;
     let mut carry = Carry::default();
     let mut count = 0;
-    let mut out = String::with_capacity(text.len());
+    let mut out = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
     // Where the line before starts in `out`.
     let mut before_start = 0;
-    for (i, line) in text.split('\n').enumerate() {
+    for (i, &line) in lines.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        let start = out.len();
-        if in_key || has(&begins, i) {
-            in_key = !has(&ends, i);
+        let text: Cow<'_, str> = if in_key || begins(i) {
+            in_key = !ends(i);
             count += 1;
-            out.push_str(KEY_LINE);
             carry = Carry::default();
-            before_start = start;
-            continue;
-        }
-        in_body = has(&bodies, i) && is_key_body_line(line, in_body);
-        if in_body {
-            count += 1;
-            out.push_str(KEY_BODY_LINE);
-            carry = Carry::default();
-            before_start = start;
-            continue;
-        }
-        if has(&candidates, i) || carry.is_open() {
-            let before = out
-                .get(before_start..start.saturating_sub(1).max(before_start))
-                .unwrap_or("");
-            let done = step(line, before, &carry);
-            count += done.count;
-            if let Some(piece) = done.before {
-                out.replace_range(
-                    before_start + piece.start..before_start + piece.end,
-                    REDACTED,
-                );
-                count += 1;
-            }
-            let start = out.len();
-            out.push_str(&done.text);
-            carry = done.carry;
-            before_start = start;
+            Cow::Borrowed(KEY_LINE)
         } else {
-            out.push_str(line);
-            carry = Carry::default();
-            before_start = start;
+            in_body = may(i, |s| &s.bodies) && is_key_body_line(line, in_body);
+            if in_body {
+                count += 1;
+                carry = Carry::default();
+                Cow::Borrowed(KEY_BODY_LINE)
+            } else if may(i, |s| &s.candidates) || carry.is_open() {
+                let start = out.len();
+                let before = out
+                    .get(before_start..start.saturating_sub(1).max(before_start))
+                    .unwrap_or("");
+                let done = step(line, before, &carry);
+                count += done.count;
+                if let Some(piece) = done.before {
+                    out.replace_range(
+                        before_start + piece.start..before_start + piece.end,
+                        REDACTED,
+                    );
+                    count += 1;
+                }
+                carry = done.carry;
+                Cow::Owned(done.text)
+            } else {
+                carry = Carry::default();
+                Cow::Borrowed(line)
+            }
+        };
+        before_start = out.len();
+        if let Some(starts) = starts.as_deref_mut() {
+            starts.push(before_start);
         }
+        out.push_str(&text);
     }
-    (count > 0).then_some(Redacted { text: out, count })
+    (out, count)
 }
 
 /// Whether `line` is part of a bare key body: a whole line of base64 that

@@ -14,32 +14,33 @@ use regex::Regex;
 
 use super::regex;
 
-/// Key shapes of the major providers, replaced whole. The first group is
-/// the character before the key (kept): a key starts at the start of the
-/// text or after anything but a letter or digit, so `tok_ghp_…` (an
-/// identifier holding a token) is one too.
-pub(super) static TOKEN_SHAPES: LazyLock<Regex> = LazyLock::new(|| {
-    let shapes = [
-        r"sk-[A-Za-z0-9_\-]{20,}", // OpenAI, Anthropic (sk-ant-…)
-        r"(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|AIPA)[0-9A-Z]{16}", // AWS key ids
-        r"(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}", // GitHub tokens
-        r"github_pat_[A-Za-z0-9_]{22,}", // GitHub fine-grained
-        r"glpat-[A-Za-z0-9_\-]{20,}", // GitLab
-        r"AIza[0-9A-Za-z_\-]{35}", // Google
-        r"xox[abposr]-[A-Za-z0-9\-]{10,}", // Slack
-        r"(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}", // Stripe
-        r"hf_[A-Za-z0-9]{30,}",    // Hugging Face
-        r"npm_[A-Za-z0-9]{36}",    // npm
-        r"SK[0-9a-fA-F]{32}",      // Twilio API key
-        r"SG\.[A-Za-z0-9_\-]{20,32}\.[A-Za-z0-9_\-]{20,64}", // SendGrid
-        r"dop_v1_[a-f0-9]{64}",    // DigitalOcean
-        r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}", // Shopify
-        r"pypi-AgE[A-Za-z0-9_\-]{50,}", // PyPI
-        r"AGE-SECRET-KEY-1[0-9A-Z]{58}", // age
-        r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", // JWT
-    ];
-    regex(&format!(r"(^|[^A-Za-z0-9])(?:{})", shapes.join("|")))
-});
+/// The key shapes of the major providers, one pattern each.
+pub(super) const SHAPES: [&str; 17] = [
+    r"sk-[A-Za-z0-9_\-]{20,}", // OpenAI, Anthropic (sk-ant-…)
+    r"(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|AIPA)[0-9A-Z]{16}", // AWS key ids
+    r"(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}", // GitHub tokens
+    r"github_pat_[A-Za-z0-9_]{22,}", // GitHub fine-grained
+    r"glpat-[A-Za-z0-9_\-]{20,}", // GitLab
+    r"AIza[0-9A-Za-z_\-]{35}", // Google
+    r"xox[abposr]-[A-Za-z0-9\-]{10,}", // Slack
+    r"(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}", // Stripe
+    r"hf_[A-Za-z0-9]{30,}",    // Hugging Face
+    r"npm_[A-Za-z0-9]{36}",    // npm
+    r"SK[0-9a-fA-F]{32}",      // Twilio API key
+    r"SG\.[A-Za-z0-9_\-]{20,32}\.[A-Za-z0-9_\-]{20,64}", // SendGrid
+    r"dop_v1_[a-f0-9]{64}",    // DigitalOcean
+    r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}", // Shopify
+    r"pypi-AgE[A-Za-z0-9_\-]{50,}", // PyPI
+    r"AGE-SECRET-KEY-1[0-9A-Z]{58}", // age
+    r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", // JWT
+];
+
+/// [`SHAPES`], replaced whole. The first group is the character before the
+/// key (kept): a key starts at the start of the text or after anything but
+/// a letter or digit, so `tok_ghp_…` (an identifier holding a token) is one
+/// too.
+pub(super) static TOKEN_SHAPES: LazyLock<Regex> =
+    LazyLock::new(|| regex(&format!(r"(^|[^A-Za-z0-9])(?:{})", SHAPES.join("|"))));
 
 /// A run of base64 / base64url characters (a token candidate).
 pub(super) static TOKEN_RUN: LazyLock<Regex> = LazyLock::new(|| regex(r"[A-Za-z0-9+/_\-]+=*"));
