@@ -418,13 +418,9 @@ pub fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
 /// the body is JSON, the key removed, credentials redacted, on one line, short.
 fn server_message(body: &str, key: Option<&ApiKey>) -> String {
     let parsed: Option<serde_json::Value> = serde_json::from_str(body).ok();
-    let message = parsed.as_ref().and_then(|v| {
-        let error = v.get("error").unwrap_or(v);
-        error
-            .get("message")
-            .and_then(|m| m.as_str())
-            .or_else(|| error.as_str())
-    });
+    let message = parsed
+        .as_ref()
+        .and_then(|v| wire::error_message(v.get("error").unwrap_or(v)));
     one_line(message.unwrap_or(body), key.map(ApiKey::expose))
 }
 

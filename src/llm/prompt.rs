@@ -284,12 +284,13 @@ pub fn selection(req: &SelectionRequest) -> Prompt {
 /// (`src/[REDACTED-1].py`), so that each maps back to one file (`paths`,
 /// `(sent, key)`).
 fn sent_path(key: &str, paths: &mut Vec<(String, String)>) -> String {
-    let Some(redacted) = outbound::path(key) else {
-        return key.to_string();
-    };
+    // Only redacted paths are kept: one found is redacted already.
     if let Some((sent, _)) = paths.iter().find(|(_, k)| k == key) {
         return sent.clone();
     }
+    let Some(redacted) = outbound::path(key) else {
+        return key.to_string();
+    };
     let n = paths.len() + 1;
     let sent = redacted.replace(REDACTED, &format!("[REDACTED-{n}]"));
     paths.push((sent.clone(), key.to_string()));

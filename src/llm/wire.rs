@@ -207,6 +207,15 @@ fn sampling(endpoint: &Endpoint, body: &mut Map<String, Value>) {
     }
 }
 
+/// The message of a server's error: `error.message`, or `error` itself when
+/// it is a string (`{"error": "…"}`).
+pub fn error_message(error: &Value) -> Option<&str> {
+    error
+        .get("message")
+        .and_then(Value::as_str)
+        .or_else(|| error.as_str())
+}
+
 /// Reads a 2xx reply body. A body that is not JSON, or lacks the text where the
 /// protocol puts it, is [`LlmError::BadReply`]; one that is an error object
 /// says its message, `secret` (the API key) removed before it is cut short.
@@ -221,10 +230,7 @@ pub fn parse_completion(
         return Err(bad("the server's reply is not a JSON object"));
     }
     if let Some(error) = value.get("error").filter(|e| !e.is_null()) {
-        let message = error
-            .get("message")
-            .and_then(Value::as_str)
-            .unwrap_or("an error object");
+        let message = error_message(error).unwrap_or("an error object");
         return Err(LlmError::BadReply(format!(
             "the server answered with {}",
             super::redact::one_line(message, secret)
@@ -570,6 +576,24 @@ mod tests {
         for (protocol, body) in cases {
             let err = parse_completion(protocol, body, None).unwrap_err();
             assert!(matches!(err, LlmError::BadReply(_)), "{body}: {err:?}");
+        }
+    }
+
+    #[test]
+    fn an_error_object_says_its_message_in_either_form() {
+        for (body, said) in [
+            (
+                r#"{"error": {"message": "model overloaded"}}"#,
+                "model overloaded",
+            ),
+            (r#"{"error": "quota exceeded"}"#, "quota exceeded"),
+            (r#"{"error": {"code": 7}}"#, "an error object"),
+        ] {
+            let err = parse_completion(Protocol::ChatCompletions, body, None).unwrap_err();
+            let LlmError::BadReply(message) = err else {
+                panic!("{body}: {err:?}");
+            };
+            assert_eq!(message, format!("the server answered with {said}"));
         }
     }
 }
