@@ -846,9 +846,6 @@ fn passthru_prints_every_line_of_every_file_as_rg() {
     d.run(&["--passthru", "-c", "retry", "a.txt", "c.txt"])
         .code(0)
         .stdout_is("./a.txt:2\n");
-    d.run(&["--passthru", "--json", "retry", "."])
-        .code(2)
-        .stderr_has("--json");
 }
 
 /// The last of `--passthru` and `-A`, `-B`, `-C` wins, as in rg 13, whose
