@@ -44,6 +44,14 @@ pub fn context_groups(
     groups
 }
 
+/// The number of `doc`'s last line as rg counts lines: the empty "line"
+/// after a final `\n` (which rlmgrep's `split('\n')` counts) is none, and
+/// an empty text has no line (0).
+pub fn last_line(doc: &Document) -> usize {
+    let phantom = doc.text.is_empty() || doc.text.ends_with(b"\n");
+    doc.line_count() - usize::from(phantom)
+}
+
 /// `--passthru`'s one group: every line of `doc` (none of an empty one; the
 /// empty "line" after a last `\n` is none, as in rg), or up to the last of
 /// `matches` when `max_count` cut the file's `found` matches (lines, or `-U`
@@ -54,10 +62,9 @@ pub fn whole_file(
     matches: &[usize],
     max_count: Option<usize>,
 ) -> Vec<(usize, usize)> {
-    let phantom = doc.text.is_empty() || doc.text.ends_with(b"\n");
     let last = match (max_count, matches.last()) {
         (Some(max), Some(&last)) if found >= max => last,
-        _ => doc.line_count() - usize::from(phantom),
+        _ => last_line(doc),
     };
     if last == 0 {
         Vec::new()
