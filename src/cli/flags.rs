@@ -420,11 +420,12 @@ pub struct Flags {
     /// other as `N-`, as `rg --passthru` does (with --replace: a whole file
     /// with its matches replaced). The pattern is then read as a regex, or text
     /// with -F, never natural language; -m stops a file at its NUM-th match.
+    /// With --json, every line is a message, the others `context`, as rg's.
     /// The last of --passthru and -A, -B, -C wins, as in rg.
     #[arg(
         long,
         alias = "passthrough",
-        conflicts_with_all = ["json", "answer_only", "signature", "signature_json"],
+        conflicts_with_all = ["answer_only", "signature", "signature_json"],
         overrides_with_all = ["context", "after", "before"],
         help_heading = OUTPUT
     )]

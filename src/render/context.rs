@@ -6,6 +6,8 @@
 //! one home of merging line windows. Owns no formatting and no I/O: it maps
 //! line numbers to line numbers.
 
+use crate::document::Document;
+
 /// The match lines that will be printed: in `1..=line_count`, sorted, unique,
 /// and only the `max_count` lowest when a cap is given (`-m N`).
 pub fn selected_lines(lines: &[usize], line_count: usize, max_count: Option<usize>) -> Vec<usize> {
@@ -40,6 +42,35 @@ pub fn context_groups(
         }
     }
     groups
+}
+
+/// The number of `doc`'s last line as rg counts lines: the empty "line"
+/// after a final `\n` (which rlmgrep's `split('\n')` counts) is none, and
+/// an empty text has no line (0).
+pub fn last_line(doc: &Document) -> usize {
+    let phantom = doc.text.is_empty() || doc.text.ends_with(b"\n");
+    doc.line_count() - usize::from(phantom)
+}
+
+/// `--passthru`'s one group: every line of `doc` (none of an empty one; the
+/// empty "line" after a last `\n` is none, as in rg), or up to the last of
+/// `matches` when `max_count` cut the file's `found` matches (lines, or `-U`
+/// runs) there.
+pub fn whole_file(
+    doc: &Document,
+    found: usize,
+    matches: &[usize],
+    max_count: Option<usize>,
+) -> Vec<(usize, usize)> {
+    let last = match (max_count, matches.last()) {
+        (Some(max), Some(&last)) if found >= max => last,
+        _ => last_line(doc),
+    };
+    if last == 0 {
+        Vec::new()
+    } else {
+        vec![(1, last)]
+    }
 }
 
 #[cfg(test)]

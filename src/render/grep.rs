@@ -42,7 +42,7 @@ use std::io::{self, Write};
 use std::ops::Range;
 
 use super::cells::{expand_tabs, str_width};
-use super::context::{context_groups, selected_lines};
+use super::context::{context_groups, last_line, selected_lines, whole_file};
 use super::sanitize::sanitize;
 use super::style::{paint, write_painted, write_rg_painted, Painter, CYAN, GREEN, MAGENTA, MATCH};
 use crate::document::Document;
@@ -623,6 +623,10 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
     let groups = if opts.passthru {
         let found = selected_lines(&file.lines, count, None).len();
         whole_file(doc, found, &matches, opts.max_count)
+    } else if opts.flat.is_some() {
+        // rg's flat lines never show the empty "line" after a final `\n`
+        // as context; rlmgrep's layout does.
+        context_groups(&matches, opts.before, opts.after, last_line(doc))
     } else {
         context_groups(&matches, opts.before, opts.after, count)
     };
@@ -779,27 +783,6 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
         for number in start..=end {
             push_rows(rows, number);
         }
-    }
-}
-
-/// `--passthru`'s one group: every line of `doc` (none of an empty one; the
-/// empty "line" after a last `\n` is none, as in rg), or up to the last of
-/// `matches` when `max_count` cut the file's `found` match lines there.
-fn whole_file(
-    doc: &Document,
-    found: usize,
-    matches: &[usize],
-    max_count: Option<usize>,
-) -> Vec<(usize, usize)> {
-    let phantom = doc.text.is_empty() || doc.text.ends_with(b"\n");
-    let last = match (max_count, matches.last()) {
-        (Some(max), Some(&last)) if found >= max => last,
-        _ => doc.line_count() - usize::from(phantom),
-    };
-    if last == 0 {
-        Vec::new()
-    } else {
-        vec![(1, last)]
     }
 }
 

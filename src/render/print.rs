@@ -9,6 +9,7 @@
 //! `signature`). Does not decide which lines print (the stages, `rank`,
 //! `fallback`) nor fit them to a budget (`results`).
 
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
@@ -231,7 +232,11 @@ pub(crate) fn write_json_to(
         after: plan.after,
         max_count: plan.max_count,
         no_line_numbers: plan.no_line_number,
+        passthru: plan.matching.passthru,
     };
+    // An inverted search's context lines are the ones that match.
+    let context_matches =
+        plan.matching.invert && (plan.before > 0 || plan.after > 0 || plan.matching.passthru);
     let mut printer = JsonPrinter::new(out).escape_controls(plan.stdout_is_tty);
     let mut printed = 0;
     for (h, lines) in &found.search.selected {
@@ -256,6 +261,11 @@ pub(crate) fn write_json_to(
             matches,
             elapsed: took.elapsed(),
             runs: spotter.multi_line(),
+            context_submatches: if context_matches {
+                inverted_context(&doc, lines, &spotter)
+            } else {
+                BTreeMap::new()
+            },
         };
         printed += printer.file(&file, &opts).context("writing results")?;
     }
@@ -268,6 +278,17 @@ pub(crate) fn write_json_to(
         .context("writing results")?;
     printer.into_inner().flush().context("writing results")?;
     Ok(printed)
+}
+
+/// The submatches of the lines of `doc` that `lines` (an inverted search's
+/// match lines) leave out: the lines that match, printed as context.
+fn inverted_context(doc: &Document, lines: &[usize], spotter: &Spotter) -> grep::Spans {
+    let mut inverted = lines.to_vec();
+    inverted.sort_unstable();
+    let matching: Vec<usize> = (1..=doc.line_count())
+        .filter(|n| inverted.binary_search(n).is_err())
+        .collect();
+    report::spans(doc, &matching, spotter, None)
 }
 
 /// `--dry-run --json`: one `request` message per request that would be sent

@@ -43,7 +43,10 @@ pub const COMMON_TERM_SHARE: f64 = 0.1;
 
 /// A searcher over one stream or slice. `detect_binary`: stop at the first NUL
 /// byte (the file is then binary and skipped, as rlmgrep decides).
-fn searcher(line_numbers: bool, detect_binary: bool) -> Searcher {
+/// `sniff_bom`: search a text that opens with a byte-order mark as the text
+/// it encodes (grep-searcher's default); off for `-E none`
+/// ([`sniffs_bom`]), whose files are searched as their bytes, as rg's are.
+fn searcher(line_numbers: bool, detect_binary: bool, sniff_bom: bool) -> Searcher {
     let binary = if detect_binary {
         BinaryDetection::quit(0)
     } else {
@@ -52,25 +55,39 @@ fn searcher(line_numbers: bool, detect_binary: bool) -> Searcher {
     SearcherBuilder::new()
         .line_number(line_numbers)
         .binary_detection(binary)
+        .bom_sniffing(sniff_bom)
         .build()
 }
 
+/// Whether searchers decode a text that opens with a byte-order mark: not
+/// with `-E none`, which leaves every file and stdin as its bytes (kgrep's
+/// documents are otherwise decoded as `-E` asks before they are searched).
+fn sniffs_bom(read: &ReadOptions) -> bool {
+    read.decoding != document::Decoding::Raw
+}
+
 thread_local! {
-    /// This thread's slice searchers (without and with line numbers), kept
-    /// between texts: building one zeroes a 64 kB buffer, which across a
-    /// kernel's 78k files was 5% of a search. Slices never grow that buffer.
-    static SLICE_SEARCHERS: RefCell<[Option<Searcher>; 2]> = const { RefCell::new([None, None]) };
+    /// This thread's slice searchers (without and with line numbers, each
+    /// sniffing byte-order marks or not), kept between texts: building one
+    /// zeroes a 64 kB buffer, which across a kernel's 78k files was 5% of a
+    /// search. Slices never grow that buffer.
+    static SLICE_SEARCHERS: RefCell<[Option<Searcher>; 4]> =
+        const { RefCell::new([None, None, None, None]) };
 }
 
 /// Runs `f` with this thread's searcher for slices (see `SLICE_SEARCHERS`).
-pub(super) fn with_slice_searcher<R>(line_numbers: bool, f: impl FnOnce(&mut Searcher) -> R) -> R {
+pub(super) fn with_slice_searcher<R>(
+    line_numbers: bool,
+    sniff_bom: bool,
+    f: impl FnOnce(&mut Searcher) -> R,
+) -> R {
     SLICE_SEARCHERS.with(|cell| match cell.try_borrow_mut() {
         Ok(mut searchers) => {
-            let slot = usize::from(line_numbers);
-            f(searchers[slot].get_or_insert_with(|| searcher(line_numbers, false)))
+            let slot = usize::from(line_numbers) + 2 * usize::from(sniff_bom);
+            f(searchers[slot].get_or_insert_with(|| searcher(line_numbers, false, sniff_bom)))
         }
         // Re-entered from inside a search: a fresh one.
-        Err(_) => f(&mut searcher(line_numbers, false)),
+        Err(_) => f(&mut searcher(line_numbers, false, sniff_bom)),
     })
 }
 
@@ -539,7 +556,8 @@ where
                     let mut first = FirstMatchSink::default();
                     // A fresh searcher: its buffer grows to the longest line of the
                     // file, which a kept one would hold on to.
-                    let result = searcher(false, !read.text).search_path(matcher, path, &mut first);
+                    let result = searcher(false, !read.text, sniffs_bom(read))
+                        .search_path(matcher, path, &mut first);
                     if !first.matched {
                         finish_stream(h, result, first.binary, first.bytes, &counters, read);
                         return None;
@@ -554,10 +572,13 @@ where
                 let mut s = SearcherBuilder::new()
                     .line_number(true)
                     .multi_line(true)
+                    .bom_sniffing(sniffs_bom(read))
                     .build();
                 s.search_slice(matcher, &doc.text, &mut sink)
             } else {
-                with_slice_searcher(true, |s| s.search_slice(matcher, &doc.text, &mut sink))
+                with_slice_searcher(true, sniffs_bom(read), |s| {
+                    s.search_slice(matcher, &doc.text, &mut sink)
+                })
             };
             if let Err(err) = result {
                 messages::error_in(read.voice, &format!("{}: {err}", h.key));

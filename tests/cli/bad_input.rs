@@ -613,3 +613,42 @@ fn only_binary_files_says_so_and_how_to_search_them() {
     d.write("text.txt", "needle\n");
     d.run(&["\"needle\"", "."]).code(0).stderr_lacks("binary");
 }
+
+/// `-E none` searches a UTF-16 file's bytes (byte-order mark and NULs
+/// included) on stdin and in a file, as `rg -E none` does: the decoded text
+/// (`foo`) is not there to find (kgrep's searcher still decoded the marked
+/// bytes, and found it), and `f.o+.o` finds the raw line, printed as its
+/// bytes. The expected lines are rg 13's: `rg -E none -a -n -H --no-heading
+/// f.o+.o le.txt` and the same with `< le.txt` (`<stdin>:2:…`); `rg -E none
+/// -a -F foo`, on both, exits 1 with nothing printed.
+#[test]
+fn encoding_none_searches_utf16_bytes_as_rg() {
+    let d = Dir::new();
+    let wide = utf16("hello\nfoo bar\n", true);
+    d.write("le.txt", &wide);
+    let rg_file = b"le.txt:2:\0f\0o\0o\0 \0b\0a\0r\0\n";
+    let rg_stdin = b"<stdin>:2:\0f\0o\0o\0 \0b\0a\0r\0\n";
+    let flags = ["-E", "none", "-a", "--no-heading"];
+    let file = d.run(&[&flags[..], &["-e", "f.o+.o", "le.txt"]].concat());
+    file.code(0);
+    assert_eq!(
+        file.raw_stdout,
+        [&b"./"[..], rg_file].concat(),
+        "{}",
+        file.describe
+    );
+    let piped = d.run_stdin(&[&flags[..], &["-e", "f.o+.o"]].concat(), wide.clone());
+    piped.code(0);
+    assert_eq!(
+        piped.raw_stdout,
+        [&b"./"[..], rg_stdin].concat(),
+        "{}",
+        piped.describe
+    );
+    d.run(&[&flags[..], &["-F", "foo", "le.txt"]].concat())
+        .code(1)
+        .stdout_is("");
+    d.run_stdin(&[&flags[..], &["-F", "foo"]].concat(), wide)
+        .code(1)
+        .stdout_is("");
+}

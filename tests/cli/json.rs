@@ -490,3 +490,69 @@ fn multiline_json_is_one_message_per_run_of_lines_as_rg() {
         assert_like_rg(&run, &run_rg(rg, d.path(), args, None), false);
     }
 }
+
+/// `--passthru --json` (kgrep refused it) writes every line of every file
+/// searched as a message, the others as `context` (a file with no match too,
+/// its `searches_with_match` 0; an empty file none), and with
+/// `--invert-match` the context lines hold their submatches, as rg 13 does.
+/// The messages are rg 13's (`rg -j1 --sort path --json --passthru foo` and
+/// `… --passthru -v foo` in this folder); rg is asked again when installed.
+#[test]
+fn passthru_json_writes_every_line_as_rg() {
+    let d = Dir::new();
+    d.write("a.txt", "foo\nx\nfoo\ny\n");
+    d.write("blank.txt", "a\n\n");
+    d.write("empty.txt", "");
+    d.write("nonl.txt", "z\nfoo");
+    let plain = [
+        r#"{"type":"begin","data":{"path":{"text":"a.txt"}}}"#,
+        r#"{"type":"match","data":{"path":{"text":"a.txt"},"lines":{"text":"foo\n"},"line_number":1,"absolute_offset":0,"submatches":[{"match":{"text":"foo"},"start":0,"end":3}]}}"#,
+        r#"{"type":"context","data":{"path":{"text":"a.txt"},"lines":{"text":"x\n"},"line_number":2,"absolute_offset":4,"submatches":[]}}"#,
+        r#"{"type":"match","data":{"path":{"text":"a.txt"},"lines":{"text":"foo\n"},"line_number":3,"absolute_offset":6,"submatches":[{"match":{"text":"foo"},"start":0,"end":3}]}}"#,
+        r#"{"type":"context","data":{"path":{"text":"a.txt"},"lines":{"text":"y\n"},"line_number":4,"absolute_offset":10,"submatches":[]}}"#,
+        r#"{"type":"end","data":{"path":{"text":"a.txt"},"binary_offset":null,"stats":{"elapsed":{"secs":0,"nanos":23011,"human":"0.000023s"},"searches":1,"searches_with_match":1,"bytes_searched":12,"bytes_printed":643,"matched_lines":2,"matches":2}}}"#,
+        r#"{"type":"begin","data":{"path":{"text":"blank.txt"}}}"#,
+        r#"{"type":"context","data":{"path":{"text":"blank.txt"},"lines":{"text":"a\n"},"line_number":1,"absolute_offset":0,"submatches":[]}}"#,
+        r#"{"type":"context","data":{"path":{"text":"blank.txt"},"lines":{"text":"\n"},"line_number":2,"absolute_offset":2,"submatches":[]}}"#,
+        r#"{"type":"end","data":{"path":{"text":"blank.txt"},"binary_offset":null,"stats":{"elapsed":{"secs":0,"nanos":3771,"human":"0.000004s"},"searches":1,"searches_with_match":0,"bytes_searched":3,"bytes_printed":315,"matched_lines":0,"matches":0}}}"#,
+        r#"{"type":"begin","data":{"path":{"text":"nonl.txt"}}}"#,
+        r#"{"type":"context","data":{"path":{"text":"nonl.txt"},"lines":{"text":"z\n"},"line_number":1,"absolute_offset":0,"submatches":[]}}"#,
+        r#"{"type":"match","data":{"path":{"text":"nonl.txt"},"lines":{"text":"foo"},"line_number":2,"absolute_offset":2,"submatches":[{"match":{"text":"foo"},"start":0,"end":3}]}}"#,
+        r#"{"type":"end","data":{"path":{"text":"nonl.txt"},"binary_offset":null,"stats":{"elapsed":{"secs":0,"nanos":4899,"human":"0.000005s"},"searches":1,"searches_with_match":1,"bytes_searched":5,"bytes_printed":353,"matched_lines":1,"matches":1}}}"#,
+        r#"{"data":{"elapsed_total":{"human":"0.001114s","nanos":1113906,"secs":0},"stats":{"bytes_printed":1311,"bytes_searched":20,"elapsed":{"human":"0.000032s","nanos":31681,"secs":0},"matched_lines":3,"matches":3,"searches":3,"searches_with_match":2}},"type":"summary"}"#,
+    ];
+    let inverted = [
+        r#"{"type":"begin","data":{"path":{"text":"a.txt"}}}"#,
+        r#"{"type":"context","data":{"path":{"text":"a.txt"},"lines":{"text":"foo\n"},"line_number":1,"absolute_offset":0,"submatches":[{"match":{"text":"foo"},"start":0,"end":3}]}}"#,
+        r#"{"type":"match","data":{"path":{"text":"a.txt"},"lines":{"text":"x\n"},"line_number":2,"absolute_offset":4,"submatches":[]}}"#,
+        r#"{"type":"context","data":{"path":{"text":"a.txt"},"lines":{"text":"foo\n"},"line_number":3,"absolute_offset":6,"submatches":[{"match":{"text":"foo"},"start":0,"end":3}]}}"#,
+        r#"{"type":"match","data":{"path":{"text":"a.txt"},"lines":{"text":"y\n"},"line_number":4,"absolute_offset":10,"submatches":[]}}"#,
+        r#"{"type":"end","data":{"path":{"text":"a.txt"},"binary_offset":null,"stats":{"elapsed":{"secs":0,"nanos":16975,"human":"0.000017s"},"searches":1,"searches_with_match":1,"bytes_searched":12,"bytes_printed":643,"matched_lines":2,"matches":0}}}"#,
+        r#"{"type":"begin","data":{"path":{"text":"blank.txt"}}}"#,
+        r#"{"type":"match","data":{"path":{"text":"blank.txt"},"lines":{"text":"a\n"},"line_number":1,"absolute_offset":0,"submatches":[]}}"#,
+        r#"{"type":"match","data":{"path":{"text":"blank.txt"},"lines":{"text":"\n"},"line_number":2,"absolute_offset":2,"submatches":[]}}"#,
+        r#"{"type":"end","data":{"path":{"text":"blank.txt"},"binary_offset":null,"stats":{"elapsed":{"secs":0,"nanos":3710,"human":"0.000004s"},"searches":1,"searches_with_match":1,"bytes_searched":3,"bytes_printed":311,"matched_lines":2,"matches":0}}}"#,
+        r#"{"type":"begin","data":{"path":{"text":"nonl.txt"}}}"#,
+        r#"{"type":"match","data":{"path":{"text":"nonl.txt"},"lines":{"text":"z\n"},"line_number":1,"absolute_offset":0,"submatches":[]}}"#,
+        r#"{"type":"context","data":{"path":{"text":"nonl.txt"},"lines":{"text":"foo"},"line_number":2,"absolute_offset":2,"submatches":[{"match":{"text":"foo"},"start":0,"end":3}]}}"#,
+        r#"{"type":"end","data":{"path":{"text":"nonl.txt"},"binary_offset":null,"stats":{"elapsed":{"secs":0,"nanos":4754,"human":"0.000005s"},"searches":1,"searches_with_match":1,"bytes_searched":5,"bytes_printed":353,"matched_lines":1,"matches":0}}}"#,
+        r#"{"data":{"elapsed_total":{"human":"0.001081s","nanos":1080809,"secs":0},"stats":{"bytes_printed":1307,"bytes_searched":20,"elapsed":{"human":"0.000025s","nanos":25439,"secs":0},"matched_lines":5,"matches":0,"searches":3,"searches_with_match":3}},"type":"summary"}"#,
+    ];
+    for (flags, rg_out) in [
+        (&["--passthru"][..], &plain[..]),
+        (&["--passthru", "--invert-match"], &inverted[..]),
+    ] {
+        let run = d.run_devnull(&[&["--json"][..], flags, &["foo"]].concat());
+        run.code(0);
+        assert_like_rg(&run, rg_out.join("\n").as_bytes(), false);
+    }
+    let Some(rg) = ripgrep() else { return };
+    for args in [&["--passthru", "foo"][..], &["--passthru", "-v", "foo"]] {
+        let theirs = run_rg(rg, d.path(), args, None);
+        let ours = args
+            .iter()
+            .map(|a| if *a == "-v" { "--invert-match" } else { a });
+        let run = d.run_devnull(&std::iter::once("--json").chain(ours).collect::<Vec<_>>());
+        assert_like_rg(&run, &theirs, false);
+    }
+}

@@ -770,14 +770,14 @@ fn context_separator_is_set_or_left_out_as_rg() {
     .code(0)
     .stdout_is(&group(""));
     // `rg -n -C1 --no-heading --context-separator XX --sort path retry`:
-    // between groups and between files alike; with none, no line at all.
-    // (`./a.txt-6-`, the empty line after the last newline, is rlmgrep's.)
+    // between groups and between files alike; with none, no line at all
+    // (nor the empty "line" after a.txt's last newline, as rg's).
     let two = Dir::new();
     two.write("a.txt", "retry\nx\ny\nz\nretry\n");
     two.write("b.txt", "w\nretry");
     let flat = |sep: &str| {
         format!(
-            "./a.txt:1:retry\n./a.txt-2-x\n{sep}./a.txt-4-z\n./a.txt:5:retry\n./a.txt-6-\n\
+            "./a.txt:1:retry\n./a.txt-2-x\n{sep}./a.txt-4-z\n./a.txt:5:retry\n\
              {sep}./b.txt-1-w\n./b.txt:2:retry\n"
         )
     };
@@ -846,9 +846,6 @@ fn passthru_prints_every_line_of_every_file_as_rg() {
     d.run(&["--passthru", "-c", "retry", "a.txt", "c.txt"])
         .code(0)
         .stdout_is("./a.txt:2\n");
-    d.run(&["--passthru", "--json", "retry", "."])
-        .code(2)
-        .stderr_has("--json");
 }
 
 /// The last of `--passthru` and `-A`, `-B`, `-C` wins, as in rg 13, whose
@@ -950,7 +947,7 @@ fn byte_offsets_and_field_separators_are_printed_as_rg() {
         "b.txt",
     ])
     .code(0)
-    .stdout_is("1==0==x\n2|2|foo\n3==6==\n");
+    .stdout_is("1==0==x\n2|2|foo\n");
     // rlmgrep's layout takes them too (a value that starts with `-` is
     // given with `=`, as rg's parser wants it).
     d.run(&["--field-match-separator=->", "-F", "foo", "b.txt"])
@@ -1057,4 +1054,36 @@ fn an_empty_match_at_the_end_of_a_last_line_without_newline_is_no_match_as_rg() 
     ] {
         d.run(args).code(0).stdout_is(expected);
     }
+}
+
+/// rg's flat lines (`--no-heading`, `--vimgrep`) never show the empty
+/// "line" after a file's final newline as context (kgrep printed it, as
+/// `./last.txt-4-`), while a file's own empty lines still print. The
+/// expected lines are rg 13's: `rg -j1 --sort path -n --no-heading -A2 foo`
+/// and `rg -j1 --sort path --vimgrep -C5 foo` in this folder (kgrep's
+/// `./` before each path).
+#[test]
+fn flat_context_has_no_line_after_a_final_newline_as_rg() {
+    let d = Dir::new();
+    d.write("blanks.txt", "x\nfoo\n\n\n");
+    d.write("last.txt", "a\nb\nfoo\n");
+    d.write("one.txt", "foo\n");
+    let rg_no_heading = "blanks.txt:2:foo\nblanks.txt-3-\nblanks.txt-4-\n--\n\
+                         last.txt:3:foo\n--\none.txt:1:foo\n";
+    let rg_vimgrep = "blanks.txt-1-x\nblanks.txt:2:1:foo\nblanks.txt-3-\nblanks.txt-4-\n--\n\
+                      last.txt-1-a\nlast.txt-2-b\nlast.txt:3:1:foo\n--\none.txt:1:1:foo\n";
+    let expect = |rg: &str| -> String {
+        rg.lines()
+            .map(|l| match l {
+                "--" => "--\n".to_string(),
+                _ => format!("./{l}\n"),
+            })
+            .collect()
+    };
+    d.run(&["--no-heading", "-A2", "-F", "foo", "."])
+        .code(0)
+        .stdout_is(&expect(rg_no_heading));
+    d.run(&["--vimgrep", "-C5", "-F", "foo", "."])
+        .code(0)
+        .stdout_is(&expect(rg_vimgrep));
 }

@@ -37,8 +37,9 @@
 //! `\u` escapes too, so no file text reaches the terminal raw.
 //!
 //! The printer decides nothing: which lines match, their spans and their
-//! `data.kgrep` come from the caller; which lines print (context, `-m`) is
-//! [`super::context`]'s rule, the same as the grep-style output's.
+//! `data.kgrep` come from the caller; which lines print (context, `-m`,
+//! `--passthru`) is [`super::context`]'s rule, the same as the grep-style
+//! output's.
 
 pub mod kgrep;
 #[cfg(test)]
@@ -53,7 +54,7 @@ use std::time::Duration;
 use base64::Engine;
 use serde::{Serialize, Serializer};
 
-use super::context::{context_groups, selected_lines};
+use super::context::{context_groups, selected_lines, whole_file};
 use crate::document::Document;
 use crate::python::json::escape_del_and_c1;
 use kgrep::{Answer, LineInfo, Request, RunInfo, SignatureOutput};
@@ -69,6 +70,10 @@ pub struct JsonOptions {
     pub max_count: Option<usize>,
     /// `-N`: every line's `line_number` is `null`, as `rg --json -N` writes it.
     pub no_line_numbers: bool,
+    /// `--passthru`: every line of each file is a message (a file with no
+    /// match too), the others as `context`, as `rg --passthru --json` writes
+    /// them; with `max_count`, a file ends at its last match kept.
+    pub passthru: bool,
 }
 
 /// One file's results, as the caller found them.
@@ -85,6 +90,10 @@ pub struct JsonFile<'a> {
     /// The matches are `-U` runs of lines (`report::match_messages`):
     /// `-m N` keeps the first N, as rg's does.
     pub runs: bool,
+    /// The submatches of context lines, by line number: `--invert-match`'s
+    /// context lines hold the pattern, and rg reports its matches in them
+    /// (other context lines have none, and need no entry).
+    pub context_submatches: BTreeMap<usize, Vec<Range<usize>>>,
 }
 
 /// One match line.
@@ -146,7 +155,17 @@ impl<W: Write> JsonPrinter<W> {
             .collect();
         let max_count = if file.runs { None } else { opts.max_count };
         let selected = selected_lines(&numbers, lines.len(), max_count);
-        if selected.is_empty() {
+        let groups = if opts.passthru {
+            let found = if file.runs {
+                file.matches.len()
+            } else {
+                selected_lines(&numbers, lines.len(), None).len()
+            };
+            whole_file(doc, found, &selected, opts.max_count)
+        } else {
+            context_groups(&selected, opts.before, opts.after, lines.len())
+        };
+        if groups.is_empty() {
             return Ok(0);
         }
         let found: BTreeMap<usize, &MatchLine> =
@@ -155,7 +174,7 @@ impl<W: Write> JsonPrinter<W> {
         let mut stats = Stats {
             elapsed: file.elapsed,
             searches: 1,
-            searches_with_match: 1,
+            searches_with_match: u64::from(!selected.is_empty()),
             bytes_searched: doc.text.len() as u64,
             ..Stats::default()
         };
@@ -163,7 +182,7 @@ impl<W: Write> JsonPrinter<W> {
         let starts = doc.line_starts();
         // The lines a message of a run of lines (`-U`) already wrote.
         let mut written_to = 0;
-        for (first, last) in context_groups(&selected, opts.before, opts.after, lines.len()) {
+        for (first, last) in groups {
             for number in first..=last {
                 if is_phantom_line(doc, number, lines.len()) || number <= written_to {
                     continue;
@@ -174,7 +193,13 @@ impl<W: Write> JsonPrinter<W> {
                 let text = lines_with_terminator(doc, &starts, number, count);
                 let offset = doc.raw_offset(starts[number - 1]);
                 let shown = (!opts.no_line_numbers).then_some(number);
-                let line = Line::new(&path, text, shown, offset, mine);
+                let context = (!is_match).then(|| file.context_submatches.get(&number));
+                let spans = match (mine, context.flatten()) {
+                    (Some(m), _) => &m.submatches[..],
+                    (None, Some(spans)) => &spans[..],
+                    (None, None) => &[],
+                };
+                let line = Line::new(&path, text, shown, offset, spans, mine);
                 if is_match {
                     stats.matched_lines += count as u64;
                     stats.matches += line.submatches.len() as u64;
@@ -369,10 +394,11 @@ impl<'a> Line<'a> {
         text: &'a [u8],
         number: Option<usize>,
         offset: u64,
+        spans: &[Range<usize>],
         found: Option<&'a MatchLine>,
     ) -> Line<'a> {
         // A `-U` match may hold the last `\n` (`foo\n`), as rg reports it.
-        let submatches = found.map_or_else(Vec::new, |m| valid_spans(&m.submatches, text.len()));
+        let submatches = valid_spans(spans, text.len());
         Line {
             path: path.clone(),
             lines: Data::from_bytes(text),

@@ -27,6 +27,7 @@ fn file<'a>(d: &'a Document, matches: Vec<MatchLine>) -> JsonFile<'a> {
         matches,
         elapsed: Duration::from_nanos(1_500),
         runs: false,
+        context_submatches: BTreeMap::new(),
     }
 }
 
@@ -91,6 +92,7 @@ fn context_lines_have_no_submatches_and_follow_the_grep_groups() {
         after: 1,
         max_count: None,
         no_line_numbers: false,
+        passthru: false,
     };
     let (_, v, _) = render(&[f], &opts);
     let kinds: Vec<(&str, u64)> = v[1..v.len() - 2]
@@ -317,4 +319,29 @@ fn controls_a_terminal_would_act_on_are_escaped_only_when_asked() {
             .map(|l| l.len() as u64 + 1)
             .sum::<u64>()
     );
+}
+
+#[test]
+fn passthru_writes_every_line_and_a_file_with_no_match_too() {
+    let opts = JsonOptions {
+        passthru: true,
+        ..JsonOptions::default()
+    };
+    let d = doc("a", b"x\nfoo\ny\n");
+    let (_, v, printed) = render(&[file(&d, vec![line(2, &[0..3])])], &opts);
+    let kinds: Vec<&str> = v.iter().map(|m| m["type"].as_str().unwrap()).collect();
+    let expected = ["begin", "context", "match", "context", "end", "summary"];
+    assert_eq!((kinds, printed), (expected.to_vec(), 1));
+    let (_, v, printed) = render(&[file(&d, vec![])], &opts);
+    assert_eq!((v.len(), printed), (6, 0));
+    assert_eq!(v[4]["data"]["stats"]["searches_with_match"], 0);
+    // -m1 ends the file at its first match; an empty file writes nothing.
+    let opts = JsonOptions {
+        max_count: Some(1),
+        ..opts
+    };
+    let (_, v, _) = render(&[file(&d, vec![line(2, &[0..3])])], &opts);
+    assert_eq!(v.len(), 5);
+    let e = doc("e", b"");
+    assert_eq!(render(&[file(&e, vec![])], &opts).1.len(), 1);
 }
