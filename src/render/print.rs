@@ -384,7 +384,7 @@ pub(crate) fn signature_output(
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    render::signature::write_signature(&mut out, format, spec, fields, plan.stdout_is_tty)
+    render::signature::write_signature(&mut out, format, spec, fields)
         .context("writing results")?;
     out.flush().context("writing results")?;
     Ok(ExitStatus::Matched)
