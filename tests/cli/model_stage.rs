@@ -763,3 +763,23 @@ fn only_matching_prints_no_heading_for_a_claimed_line_without_a_part() {
         .code(1)
         .stdout_is("");
 }
+
+#[test]
+fn a_claim_of_the_empty_line_after_the_final_newline_is_dropped() {
+    // `retry.py` has two lines and ends in a newline: rlmgrep's split gives
+    // it an empty line 3, which ripgrep (and a reader) never counts.
+    let dir = crate::harness::retry_project();
+    let mock = always_claiming(&[("src/retry.py", 1), ("src/retry.py", 3)]);
+    dir.use_model(&mock.base_url(), "learn = false");
+    dir.run_llm("auto", &["--rlm", "retry delay", "."])
+        .code(0)
+        .stdout_is("./src/retry.py\n1:\tdef retry_delay(attempt):\n")
+        .stderr_has("dropped 1 unverified matches");
+    // Claimed alone, it is no line of the file: the offline results stand.
+    let mock = always_claiming(&[("src/retry.py", 3)]);
+    dir.use_model(&mock.base_url(), "learn = false");
+    let out = dir.run_llm("auto", &["--rlm", "retry delay", "."]);
+    out.code(0)
+        .stdout_lacks("3:\t")
+        .stderr_has("dropped 1 unverified matches; showing the offline results");
+}
