@@ -2,7 +2,10 @@
 //!
 //! A claim is a `(path, line)` pair proposed by the model. It survives only when
 //! `path` is exactly the key of a loaded document (so `./src/app.py`, hidden,
-//! ignored and never-loaded files are dropped) and `1 <= line <= line_count`.
+//! ignored and never-loaded files are dropped) and `1 <= line <= last_line`
+//! ([`Document::last_line`]): the empty "line" after a file's final `\n`,
+//! which rlmgrep's `text.split("\n")` counts and ripgrep does not, is not a
+//! line of the file, and a claim of it is dropped like one past the end.
 //! This module does not print: the caller warns `dropped K unverified matches`
 //! and hands [`Verified::files`] to the renderer.
 //!
@@ -163,7 +166,7 @@ fn has_word(text: &[u8]) -> bool {
 fn verified_line(claim: &Claim, docs: &BTreeMap<String, Document>) -> Option<usize> {
     let doc = docs.get(&claim.path)?;
     let line = usize::try_from(claim.line).ok()?;
-    (1..=doc.line_count()).contains(&line).then_some(line)
+    (1..=doc.last_line()).contains(&line).then_some(line)
 }
 
 #[cfg(test)]
@@ -310,11 +313,34 @@ mod tests {
     }
 
     #[test]
-    fn trailing_newline_gives_a_valid_empty_last_line() {
-        let d = docs(&[("a", "one\ntwo\n")]);
-        let v = verify(&claims(&[("a", 3), ("a", 4)]), &d);
-        assert_eq!(lines(&v, "a"), vec![3]);
-        assert_eq!(v.dropped, 1);
+    fn the_empty_line_after_a_final_newline_is_not_a_line() {
+        // rlmgrep's split gives "one\ntwo\n" a third, empty line; ripgrep
+        // counts two, and so does verification.
+        let d = docs(&[
+            ("a", "one\ntwo\n"),
+            ("b", "one\n\n"),
+            ("c", "\n"),
+            ("d", "x"),
+        ]);
+        let v = verify(
+            &claims(&[
+                ("a", 2),
+                ("a", 3),
+                ("a", 4),
+                ("b", 2),
+                ("b", 3),
+                ("c", 1),
+                ("c", 2),
+                ("d", 1),
+            ]),
+            &d,
+        );
+        assert_eq!(lines(&v, "a"), vec![2]);
+        // A real empty line before the final newline is a line.
+        assert_eq!(lines(&v, "b"), vec![2]);
+        assert_eq!(lines(&v, "c"), vec![1]);
+        assert_eq!(lines(&v, "d"), vec![1]);
+        assert_eq!(v.dropped, 4);
     }
 
     #[test]

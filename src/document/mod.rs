@@ -99,6 +99,20 @@ impl Document {
         memchr::memchr_iter(b'\n', &self.text).count() + 1
     }
 
+    /// The last line a claim may name: [`Document::line_count`] less the
+    /// empty "line" after a final `\n`, which `text.split('\n')` gives but
+    /// ripgrep never counts (nor does anyone reading the file). An empty
+    /// text keeps its one empty line 1, as rlmgrep's goldens pin it
+    /// (`plain_empty_file_line1`).
+    pub fn last_line(&self) -> usize {
+        let count = self.line_count();
+        if count > 1 && self.text.ends_with(b"\n") {
+            count - 1
+        } else {
+            count
+        }
+    }
+
     /// The lines, without their `\n`, as `text.split('\n')` gives them.
     pub fn lines(&self) -> impl Iterator<Item = &[u8]> {
         lines(&self.text)

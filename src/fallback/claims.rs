@@ -295,7 +295,7 @@ fn claimed_order(
 fn mark_citations(answer: &str, docs: &BTreeMap<String, Document>) -> String {
     crate::answer::mark_unverified(answer, |c| {
         docs.get(c.key())
-            .is_some_and(|d| c.lines().all(|n| n >= 1 && n <= d.line_count()))
+            .is_some_and(|d| c.lines().all(|n| n >= 1 && n <= d.last_line()))
     })
     .text
 }

@@ -1,6 +1,7 @@
 //! Which words may enter the learned thesaurus: no stop words, no keywords of
 //! programming languages, no one-letter terms, nothing longer than a few
-//! words or characters, no control characters, no word so common in the
+//! words or characters, no control or hidden format characters (bidi
+//! overrides, U+2028), no word so common in the
 //! corpus that it identifies nothing, and never a synonym that a loaded
 //! thesaurus (or the learned file itself) already maps to another concept:
 //! the first mapping wins.
@@ -136,14 +137,18 @@ pub fn too_general(df: usize, files: usize) -> bool {
 /// The normalised form of a term worth keeping, or `None` for junk: empty,
 /// one character, a stop word or a code keyword (alone), more than
 /// [`thesaurus::MAX_SYNONYM_WORDS`] words, over [`MAX_TERM_CHARS`], only
-/// digits, or with control characters.
+/// digits, or with control or hidden format characters (a bidi override,
+/// U+2028, a zero-width space: `render::sanitize::is_hidden_format`), which
+/// no identifier or word holds and which would reorder or hide what
+/// `--thesaurus-list` and `-v` show of it.
 pub fn clean(term: &str) -> Option<String> {
     let term = thesaurus::normalize(term)?;
     let chars = term.chars().count();
     if !(MIN_TERM_CHARS..=MAX_TERM_CHARS).contains(&chars) {
         return None;
     }
-    if term.chars().any(char::is_control) || term.chars().all(|c| c.is_ascii_digit()) {
+    let hidden = |c: char| c.is_control() || crate::render::sanitize::is_hidden_format(c);
+    if term.chars().any(hidden) || term.chars().all(|c| c.is_ascii_digit()) {
         return None;
     }
     if query::is_stop_word(&term) || is_code_keyword(&term) {
@@ -261,11 +266,16 @@ mod tests {
             "a b c d e",
             "12345",
             "tab\u{7}",
+            "evil\u{202e}txt",
+            "rtl\u{2067}isolate",
+            "zero\u{200b}width",
             &"z".repeat(49),
         ] {
             assert_eq!(clean(junk), None, "{junk:?}");
         }
         assert_eq!(clean("404x"), Some("404x".into()));
+        // A separator between words is a space between them.
+        assert_eq!(clean("two\u{2028}lines"), Some("two lines".into()));
     }
 
     #[test]

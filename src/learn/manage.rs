@@ -39,10 +39,13 @@ pub fn run(command: &Command, path: &Path, known: &Thesaurus) -> anyhow::Result<
     }
 }
 
-/// Tabs and line breaks inside a field would break the columns.
+/// Tabs and line breaks inside a field would break the columns; bidi
+/// controls, U+2028 and other hidden format characters would reorder or
+/// break what shows (`render::sanitize::is_hidden_format`).
 fn field(text: &str) -> String {
+    let hidden = |c: char| c.is_control() || crate::render::sanitize::is_hidden_format(c);
     text.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
+        .map(|c| if hidden(c) { ' ' } else { c })
         .collect()
 }
 

@@ -8,7 +8,9 @@
 //!   C0 controls as `\u00XX` (lowercase hex); with `ensure_ascii` every
 //!   non-ASCII character too (as UTF-16 units, so astral characters become a
 //!   surrogate pair), DEL included. kgrep adds one option, `escape_controls`,
-//!   that also escapes DEL and the C1 controls for a terminal.
+//!   that also escapes DEL, the C1 controls and the hidden format characters
+//!   (`render::sanitize::is_hidden_format`: bidi controls, U+2028, …), for a
+//!   terminal and for text a model wrote; the JSON still means the same.
 //! - `indent` puts one item per line; empty arrays and objects stay `[]`/`{}`.
 //!
 //! The value is a `serde_json::Value`: integers print as integers, floats as
@@ -30,7 +32,8 @@ pub struct Dumps {
     /// `separators=(",", ":")` instead of Python's defaults `", "`/`": "`
     /// (`","`/`": "` when indenting).
     pub compact: bool,
-    /// kgrep's addition: also escape DEL and C1 controls (for a terminal).
+    /// kgrep's addition: also escape DEL, C1 controls and hidden format
+    /// characters ([`is_terminal_unsafe`]).
     pub escape_controls: bool,
 }
 
@@ -203,29 +206,31 @@ pub fn write_string(out: &mut String, text: &str, opts: &Dumps) {
             '\u{c}' => out.push_str("\\f"),
             c if u32::from(c) < 0x20 => push_u_escape(out, c),
             c if opts.ensure_ascii && !(' '..='~').contains(&c) => push_u_escape(out, c),
-            c if opts.escape_controls && is_del_or_c1(c) => push_u_escape(out, c),
+            c if opts.escape_controls && is_terminal_unsafe(c) => push_u_escape(out, c),
             c => out.push(c),
         }
     }
     out.push('"');
 }
 
-/// DEL and the C1 controls (U+007F..=U+009F): what `escape_controls` adds to
-/// the C0 escapes, since a terminal may act on them. The one home of this
-/// rule, for `render::json`'s serde_json formatter too.
-pub fn is_del_or_c1(c: char) -> bool {
-    ('\u{7f}'..='\u{9f}').contains(&c)
+/// DEL and the C1 controls (U+007F..=U+009F), which a terminal may act on,
+/// and the hidden format characters, which change how the text around them
+/// reads ([`crate::render::sanitize::is_hidden_format`]): what
+/// `escape_controls` adds to the C0 escapes. The one home of this rule, for
+/// `render::json`'s serde_json formatter too.
+pub fn is_terminal_unsafe(c: char) -> bool {
+    ('\u{7f}'..='\u{9f}').contains(&c) || crate::render::sanitize::is_hidden_format(c)
 }
 
-/// `text` with DEL and each C1 control as a `\u00XX` escape, everything else
-/// as it is (borrowed when there is none).
-pub fn escape_del_and_c1(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_del_or_c1) {
+/// `text` with each [`is_terminal_unsafe`] character as a `\uXXXX` escape,
+/// everything else as it is (borrowed when there is none).
+pub fn escape_terminal_unsafe(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_terminal_unsafe) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if is_del_or_c1(c) {
+        if is_terminal_unsafe(c) {
             push_u_escape(&mut out, c);
         } else {
             out.push(c);
@@ -341,14 +346,17 @@ mod tests {
     }
 
     #[test]
-    fn escape_controls_hides_del_and_c1_but_keeps_other_text() {
+    fn escape_controls_hides_del_c1_and_format_characters_but_keeps_other_text() {
         let opts = Dumps {
             escape_controls: true,
             ..Dumps::COMPACT
         };
         assert_eq!(
-            dumps(&json!("a\u{7f}\u{9b}é\u{2028}"), &opts),
-            "\"a\\u007f\\u009bé\u{2028}\""
+            dumps(
+                &json!("a\u{7f}\u{9b}é\u{2028}\u{202e}\u{200d}\u{e0041}"),
+                &opts
+            ),
+            "\"a\\u007f\\u009bé\\u2028\\u202e\u{200d}\\udb40\\udc41\""
         );
     }
 
@@ -368,12 +376,14 @@ mod tests {
     }
 
     #[test]
-    fn del_and_c1_escape_alone_for_serde_json() {
-        assert_eq!(escape_del_and_c1("plain é"), Cow::Borrowed("plain é"));
+    fn terminal_unsafe_characters_escape_alone_for_serde_json() {
+        assert_eq!(escape_terminal_unsafe("plain é"), Cow::Borrowed("plain é"));
         assert_eq!(
-            escape_del_and_c1("a\u{7f}\u{80}\u{9b}\u{9f}\u{a0}\u{1}"),
-            "a\\u007f\\u0080\\u009b\\u009f\u{a0}\u{1}"
+            escape_terminal_unsafe("a\u{7f}\u{80}\u{9b}\u{9f}\u{a0}\u{1}\u{2066}"),
+            "a\\u007f\\u0080\\u009b\\u009f\u{a0}\u{1}\\u2066"
         );
-        assert!(!is_del_or_c1('~') && !is_del_or_c1('\u{a0}') && !is_del_or_c1('\u{1b}'));
+        for c in ['~', '\u{a0}', '\u{1b}', '\u{200d}'] {
+            assert!(!is_terminal_unsafe(c), "{c:?}");
+        }
     }
 }

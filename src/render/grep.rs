@@ -189,6 +189,8 @@ pub struct FileResult<'a> {
     /// The loaded document the lines refer to.
     pub doc: &'a Document,
     /// Match lines; sorted and de-duplicated here, out-of-range ones skipped.
+    /// None, with `-o`: no line of the file has a part to print, and the
+    /// file prints nothing, not even its heading.
     pub lines: Vec<usize>,
     /// Matched text to colour; empty when colour is off or nothing is known.
     /// For a replaced line, the replacements' places in its new text.
@@ -603,7 +605,11 @@ fn layout<'a>(files: &'a [FileResult<'a>], opts: &GrepOptions) -> Vec<Row<'a>> {
     for file in files {
         layout_file(&mut body, file, opts);
         // `--passthru` keeps every file: an empty one prints nothing, as in rg.
-        if body.is_empty() && opts.passthru {
+        // `-o` prints a file only with parts: one whose lines the caller left
+        // all out for having none prints no heading (`-m 0` still prints
+        // headings alone, as rlmgrep does).
+        let partless = opts.only_matching && file.lines.is_empty();
+        if body.is_empty() && (opts.passthru || partless) {
             continue;
         }
         if !rows.is_empty() {

@@ -125,6 +125,9 @@ pub(crate) fn write_grep_counted(
                     file.every_match = matches!(spotter, Spotter::Exact { .. });
                 }
                 file.spans = report::spans(doc, lines, spotter, file.blocks.as_deref());
+                if plan.only_matching && matches!(spotter, Spotter::Terms(_)) {
+                    keep_lines_with_parts(&mut file);
+                }
             }
             if let Some((matcher, with)) = &replacer {
                 let texts = doc.lines_at(lines.iter().copied());
@@ -188,6 +191,19 @@ pub(crate) fn write_grep_counted(
         Listing::Quiet | Listing::FilesWithout => Ok(count()),
     }
     .context("writing results")
+}
+
+/// `-o` on a natural-language result: a line printed for its rank (the line
+/// that defines the best unit, a line the model claimed) may hold none of
+/// the query's words, so `-o` has no part of it to print. Such a line is
+/// no match line here: it gets no context lines of its own, counts for
+/// neither `-m` nor the exit status, and a file left with none prints no
+/// heading (`grep::FileResult::lines`), as a file with no match prints none. A literal or regex
+/// query's lines are rg's, which prints a line without a match whole.
+fn keep_lines_with_parts(file: &mut FileResult<'_>) {
+    let spans = &file.spans;
+    file.lines
+        .retain(|n| spans.get(n).is_some_and(|parts| !parts.is_empty()));
 }
 
 /// `--files`: the keys of the files a search would read, as `-l` prints
@@ -405,7 +421,7 @@ pub(crate) fn signature_output(
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    render::signature::write_signature(&mut out, format, spec, fields, plan.stdout_is_tty)
+    render::signature::write_signature(&mut out, format, spec, fields)
         .context("writing results")?;
     out.flush().context("writing results")?;
     Ok(ExitStatus::Matched)

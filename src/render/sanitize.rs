@@ -16,8 +16,22 @@
 //!
 //! [`sanitize`] is for one file line. [`sanitize_text`] is for text that may
 //! span lines — a model's answer, a message naming a file — and keeps `\n`.
+//!
+//! Text a model wrote is held to more than control codes: it may also carry
+//! characters a terminal does not draw but that change what the text around
+//! them *looks like* ([`is_hidden_format`]): the bidi embeddings, overrides
+//! and isolates (U+202A–U+202E, U+2066–U+2069, which reorder a line so that
+//! it reads other than it is: "Trojan Source"), the line and paragraph
+//! separators U+2028 and U+2029 (a line break to some viewers, none to
+//! others), and the other format characters (zero-width spaces, U+FEFF, the
+//! invisible tag characters that can smuggle a whole hidden sentence).
+//! [`sanitize_text`] shows each as `<U+202E>`, as `less` shows them; ZWJ and
+//! ZWNJ (U+200D, U+200C) stay, since Persian, Indic scripts and emoji need
+//! them and they move nothing. File lines ([`sanitize`]) keep them: a file's
+//! text on a terminal is the file's.
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 /// The caret prefix of C0 controls and DEL (`^[` for ESC).
 const CARET: char = '^';
@@ -30,6 +44,9 @@ const CARET_OFFSET: u32 = 0x40;
 /// First and last C1 control code points.
 const C1_FIRST: u32 = 0x80;
 const C1_LAST: u32 = 0x9f;
+/// Zero-width non-joiner and joiner: format characters that scripts and
+/// emoji sequences need, and that neither reorder nor hide text.
+const KEPT_JOINERS: [char; 2] = ['\u{200c}', '\u{200d}'];
 
 /// Returns `bytes` as text with every control character made visible.
 ///
@@ -47,9 +64,10 @@ pub fn sanitize(bytes: &[u8]) -> Cow<'_, str> {
 }
 
 /// Returns multi-line text with every control character except tab and
-/// newline made visible: for model output and messages on a terminal.
+/// newline, and every [hidden format character](is_hidden_format), made
+/// visible: for model output and messages, on a terminal or a pipe.
 pub fn sanitize_text(text: &str) -> Cow<'_, str> {
-    let is_unsafe_here = |c: char| c != '\n' && is_unsafe(c);
+    let is_unsafe_here = |c: char| c != '\n' && (is_unsafe(c) || is_hidden_format(c));
     if !text.chars().any(is_unsafe_here) {
         return Cow::Borrowed(text);
     }
@@ -57,6 +75,8 @@ pub fn sanitize_text(text: &str) -> Cow<'_, str> {
     for c in text.chars() {
         if c == '\n' {
             out.push(c);
+        } else if is_hidden_format(c) {
+            let _ = write!(out, "<U+{:04X}>", u32::from(c));
         } else {
             push_visible(&mut out, c);
         }
@@ -67,6 +87,42 @@ pub fn sanitize_text(text: &str) -> Cow<'_, str> {
 /// True for characters a terminal would interpret rather than display.
 pub fn is_unsafe(c: char) -> bool {
     c != '\t' && c.is_control()
+}
+
+/// True for a character that is not drawn but changes how the text around
+/// it reads: a format character (Unicode's category Cf: the bidi controls,
+/// zero-width spaces, U+FEFF, the tag characters, …) other than ZWJ and
+/// ZWNJ, or the line or paragraph separator (U+2028, U+2029).
+pub fn is_hidden_format(c: char) -> bool {
+    !KEPT_JOINERS.contains(&c)
+        && matches!(
+            c,
+            // Category Cf, Unicode 15.1.
+            '\u{ad}'
+                | '\u{600}'..='\u{605}'
+                | '\u{61c}'
+                | '\u{6dd}'
+                | '\u{70f}'
+                | '\u{890}'..='\u{891}'
+                | '\u{8e2}'
+                | '\u{180e}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{202a}'..='\u{202e}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{206f}'
+                | '\u{feff}'
+                | '\u{fff9}'..='\u{fffb}'
+                | '\u{110bd}'
+                | '\u{110cd}'
+                | '\u{13430}'..='\u{1343f}'
+                | '\u{1bca0}'..='\u{1bca3}'
+                | '\u{1d173}'..='\u{1d17a}'
+                | '\u{e0001}'
+                | '\u{e0020}'..='\u{e007f}'
+                // Zl and Zp.
+                | '\u{2028}'
+                | '\u{2029}'
+        )
 }
 
 /// Appends `c`, or its caret form when it is a control character.
@@ -128,6 +184,23 @@ mod tests {
             sanitize_text("answer\n\x1b]0;pwned\x07\r\u{9b}2J"),
             "answer\n^[]0;pwned^G^MM-^[2J"
         );
+    }
+
+    #[test]
+    fn text_shows_bidi_controls_separators_and_hidden_format_characters() {
+        assert_eq!(
+            sanitize_text("a\u{202e}gnp.exe\u{202c} b\u{2066}c\u{2069}\u{2028}d\u{2029}"),
+            "a<U+202E>gnp.exe<U+202C> b<U+2066>c<U+2069><U+2028>d<U+2029>"
+        );
+        assert_eq!(
+            sanitize_text("zero\u{200b}width\u{feff} tag\u{e0041}\u{e007f}"),
+            "zero<U+200B>width<U+FEFF> tag<U+E0041><U+E007F>"
+        );
+        // Joiners, letters of any script and emoji stay as they are.
+        let kept = "فارسی\u{200c}ها 👩\u{200d}💻 é";
+        assert!(matches!(sanitize_text(kept), Cow::Borrowed(k) if k == kept));
+        // A file line keeps them: its text is the file's.
+        assert_eq!(sanitize("x\u{202e}y".as_bytes()), "x\u{202e}y");
     }
 
     #[test]

@@ -27,10 +27,12 @@
 //! The values are the validated fields (`signature::validate`); fields are
 //! printed in spec order. rlmgrep printed a bound method's repr for a field
 //! named `items` (or any other `Prediction` method name); kgrep prints the
-//! value. Control characters in values are made visible in `--signature`'s
-//! text, on a terminal or not (rlmgrep printed them raw), and `\u`-escaped
-//! in `--signature-json` on a terminal (still valid JSON; JSON already
-//! escapes C0 controls, so a pipe gets rlmgrep's bytes).
+//! value. Control characters and hidden format characters (bidi controls,
+//! U+2028, …: `sanitize::is_hidden_format`) in values are made visible in
+//! `--signature`'s text, and `\u`-escaped in `--signature-json`, on a
+//! terminal or not (rlmgrep printed them raw): the values are a model's
+//! text, and a pipe often ends in a terminal. The JSON still means the
+//! same; its bytes are rlmgrep's for any value without such characters.
 
 use std::io::{self, Write};
 
@@ -82,7 +84,7 @@ pub fn signature_text(spec: &Spec, values: &Map<String, Value>) -> String {
 }
 
 /// `--signature-json`'s line, ending in a newline. `escape_controls` also
-/// escapes DEL and C1 controls (for a terminal).
+/// escapes DEL, C1 controls and hidden format characters.
 pub fn signature_json(spec: &Spec, values: &Map<String, Value>, escape_controls: bool) -> String {
     let payload: Map<String, Value> = spec
         .fields()
@@ -101,20 +103,20 @@ pub fn signature_json(spec: &Spec, values: &Map<String, Value>, escape_controls:
     out
 }
 
-/// Writes the output of `format`; `tty` when stdout is a terminal.
+/// Writes the output of `format`, the same on a terminal or a pipe.
 pub fn write_signature<W: Write>(
     out: &mut W,
     format: SignatureFormat,
     spec: &Spec,
     values: &Map<String, Value>,
-    tty: bool,
 ) -> io::Result<()> {
+    // Made safe on a pipe too, as `--answer`'s text is (issue 27): a pipe
+    // often ends in a terminal (`| less -R`, `2>&1 | tee`), and a reply
+    // steered by a searched file must not drive it, write the clipboard
+    // (OSC 52) nor reorder what it shows (bidi overrides). Only those
+    // characters change.
     let text = match format {
-        SignatureFormat::Json => signature_json(spec, values, tty),
-        // Made safe on a pipe too, as `--answer`'s text is (issue 27): a
-        // pipe often ends in a terminal (`| less -R`, `2>&1 | tee`), and a
-        // reply steered by a searched file must not drive it nor write the
-        // clipboard (OSC 52). Only control characters change.
+        SignatureFormat::Json => signature_json(spec, values, true),
         SignatureFormat::Text => sanitize_text(&signature_text(spec, values)).into_owned(),
     };
     out.write_all(text.as_bytes())
@@ -170,34 +172,22 @@ mod tests {
     }
 
     #[test]
-    fn terminal_output_is_safe() {
+    fn output_is_safe_on_a_terminal_or_a_pipe() {
         let spec = parse("s: str").unwrap();
-        let v = values(json!({"s": "a\u{1b}[2J\u{9b}"}));
+        let v = values(json!({"s": "a\u{1b}[2J\u{9b} \u{202e}b\u{2028}c"}));
         let mut out = Vec::new();
-        write_signature(&mut out, SignatureFormat::Text, &spec, &v, true).unwrap();
+        write_signature(&mut out, SignatureFormat::Text, &spec, &v).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "===== Signature Output =====\n\n----- s -----\na^[[2JM-^[\n"
-        );
-        // The same text on a pipe: a pipe often ends in a terminal.
-        let mut out = Vec::new();
-        write_signature(&mut out, SignatureFormat::Text, &spec, &v, false).unwrap();
-        assert_eq!(
-            String::from_utf8(out).unwrap(),
-            "===== Signature Output =====\n\n----- s -----\na^[[2JM-^[\n"
+            "===== Signature Output =====\n\n----- s -----\na^[[2JM-^[ <U+202E>b<U+2028>c\n"
         );
         let mut out = Vec::new();
-        write_signature(&mut out, SignatureFormat::Json, &spec, &v, true).unwrap();
-        assert_eq!(
-            String::from_utf8(out).unwrap(),
-            "{\"s\":\"a\\u001b[2J\\u009b\"}\n"
-        );
-        let mut out = Vec::new();
-        write_signature(&mut out, SignatureFormat::Json, &spec, &v, false).unwrap();
-        assert_eq!(
-            String::from_utf8(out).unwrap(),
-            "{\"s\":\"a\\u001b[2J\u{9b}\"}\n"
-        );
+        write_signature(&mut out, SignatureFormat::Json, &spec, &v).unwrap();
+        let json = String::from_utf8(out).unwrap();
+        assert_eq!(json, "{\"s\":\"a\\u001b[2J\\u009b \\u202eb\\u2028c\"}\n");
+        // The same value, decoded.
+        let decoded: Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(decoded["s"], v["s"]);
     }
 
     #[test]

@@ -722,3 +722,64 @@ fn a_long_query_is_cut_to_its_share_of_the_prompt_budget() {
         assert!(request.body.contains("where are stale entries thrown away"));
     }
 }
+
+/// A model that claims the same `(path, line)` pairs at every call.
+fn always_claiming(claims: &[(&str, i64)]) -> MockLlm {
+    let matches: Vec<Value> = claims
+        .iter()
+        .map(|(path, line)| json!({"path": path, "line": line}))
+        .collect();
+    let reply = json!({"matches": matches}).to_string();
+    MockLlm::respond(Box::new(move |_| Step::chat(&reply)))
+}
+
+#[test]
+fn only_matching_prints_no_heading_for_a_claimed_line_without_a_part() {
+    // `retry.py`'s line 1 holds the query's words; `other.py`'s claimed line
+    // 4 holds none, so `-o` has nothing of it to print: no heading, no
+    // context around it, as an offline `-o` prints a file only with parts.
+    let dir = crate::harness::retry_project();
+    dir.write(
+        "src/other.py",
+        "import os\n\ndef compute_backoff(attempt):\n    return 0.5 * (2 ** attempt)\n",
+    );
+    let mock = always_claiming(&[("src/other.py", 4), ("src/retry.py", 1)]);
+    dir.use_model(&mock.base_url(), "learn = false");
+    dir.run_llm("auto", &["--rlm", "-o", "retry delay", "."])
+        .code(0)
+        .stdout_is("./src/retry.py\n1:\tretry\n1:\tdelay\n");
+    dir.run_llm("auto", &["--rlm", "-o", "-C1", "retry delay", "."])
+        .code(0)
+        .stdout_is("./src/retry.py\n1:\tretry\n1:\tdelay\n2-\t    return 0.5 * (2 ** attempt)\n");
+    // Without -o the claimed line prints whole.
+    dir.run_llm("auto", &["--rlm", "retry delay", "."])
+        .code(0)
+        .stdout_has("./src/other.py\n4:\t    return 0.5 * (2 ** attempt)\n");
+    // Only a partless line claimed: nothing to print, as `rg -o` with no
+    // match prints nothing (exit 1).
+    let mock = always_claiming(&[("src/other.py", 4)]);
+    dir.use_model(&mock.base_url(), "learn = false");
+    dir.run_llm("auto", &["--rlm", "-o", "retry delay", "."])
+        .code(1)
+        .stdout_is("");
+}
+
+#[test]
+fn a_claim_of_the_empty_line_after_the_final_newline_is_dropped() {
+    // `retry.py` has two lines and ends in a newline: rlmgrep's split gives
+    // it an empty line 3, which ripgrep (and a reader) never counts.
+    let dir = crate::harness::retry_project();
+    let mock = always_claiming(&[("src/retry.py", 1), ("src/retry.py", 3)]);
+    dir.use_model(&mock.base_url(), "learn = false");
+    dir.run_llm("auto", &["--rlm", "retry delay", "."])
+        .code(0)
+        .stdout_is("./src/retry.py\n1:\tdef retry_delay(attempt):\n")
+        .stderr_has("dropped 1 unverified matches");
+    // Claimed alone, it is no line of the file: the offline results stand.
+    let mock = always_claiming(&[("src/retry.py", 3)]);
+    dir.use_model(&mock.base_url(), "learn = false");
+    let out = dir.run_llm("auto", &["--rlm", "retry delay", "."]);
+    out.code(0)
+        .stdout_lacks("3:\t")
+        .stderr_has("dropped 1 unverified matches; showing the offline results");
+}

@@ -33,8 +33,12 @@
 //! (which the grep-style output can show as context) is never a message;
 //! `elapsed` of a file is the time spent re-reading and printing it, since the
 //! search itself ran earlier for all files at once. On a terminal (caller's
-//! choice, [`JsonPrinter::escape_controls`]) DEL and C1 controls are written as
-//! `\u` escapes too, so no file text reaches the terminal raw.
+//! choice, [`JsonPrinter::escape_controls`]) DEL, C1 controls and hidden
+//! format characters (bidi controls, U+2028, …) are written as `\u` escapes
+//! too, so no file text reaches the terminal raw. Text a model wrote — the
+//! `answer` and `signature` messages, the summary's learned concepts — is
+//! escaped so on a pipe as well: it is not a file's bytes to keep, and a
+//! pipe often ends in a terminal (the JSON still means the same).
 //!
 //! The printer decides nothing: which lines match, their spans and their
 //! `data.kgrep` come from the caller; which lines print (context, `-m`,
@@ -56,7 +60,7 @@ use serde::{Serialize, Serializer};
 
 use super::context::{context_groups, selected_lines, whole_file};
 use crate::document::Document;
-use crate::python::json::escape_del_and_c1;
+use crate::python::json::escape_terminal_unsafe;
 use kgrep::{Answer, LineInfo, Request, RunInfo, SignatureOutput};
 
 /// Options of one `--json` rendering (the same as the grep printer's).
@@ -224,14 +228,16 @@ impl<W: Write> JsonPrinter<W> {
         Ok(printed)
     }
 
-    /// Writes an `answer` message.
+    /// Writes an `answer` message, escaped as for a terminal wherever it
+    /// goes (model text).
     pub fn answer(&mut self, answer: &Answer) -> io::Result<()> {
-        self.message(&Message::Answer(answer)).map(drop)
+        write_line(&mut self.out, &Message::Answer(answer), true).map(drop)
     }
 
-    /// Writes a `signature` message.
+    /// Writes a `signature` message, escaped as for a terminal wherever it
+    /// goes (model text).
     pub fn signature(&mut self, output: &SignatureOutput) -> io::Result<()> {
-        self.message(&Message::Signature(output)).map(drop)
+        write_line(&mut self.out, &Message::Signature(output), true).map(drop)
     }
 
     /// Writes a `request` message (`--dry-run`).
@@ -240,7 +246,8 @@ impl<W: Write> JsonPrinter<W> {
     }
 
     /// Writes the final `summary`: wall time since the run started, the totals
-    /// of every `end` so far, and kgrep's run information.
+    /// of every `end` so far, and kgrep's run information. Escaped as for a
+    /// terminal wherever it goes: it may name concepts a model taught.
     pub fn summary(&mut self, elapsed_total: Duration, run: Option<&RunInfo>) -> io::Result<()> {
         let summary = Summary {
             data: SummaryData {
@@ -250,7 +257,7 @@ impl<W: Write> JsonPrinter<W> {
             },
             kind: "summary",
         };
-        write_line(&mut self.out, &summary, self.escape_controls).map(drop)
+        write_line(&mut self.out, &summary, true).map(drop)
     }
 
     /// The writer back, for the caller to flush.
@@ -282,7 +289,8 @@ fn write_line(
 }
 
 /// serde_json's compact format, with DEL and C1 controls escaped too (as
-/// [`crate::python::json::escape_del_and_c1`] escapes them).
+/// [`crate::python::json::escape_terminal_unsafe`] escapes them), and the
+/// hidden format characters with them.
 struct TerminalSafe;
 
 impl serde_json::ser::Formatter for TerminalSafe {
@@ -291,7 +299,7 @@ impl serde_json::ser::Formatter for TerminalSafe {
         w: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
-        w.write_all(escape_del_and_c1(fragment).as_bytes())
+        w.write_all(escape_terminal_unsafe(fragment).as_bytes())
     }
 }
 

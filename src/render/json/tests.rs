@@ -345,3 +345,49 @@ fn passthru_writes_every_line_and_a_file_with_no_match_too() {
     let e = doc("e", b"");
     assert_eq!(render(&[file(&e, vec![])], &opts).1.len(), 1);
 }
+
+#[test]
+fn model_text_is_escaped_on_a_pipe_too_and_file_text_is_not() {
+    let d = doc("a", "x \u{202e}y\n".as_bytes());
+    let f = file(&d, vec![line(1, &[0..1])]);
+    let hostile = "It \u{202e}seirter\u{202c}\u{2028}\u{9b}2J.";
+    let mut printer = JsonPrinter::new(Vec::new()).escape_controls(false);
+    printer.file(&f, &JsonOptions::default()).unwrap();
+    printer
+        .answer(&Answer {
+            text: hostile.into(),
+            source: AnswerSource::Model,
+            model: None,
+        })
+        .unwrap();
+    let mut fields = serde_json::Map::new();
+    fields.insert("summary".into(), json!(hostile));
+    printer
+        .signature(&SignatureOutput {
+            spec: "summary: str".into(),
+            fields,
+        })
+        .unwrap();
+    let run = RunInfo {
+        concepts_learned: Some(vec!["evil\u{2066}".into()]),
+        ..RunInfo::default()
+    };
+    printer.summary(Duration::ZERO, Some(&run)).unwrap();
+    let out = String::from_utf8(printer.into_inner()).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    // The file's line keeps its bytes on a pipe, as rg's.
+    assert!(lines[1].contains("x \u{202e}y"), "{out}");
+    // Everything after it is model text: escaped, and the same when decoded.
+    let model_text = lines[3..].join("\n");
+    for c in ['\u{202e}', '\u{202c}', '\u{2028}', '\u{9b}', '\u{2066}'] {
+        assert!(!model_text.contains(c), "raw {c:?} in {model_text}");
+    }
+    assert!(lines[3].contains(r"It \u202eseirter\u202c\u2028\u009b2J."));
+    let v: Vec<Value> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(v[3]["data"]["text"], hostile);
+    assert_eq!(v[4]["data"]["fields"]["summary"], hostile);
+    assert_eq!(v[5]["data"]["kgrep"]["concepts_learned"][0], "evil\u{2066}");
+}
