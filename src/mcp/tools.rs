@@ -509,7 +509,12 @@ fn render(
     let mut content = Vec::new();
     let answer = results.answer();
     if let (Tool::Answer, Some(answer)) = (tool, answer) {
-        content.push(text_block(&answer.text));
+        // The text the client shows: a model's bidi controls and hidden
+        // format characters shown (`<U+202E>`), as kgrep prints them; the
+        // structured answer keeps the exact string, as `--json` does.
+        content.push(text_block(&crate::render::sanitize::sanitize_text(
+            &answer.text,
+        )));
     }
     if !text.is_empty() {
         content.push(text_block(&text));

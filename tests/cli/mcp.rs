@@ -1059,3 +1059,32 @@ fn max_lines_keeps_the_best_lines() {
         "{result}"
     );
 }
+
+/// The answer tool's text block shows a model's bidi controls and hidden
+/// format characters as kgrep's own output does; the structured answer is
+/// the model's exact string, as `--json`'s.
+#[test]
+fn a_models_hidden_characters_are_shown_in_the_answer_tools_text() {
+    let d = crate::harness::retry_project();
+    let disguised = "a \u{202e}gnp.exe\u{202c} \u{2066}x\u{2069}\u{2028}b";
+    let mock = crate::mock_llm::MockLlm::start(vec![crate::mock_llm::Step::chat(
+        &json!({"matches": [{"path": "src/retry.py", "line": 1}], "answer": disguised}).to_string(),
+    )]);
+    d.use_model(&mock.base_url(), "learn = false");
+    let mut cmd = d.std_cmd();
+    cmd.env("KGREP_LLM", "always");
+    let mut mcp = Mcp::spawn(cmd);
+    mcp.request("initialize", initialize("2025-11-25"));
+    mcp.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    let answer = mcp.call("answer", json!({"query": "retry delay"}));
+    assert_eq!(answer["isError"], false, "{answer}");
+    assert_eq!(
+        answer["structuredContent"]["answer"]["text"], disguised,
+        "{answer}"
+    );
+    let shown = answer["content"][0]["text"].as_str().unwrap();
+    assert_eq!(
+        shown, "a <U+202E>gnp.exe<U+202C> <U+2066>x<U+2069><U+2028>b",
+        "{answer}"
+    );
+}
