@@ -45,11 +45,14 @@ pub fn context_groups(
 }
 
 /// The number of `doc`'s last line as rg counts lines: the empty "line"
-/// after a final `\n` (which rlmgrep's `split('\n')` counts) is none, and
-/// an empty text has no line (0).
+/// after a final `\n` is none ([`Document::last_line`]), and for printing an
+/// empty text has no line (0) where a claim keeps rlmgrep's line 1.
 pub fn last_line(doc: &Document) -> usize {
-    let phantom = doc.text.is_empty() || doc.text.ends_with(b"\n");
-    doc.line_count() - usize::from(phantom)
+    if doc.text.is_empty() {
+        0
+    } else {
+        doc.last_line()
+    }
 }
 
 /// `--passthru`'s one group: every line of `doc` (none of an empty one; the
