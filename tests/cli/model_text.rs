@@ -21,9 +21,14 @@ fn answering(answer: &str) -> MockLlm {
 }
 
 fn assert_no_raw_control(text: &str, run: &Run) {
-    for c in ['\u{1b}', '\u{9b}', '\u{7f}', '\u{7}'] {
+    assert_none_raw(&['\u{1b}', '\u{9b}', '\u{7f}', '\u{7}'], text, run);
+}
+
+/// No character of `chars` reached `text` (a pipe's) raw.
+fn assert_none_raw(chars: &[char], text: &str, run: &Run) {
+    for c in chars {
         assert!(
-            !text.contains(c),
+            !text.contains(*c),
             "raw {:?} reached a pipe\n{}",
             c,
             run.describe
@@ -85,7 +90,7 @@ const DISGUISED_SHOWN: &str =
     "a <U+202E>gnp.exe<U+202C> <U+2066>x<U+2069><U+2028>b<U+2029>c<U+200B>d<U+E0041>";
 
 fn assert_nothing_disguised(text: &str, run: &Run) {
-    for c in [
+    let disguising = [
         '\u{202e}',
         '\u{202c}',
         '\u{2066}',
@@ -94,14 +99,8 @@ fn assert_nothing_disguised(text: &str, run: &Run) {
         '\u{2029}',
         '\u{200b}',
         '\u{e0041}',
-    ] {
-        assert!(
-            !text.contains(c),
-            "raw {:?} reached a pipe\n{}",
-            c,
-            run.describe
-        );
-    }
+    ];
+    assert_none_raw(&disguising, text, run);
 }
 
 #[test]
