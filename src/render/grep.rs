@@ -683,11 +683,7 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
             Some(w) => (&text[w.clone()], (w.start, text.len() - w.end)),
             None => (text, (0, 0)),
         };
-        let trimmed = if opts.trim {
-            shown.iter().take_while(|b| b.is_ascii_whitespace()).count()
-        } else {
-            0
-        };
+        let trimmed = if opts.trim { trim_len(shown) } else { 0 };
         Row::Line {
             number,
             is_match: is_match(number),
@@ -733,7 +729,7 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
             Some(Row::Part {
                 number,
                 column: at.map_or(span.start + 1, |at| at.column(span.start)),
-                text: shown_part(part, cut),
+                text: shown_part(part, cut, opts.trim),
                 page: page(number),
                 offset: at.map(|at| at.offset(span.start)),
                 cut,
@@ -752,7 +748,7 @@ fn layout_file<'a>(rows: &mut Vec<Row<'a>>, file: &'a FileResult<'a>, opts: &Gre
                     if let Some(at) = at(number) {
                         let text = lines.get(&number).copied().unwrap_or_default();
                         let line = (text, page(number), number);
-                        rows.extend(run_parts(block, at, line, opts.max_columns));
+                        rows.extend(run_parts(block, at, line, (opts.max_columns, opts.trim)));
                     }
                     return;
                 }
@@ -799,7 +795,7 @@ fn run_parts<'a>(
     block: &Block,
     at: LineAt<'_>,
     (text, page, number): (&'a [u8], Option<u32>, usize),
-    max_columns: Option<MaxColumns>,
+    (max_columns, trim): (Option<MaxColumns>, bool),
 ) -> Vec<Row<'a>> {
     let doc = at.doc;
     let line = at.start..at.start + at.len;
@@ -819,7 +815,7 @@ fn run_parts<'a>(
             Some(Row::Part {
                 number,
                 column: usize::try_from(column).unwrap_or(usize::MAX),
-                text: shown_part(shown, cut),
+                text: shown_part(shown, cut, trim),
                 page,
                 offset: Some(doc.raw_offset(start)),
                 cut,
@@ -843,12 +839,28 @@ fn part_cut(part: &[u8], measured: u64, max_columns: Option<MaxColumns>) -> Opti
     }
 }
 
-/// What of a part prints under its [`part_cut`].
-fn shown_part(part: &[u8], cut: Option<(usize, usize)>) -> &[u8] {
-    match cut {
+/// What of a part prints under its [`part_cut`], less the whitespace it
+/// starts with under `--trim`: rg 13 trims each `-o` part as it trims a
+/// line (its column and offset stay the match's).
+fn shown_part(part: &[u8], cut: Option<(usize, usize)>, trim: bool) -> &[u8] {
+    let shown = match cut {
         Some((before, after)) => &part[before..part.len() - after],
         None => part,
+    };
+    if trim {
+        &shown[trim_len(shown)..]
+    } else {
+        shown
     }
+}
+
+/// How many bytes `--trim` leaves out at the start of `text`: the ASCII
+/// spaces rg 13 trims (tab, vertical tab, form feed, carriage return and
+/// space; never the line's `\n`).
+fn trim_len(text: &[u8]) -> usize {
+    text.iter()
+        .take_while(|&&b| matches!(b, b'\t' | b'\x0B' | b'\x0C' | b'\r' | b' '))
+        .count()
 }
 
 /// The column `--column` prints for a match line (`None`: none, as rg

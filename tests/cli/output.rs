@@ -324,6 +324,41 @@ fn trim_leaves_out_leading_whitespace_and_keeps_numbers_columns_and_colours() {
 }
 
 #[test]
+fn trim_trims_each_only_matching_part_and_vertical_tabs_as_rg() {
+    let d = Dir::new();
+    d.write("t.txt", "\x0b  vt foo\n  \t foo bar\n");
+    d.write("u.txt", "x\n    let a = foo\n");
+    // rg 13 trims each `-o` part as it trims a line (the column and offset
+    // stay the match's); kgrep printed the part's spaces.
+    // `rg -n -H --no-heading --sort path --trim -o --column -b '\s+foo' .`
+    d.run(&[
+        "--no-heading",
+        "--trim",
+        "-o",
+        "--column",
+        "-b",
+        r"\s+foo",
+        ".",
+    ])
+    .code(0)
+    .stdout_is("./t.txt:1:6:5:foo\n./t.txt:2:1:10:foo\n./u.txt:2:12:13:foo\n");
+    // `rg --heading -n --sort path --trim -o '\s+foo' .`, in kgrep's layout.
+    d.run(&["--trim", "-o", r"\s+foo", "."])
+        .code(0)
+        .stdout_is("./t.txt\n1:\tfoo\n2:\tfoo\n\n./u.txt\n2:\tfoo\n");
+    // `rg -n -H --no-heading --sort path --trim -o -U 'x\n\s+let' .`: each
+    // line's part of a match across lines.
+    d.run(&["--no-heading", "--trim", "-o", "-U", r"x\n\s+let", "."])
+        .code(0)
+        .stdout_is("./u.txt:1:x\n./u.txt:2:let\n");
+    // A vertical tab is one of the spaces rg trims; kgrep kept it.
+    // `rg -n -H --no-heading --sort path --trim foo .`
+    d.run(&["--no-heading", "--trim", "-F", "foo", "."])
+        .code(0)
+        .stdout_is("./t.txt:1:vt foo\n./t.txt:2:foo bar\n./u.txt:2:let a = foo\n");
+}
+
+#[test]
 fn no_line_number_no_filename_column_and_max_columns_as_rg() {
     let d = corpus();
     // `rg -n --heading --column backoff_delay src`, in kgrep's layout.
