@@ -14,17 +14,21 @@ use crate::rank::Searched;
 use crate::score::RankedFile;
 use crate::search::{matcher, LoadStats};
 
-/// A regex that asks for a line end (`\n`) matches nothing line by line:
+/// A regex that asks for a line end (`\n`), or a pattern that holds one
+/// (`-F`, `-x` or `-e` with a newline in it), matches nothing line by line:
 /// when it found nothing, say that `-U` lets it span lines (ripgrep refuses
-/// such a regex without `-U` and says the same).
+/// such a pattern without `-U` and says the same). The newline is shown as
+/// `\n`, so the note stays one line.
 fn line_end_without_multiline(q: &Query, search: &Searched) -> Option<String> {
-    let QueryKind::Regex(text) = &q.kind else {
-        return None;
+    let (text, holds_line_end) = match &q.kind {
+        QueryKind::Regex(text) => (text, text.contains("\\n") || text.contains('\n')),
+        QueryKind::Literal(text) => (text, text.contains('\n')),
+        QueryKind::Natural => return None,
     };
-    (!q.matching.multiline && search.selected.is_empty() && text.contains("\\n")).then(|| {
+    (!q.matching.multiline && search.selected.is_empty() && holds_line_end).then(|| {
         format!(
             "'{}' holds a line end (\\n), which a line never does: pass -U to let a match span lines",
-            preview(text)
+            preview(&text.replace('\n', "\\n"))
         )
     })
 }

@@ -256,6 +256,33 @@ fn a_whole_line_literal_matches_a_crlf_line_as_a_regex_does() {
     }
 }
 
+/// A pattern that holds a newline (`-F`, `-x`, a quoted phrase) matches
+/// nothing line by line, as a regex that writes `\n` does: rg 13 refuses it
+/// ("the literal '"\n"' is not allowed in a regex", exit 2, nothing on
+/// stdout); kgrep finds nothing and says on one stderr line to pass -U, as
+/// for the regex (it said nothing).
+#[test]
+fn a_pattern_holding_a_newline_says_to_pass_multiline() {
+    let d = Dir::new();
+    d.write("rep.txt", "foo\nbar\n");
+    let note = "'foo\\nbar' holds a line end (\\n), which a line never does: pass -U";
+    for args in [
+        &["-F", "foo\nbar", "rep.txt"][..],
+        &["-x", "-e", "foo\nbar", "rep.txt"],
+        &["\"foo\nbar\"", "rep.txt"],
+    ] {
+        d.run(args)
+            .code(1)
+            .stdout_is("")
+            .stderr_has(note)
+            .stderr_lacks("foo\nbar");
+    }
+    // With -U the text spans lines: `rg -nU --heading -F 'foo<LF>bar' rep.txt`.
+    d.run(&["-U", "-F", "foo\nbar", "rep.txt"])
+        .code(0)
+        .stdout_is("./rep.txt\n1:\tfoo\n2:\tbar\n");
+}
+
 #[test]
 fn multiline_lets_a_regex_span_lines_and_prints_each_of_them() {
     let d = Dir::new();
