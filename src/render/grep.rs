@@ -1305,20 +1305,32 @@ fn shifted(spans: &[Range<usize>], offset: usize, len: usize) -> Vec<Range<usize
         .collect()
 }
 
-/// A line cut at its match spans: `(piece, is_matched_text)` in order. Spans
-/// out of order, overlapping or out of range are ignored, so bad input can
-/// only lose colour, never text.
+/// A line cut at its match spans: `(piece, is_matched_text)` in order.
+/// Matches that touch (`foo` twice in `foofoo`) are one piece, painted once,
+/// as rg 13 paints them. Spans out of order, overlapping or out of range are
+/// ignored, so bad input can only lose colour, never text.
 fn segments<'a>(text: &'a [u8], spans: &[Range<usize>]) -> Vec<(&'a [u8], bool)> {
     let mut out = Vec::with_capacity(spans.len() * 2 + 1);
     let mut at = 0;
+    // Where the matched piece last pushed starts, while `at` is its end.
+    let mut matched_from: Option<usize> = None;
     for span in spans {
         if span.start < at || span.end > text.len() || span.start >= span.end {
             continue;
         }
-        if span.start > at {
-            out.push((&text[at..span.start], false));
+        match matched_from {
+            Some(from) if span.start == at => {
+                out.pop();
+                out.push((&text[from..span.end], true));
+            }
+            _ => {
+                if span.start > at {
+                    out.push((&text[at..span.start], false));
+                }
+                out.push((&text[span.clone()], true));
+                matched_from = Some(span.start);
+            }
         }
-        out.push((&text[span.clone()], true));
         at = span.end;
     }
     if at < text.len() || out.is_empty() {
@@ -1901,6 +1913,19 @@ mod tests {
         assert_eq!(joined, text);
         assert_eq!(pieces.iter().filter(|(_, m)| *m).count(), 1);
         assert_eq!(segments(b"", &[]), vec![(&b""[..], false)]);
+    }
+
+    #[test]
+    fn touching_matches_are_one_piece() {
+        let pieces = segments(b"foofoo barfoo", &[0..3, 3..6, 10..13]);
+        assert_eq!(
+            pieces,
+            vec![
+                (&b"foofoo"[..], true),
+                (&b" bar"[..], false),
+                (&b"foo"[..], true)
+            ]
+        );
     }
 
     #[test]

@@ -216,3 +216,36 @@ fn vimgrep_colours_each_lines_own_match_as_rg() {
             "{MAGENTA}./a.txt{RESET}\n{GREEN}1{RESET}:\t{MATCH}foo{RESET} bar"
         ));
 }
+
+/// Matches that touch (`fo+` twice in `foofoo`) are painted as one: rg 13
+/// starts the colour once and resets it once; kgrep reset and restarted it
+/// between them. The same for their replacements.
+#[test]
+fn touching_matches_are_painted_once_as_rg() {
+    let d = Dir::new();
+    d.write("r.txt", "foofoo barfoo foobar\n");
+    // `rg -n -H --no-heading --color always 'fo+' .`
+    d.run(&["--no-heading", "--color", "always", "fo+", "."])
+        .code(0)
+        .stdout_is(
+            "\x1b[0m\x1b[35m./r.txt\x1b[0m:\x1b[0m\x1b[32m1\x1b[0m:\
+             \x1b[0m\x1b[1m\x1b[31mfoofoo\x1b[0m bar\x1b[0m\x1b[1m\x1b[31mfoo\x1b[0m \
+             \x1b[0m\x1b[1m\x1b[31mfoo\x1b[0mbar\n",
+        );
+    // `rg -n -H --no-heading --color always --replace R 'fo+' .`
+    d.run(&[
+        "--no-heading",
+        "--color",
+        "always",
+        "--replace",
+        "R",
+        "fo+",
+        ".",
+    ])
+    .code(0)
+    .stdout_is(
+        "\x1b[0m\x1b[35m./r.txt\x1b[0m:\x1b[0m\x1b[32m1\x1b[0m:\
+             \x1b[0m\x1b[1m\x1b[31mRR\x1b[0m bar\x1b[0m\x1b[1m\x1b[31mR\x1b[0m \
+             \x1b[0m\x1b[1m\x1b[31mR\x1b[0mbar\n",
+    );
+}
