@@ -36,10 +36,20 @@ use crate::report::{self, Spotter};
 use crate::signature::Spec;
 use crate::walk;
 
+/// Where the results go: stdout a block at a time, or flushed at every line
+/// with `--line-buffered` (as rg's).
+fn results_out(plan: &Plan) -> Box<dyn Write> {
+    let stdout = std::io::stdout().lock();
+    if plan.line_buffered {
+        Box::new(std::io::LineWriter::new(stdout))
+    } else {
+        Box::new(std::io::BufWriter::new(stdout))
+    }
+}
+
 /// Prints the selected lines; returns how many match lines were printed.
 pub(crate) fn print(plan: &Plan, found: &Found, read: &ReadOptions) -> anyhow::Result<usize> {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = results_out(plan);
     let printed = write_grep_to(&mut out, plan, found, read)?;
     out.flush().context("writing results")?;
     Ok(printed)
@@ -221,7 +231,7 @@ pub(crate) fn print_paths(plan: &Plan, keys: &[String]) -> anyhow::Result<()> {
         no_paths: plan.no_filename,
         ..GrepOptions::default()
     };
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = results_out(plan);
     grep::write_paths(&mut out, keys.iter().map(String::as_str), &opts)
         .and_then(|_| out.flush())
         .context("writing results")
@@ -230,9 +240,7 @@ pub(crate) fn print_paths(plan: &Plan, keys: &[String]) -> anyhow::Result<()> {
 /// `--json`: every selected file's messages, then the summary (always).
 /// Returns how many match lines were printed.
 pub(crate) fn print_json(plan: &Plan, found: &Found, read: &ReadOptions) -> anyhow::Result<usize> {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    write_json_to(&mut out, plan, found, read)
+    write_json_to(&mut results_out(plan), plan, found, read)
 }
 
 /// Writes `--json` to `out`; returns how many match lines were printed.
