@@ -41,9 +41,10 @@ accessed\t'By the time the file was last read'
 created\t'By the time the file was created'
 none\t'The search\'s own order'"
 complete -c kgrep -l token-budget -d 'Print at most about NUM tokens of results (for agents with a context limit): lines are added best first until the next one would pass the budget, and what was left out is said on stderr (and in the --json summary). Tokens are estimated as the model stage does (three bytes each, erring high). Not rlmgrep\'s --max-tokens, which limits what a model generates' -r
-complete -c kgrep -l color -d 'When to colour the output: auto (stdout is a terminal and NO_COLOR is unset), always (even into a pipe) or never. Colours: magenta paths, green line numbers, bold red matched text' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+complete -c kgrep -l color -d 'When to colour the output: auto (stdout is a terminal and NO_COLOR is unset), always (even into a pipe) or never. Colours: magenta paths, green line numbers, bold red matched text (see --colors)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour, even into a pipe or with NO_COLOR set'
 never\t'Never colour'"
+complete -c kgrep -l colors -d 'Change a colour, as `rg --colors` does: `TYPE:ATTRIBUTE:VALUE`, TYPE one of path, line (numbers), column (and byte offsets) and match, ATTRIBUTE fg, bg or style; a colour is black, blue, green, red, cyan, magenta, yellow, white, a number up to 255 (`0x10` too) or `R,G,B`; a style bold, nobold, intense, nointense, underline or nounderline; `TYPE:none` clears TYPE. Repeatable: each applies to the ones before (`--colors \'match:fg:blue\' --colors \'line:none\'`)' -r
 complete -c kgrep -l signature -d 'Typed output fields, e.g. \'summary: str, files: list[str]\'; prints sectioned text. Needs a model' -r
 complete -c kgrep -l signature-json -d 'Like --signature, but prints one compact JSON object. Needs a model' -r
 complete -c kgrep -l model -d 'Model name, e.g. openai/gpt-4o-mini, anthropic/claude-…, ollama/qwen2.5-coder' -r

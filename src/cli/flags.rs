@@ -722,9 +722,19 @@ pub struct Flags {
 
     /// When to colour the output: auto (stdout is a terminal and NO_COLOR is unset),
     /// always (even into a pipe) or never. Colours: magenta paths, green line
-    /// numbers, bold red matched text.
+    /// numbers, bold red matched text (see --colors).
     #[arg(long, value_name = "WHEN", value_enum, help_heading = OUTPUT)]
     pub color: Option<ColorChoice>,
+
+    /// Change a colour, as `rg --colors` does: `TYPE:ATTRIBUTE:VALUE`, TYPE one
+    /// of path, line (numbers), column (and byte offsets) and match, ATTRIBUTE
+    /// fg, bg or style; a colour is black, blue, green, red, cyan, magenta,
+    /// yellow, white, a number up to 255 (`0x10` too) or `R,G,B`; a style
+    /// bold, nobold, intense, nointense, underline or nounderline; `TYPE:none`
+    /// clears TYPE. Repeatable: each applies to the ones before
+    /// (`--colors 'match:fg:blue' --colors 'line:none'`).
+    #[arg(long, value_name = "COLOR_SPEC", action = ArgAction::Append, help_heading = OUTPUT)]
+    pub colors: Vec<String>,
 
     /// Typed output fields, e.g. 'summary: str, files: list[str]'; prints sectioned
     /// text. Needs a model.

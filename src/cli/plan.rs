@@ -214,6 +214,8 @@ pub struct Plan {
     pub ignore_files: Vec<PathBuf>,
     /// `-j`: threads to walk and search with (0: one a core).
     pub threads: usize,
+    /// `--colors`: the colours of paths, line numbers, columns and matches.
+    pub palette: crate::render::style::Palette,
     /// `--line-buffered`: flush the results at every line.
     pub line_buffered: bool,
     /// `-o`: print only the matched parts of each match line.
@@ -281,6 +283,9 @@ pub enum PlanError {
     BadLlmConfig(String),
     #[error("invalid learn_to value '{0}' in config (expected user or project)")]
     BadLearnTo(String),
+    /// A `--colors` spec that does not parse: rg's message.
+    #[error("{0}")]
+    Colors(String),
 }
 
 /// A byte count as the regex engine takes it (a size past `usize` is as good
@@ -400,6 +405,8 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         stdout_is_tty: env.stdout_is_tty,
         color: color(flags.color, env.stdout_is_tty, env),
         answer_color: color(flags.color, env.stderr_is_tty, env),
+        palette: crate::render::style::Palette::from_specs(&flags.colors)
+            .map_err(PlanError::Colors)?,
         json: flags.json,
         listing: listing(&flags),
         files: flags.files,

@@ -155,6 +155,7 @@ pub(crate) fn write_grep_counted(
         max_count: plan.max_count,
         tty: plan.stdout_is_tty,
         color: plan.color,
+        palette: plan.palette.clone(),
         long_lines,
         only_matching: plan.only_matching,
         flat: plan.flat.map(|columns| grep::Flat { columns }),
@@ -225,6 +226,7 @@ pub(crate) fn print_paths(plan: &Plan, keys: &[String]) -> anyhow::Result<()> {
     let opts = GrepOptions {
         tty: plan.stdout_is_tty,
         color: plan.color,
+        palette: plan.palette.clone(),
         path_separator: plan.path_separator,
         null: plan.null,
         // `-c --include-zero`'s `:0` lines lose their path as the counts do.

@@ -2,8 +2,8 @@
 //! negations that undo a flag given before them (`--no-column`,
 //! `--ignore-vcs`, `--messages`), `--engine` and `--auto-hybrid-regex`,
 //! `--no-unicode`, the regex size limits, the ignore files' messages and case,
-//! `--pcre2-version`, and the flags kgrep accepts with ripgrep's meaning but
-//! nothing to change (`--mmap`, `--crlf`, `--no-config`, the buffering).
+//! `--pcre2-version`, `--colors`, and the flags kgrep accepts with ripgrep's
+//! meaning but nothing to change (`--mmap`, `--crlf`, `--no-config`).
 //! Expected bytes were checked with rg 13 on the same files.
 
 use crate::harness::{Dir, Run};
@@ -283,4 +283,62 @@ fn flags_with_nothing_to_change_are_accepted_and_change_nothing() {
             .code(0)
             .stderr_has("query: literal \"foobar\"");
     }
+}
+
+#[test]
+fn colors_changes_each_field_as_rgs_specs_do() {
+    let d = lines();
+    let specs = [
+        "--colors",
+        "match:fg:blue",
+        "--colors",
+        "line:none",
+        "--colors",
+        "column:fg:0x10",
+        "--colors",
+        "path:style:underline",
+    ];
+    let rest = [
+        "--color",
+        "always",
+        "--no-heading",
+        "--column",
+        "-m",
+        "2",
+        "-F",
+        "foo",
+        ".",
+    ];
+    // `rg -n --color always --colors … --no-heading --column -m 2 -F foo .`,
+    // byte for byte: a cleared field still prints between resets, bold kept
+    // from rg's default match style.
+    d.run(&[&specs[..], &rest[..]].concat()).code(0).stdout_is(
+        "\x1b[0m\x1b[4m\x1b[35m./e.txt\x1b[0m:\x1b[0m1\x1b[0m:\x1b[0m\x1b[38;5;16m1\x1b[0m:\
+         \x1b[0m\x1b[1m\x1b[34mfoo\x1b[0mbar\n\
+         \x1b[0m\x1b[4m\x1b[35m./e.txt\x1b[0m:\x1b[0m2\x1b[0m:\x1b[0m\x1b[38;5;16m1\x1b[0m:\
+         \x1b[0m\x1b[1m\x1b[34mfoo\x1b[0mbaz\n",
+    );
+    // `match:none` leaves the matches plain, as rg's.
+    d.run(&[&["--colors", "match:none"][..], &rest[..]].concat())
+        .code(0)
+        .stdout_has("\x1b[0m:foobar\n")
+        .stdout_lacks("\x1b[31m");
+    // rlmgrep's layout takes the same colours.
+    d.run(&[
+        "--colors",
+        "match:fg:blue",
+        "--color",
+        "always",
+        "-F",
+        "foobar",
+        "e.txt",
+    ])
+    .code(0)
+    .stdout_has("\x1b[1m\x1b[34mfoobar\x1b[0m");
+    // A bad spec is one line, rg's message, exit 2.
+    let bad = d.run(&["--colors", "path:fg:purple", "-F", "foo", "."]);
+    bad.code(2).stdout_is("").stderr_is(
+        "kgrep: unrecognized color name 'purple'. Choose from: black, blue, green, red, \
+         cyan, magenta, yellow, white\n",
+    );
 }
