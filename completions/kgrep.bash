@@ -23,7 +23,7 @@ _kgrep() {
 
     case "${cmd}" in
         kgrep)
-            opts="-r -a -E -g -t -T -u -d -j -L -0 -y -C -A -B -m -F -e -f -i -s -S -w -U -P -x -p -n -N -H -I -M -l -c -o -z -b -q -v -h --no-recursive --hidden --no-ignore --no-ignore-vcs --no-ignore-dot --no-ignore-parent --no-ignore-global --no-ignore-exclude --no-ignore-files --no-require-git --one-file-system --glob-case-insensitive --text --encoding --glob --iglob --type --type-not --unrestricted --max-depth --threads --max-filesize --ignore-file --follow --paths-from-stdin --null --no-messages --type-add --type-clear --type-list --yes --context --after-context --before-context --max-count --max-lines --fixed-strings --regexp --file --ignore-case --case-sensitive --smart-case --word-regexp --multiline --pcre2 --invert-match --multiline-dotall --line-regexp --thesaurus --no-builtin-thesaurus --pretty --line-number --no-line-number --with-filename --no-filename --column --max-columns --max-columns-preview --files-with-matches --count --count-matches --files-without-match --include-zero --passthru --only-matching --stats --replace --no-heading --heading --vimgrep --context-separator --no-context-separator --search-zip --pre --no-pre --pre-glob --byte-offset --path-separator --field-match-separator --field-context-separator --trim --sort --sortr --quiet --files --answer --answer-only --token-budget --mcp --allow-outside --json --color --signature --signature-json --model --sub-model --api-base --api-key --model-type --temperature --top-p --max-tokens --sub-api-base --sub-api-key --sub-model-type --sub-temperature --sub-top-p --sub-max-tokens --max-iterations --max-llm-calls --dry-run --offline --rlm --no-learn --learn-to --thesaurus-list --thesaurus-accept --thesaurus-forget --thesaurus-export --thesaurus-import --verbose --explain --features --init-config --generate --version --help"
+            opts="-r -a -E -g -t -T -u -d -j -L -0 -y -C -A -B -m -F -e -f -i -s -S -w -U -P -x -p -n -N -H -I -M -l -c -o -z -b -q -v -h --no-recursive --hidden --no-ignore --no-ignore-vcs --no-ignore-dot --no-ignore-parent --no-ignore-global --no-ignore-exclude --no-ignore-files --no-require-git --one-file-system --glob-case-insensitive --ignore-file-case-insensitive --no-ignore-messages --mmap --no-mmap --no-config --text --encoding --glob --iglob --type --type-not --unrestricted --max-depth --threads --max-filesize --ignore-file --follow --paths-from-stdin --null --no-messages --type-add --type-clear --type-list --yes --context --after-context --before-context --max-count --max-lines --fixed-strings --regexp --file --ignore-case --case-sensitive --smart-case --word-regexp --multiline --pcre2 --engine --auto-hybrid-regex --no-unicode --unicode --regex-size-limit --dfa-size-limit --crlf --invert-match --multiline-dotall --line-regexp --thesaurus --no-builtin-thesaurus --pretty --line-number --no-line-number --with-filename --no-filename --column --max-columns --max-columns-preview --files-with-matches --count --count-matches --files-without-match --include-zero --passthru --only-matching --stats --replace --no-heading --heading --vimgrep --context-separator --no-context-separator --search-zip --pre --no-pre --pre-glob --byte-offset --path-separator --field-match-separator --field-context-separator --trim --sort --sortr --sort-files --line-buffered --block-buffered --quiet --files --answer --answer-only --token-budget --mcp --allow-outside --json --color --colors --signature --signature-json --model --sub-model --api-base --api-key --model-type --temperature --top-p --max-tokens --sub-api-base --sub-api-key --sub-model-type --sub-temperature --sub-top-p --sub-max-tokens --max-iterations --max-llm-calls --dry-run --offline --rlm --no-learn --learn-to --thesaurus-list --thesaurus-accept --thesaurus-forget --thesaurus-export --thesaurus-import --verbose --debug --pcre2-version --explain --features --init-config --generate --version --no-pcre2 --no-auto-hybrid-regex --no-multiline --no-multiline-dotall --no-fixed-strings --no-hidden --no-follow --no-search-zip --no-column --no-text --no-trim --no-sort-files --no-json --no-max-columns-preview --no-one-file-system --no-stats --no-encoding --no-glob-case-insensitive --no-ignore-file-case-insensitive --no-crlf --no-line-buffered --no-block-buffered --messages --ignore-messages --ignore --ignore-dot --ignore-exclude --ignore-files --ignore-global --ignore-parent --ignore-vcs --require-git --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -149,6 +149,18 @@ _kgrep() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --engine)
+                    COMPREPLY=($(compgen -W "default pcre2 auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --regex-size-limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dfa-size-limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --thesaurus)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -203,6 +215,10 @@ _kgrep() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --colors)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --signature)

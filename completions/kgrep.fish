@@ -16,6 +16,11 @@ complete -c kgrep -s m -l max-count -d 'Print at most NUM matching lines per fil
 complete -c kgrep -l max-lines -d 'Print at most NUM matching lines in all for a natural-language query: the first file\'s best line, then the best of the rest by score (default 15). 0 prints every strong line of every file holding a query word, the best files first, instead of the best places. Literal and regex queries print every match; a query with no word to search for (only stop words, such as `the`) is searched as exact text, and capped too' -r
 complete -c kgrep -s e -l regexp -d 'A pattern to search, as `rg -e` does (one that starts with `-` too); with -e, every positional argument is a path. Repeatable: a line matching any of the patterns matches. One -e is read as PATTERN is (natural language, an identifier, a quoted literal or a regex); two or more are each a regex (a literal with -F), searched exactly' -r
 complete -c kgrep -s f -l file -d 'Read patterns from FILE, one a line, as `rg -f` does (`-` reads stdin); repeatable, and with -e all are searched. Each is a regex (a literal with -F), never natural language; an empty line matches every line. With -f, every positional argument is a path. A file with no line matches nothing (exit 1)' -r -F
+complete -c kgrep -l engine -d 'Choose the regex engine, as `rg --engine` does: `default` (Rust\'s regex crate), `pcre2` (as -P) or `auto` (the default engine, or -P\'s when the pattern uses look-around or a back-reference, which the default refuses). The last of -P, --engine, --auto-hybrid-regex and --no-pcre2 wins' -r -f -a "default\t'Rust\'s regex crate (no look-around or back-references)'
+pcre2\t'The engine -P runs (look-around, back-references)'
+auto\t'The default engine, or -P\'s for a pattern only it runs'"
+complete -c kgrep -l regex-size-limit -d 'Refuse a regex whose compiled program is larger than NUM bytes, as `rg --regex-size-limit` does. NUM may end in K, M or G' -r
+complete -c kgrep -l dfa-size-limit -d 'Give the regex engine\'s lazy DFA at most NUM bytes of cache, as `rg --dfa-size-limit` does. NUM may end in K, M or G' -r
 complete -c kgrep -l thesaurus -d 'Add a thesaurus layer: Terraphim JSON (or its legacy flat form) or a folder of Markdown concept files. Repeatable; later ones win' -r -F
 complete -c kgrep -s M -l max-columns -d 'Print a line longer than NUM bytes as `[Omitted long matching line]` (or `context line`), as `rg -M` does (with -o, each part longer than NUM bytes); 0 sets no limit. It replaces the cut of long natural-language lines to 300 bytes' -r
 complete -c kgrep -l replace -d 'Print each match replaced by REPLACEMENT, as `rg --replace` does (the file is not changed): `$1`, `${name}` and `$0` are the match\'s groups, `$$` is `$`. The pattern is then read as rg reads it, a regex (with -F, text), never natural language. Long name only: -r is rlmgrep\'s (recursive). --json and the counts show the matches as they are' -r
@@ -36,9 +41,10 @@ accessed\t'By the time the file was last read'
 created\t'By the time the file was created'
 none\t'The search\'s own order'"
 complete -c kgrep -l token-budget -d 'Print at most about NUM tokens of results (for agents with a context limit): lines are added best first until the next one would pass the budget, and what was left out is said on stderr (and in the --json summary). Tokens are estimated as the model stage does (three bytes each, erring high). Not rlmgrep\'s --max-tokens, which limits what a model generates' -r
-complete -c kgrep -l color -d 'When to colour the output: auto (stdout is a terminal and NO_COLOR is unset), always (even into a pipe) or never. Colours: magenta paths, green line numbers, bold red matched text' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+complete -c kgrep -l color -d 'When to colour the output: auto (stdout is a terminal and NO_COLOR is unset), always (even into a pipe) or never. Colours: magenta paths, green line numbers, bold red matched text (see --colors)' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour, even into a pipe or with NO_COLOR set'
 never\t'Never colour'"
+complete -c kgrep -l colors -d 'Change a colour, as `rg --colors` does: `TYPE:ATTRIBUTE:VALUE`, TYPE one of path, line (numbers), column (and byte offsets) and match, ATTRIBUTE fg, bg or style; a colour is black, blue, green, red, cyan, magenta, yellow, white, a number up to 255 (`0x10` too) or `R,G,B`; a style bold, nobold, intense, nointense, underline or nounderline; `TYPE:none` clears TYPE. Repeatable: each applies to the ones before (`--colors \'match:fg:blue\' --colors \'line:none\'`)' -r
 complete -c kgrep -l signature -d 'Typed output fields, e.g. \'summary: str, files: list[str]\'; prints sectioned text. Needs a model' -r
 complete -c kgrep -l signature-json -d 'Like --signature, but prints one compact JSON object. Needs a model' -r
 complete -c kgrep -l model -d 'Model name, e.g. openai/gpt-4o-mini, anthropic/claude-…, ollama/qwen2.5-coder' -r
@@ -82,6 +88,11 @@ complete -c kgrep -l no-ignore-files -d 'Do not respect the --ignore-file files,
 complete -c kgrep -l no-require-git -d 'Respect .gitignore files outside a git repository too, as `rg --no-require-git`'
 complete -c kgrep -l one-file-system -d 'Do not cross into other file systems while walking a path, as `rg --one-file-system`'
 complete -c kgrep -l glob-case-insensitive -d 'Match every -g glob in any case, as `rg --glob-case-insensitive`'
+complete -c kgrep -l ignore-file-case-insensitive -d 'Read the globs of ignore files (.gitignore, .ignore, --ignore-file …) in any case, as `rg --ignore-file-case-insensitive` does'
+complete -c kgrep -l no-ignore-messages -d 'Do not print the errors found in ignore files (a glob that does not parse), as `rg --no-ignore-messages` does'
+complete -c kgrep -l mmap -d 'Accepted for ripgrep command lines (`--mmap`, `--no-mmap`): kgrep chooses how it reads each file, whichever is given'
+complete -c kgrep -l no-mmap -d 'See --mmap'
+complete -c kgrep -l no-config -d 'Accepted for ripgrep command lines: kgrep never reads ripgrep\'s config file (RIPGREP_CONFIG_PATH). Its own config files still apply, so that a flag copied from an rg command line cannot lift a privacy setting'
 complete -c kgrep -s a -l text -d 'Search binary files as text'
 complete -c kgrep -s u -l unrestricted -d 'Search what the walk leaves out, as `rg -u` does: -u ignored files (--no-ignore), -uu hidden ones too (--hidden), -uuu binary files too (-a)'
 complete -c kgrep -s L -l follow -d 'Follow symbolic links while walking directories, as `rg -L` does (a link loop is reported as an error, not entered). Without it, only a symlink named on the command line is followed'
@@ -97,6 +108,10 @@ complete -c kgrep -s S -l smart-case -d 'Match a literal or regex query in any c
 complete -c kgrep -s w -l word-regexp -d 'Match a literal or regex query only as a whole word (as `rg -w`: not inside a longer word); a natural-language query always matches code words'
 complete -c kgrep -s U -l multiline -d 'Let a regex match across lines, as `rg -U` does (`\\n` matches a line end; every line of a match prints). A natural-language query ignores it'
 complete -c kgrep -s P -l pcre2 -d 'Use the regex engine with look-around and back-references, as `rg -P` does (rg links PCRE2; kgrep\'s engine is fancy-regex, in Rust): the pattern is then read as a regex, never natural language. -i, -S, -w, -x and -U apply'
+complete -c kgrep -l auto-hybrid-regex -d 'The same as `--engine auto`, as rg 13\'s --auto-hybrid-regex'
+complete -c kgrep -l no-unicode -d 'Match ASCII only where a regex means a class of characters (`\\w`, `\\d`, `\\s`, `\\b`, case folding), and let `.` match any byte, as `rg --no-unicode` does (`--no-pcre2-unicode` is the same)'
+complete -c kgrep -l unicode -d 'Unicode-aware classes and case (the default): undoes --no-unicode, as `rg --unicode` does (`--pcre2-unicode` is the same)'
+complete -c kgrep -l crlf -d 'Accepted for ripgrep command lines: kgrep always reads CRLF as a line end (a line prints without its `\\r`, and `$` matches before it), as rlmgrep reads text'
 complete -c kgrep -l invert-match -d 'Print the lines that do not match, as `rg --invert-match` does (the pattern is then read as a regex, or text with -F, never natural language). Long name only: -v is rlmgrep\'s (verbose)'
 complete -c kgrep -l multiline-dotall -d 'With -U, `.` matches line ends too, as `rg --multiline-dotall` does'
 complete -c kgrep -s x -l line-regexp -d 'Match only whole lines, as `rg -x` does (it overrides -w): a pattern that reads as natural language is searched as literal text'
@@ -124,6 +139,9 @@ complete -c kgrep -s z -l search-zip -d 'Search in compressed files, as `rg -z` 
 complete -c kgrep -l no-pre -d 'Run no --pre command (undoes an earlier --pre), as `rg --no-pre` does'
 complete -c kgrep -s b -l byte-offset -d 'Print each line\'s byte offset in its file after its number (and column), as `rg -b` does: with -o each part\'s, with --vimgrep each match\'s. Offsets are of the file\'s bytes (a CRLF counts two), or of its text after -E or a UTF-16 mark decoded it'
 complete -c kgrep -l trim -d 'Leave out the spaces and tabs each printed line starts with, as `rg --trim` does (fewer tokens for an agent; line numbers and columns are unchanged)'
+complete -c kgrep -l sort-files -d 'The same as `--sort path`, as rg\'s (deprecated) --sort-files'
+complete -c kgrep -l line-buffered -d 'Flush the output after every line, as `rg --line-buffered` does (kgrep prints when its search is done, so lines still come at once); the default is a block at a time. The last of --line-buffered and --block-buffered wins'
+complete -c kgrep -l block-buffered -d 'Flush the output a block at a time (the default), as `rg --block-buffered` does'
 complete -c kgrep -s q -l quiet -d 'Print nothing on stdout, and on stderr only errors (the file counts with -v): the exit status says whether a line matched (0) or not (1). No model is consulted unless --rlm asks for it'
 complete -c kgrep -l files -d 'Print the files that would be searched, one per line, and search nothing, as `rg --files` does: every argument is a path (PATTERN too), and the ignore, hidden, glob, type and depth rules apply'
 complete -c kgrep -l answer -d 'Print a narrative answer (on stderr) before the grep output. Needs a model for a written answer; offline, the best lines are quoted as an extractive answer'
@@ -137,8 +155,42 @@ complete -c kgrep -l rlm -d 'Always consult the language model, even when the of
 complete -c kgrep -l no-learn -d 'Do not write what the model teaches to the learned thesaurus for this run (as `learn = false`). `--offline` and `llm = "off"` never write either'
 complete -c kgrep -l thesaurus-list -d 'List the learned concepts and exit: one per line, tab-separated: name, status (proposed or accepted), hits, date, model, synonyms (comma-separated), query'
 complete -c kgrep -s v -l verbose -d 'Verbose: how the query was understood and why lines were chosen, on stderr'
+complete -c kgrep -l debug -d 'The same as -v, for ripgrep command lines (`--debug`, `--trace`)'
+complete -c kgrep -l pcre2-version -d 'Say whether PCRE2 is available, as `rg --pcre2-version` does, and exit: it is not (-P runs fancy-regex, written in Rust), so the status is 1'
 complete -c kgrep -l explain -d 'Print each printed line\'s score, decomposed (query words on the line and near it, identifier bonus, line kind, file score), on stderr. `-v` does too'
 complete -c kgrep -l features -d 'For training a ranker: print each candidate file of a natural-language query with its ranking features, one JSON object a line, instead of the results, in the hand-tuned order (`tests/bench/train/`)'
 complete -c kgrep -l init-config -d 'Write kgrep\'s commented default config file if it does not exist, print its path'
 complete -c kgrep -l version -d 'Print the version and exit'
+complete -c kgrep -l no-pcre2
+complete -c kgrep -l no-auto-hybrid-regex
+complete -c kgrep -l no-multiline
+complete -c kgrep -l no-multiline-dotall
+complete -c kgrep -l no-fixed-strings
+complete -c kgrep -l no-hidden
+complete -c kgrep -l no-follow
+complete -c kgrep -l no-search-zip
+complete -c kgrep -l no-column
+complete -c kgrep -l no-text
+complete -c kgrep -l no-trim
+complete -c kgrep -l no-sort-files
+complete -c kgrep -l no-json
+complete -c kgrep -l no-max-columns-preview
+complete -c kgrep -l no-one-file-system
+complete -c kgrep -l no-stats
+complete -c kgrep -l no-encoding
+complete -c kgrep -l no-glob-case-insensitive
+complete -c kgrep -l no-ignore-file-case-insensitive
+complete -c kgrep -l no-crlf
+complete -c kgrep -l no-line-buffered
+complete -c kgrep -l no-block-buffered
+complete -c kgrep -l messages
+complete -c kgrep -l ignore-messages
+complete -c kgrep -l ignore
+complete -c kgrep -l ignore-dot
+complete -c kgrep -l ignore-exclude
+complete -c kgrep -l ignore-files -d '(Not `ignore_files`: that is --ignore-file\'s list.)'
+complete -c kgrep -l ignore-global
+complete -c kgrep -l ignore-parent
+complete -c kgrep -l ignore-vcs
+complete -c kgrep -l require-git
 complete -c kgrep -s h -l help -d 'Print help (see more with \'--help\')'

@@ -100,8 +100,33 @@ pub struct Flags {
     pub one_file_system: bool,
 
     /// Match every -g glob in any case, as `rg --glob-case-insensitive`.
-    #[arg(long, help_heading = INPUT)]
+    #[arg(long, overrides_with = "no_glob_case_insensitive", help_heading = INPUT)]
     pub glob_case_insensitive: bool,
+
+    /// Read the globs of ignore files (.gitignore, .ignore, --ignore-file …) in
+    /// any case, as `rg --ignore-file-case-insensitive` does.
+    #[arg(long, overrides_with = "no_ignore_file_case_insensitive", help_heading = INPUT)]
+    pub ignore_file_case_insensitive: bool,
+
+    /// Do not print the errors found in ignore files (a glob that does not
+    /// parse), as `rg --no-ignore-messages` does.
+    #[arg(long, overrides_with = "ignore_messages", help_heading = INPUT)]
+    pub no_ignore_messages: bool,
+
+    /// Accepted for ripgrep command lines (`--mmap`, `--no-mmap`): kgrep chooses
+    /// how it reads each file, whichever is given.
+    #[arg(long, overrides_with = "no_mmap", help_heading = INPUT)]
+    pub mmap: bool,
+
+    /// See --mmap.
+    #[arg(long, overrides_with = "mmap", hide = true)]
+    pub no_mmap: bool,
+
+    /// Accepted for ripgrep command lines: kgrep never reads ripgrep's config
+    /// file (RIPGREP_CONFIG_PATH). Its own config files still apply, so that a
+    /// flag copied from an rg command line cannot lift a privacy setting.
+    #[arg(long, help_heading = INPUT)]
+    pub no_config: bool,
 
     /// Search binary files as text.
     ///
@@ -297,8 +322,67 @@ pub struct Flags {
     /// Use the regex engine with look-around and back-references, as `rg -P`
     /// does (rg links PCRE2; kgrep's engine is fancy-regex, in Rust): the pattern
     /// is then read as a regex, never natural language. -i, -S, -w, -x and -U apply.
-    #[arg(short = 'P', long = "pcre2", conflicts_with = "fixed_strings", help_heading = SEARCH)]
+    #[arg(
+        short = 'P',
+        long = "pcre2",
+        conflicts_with = "fixed_strings",
+        overrides_with_all = ["engine", "auto_hybrid_regex", "no_pcre2", "no_auto_hybrid_regex"],
+        help_heading = SEARCH
+    )]
     pub pcre2: bool,
+
+    /// Choose the regex engine, as `rg --engine` does: `default` (Rust's regex
+    /// crate), `pcre2` (as -P) or `auto` (the default engine, or -P's when the
+    /// pattern uses look-around or a back-reference, which the default refuses).
+    /// The last of -P, --engine, --auto-hybrid-regex and --no-pcre2 wins.
+    #[arg(
+        long,
+        value_name = "ENGINE",
+        value_enum,
+        overrides_with_all = ["pcre2", "auto_hybrid_regex", "no_pcre2", "no_auto_hybrid_regex"],
+        help_heading = SEARCH
+    )]
+    pub engine: Option<Engine>,
+
+    /// The same as `--engine auto`, as rg 13's --auto-hybrid-regex.
+    #[arg(
+        long,
+        overrides_with_all = ["pcre2", "engine", "no_pcre2", "no_auto_hybrid_regex"],
+        help_heading = SEARCH
+    )]
+    pub auto_hybrid_regex: bool,
+
+    /// Match ASCII only where a regex means a class of characters (`\w`, `\d`,
+    /// `\s`, `\b`, case folding), and let `.` match any byte, as `rg
+    /// --no-unicode` does (`--no-pcre2-unicode` is the same).
+    #[arg(long, alias = "no-pcre2-unicode", overrides_with = "unicode", help_heading = SEARCH)]
+    pub no_unicode: bool,
+
+    /// Unicode-aware classes and case (the default): undoes --no-unicode, as
+    /// `rg --unicode` does (`--pcre2-unicode` is the same).
+    #[arg(
+        long,
+        alias = "pcre2-unicode",
+        hide = true,
+        overrides_with = "no_unicode"
+    )]
+    pub unicode: bool,
+
+    /// Refuse a regex whose compiled program is larger than NUM bytes, as `rg
+    /// --regex-size-limit` does. NUM may end in K, M or G.
+    #[arg(long, value_name = "NUM+SUFFIX?", value_parser = parse_size, help_heading = SEARCH)]
+    pub regex_size_limit: Option<u64>,
+
+    /// Give the regex engine's lazy DFA at most NUM bytes of cache, as `rg
+    /// --dfa-size-limit` does. NUM may end in K, M or G.
+    #[arg(long, value_name = "NUM+SUFFIX?", value_parser = parse_size, help_heading = SEARCH)]
+    pub dfa_size_limit: Option<u64>,
+
+    /// Accepted for ripgrep command lines: kgrep always reads CRLF as a line
+    /// end (a line prints without its `\r`, and `$` matches before it), as
+    /// rlmgrep reads text.
+    #[arg(long, overrides_with = "no_crlf", help_heading = SEARCH)]
+    pub crlf: bool,
 
     /// Print the lines that do not match, as `rg --invert-match` does (the pattern
     /// is then read as a regex, or text with -F, never natural language). Long name
@@ -555,12 +639,28 @@ pub struct Flags {
     /// folder's entries by name (`a/f` before `a b/g`) or by their own time (a
     /// folder by the folder's, its files together). The lines of a file keep
     /// their order.
-    #[arg(long, value_name = "SORTBY", value_enum, overrides_with = "sortr", help_heading = OUTPUT)]
+    #[arg(long, value_name = "SORTBY", value_enum, overrides_with_all = ["sortr", "sort_files"], help_heading = OUTPUT)]
     pub sort: Option<SortBy>,
 
     /// Like --sort, descending (`--sortr modified`: the newest file first).
-    #[arg(long, value_name = "SORTBY", value_enum, overrides_with = "sort", help_heading = OUTPUT)]
+    #[arg(long, value_name = "SORTBY", value_enum, overrides_with_all = ["sort", "sort_files"], help_heading = OUTPUT)]
     pub sortr: Option<SortBy>,
+
+    /// The same as `--sort path`, as rg's (deprecated) --sort-files.
+    #[arg(long, overrides_with_all = ["sort", "sortr", "no_sort_files"], hide = true)]
+    pub sort_files: bool,
+
+    /// Flush the output after every line, as `rg --line-buffered` does (kgrep
+    /// prints when its search is done, so lines still come at once); the
+    /// default is a block at a time. The last of --line-buffered and
+    /// --block-buffered wins.
+    #[arg(long, overrides_with_all = ["block_buffered", "no_line_buffered"], help_heading = OUTPUT)]
+    pub line_buffered: bool,
+
+    /// Flush the output a block at a time (the default), as `rg
+    /// --block-buffered` does.
+    #[arg(long, overrides_with_all = ["line_buffered", "no_block_buffered"], help_heading = OUTPUT)]
+    pub block_buffered: bool,
 
     /// Print nothing on stdout, and on stderr only errors (the file counts with -v):
     /// the exit status says whether a line matched (0) or not (1). No model is
@@ -622,9 +722,19 @@ pub struct Flags {
 
     /// When to colour the output: auto (stdout is a terminal and NO_COLOR is unset),
     /// always (even into a pipe) or never. Colours: magenta paths, green line
-    /// numbers, bold red matched text.
+    /// numbers, bold red matched text (see --colors).
     #[arg(long, value_name = "WHEN", value_enum, help_heading = OUTPUT)]
     pub color: Option<ColorChoice>,
+
+    /// Change a colour, as `rg --colors` does: `TYPE:ATTRIBUTE:VALUE`, TYPE one
+    /// of path, line (numbers), column (and byte offsets) and match, ATTRIBUTE
+    /// fg, bg or style; a colour is black, blue, green, red, cyan, magenta,
+    /// yellow, white, a number up to 255 (`0x10` too) or `R,G,B`; a style
+    /// bold, nobold, intense, nointense, underline or nounderline; `TYPE:none`
+    /// clears TYPE. Repeatable: each applies to the ones before
+    /// (`--colors 'match:fg:blue' --colors 'line:none'`).
+    #[arg(long, value_name = "COLOR_SPEC", action = ArgAction::Append, help_heading = OUTPUT)]
+    pub colors: Vec<String>,
 
     /// Typed output fields, e.g. 'summary: str, files: list[str]'; prints sectioned
     /// text. Needs a model.
@@ -757,6 +867,15 @@ pub struct Flags {
     #[arg(short = 'v', long, help_heading = MISC)]
     pub verbose: bool,
 
+    /// The same as -v, for ripgrep command lines (`--debug`, `--trace`).
+    #[arg(long, alias = "trace", help_heading = MISC)]
+    pub debug: bool,
+
+    /// Say whether PCRE2 is available, as `rg --pcre2-version` does, and exit:
+    /// it is not (-P runs fancy-regex, written in Rust), so the status is 1.
+    #[arg(long, help_heading = MISC)]
+    pub pcre2_version: bool,
+
     /// Print each printed line's score, decomposed (query words on the line and
     /// near it, identifier bonus, line kind, file score), on stderr. `-v` does too.
     #[arg(long, help_heading = MISC)]
@@ -779,6 +898,94 @@ pub struct Flags {
     /// Print the version and exit.
     #[arg(long, action = ArgAction::Version, help_heading = MISC)]
     pub version: Option<bool>,
+
+    /// ripgrep's hidden negations (`--no-hidden`, `--ignore-vcs`, …).
+    #[command(flatten)]
+    pub negations: Negations,
+}
+
+/// The flags ripgrep 13 accepts, unlisted, to undo another given before them
+/// (`rg --no-column`, `--ignore-vcs`, `--messages`): a script or an alias that
+/// adds a flag can take it back. Each overrides its flag, the last given
+/// winning, so none is read after parsing: the flag it undoes is then unset.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct Negations {
+    #[arg(long, hide = true, overrides_with_all = ["pcre2", "engine", "auto_hybrid_regex", "no_auto_hybrid_regex"])]
+    pub no_pcre2: bool,
+    #[arg(long, hide = true, overrides_with_all = ["pcre2", "engine", "auto_hybrid_regex", "no_pcre2"])]
+    pub no_auto_hybrid_regex: bool,
+    #[arg(long, hide = true, overrides_with = "multiline")]
+    pub no_multiline: bool,
+    #[arg(long, hide = true, overrides_with = "multiline_dotall")]
+    pub no_multiline_dotall: bool,
+    #[arg(long, hide = true, overrides_with = "fixed_strings")]
+    pub no_fixed_strings: bool,
+    #[arg(long, hide = true, overrides_with = "hidden")]
+    pub no_hidden: bool,
+    #[arg(long, hide = true, overrides_with = "follow")]
+    pub no_follow: bool,
+    #[arg(long, hide = true, overrides_with = "search_zip")]
+    pub no_search_zip: bool,
+    #[arg(long, hide = true, overrides_with = "column")]
+    pub no_column: bool,
+    #[arg(long, hide = true, overrides_with = "text")]
+    pub no_text: bool,
+    #[arg(long, hide = true, overrides_with = "trim")]
+    pub no_trim: bool,
+    #[arg(long, hide = true, overrides_with = "sort_files")]
+    pub no_sort_files: bool,
+    #[arg(long, hide = true, overrides_with = "json")]
+    pub no_json: bool,
+    #[arg(long, hide = true, overrides_with = "max_columns_preview")]
+    pub no_max_columns_preview: bool,
+    #[arg(long, hide = true, overrides_with = "one_file_system")]
+    pub no_one_file_system: bool,
+    #[arg(long, hide = true, overrides_with = "stats")]
+    pub no_stats: bool,
+    #[arg(long, hide = true, overrides_with = "encoding")]
+    pub no_encoding: bool,
+    #[arg(long, hide = true, overrides_with = "glob_case_insensitive")]
+    pub no_glob_case_insensitive: bool,
+    #[arg(long, hide = true, overrides_with = "ignore_file_case_insensitive")]
+    pub no_ignore_file_case_insensitive: bool,
+    #[arg(long, hide = true, overrides_with = "crlf")]
+    pub no_crlf: bool,
+    #[arg(long, hide = true, overrides_with = "line_buffered")]
+    pub no_line_buffered: bool,
+    #[arg(long, hide = true, overrides_with = "block_buffered")]
+    pub no_block_buffered: bool,
+    #[arg(long, hide = true, overrides_with = "no_messages")]
+    pub messages: bool,
+    #[arg(long, hide = true, overrides_with = "no_ignore_messages")]
+    pub ignore_messages: bool,
+    #[arg(long, hide = true, overrides_with = "no_ignore")]
+    pub ignore: bool,
+    #[arg(long, hide = true, overrides_with = "no_ignore_dot")]
+    pub ignore_dot: bool,
+    #[arg(long, hide = true, overrides_with = "no_ignore_exclude")]
+    pub ignore_exclude: bool,
+    /// (Not `ignore_files`: that is --ignore-file's list.)
+    #[arg(long = "ignore-files", hide = true, overrides_with = "no_ignore_files")]
+    pub respect_ignore_files: bool,
+    #[arg(long, hide = true, overrides_with = "no_ignore_global")]
+    pub ignore_global: bool,
+    #[arg(long, hide = true, overrides_with = "no_ignore_parent")]
+    pub ignore_parent: bool,
+    #[arg(long, hide = true, overrides_with = "no_ignore_vcs")]
+    pub ignore_vcs: bool,
+    #[arg(long, hide = true, overrides_with = "no_require_git")]
+    pub require_git: bool,
+}
+
+/// `--engine`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Engine {
+    /// Rust's regex crate (no look-around or back-references).
+    Default,
+    /// The engine -P runs (look-around, back-references).
+    Pcre2,
+    /// The default engine, or -P's for a pattern only it runs.
+    Auto,
 }
 
 /// `--color`.
@@ -826,7 +1033,25 @@ impl Flags {
         let matches = Flags::command().try_get_matches_from(args)?;
         let mut flags = Flags::from_arg_matches(&matches)?;
         flags.apply_pretty(&matches);
+        flags.apply_aliases();
         Ok(flags)
+    }
+
+    /// ripgrep's other names for kgrep's settings: `--debug` and `--trace`
+    /// are -v, `--sort-files` is `--sort path`, `--engine pcre2` is -P and
+    /// `--auto-hybrid-regex` is `--engine auto` (the last of them given is
+    /// the only one left set: they override each other).
+    fn apply_aliases(&mut self) {
+        self.verbose |= self.debug;
+        if self.sort_files {
+            self.sort = Some(SortBy::Path);
+            self.sortr = None;
+        }
+        match self.engine {
+            Some(Engine::Pcre2) => self.pcre2 = true,
+            _ if self.auto_hybrid_regex => self.engine = Some(Engine::Auto),
+            _ => {}
+        }
     }
 
     fn apply_pretty(&mut self, matches: &clap::ArgMatches) {

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use bstr::ByteVec;
 use thiserror::Error;
 
-use super::flags::{ColorChoice, Flags, LearnTo, SortBy};
+use super::flags::{ColorChoice, Engine, Flags, LearnTo, SortBy};
 use crate::config::Config;
 use crate::judge::Thresholds;
 use crate::query::Matching;
@@ -214,6 +214,10 @@ pub struct Plan {
     pub ignore_files: Vec<PathBuf>,
     /// `-j`: threads to walk and search with (0: one a core).
     pub threads: usize,
+    /// `--colors`: the colours of paths, line numbers, columns and matches.
+    pub palette: crate::render::style::Palette,
+    /// `--line-buffered`: flush the results at every line.
+    pub line_buffered: bool,
     /// `-o`: print only the matched parts of each match line.
     pub only_matching: bool,
     /// `--replace`: what each match prints as (the pattern is then a regex).
@@ -279,6 +283,15 @@ pub enum PlanError {
     BadLlmConfig(String),
     #[error("invalid learn_to value '{0}' in config (expected user or project)")]
     BadLearnTo(String),
+    /// A `--colors` spec that does not parse: rg's message.
+    #[error("{0}")]
+    Colors(String),
+}
+
+/// A byte count as the regex engine takes it (a size past `usize` is as good
+/// as no limit).
+fn clamp_size(bytes: u64) -> usize {
+    usize::try_from(bytes).unwrap_or(usize::MAX)
 }
 
 /// Resolves flags, config and environment into a plan.
@@ -321,6 +334,12 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         // ('"   "' quoted still searches the spaces).
         return Err(PlanError::BlankPattern);
     }
+    // `--engine auto`: -P's engine for a pattern only it runs.
+    let pcre2 = flags.pcre2
+        || (flags.engine == Some(Engine::Auto)
+            && std::iter::once(&query)
+                .chain(&patterns)
+                .any(|p| crate::search::fancy::only_it_runs(p, flags.fixed_strings)));
     let mode = mode(&flags)?;
     let input = input(&flags, env)?;
     let (llm, llm_from) = llm_policy(&flags, config, env)?;
@@ -386,6 +405,8 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         stdout_is_tty: env.stdout_is_tty,
         color: color(flags.color, env.stdout_is_tty, env),
         answer_color: color(flags.color, env.stderr_is_tty, env),
+        palette: crate::render::style::Palette::from_specs(&flags.colors)
+            .map_err(PlanError::Colors)?,
         json: flags.json,
         listing: listing(&flags),
         files: flags.files,
@@ -401,13 +422,17 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
             line: flags.line_regexp,
             multiline: flags.multiline,
             dotall: flags.multiline_dotall,
-            pcre2: flags.pcre2,
+            pcre2,
+            ascii: flags.no_unicode,
+            size_limit: flags.regex_size_limit.map(clamp_size),
+            dfa_size_limit: flags.dfa_size_limit.map(clamp_size),
             invert: flags.invert_match,
             // Lists, counts and -q are what they are without it, as in rg.
             passthru: flags.passthru && listing(&flags) == Listing::Lines,
         },
         // --count-matches counts what -o would print. An inverted line holds
         // no match: it prints whole and counts once, as in rg.
+        line_buffered: flags.line_buffered,
         only_matching: (flags.only_matching || flags.count_matches) && !flags.invert_match,
         replace: flags.replace.clone(),
         stats: flags.stats,
@@ -423,6 +448,8 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
             files: !flags.no_ignore_files,
             require_git: !flags.no_require_git,
             one_file_system: flags.one_file_system,
+            case_insensitive: flags.ignore_file_case_insensitive,
+            messages: !flags.no_ignore_messages,
         },
         no_line_number: flags.no_line_number,
         no_filename: flags.no_filename,

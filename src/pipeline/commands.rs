@@ -89,6 +89,17 @@ pub(super) fn type_list(flags: &Flags) -> anyhow::Result<ExitStatus> {
     Ok(ExitStatus::Matched)
 }
 
+/// `--pcre2-version`: kgrep links no PCRE2, so it says so on stdout and
+/// exits 1, as a ripgrep built without PCRE2 does.
+pub(super) fn pcre2_version() -> anyhow::Result<ExitStatus> {
+    writeln!(
+        std::io::stdout().lock(),
+        "PCRE2 is not available in this build of kgrep (-P runs fancy-regex)."
+    )
+    .context("writing the PCRE2 version")?;
+    Ok(ExitStatus::NoMatch)
+}
+
 /// `--init-config`: write kgrep's default config unless one exists.
 pub(super) fn init_config(paths: &ConfigPaths) -> anyhow::Result<ExitStatus> {
     let path = paths

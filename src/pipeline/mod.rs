@@ -25,7 +25,7 @@ use crate::paths;
 use crate::render::found::Found;
 use crate::render::print::{self as output, answer_of, signature_output, write_answer};
 pub use commands::clap_exit;
-use commands::{generate, init_config, thesaurus_command, type_list};
+use commands::{generate, init_config, pcre2_version, thesaurus_command, type_list};
 use input::{gather, given_paths, process_env, walk_options, Gathered};
 use model::signature_spec;
 
@@ -59,6 +59,9 @@ pub fn run(flags: Flags) -> anyhow::Result<ExitStatus> {
     }
     if flags.type_list {
         return type_list(&flags);
+    }
+    if flags.pcre2_version {
+        return pcre2_version();
     }
     let dirs = paths::Env::from_process();
     let config_paths = ConfigPaths::from_env(&dirs);

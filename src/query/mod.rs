@@ -174,6 +174,12 @@ pub struct Matching {
     /// `-P`: the engine with look-around and back-references
     /// (`search::fancy`), for a regex.
     pub pcre2: bool,
+    /// `--no-unicode`: classes and case in ASCII only, `.` any byte.
+    pub ascii: bool,
+    /// `--regex-size-limit`: the largest compiled regex, in bytes.
+    pub size_limit: Option<usize>,
+    /// `--dfa-size-limit`: the regex engine's lazy DFA cache, in bytes.
+    pub dfa_size_limit: Option<usize>,
     /// `--invert-match`: the lines that do not match are the match lines.
     pub invert: bool,
     /// `--passthru` when lines print: every file searched is kept, one with

@@ -44,7 +44,7 @@ use std::ops::Range;
 use super::cells::{expand_tabs, str_width};
 use super::context::{context_groups, last_line, selected_lines, whole_file};
 use super::sanitize::sanitize;
-use super::style::{paint, write_painted, write_rg_painted, Painter, CYAN, GREEN, MAGENTA, MATCH};
+use super::style::{paint, write_painted, write_rg_painted, Painter, Palette, CYAN};
 use crate::document::Document;
 
 /// Separator between disjoint context groups of one file, unless
@@ -76,6 +76,8 @@ pub struct GrepOptions {
     pub tty: bool,
     /// Write ANSI colours (in either layout).
     pub color: bool,
+    /// The colours of paths, line numbers, columns and matches (`--colors`).
+    pub palette: Palette,
     /// Cut lines longer than this many bytes to a preview around their spans
     /// with `[... N bytes omitted]` markers ([`super::cut`]); `None` prints
     /// every line whole, byte for byte.
@@ -528,7 +530,7 @@ fn write_listed(
 /// coloured as a heading when asked; no line end.
 fn write_path(out: &mut dyn Write, key: &str, opts: &GrepOptions) -> io::Result<()> {
     let path = printed_path(key, opts);
-    write_rg_painted(out, &shown(&path, opts.tty), MAGENTA, opts.color)
+    write_rg_painted(out, &shown(&path, opts.tty), &opts.palette.path, opts.color)
 }
 
 /// A key's [`heading`] as the grep-style output prints it: each `/` as
@@ -1007,7 +1009,9 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io:
         match *row {
             // `-I`: no heading, and no line for it.
             Row::Heading(_) if opts.no_paths => continue,
-            Row::Heading(key) => write_painted(out, &printed_path(key, opts), MAGENTA, color)?,
+            Row::Heading(key) => {
+                write_painted(out, &printed_path(key, opts), &opts.palette.path, color)?
+            }
             Row::Line {
                 number,
                 is_match,
@@ -1022,9 +1026,13 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io:
                 write_prefix(
                     out,
                     &row_prefix(number, is_match, (spans, known), at, opts),
-                    color,
+                    line_color(opts),
                 )?;
-                let painter = (color, write_painted as Painter);
+                let painter = (
+                    color,
+                    write_painted as Painter,
+                    opts.palette.matched.as_str(),
+                );
                 write_body(out, (text, start), spans, omitted, page, painter, false)?;
             }
             Row::Omitted {
@@ -1038,7 +1046,7 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io:
                 write_prefix(
                     out,
                     &row_prefix(number, is_match, (spans, known), at, opts),
-                    color,
+                    line_color(opts),
                 )?;
                 out.write_all(omitted_text(is_match, matches).as_bytes())?;
             }
@@ -1051,8 +1059,14 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io:
                 cut,
             } => {
                 let prefix = line_prefix(number, true, Some(column), offset, opts);
-                write_prefix(out, &prefix, color)?;
-                write_part(out, text, cut, page, (color, write_painted))?;
+                write_prefix(out, &prefix, line_color(opts))?;
+                write_part(
+                    out,
+                    text,
+                    cut,
+                    page,
+                    (color, write_painted, &opts.palette.matched),
+                )?;
             }
             Row::GroupBreak => write_separator(out, opts, false)?,
             Row::FileBreak => {}
@@ -1071,14 +1085,14 @@ fn write_part(
     text: &[u8],
     cut: Option<(usize, usize)>,
     page: Option<u32>,
-    (color, paint): (bool, Painter),
+    (color, paint, sgr): (bool, Painter, &str),
 ) -> io::Result<()> {
     let Some(omitted) = cut else {
         return out.write_all(omitted_text(true, None).as_bytes());
     };
     let (before, after) = super::cut::marks(omitted);
     out.write_all(before.as_bytes())?;
-    paint(out, text, MATCH, color && !text.is_empty())?;
+    paint(out, text, sgr, color && !text.is_empty())?;
     out.write_all(after.as_bytes())?;
     out.write_all(page_suffix(page).as_bytes())
 }
@@ -1092,14 +1106,14 @@ fn write_body(
     spans: &[Range<usize>],
     omitted: (usize, usize),
     page: Option<u32>,
-    (color, paint): (bool, Painter),
+    (color, paint, sgr): (bool, Painter, &str),
     tty: bool,
 ) -> io::Result<()> {
     let (before, after) = super::cut::marks(omitted);
     out.write_all(before.as_bytes())?;
     let spans = shifted(spans, start, text.len());
     for (piece, matched) in segments(text, &spans) {
-        paint(out, &shown(piece, tty), MATCH, color && matched)?;
+        paint(out, &shown(piece, tty), sgr, color && matched)?;
     }
     out.write_all(after.as_bytes())?;
     out.write_all(page_suffix(page).as_bytes())
@@ -1143,21 +1157,32 @@ fn write_flat(
     // an offset too.
     let write_fields = |out: &mut dyn Write, path: &[u8], fields: &Prefix<'_>| -> io::Result<()> {
         if !opts.no_paths {
-            write_rg_painted(out, path, MAGENTA, color)?;
+            write_rg_painted(out, path, &opts.palette.path, color)?;
             out.write_all(if opts.null { b"\0" } else { fields.mark })?;
         }
         if let Some(number) = &fields.number {
-            write_rg_painted(out, number.as_bytes(), GREEN, color)?;
+            write_rg_painted(out, number.as_bytes(), &opts.palette.line, color)?;
             out.write_all(fields.mark)?;
         }
         let column = fields.column.map(|c| c as u64);
         for field in [column, fields.offset].into_iter().flatten() {
-            write_rg_painted(out, field.to_string().as_bytes(), "", color)?;
+            write_rg_painted(
+                out,
+                field.to_string().as_bytes(),
+                &opts.palette.column,
+                color,
+            )?;
             out.write_all(fields.mark)?;
         }
         Ok(())
     };
-    let painter = (color, write_rg_painted as Painter);
+    // rg leaves the matches plain when `--colors match:none` cleared their
+    // colour (its other fields still print between resets).
+    let painter = (
+        color && !opts.palette.matched.is_empty(),
+        write_rg_painted as Painter,
+        opts.palette.matched.as_str(),
+    );
     for row in rows {
         match *row {
             Row::Heading(key) => path = shown(&printed_path(key, opts), tty).into_owned(),
@@ -1277,14 +1302,24 @@ fn flat_places<'s>(
     places
 }
 
+/// The line numbers' colour when the output is coloured (`None`: plain).
+fn line_color(opts: &GrepOptions) -> Option<&str> {
+    opts.color.then_some(opts.palette.line.as_str())
+}
+
 /// A pipe line's `N:` or `N-` (`N:COL:`, `COL:`) and its tab; nothing when
 /// `-N` leaves no field.
-fn write_prefix(out: &mut dyn Write, prefix: &Prefix, color: bool) -> io::Result<()> {
+fn write_prefix(out: &mut dyn Write, prefix: &Prefix, color: Option<&str>) -> io::Result<()> {
     if prefix.is_empty() {
         return Ok(());
     }
     if let Some(number) = &prefix.number {
-        write_painted(out, number.as_bytes(), GREEN, color)?;
+        write_painted(
+            out,
+            number.as_bytes(),
+            color.unwrap_or_default(),
+            color.is_some(),
+        )?;
         out.write_all(prefix.mark)?;
     }
     out.write_all(&prefix.rest())?;
@@ -1341,7 +1376,7 @@ fn segments<'a>(text: &'a [u8], spans: &[Range<usize>]) -> Vec<(&'a [u8], bool)>
 
 /// A terminal line's `N:` or `N-` (`N:COL:`, `COL:`) and its tab, expanded;
 /// and the column after them. Nothing when `-N` leaves no field.
-fn tty_prefix(prefix: &Prefix, color: bool) -> (String, usize) {
+fn tty_prefix(prefix: &Prefix, color: Option<&str>) -> (String, usize) {
     if prefix.is_empty() {
         return (String::new(), 0);
     }
@@ -1349,7 +1384,10 @@ fn tty_prefix(prefix: &Prefix, color: bool) -> (String, usize) {
     // A separator's bytes as the terminal's text (sanitised, as a line's).
     let mark = sanitize(prefix.mark);
     if let Some(number) = &prefix.number {
-        line = format!("{}{mark}", paint(number, GREEN, color));
+        line = format!(
+            "{}{mark}",
+            paint(number, color.unwrap_or_default(), color.is_some())
+        );
     }
     let rest = sanitize(&prefix.rest()).into_owned();
     line.push_str(&rest);
@@ -1390,7 +1428,7 @@ fn tty_row(row: &Row<'_>, opts: &GrepOptions) -> String {
     match *row {
         Row::Heading(key) => {
             let text = expand_tabs(&sanitize(&printed_path(key, opts)), 0);
-            paint(&text, MAGENTA, color)
+            paint(&text, &opts.palette.path, color)
         }
         Row::Line {
             number,
@@ -1404,14 +1442,14 @@ fn tty_row(row: &Row<'_>, opts: &GrepOptions) -> String {
             known,
         } => {
             let prefix = row_prefix(number, is_match, (spans, known), at, opts);
-            let (mut line, mut column) = tty_prefix(&prefix, color);
+            let (mut line, mut column) = tty_prefix(&prefix, line_color(opts));
             let (before, after) = super::cut::marks(omitted);
             column += str_width(&before);
             line.push_str(&before);
             for (piece, matched) in segments(text, &shifted(spans, start, text.len())) {
                 let piece = expand_tabs(&sanitize(piece), column);
                 column += str_width(&piece);
-                line.push_str(&paint(&piece, MATCH, color && matched));
+                line.push_str(&paint(&piece, &opts.palette.matched, color && matched));
             }
             column += str_width(&after);
             line.push_str(&after);
@@ -1427,7 +1465,7 @@ fn tty_row(row: &Row<'_>, opts: &GrepOptions) -> String {
             known,
         } => {
             let prefix = row_prefix(number, is_match, (spans, known), at, opts);
-            let (mut line, _) = tty_prefix(&prefix, color);
+            let (mut line, _) = tty_prefix(&prefix, line_color(opts));
             line.push_str(&omitted_text(is_match, matches));
             line
         }
@@ -1440,7 +1478,7 @@ fn tty_row(row: &Row<'_>, opts: &GrepOptions) -> String {
             cut,
         } => {
             let prefix = line_prefix(number, true, Some(column), offset, opts);
-            let (mut line, mut column) = tty_prefix(&prefix, color);
+            let (mut line, mut column) = tty_prefix(&prefix, line_color(opts));
             let Some(omitted) = cut else {
                 line.push_str(&omitted_text(true, None));
                 return line;
@@ -1450,7 +1488,11 @@ fn tty_row(row: &Row<'_>, opts: &GrepOptions) -> String {
             line.push_str(&before);
             let part = expand_tabs(&sanitize(text), column);
             column += str_width(&part);
-            line.push_str(&paint(&part, MATCH, color && !part.is_empty()));
+            line.push_str(&paint(
+                &part,
+                &opts.palette.matched,
+                color && !part.is_empty(),
+            ));
             column += str_width(&after);
             line.push_str(&after);
             line.push_str(&expand_tabs(&page_suffix(page), column));

@@ -36,10 +36,20 @@ use crate::report::{self, Spotter};
 use crate::signature::Spec;
 use crate::walk;
 
+/// Where the results go: stdout a block at a time, or flushed at every line
+/// with `--line-buffered` (as rg's).
+fn results_out(plan: &Plan) -> Box<dyn Write> {
+    let stdout = std::io::stdout().lock();
+    if plan.line_buffered {
+        Box::new(std::io::LineWriter::new(stdout))
+    } else {
+        Box::new(std::io::BufWriter::new(stdout))
+    }
+}
+
 /// Prints the selected lines; returns how many match lines were printed.
 pub(crate) fn print(plan: &Plan, found: &Found, read: &ReadOptions) -> anyhow::Result<usize> {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = results_out(plan);
     let printed = write_grep_to(&mut out, plan, found, read)?;
     out.flush().context("writing results")?;
     Ok(printed)
@@ -145,6 +155,7 @@ pub(crate) fn write_grep_counted(
         max_count: plan.max_count,
         tty: plan.stdout_is_tty,
         color: plan.color,
+        palette: plan.palette.clone(),
         long_lines,
         only_matching: plan.only_matching,
         flat: plan.flat.map(|columns| grep::Flat { columns }),
@@ -215,13 +226,14 @@ pub(crate) fn print_paths(plan: &Plan, keys: &[String]) -> anyhow::Result<()> {
     let opts = GrepOptions {
         tty: plan.stdout_is_tty,
         color: plan.color,
+        palette: plan.palette.clone(),
         path_separator: plan.path_separator,
         null: plan.null,
         // `-c --include-zero`'s `:0` lines lose their path as the counts do.
         no_paths: plan.no_filename,
         ..GrepOptions::default()
     };
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = results_out(plan);
     grep::write_paths(&mut out, keys.iter().map(String::as_str), &opts)
         .and_then(|_| out.flush())
         .context("writing results")
@@ -230,9 +242,7 @@ pub(crate) fn print_paths(plan: &Plan, keys: &[String]) -> anyhow::Result<()> {
 /// `--json`: every selected file's messages, then the summary (always).
 /// Returns how many match lines were printed.
 pub(crate) fn print_json(plan: &Plan, found: &Found, read: &ReadOptions) -> anyhow::Result<usize> {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    write_json_to(&mut out, plan, found, read)
+    write_json_to(&mut results_out(plan), plan, found, read)
 }
 
 /// Writes `--json` to `out`; returns how many match lines were printed.

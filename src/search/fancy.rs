@@ -70,17 +70,35 @@ impl FancyMatcher {
         };
         let ignore_case =
             matching.ignore_case || (matching.smart_case && !has_upper_case_literal(pattern));
-        let re = RegexBuilder::new(&wrapped)
+        let mut builder = RegexBuilder::new(&wrapped);
+        builder
             .case_insensitive(ignore_case)
             // `^` and `$` hold at every line's ends, as in ripgrep (a line
             // may come with its `\n`; with -U the text holds many).
             .multi_line(true)
             .dot_matches_new_line(matching.multiline && matching.dotall)
-            .build()
-            .map_err(|e| FancyError(e.to_string()))?;
+            .unicode_mode(!matching.ascii);
+        if let Some(bytes) = matching.size_limit {
+            builder.delegate_size_limit(bytes);
+        }
+        if let Some(bytes) = matching.dfa_size_limit {
+            builder.delegate_dfa_size_limit(bytes);
+        }
+        let re = builder.build().map_err(|e| FancyError(e.to_string()))?;
         let names = re.capture_names().map(|n| n.map(str::to_string)).collect();
         Ok(FancyMatcher { re, names })
     }
+}
+
+/// Whether `pattern` is a regex only this engine runs, so that `--engine
+/// auto` gives it this one: it writes look-around or a back-reference, the
+/// default engine refuses it and this one compiles it. Text searched with
+/// -F never is.
+pub fn only_it_runs(pattern: &str, fixed: bool) -> bool {
+    !fixed
+        && crate::query::regex_only_syntax(pattern)
+        && grep_regex::RegexMatcher::new(pattern).is_err()
+        && Regex::new(pattern).is_ok()
 }
 
 /// Whether `pattern` spells an upper-case letter itself, not in an escape

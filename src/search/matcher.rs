@@ -849,7 +849,8 @@ pub fn exact(q: &Query) -> anyhow::Result<Option<ExactMatcher>> {
             .map(|m| Some(ExactMatcher::Fancy(m)))
             .map_err(|e| anyhow::anyhow!("invalid regex {text:?} (-P): {e}"));
     }
-    RegexMatcherBuilder::new()
+    let mut builder = RegexMatcherBuilder::new();
+    builder
         .fixed_strings(fixed)
         .case_insensitive(q.matching.ignore_case)
         .case_smart(q.matching.smart_case)
@@ -859,6 +860,14 @@ pub fn exact(q: &Query) -> anyhow::Result<Option<ExactMatcher>> {
         // this is for; without `-U` each line is matched on its own anyway.
         .multi_line(q.matching.multiline)
         .dot_matches_new_line(q.matching.multiline && q.matching.dotall)
+        .unicode(!q.matching.ascii);
+    if let Some(bytes) = q.matching.size_limit {
+        builder.size_limit(bytes);
+    }
+    if let Some(bytes) = q.matching.dfa_size_limit {
+        builder.dfa_size_limit(bytes);
+    }
+    builder
         .build(text)
         .map(|m| Some(ExactMatcher::Regex(m)))
         .with_context(|| format!("invalid regex {text:?}"))

@@ -161,6 +161,11 @@ pub struct IgnoreRules {
     pub require_git: bool,
     /// `--one-file-system`: stay on each path argument's file system.
     pub one_file_system: bool,
+    /// `--ignore-file-case-insensitive`: ignore files' globs match in any case.
+    pub case_insensitive: bool,
+    /// Report a line of an ignore file that does not parse (not with
+    /// `--no-ignore-messages`).
+    pub messages: bool,
 }
 
 impl Default for IgnoreRules {
@@ -174,6 +179,8 @@ impl Default for IgnoreRules {
             files: true,
             require_git: true,
             one_file_system: false,
+            case_insensitive: false,
+            messages: true,
         }
     }
 }
@@ -569,7 +576,7 @@ impl Filter {
             overrides: Arc::new(overrides),
             types,
             ignore_files: if opts.ignores.files {
-                readable_ignore_files(&opts.ignore_files, cwd, opts.voice)
+                readable_ignore_files(&opts.ignore_files, cwd, opts.voice, opts.ignores.messages)
             } else {
                 Vec::new()
             },
@@ -596,15 +603,21 @@ impl Filter {
 
 /// The `--ignore-file`s that can be read; each problem (a missing file, a bad
 /// glob line) is warned about once, not once a directory argument, and the
-/// search goes on, as in rg. A file whose every line is bad still counts.
-fn readable_ignore_files(files: &[PathBuf], cwd: &Path, voice: messages::Voice) -> Vec<PathBuf> {
+/// search goes on, as in rg (`--no-ignore-messages` says nothing of either).
+/// A file whose every line is bad still counts.
+fn readable_ignore_files(
+    files: &[PathBuf],
+    cwd: &Path,
+    voice: messages::Voice,
+    say: bool,
+) -> Vec<PathBuf> {
     files
         .iter()
         .filter(|file| {
             let mut builder = GitignoreBuilder::new(cwd);
             let problem = builder.add(cwd.join(file));
             let unreadable = problem.as_ref().is_some_and(|err| err.io_error().is_some());
-            if let Some(err) = problem {
+            if let Some(err) = problem.filter(|_| say) {
                 messages::warn_in(
                     voice,
                     &format!("{}: {}", file.display(), describe_partial(&err)),
@@ -778,6 +791,7 @@ where
         shared: Shared {
             root,
             voice: opts.voice,
+            ignore_messages: opts.ignores.messages,
             cwd,
             filter,
             once,
@@ -812,7 +826,8 @@ fn walk_builder(root: &Root, opts: &WalkOptions, cwd: &Path, filter: &Filter) ->
         .ignore(any && rules.dot)
         .git_ignore(any && rules.vcs)
         .git_global(any && rules.vcs && rules.global)
-        .git_exclude(any && rules.vcs && rules.exclude);
+        .git_exclude(any && rules.vcs && rules.exclude)
+        .ignore_case_insensitive(rules.case_insensitive);
     // `.rgignore` holds with --no-ignore-dot, which names `.ignore` only, as
     // ripgrep 13 reads it.
     if any {
@@ -845,6 +860,8 @@ fn should_enter(dent: &DirEntry, overrides: &Override) -> bool {
 struct Shared<'s, 'o> {
     root: &'s Root,
     voice: messages::Voice,
+    /// `IgnoreRules::messages`.
+    ignore_messages: bool,
     cwd: &'s Path,
     filter: &'s Filter,
     once: &'s Once<'o>,
@@ -878,7 +895,15 @@ struct Collector<'s, 'o, V> {
 impl<V: Visitor> ParallelVisitor for Collector<'_, '_, V> {
     fn visit(&mut self, entry: Result<DirEntry, ignore::Error>) -> WalkState {
         match entry {
-            Ok(dent) => self.consider(dent),
+            Ok(dent) => {
+                // A line of an ignore file that does not parse comes with the
+                // folder that holds it, as a warning: the walk goes on
+                // without that line, as rg's does.
+                if let Some(err) = dent.error().filter(|_| self.shared.ignore_messages) {
+                    messages::warn_in(self.shared.voice, &describe(err, self.shared.cwd));
+                }
+                self.consider(dent)
+            }
             Err(err) => messages::error_in(self.shared.voice, &describe(&err, self.shared.cwd)),
         }
         if self.visitor.done() {

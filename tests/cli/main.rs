@@ -44,6 +44,7 @@ mod query_reading;
 mod ranking;
 mod readme;
 mod reads;
+mod rg_flags;
 mod run_together;
 mod schema;
 mod settled;

@@ -1,0 +1,344 @@
+//! The ripgrep 13 flags that only a ripgrep command line brings: the hidden
+//! negations that undo a flag given before them (`--no-column`,
+//! `--ignore-vcs`, `--messages`), `--engine` and `--auto-hybrid-regex`,
+//! `--no-unicode`, the regex size limits, the ignore files' messages and case,
+//! `--pcre2-version`, `--colors`, and the flags kgrep accepts with ripgrep's
+//! meaning but nothing to change (`--mmap`, `--crlf`, `--no-config`).
+//! Expected bytes were checked with rg 13 on the same files.
+
+use crate::harness::{Dir, Run};
+
+fn lines() -> Dir {
+    let d = Dir::new();
+    d.write("e.txt", "foobar\nfoobaz\nbar foo\n\u{3c3} word\n");
+    d
+}
+
+/// `run` printed exactly what `base` printed, and exited the same way.
+fn same_as(run: &Run, base: &Run) {
+    assert_eq!(
+        run.stdout, base.stdout,
+        "{}\nvs\n{}",
+        run.describe, base.describe
+    );
+    assert_eq!(run.code, base.code, "{}", run.describe);
+}
+
+#[test]
+fn a_negation_undoes_the_flag_given_before_it_and_the_last_one_wins() {
+    let d = lines();
+    d.write(".hidden.txt", "foo hidden\n");
+    let pairs: [(&str, &str); 8] = [
+        ("--column", "--no-column"),
+        ("--hidden", "--no-hidden"),
+        ("--trim", "--no-trim"),
+        ("-F", "--no-fixed-strings"),
+        ("--stats", "--no-stats"),
+        ("-E=latin1", "--no-encoding"),
+        ("--glob-case-insensitive", "--no-glob-case-insensitive"),
+        ("--sort-files", "--no-sort-files"),
+    ];
+    for (flag, negation) in pairs {
+        let plain = d.run(&["-g", "*.TXT", "-l", "fo+", "."]);
+        let undone = d.run(&[flag, negation, "-g", "*.TXT", "-l", "fo+", "."]);
+        same_as(&undone, &plain);
+        let kept = d.run(&[negation, flag, "-g", "*.TXT", "-l", "fo+", "."]);
+        let alone = d.run(&[flag, "-g", "*.TXT", "-l", "fo+", "."]);
+        same_as(&kept, &alone);
+    }
+    // The one whose flag changes these lines: `rg --column 'fo+' e.txt`.
+    d.run(&["--column", "--no-column", "--no-heading", "fo+", "e.txt"])
+        .code(0)
+        .stdout_is("./e.txt:1:foobar\n./e.txt:2:foobaz\n./e.txt:3:bar foo\n");
+    d.run(&["--no-column", "--column", "--no-heading", "fo+", "e.txt"])
+        .code(0)
+        .stdout_is("./e.txt:1:1:foobar\n./e.txt:2:1:foobaz\n./e.txt:3:5:bar foo\n");
+    d.run(&["--hidden", "--no-hidden", "-l", "hidden", "."])
+        .code(1);
+    d.run(&["--no-hidden", "--hidden", "-l", "\"foo hidden\"", "."])
+        .code(0)
+        // rlmgrep's heading rule: a key that starts with `.` keeps no `./`.
+        .stdout_is(".hidden.txt\n");
+}
+
+#[test]
+fn the_ignore_negations_restore_each_ignore_file() {
+    let d = lines();
+    d.write(".ignore", "skipped.txt\n");
+    d.write("skipped.txt", "foobar\n");
+    d.run(&["-l", "-F", "foobar", "."])
+        .code(0)
+        .stdout_is("./e.txt\n");
+    for (flag, negation) in [
+        ("--no-ignore", "--ignore"),
+        ("--no-ignore-dot", "--ignore-dot"),
+    ] {
+        d.run(&[flag, "-l", "-F", "foobar", "."])
+            .code(0)
+            .stdout_is("./e.txt\n./skipped.txt\n");
+        d.run(&[flag, negation, "-l", "-F", "foobar", "."])
+            .code(0)
+            .stdout_is("./e.txt\n");
+    }
+    // `--messages` undoes `--no-messages`: the missing path is reported.
+    d.run(&["--no-messages", "-F", "foobar", "e.txt", "missing.txt"])
+        .code(2)
+        .stderr_lacks("missing.txt");
+    d.run(&[
+        "--no-messages",
+        "--messages",
+        "-F",
+        "foobar",
+        "e.txt",
+        "missing.txt",
+    ])
+    .code(2)
+    .stderr_has("missing.txt: No such file or directory");
+}
+
+#[test]
+fn engine_auto_runs_look_around_with_the_engine_of_p() {
+    let d = lines();
+    // `rg --engine auto 'foo(?=bar)' e.txt` prints `foobar`.
+    let p = d.run(&["-P", "foo(?=bar)", "e.txt"]);
+    p.code(0).stdout_is("./e.txt\n1:\tfoobar\n");
+    for flags in [
+        &["--engine", "auto"][..],
+        &["--auto-hybrid-regex"],
+        &["--engine", "pcre2"],
+        &["--engine", "default", "--engine", "auto"],
+        &["--no-auto-hybrid-regex", "--auto-hybrid-regex"],
+    ] {
+        let run = d.run(&[flags, &["foo(?=bar)", "e.txt"][..]].concat());
+        same_as(&run, &p);
+    }
+    // A pattern the default engine runs keeps it (its -o parts, as rg's).
+    d.run(&["--engine", "auto", "-o", "fo+b", "e.txt"])
+        .code(0)
+        .stdout_is("./e.txt\n1:\tfoob\n2:\tfoob\n");
+    // The last of -P, --engine, --auto-hybrid-regex and --no-pcre2 wins: the
+    // default engine refuses look-around, so the words are searched, and
+    // stderr says so, as without any of them.
+    let words = d.run(&["foo(?=bar)", "e.txt"]);
+    for flags in [
+        &["-P", "--no-pcre2"][..],
+        &["-P", "--engine", "default"],
+        &["--auto-hybrid-regex", "--no-auto-hybrid-regex"],
+        &["--engine", "auto", "--no-pcre2"],
+    ] {
+        let run = d.run(&[flags, &["foo(?=bar)", "e.txt"][..]].concat());
+        same_as(&run, &words);
+        run.stderr_has("is not one the default engine runs");
+    }
+}
+
+#[test]
+fn no_unicode_matches_classes_in_ascii_only() {
+    let d = lines();
+    // `rg -o '\w+' e.txt` and `rg --no-unicode -o '\w+' e.txt`, in kgrep's layout.
+    let unicode = "./e.txt\n1:\tfoobar\n2:\tfoobaz\n3:\tbar\n3:\tfoo\n4:\t\u{3c3}\n4:\tword\n";
+    let ascii = "./e.txt\n1:\tfoobar\n2:\tfoobaz\n3:\tbar\n3:\tfoo\n4:\tword\n";
+    d.run(&["-o", r"\w+", "e.txt"]).code(0).stdout_is(unicode);
+    for flag in ["--no-unicode", "--no-pcre2-unicode"] {
+        d.run(&[flag, "-o", r"\w+", "e.txt"])
+            .code(0)
+            .stdout_is(ascii);
+        d.run(&[flag, "-P", "-o", r"\w+", "e.txt"])
+            .code(0)
+            .stdout_is(ascii);
+    }
+    for flag in ["--unicode", "--pcre2-unicode"] {
+        d.run(&["--no-unicode", flag, "-o", r"\w+", "e.txt"])
+            .code(0)
+            .stdout_is(unicode);
+    }
+}
+
+#[test]
+fn the_regex_size_limits_refuse_a_regex_too_large_in_one_line() {
+    let d = lines();
+    let run = d.run(&["--regex-size-limit", "10", "a{1000}", "e.txt"]);
+    run.code(2).stderr_has("size limit").stdout_is("");
+    assert_eq!(
+        run.stderr
+            .lines()
+            .filter(|l| l.contains("size limit"))
+            .count(),
+        1
+    );
+    d.run(&[
+        "--regex-size-limit",
+        "1M",
+        "--dfa-size-limit",
+        "2M",
+        "o{2}b",
+        "e.txt",
+    ])
+    .code(0)
+    .stdout_is("./e.txt\n1:\tfoobar\n2:\tfoobaz\n");
+    d.run(&["--regex-size-limit", "10X", "o{2}b", "e.txt"])
+        .code(2)
+        .stderr_has("invalid format for size '10X'");
+}
+
+#[test]
+fn a_bad_ignore_file_line_is_reported_unless_no_ignore_messages() {
+    let d = lines();
+    d.write(".ignore", "[z-a]\n*.log\n");
+    d.write("b.log", "foobar\n");
+    // rg 13 prints `./.ignore: line 1: error parsing glob '[z-a]': invalid
+    // range; 'z' > 'a'`, ignores b.log by the good line and exits 0; kgrep's
+    // line names the file as its other walk errors do.
+    let run = d.run(&["-l", "-F", "foobar", "."]);
+    run.code(0).stdout_is("./e.txt\n").stderr_has(
+        "kgrep: .ignore: line 1: error parsing glob '[z-a]': invalid range; 'z' > 'a'\n",
+    );
+    d.run(&["--no-ignore-messages", "-l", "-F", "foobar", "."])
+        .code(0)
+        .stdout_is("./e.txt\n")
+        .stderr_lacks("error parsing glob");
+    d.run(&[
+        "--no-ignore-messages",
+        "--ignore-messages",
+        "-l",
+        "-F",
+        "foobar",
+        ".",
+    ])
+    .code(0)
+    .stderr_has("error parsing glob '[z-a]'");
+    // An --ignore-file's problems too.
+    d.run(&[
+        "--no-ignore-messages",
+        "--ignore-file",
+        "none.txt",
+        "-l",
+        "-F",
+        "foobar",
+        ".",
+    ])
+    .code(0)
+    .stderr_lacks("none.txt");
+}
+
+#[test]
+fn ignore_file_case_insensitive_reads_ignore_globs_in_any_case() {
+    let d = lines();
+    d.write(".ignore", "*.log\n");
+    d.write("B.LOG", "foobar\n");
+    // `rg -l foobar` lists B.LOG; with --ignore-file-case-insensitive it does not.
+    d.run(&["-l", "-F", "foobar", "."])
+        .code(0)
+        .stdout_is("./B.LOG\n./e.txt\n");
+    d.run(&["--ignore-file-case-insensitive", "-l", "-F", "foobar", "."])
+        .code(0)
+        .stdout_is("./e.txt\n");
+    d.run(&[
+        "--ignore-file-case-insensitive",
+        "--no-ignore-file-case-insensitive",
+        "-l",
+        "-F",
+        "foobar",
+        ".",
+    ])
+    .code(0)
+    .stdout_is("./B.LOG\n./e.txt\n");
+}
+
+#[test]
+fn pcre2_version_says_there_is_none_and_exits_1() {
+    let d = Dir::new();
+    d.run(&["--pcre2-version"])
+        .code(1)
+        .stdout_is("PCRE2 is not available in this build of kgrep (-P runs fancy-regex).\n");
+}
+
+#[test]
+fn flags_with_nothing_to_change_are_accepted_and_change_nothing() {
+    let d = lines();
+    d.write("crlf.txt", "foobar\r\nother\r\n");
+    let plain = d.run(&["fo+b", "."]);
+    plain.code(0);
+    for flags in [
+        &["--mmap"][..],
+        &["--no-mmap"],
+        &["--crlf"],
+        &["--crlf", "--no-crlf"],
+        &["--no-config"],
+        &["--line-buffered"],
+        &["--block-buffered"],
+        &["--line-buffered", "--no-line-buffered"],
+        &["--block-buffered", "--no-block-buffered"],
+    ] {
+        let run = d.run(&[flags, &["fo+b", "."][..]].concat());
+        same_as(&run, &plain);
+    }
+    // `$` matches before a CRLF, as rg's with --crlf.
+    d.run(&["--crlf", "-o", "bar$", "crlf.txt"])
+        .code(0)
+        .stdout_is("./crlf.txt\n1:\tbar\n");
+    // --debug and --trace are -v.
+    for flag in ["--debug", "--trace"] {
+        d.run(&[flag, "-F", "foobar", "e.txt"])
+            .code(0)
+            .stderr_has("query: literal \"foobar\"");
+    }
+}
+
+#[test]
+fn colors_changes_each_field_as_rgs_specs_do() {
+    let d = lines();
+    let specs = [
+        "--colors",
+        "match:fg:blue",
+        "--colors",
+        "line:none",
+        "--colors",
+        "column:fg:0x10",
+        "--colors",
+        "path:style:underline",
+    ];
+    let rest = [
+        "--color",
+        "always",
+        "--no-heading",
+        "--column",
+        "-m",
+        "2",
+        "-F",
+        "foo",
+        ".",
+    ];
+    // `rg -n --color always --colors … --no-heading --column -m 2 -F foo .`,
+    // byte for byte: a cleared field still prints between resets, bold kept
+    // from rg's default match style.
+    d.run(&[&specs[..], &rest[..]].concat()).code(0).stdout_is(
+        "\x1b[0m\x1b[4m\x1b[35m./e.txt\x1b[0m:\x1b[0m1\x1b[0m:\x1b[0m\x1b[38;5;16m1\x1b[0m:\
+         \x1b[0m\x1b[1m\x1b[34mfoo\x1b[0mbar\n\
+         \x1b[0m\x1b[4m\x1b[35m./e.txt\x1b[0m:\x1b[0m2\x1b[0m:\x1b[0m\x1b[38;5;16m1\x1b[0m:\
+         \x1b[0m\x1b[1m\x1b[34mfoo\x1b[0mbaz\n",
+    );
+    // `match:none` leaves the matches plain, as rg's.
+    d.run(&[&["--colors", "match:none"][..], &rest[..]].concat())
+        .code(0)
+        .stdout_has("\x1b[0m:foobar\n")
+        .stdout_lacks("\x1b[31m");
+    // rlmgrep's layout takes the same colours.
+    d.run(&[
+        "--colors",
+        "match:fg:blue",
+        "--color",
+        "always",
+        "-F",
+        "foobar",
+        "e.txt",
+    ])
+    .code(0)
+    .stdout_has("\x1b[1m\x1b[34mfoobar\x1b[0m");
+    // A bad spec is one line, rg's message, exit 2.
+    let bad = d.run(&["--colors", "path:fg:purple", "-F", "foo", "."]);
+    bad.code(2).stdout_is("").stderr_is(
+        "kgrep: unrecognized color name 'purple'. Choose from: black, blue, green, red, \
+         cyan, magenta, yellow, white\n",
+    );
+}
