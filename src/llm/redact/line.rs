@@ -325,6 +325,21 @@ static QUOTED_ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
+/// A secret's name as a literal, then a literal: the next argument
+/// (`define('DB_PASSWORD', '…')`), an index assigned (`ENV["API_KEY"] =
+/// "…"`, `||=`, `??=`), an XML `key="…" value="…"` pair.
+static NAMED_LITERAL: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r#"(?:"([A-Za-z_][A-Za-z0-9_.\-]*)"|'([A-Za-z_][A-Za-z0-9_.\-]*)')(?:\s*,|\s*\]\s*(?:\|\||\?\?)?=|\s+value\s*=)\s*(?:"([^"\n]*)"|'([^'\n]*)')"#,
+    )
+});
+
+/// `<password>…</password>`, `<ns:secret>…</ns:secret>`: an XML element's
+/// text on one line (the names compared in code).
+static XML_ELEMENT: LazyLock<Regex> = LazyLock::new(|| {
+    regex(r"<([A-Za-z_][A-Za-z0-9_.:\-]*)>([^<>\s]+)</([A-Za-z_][A-Za-z0-9_.:\-]*)>")
+});
+
 /// C's `#define DB_PASSWD "…"` (quoted: an unquoted value is a macro).
 static DEFINE: LazyLock<Regex> = LazyLock::new(|| {
     regex(r#"^(\s*#\s*define\s+([A-Za-z_][A-Za-z0-9_]*)\s+)(?:"([^"\n]*)"|'([^'\n]*)')"#)
@@ -428,6 +443,8 @@ pub(super) fn patterns() -> Vec<&'static Regex> {
         &HEX_VALUE,
         &QUOTED_ASSIGNMENT,
         &DEFINE,
+        &NAMED_LITERAL,
+        &XML_ELEMENT,
         &LINE_ASSIGNMENT,
         &INLINE_ASSIGNMENT,
         &WORD_THEN_VALUE,
@@ -498,6 +515,7 @@ pub(super) fn redact_line(line: &str) -> Line {
         is_secret_literal(v) && !is_placeholder(v)
     });
     text = quoted_assignments(&text, &mut count);
+    text = named_values(&text, &mut count);
     text = replace_groups(&text, &DEFINE, &[3, 4], &mut count, |c, v| {
         is_secret_name(&c[2]) && is_secret_literal(v)
     });
@@ -930,17 +948,64 @@ fn command_lines(text: &str, count: &mut usize) -> String {
 /// Quoted values of secret-named assignments, typed or not.
 fn quoted_assignments(text: &str, count: &mut usize) -> String {
     let mut ranges = Vec::new();
-    for c in QUOTED_ASSIGNMENT.captures_iter(text) {
-        let (Some(quoted), Some(value)) = (c.get(4), c.get(5).or(c.get(6)).or(c.get(7))) else {
+    let mut at = 0;
+    while let Some(c) = QUOTED_ASSIGNMENT.captures_at(text, at) {
+        let (Some(name), Some(quoted), Some(value)) =
+            (c.get(2), c.get(4), c.get(5).or(c.get(6)).or(c.get(7)))
+        else {
+            break;
+        };
+        let v = value.as_str();
+        let secret = is_secret_name(name.as_str()) && is_assigned_secret(v);
+        if secret {
+            ranges.push(quoted.start() + 1..quoted.end() - 1);
+            at = quoted.end();
+        } else {
+            // `const password = "…"`, `let token = "…"`: the typed form
+            // reads the keyword as the name and the name as its type, so
+            // the search goes on from after the word it took for a name.
+            at = name.end();
+        }
+    }
+    blank(text, ranges, count)
+}
+
+/// A quoted value assigned to a secret's name that is one: long enough,
+/// no whitespace (a message), no placeholder or constant.
+fn is_assigned_secret(value: &str) -> bool {
+    value.chars().count() >= MIN_ASSIGNED_SECRET
+        && !value.contains(char::is_whitespace)
+        && is_secret_literal(value)
+}
+
+/// The value after a secret's name written as a literal: the next argument
+/// (`define('DB_PASSWORD', '…')`, `os.Setenv("API_TOKEN", "…")`), an index
+/// assigned (`ENV["API_KEY"] ||= "…"`), an XML pair (`<add
+/// key="ApiSecret" value="…"/>`); and an XML element named as a secret
+/// (`<password>…</password>`).
+fn named_values(text: &str, count: &mut usize) -> String {
+    let mut ranges = Vec::new();
+    for c in NAMED_LITERAL.captures_iter(text) {
+        let (Some(name), Some(value)) = (c.get(1).or(c.get(2)), c.get(3).or(c.get(4))) else {
             continue;
         };
         let v = value.as_str();
-        let secret = is_secret_name(&c[2])
-            && v.chars().count() >= MIN_ASSIGNED_SECRET
-            && !v.contains(char::is_whitespace)
-            && is_secret_literal(v);
-        if secret {
-            ranges.push(quoted.start() + 1..quoted.end() - 1);
+        if is_secret_name(name.as_str()) && is_assigned_secret(v) && !is_placeholder(v) {
+            ranges.push(value.range());
+        }
+    }
+    for c in XML_ELEMENT.captures_iter(text) {
+        let (Some(open), Some(value), Some(close)) = (c.get(1), c.get(2), c.get(3)) else {
+            continue;
+        };
+        let name = open.as_str().rsplit(':').next().unwrap_or_default();
+        let v = value.as_str();
+        if open.as_str() == close.as_str()
+            && is_secret_name(name)
+            && is_assigned_secret(v)
+            && !is_placeholder(v)
+        {
+            ranges.push(value.range());
         }
     }
     blank(text, ranges, count)
@@ -1090,8 +1155,9 @@ pub(super) fn is_secret_name(name: &str) -> bool {
     {
         return false;
     }
-    const WORDS: [&str; 9] = [
+    const WORDS: [&str; 10] = [
         "password",
+        "pgpassword",
         "passwd",
         "passphrase",
         "secret",
