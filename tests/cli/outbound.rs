@@ -481,7 +481,9 @@ fn the_probe_forms_never_reach_the_model_and_claims_still_map_back() {
 /// the name), a secret's name written as a literal before its value
 /// (`define('DB_PASSWORD', '…')`, `os.Setenv("…", "…")`, `ENV["API_KEY"]
 /// ||= "…"`, `<add key="…" value="…"/>`), an XML element named as a secret,
-/// and libpq's `PGPASSWORD=…` in a Markdown code span.
+/// libpq's `PGPASSWORD=…` in a Markdown code span, a fallback literal
+/// (`process.env.X || "…"`), a setter (`setPassword("…")`) and `docker
+/// login -p`.
 fn declared_forms() -> Planted {
     let dir = Dir::new();
     std::fs::create_dir_all(dir.path().join(".git")).unwrap();
@@ -499,12 +501,16 @@ fn declared_forms() -> Planted {
     let dotnet = word("<add key value>", 905);
     let xml = word("<password> element", 906);
     let md = word("PGPASSWORD in a code span", 907);
+    let fallback = word("process.env.X || …", 908);
+    let setter = word("setPassword(…)", 909);
+    let docker = word("docker login -p", 910);
     dir.write(
         "src/db.js",
         format!(
             "// database connection settings\n\
              const password = \"{js}\";\n\
              let dbPassword = '{swift}'\n\
+             const jwtSecret = process.env.JWT_SECRET || \"{fallback}\";\n\
              export function openDatabaseConnection() {{ return pool(password); }}\n"
         ),
     );
@@ -536,8 +542,18 @@ fn declared_forms() -> Planted {
         ),
     );
     dir.write(
+        "src/Db.java",
+        format!(
+            "// database connection settings\n\
+             class Db {{ void open() {{ ds.setPassword(\"{setter}\"); }} }}\n"
+        ),
+    );
+    dir.write(
         "docs/database.md",
-        format!("# Database connection settings\n\nRun `PGPASSWORD={md} psql -h db` to connect.\n"),
+        format!(
+            "# Database connection settings\nRun `PGPASSWORD={md} psql -h db` to connect.\n\
+             \x20   docker login -u bot -p {docker} registry.example.com\n"
+        ),
     );
     Planted {
         dir,
@@ -574,6 +590,9 @@ fn declared_and_named_secrets_never_reach_the_model() {
         "<add key=\"ApiSecret\" value=\"[REDACTED]\"/>",
         "<password>[REDACTED]</password>",
         "Run `PGPASSWORD=[REDACTED] psql -h db` to connect.",
+        "ds.setPassword(\"[REDACTED]\");",
+        "const jwtSecret = process.env.JWT_SECRET || \"[REDACTED]\";",
+        "docker login -u bot -p [REDACTED] registry.example.com",
     ] {
         assert!(bodies.contains(line), "{line} not sent:\n{bodies}");
     }

@@ -650,6 +650,23 @@ fn the_forms_the_s45_probe_found_sent_are_redacted() {
             format!("Run `PGPASSWORD={pw} psql -h db` first."),
             "psql -h db",
         ),
+        // A fallback, a setter, a login command's -p.
+        (
+            format!("const secret = process.env.SECRET || \"{pw}\";"),
+            "process.env.SECRET || \"",
+        ),
+        (
+            format!("JWT_SECRET: str = os.getenv(\"JWT_SECRET\") or '{pw}'"),
+            "or '",
+        ),
+        (format!("const token = env.TOKEN ?? '{pw}'"), "?? '"),
+        (format!("ds.setPassword(\"{pw}\");"), "ds.setPassword(\""),
+        (format!("cfg.set_api_key('{pw}')"), "cfg.set_api_key('"),
+        (
+            format!("docker login -u bot -p {pw} registry.example.com"),
+            "registry.example.com",
+        ),
+        (format!("podman login -p '{pw}' quay.io"), "quay.io"),
     ] {
         let out = redact(&line);
         assert!(!out.text.contains(pw), "{line} -> {}", out.text);
@@ -673,6 +690,14 @@ fn named_literals_that_are_no_secret_are_kept() {
         "<name>password</name>",
         "<token>TOKEN_VALUE</token>",
         "headers.put(\"X-Api-Key\", apiKey)",
+        "const secret = process.env.SECRET || DEFAULT_SECRET;",
+        "const token = a || \"\";",
+        "if token == \"x\" or \"abcdef\" in names:",
+        "ds.setPassword(password);",
+        "user.setPassword(\"\");",
+        "setToken(\"token\")",
+        "docker login -u bot -p $DOCKER_PASSWORD registry",
+        "ssh -p 2222 host",
     ] {
         let out = redact(line);
         assert_eq!(out.text, line, "{line}");
