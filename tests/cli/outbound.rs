@@ -597,3 +597,48 @@ fn declared_and_named_secrets_never_reach_the_model() {
         assert!(bodies.contains(line), "{line} not sent:\n{bodies}");
     }
 }
+
+/// A link to a secrets file under another name (`notes.txt -> .env`) is
+/// that file: named or walked under `-L`, it is not read for a prompt
+/// (the s45b probe found its lines sent, a value whose name says nothing
+/// of a secret unredacted).
+#[cfg(unix)]
+#[test]
+fn a_link_to_a_secrets_file_is_withheld_as_the_file_is() {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+    let value = noise(950, 16, b"abcdefghijklmnopqrstuvwxyz");
+    dir.write(
+        "src/app.py",
+        "# nightly release settings\ndef release_settings():\n    return {}\n",
+    );
+    dir.write(
+        ".env",
+        format!("# nightly release settings\nSERVICE_SUFFIX={value}\n"),
+    );
+    std::os::unix::fs::symlink(".env", dir.path().join("notes.txt")).unwrap();
+    let planted = Planted {
+        dir,
+        secrets: vec![("a .env value through a link", value)],
+        aws_secret: String::new(),
+    };
+    for args in [
+        &["-L", "nightly release settings", "."][..],
+        &["nightly release settings", "notes.txt", "src/app.py"][..],
+    ] {
+        let mock = MockLlm::respond(Box::new(|_: &Received| {
+            Step::chat(&json!({"matches": [{"path": "src/app.py", "line": 2}]}).to_string())
+        }));
+        planted.dir.use_model(&mock.base_url(), "learn = false");
+        let out = planted.dir.run_llm("always", args);
+        assert_eq!(out.code, 0, "{}", out.describe);
+        let received = mock.received();
+        assert_nothing_secret_sent(&planted, &received, &format!("{args:?}"));
+        let mut bodies = String::new();
+        for request in &received {
+            strings_of(&request.json(), &mut bodies);
+        }
+        assert!(bodies.contains("def release_settings():"), "{bodies}");
+        assert!(!bodies.contains("notes.txt"), "{bodies}");
+    }
+}
