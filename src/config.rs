@@ -416,12 +416,26 @@ fn leading_key(line: &str) -> Option<&str> {
 
 /// Parses config text. The error names the line and column and what was expected.
 pub fn parse(text: &str) -> anyhow::Result<Config> {
-    toml::from_str::<Config>(text).map_err(|err| anyhow::anyhow!(one_line(&err)))
+    toml::from_str::<Config>(text).map_err(|err| anyhow::anyhow!(one_line(&err, text)))
+}
+
+/// Whether the line holding byte `at` of `text` sets an API key
+/// (`api_key = …`, `sub_api_key = …`): its value is never quoted.
+fn sets_a_key(text: &str, at: usize) -> bool {
+    let before = text.get(..at).unwrap_or_default();
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = text[start..].lines().next().unwrap_or_default();
+    line.split_once('=').is_some_and(|(name, _)| {
+        name.trim()
+            .trim_matches(['"', '\''])
+            .to_ascii_lowercase()
+            .ends_with("api_key")
+    })
 }
 
 /// toml's messages span several lines (with a source excerpt); keep the first line
 /// and the reason so the warning stays one line.
-fn one_line(err: &toml::de::Error) -> String {
+fn one_line(err: &toml::de::Error, text: &str) -> String {
     let location = err
         .span()
         .map(|_| err.to_string())
@@ -436,6 +450,18 @@ fn one_line(err: &toml::de::Error) -> String {
         .filter(|l| !l.is_empty())
         .collect::<Vec<_>>()
         .join("; ");
+    // toml quotes a value of the wrong type (`invalid type: integer
+    // `1234…``): on a key's line, that is the API key.
+    let reason = if err.span().is_some_and(|span| sets_a_key(text, span.start)) {
+        reason
+            .split('`')
+            .enumerate()
+            .map(|(i, part)| if i % 2 == 1 { "…" } else { part })
+            .collect::<Vec<_>>()
+            .join("`")
+    } else {
+        reason
+    };
     if location.is_empty() {
         reason
     } else {
@@ -558,6 +584,20 @@ markitdown_max_concurrency = 4
         assert!(!msg.contains('\n'), "{msg}");
         let err = parse("model = \n").unwrap_err();
         assert!(format!("{err:#}").contains("line 1"));
+    }
+
+    #[test]
+    fn a_keys_value_of_the_wrong_type_is_not_quoted() {
+        let err = parse("model = \"a\"\napi_key = 98765432109876543210\n").unwrap_err();
+        let msg = format!("{err:#}");
+        assert!(msg.contains("line 2"), "{msg}");
+        assert!(!msg.contains("98765432109876543210"), "{msg}");
+        assert!(msg.contains("`…`"), "{msg}");
+        let err = parse("sub_api_key = 1234567890123\n").unwrap_err();
+        assert!(!format!("{err:#}").contains("1234567890123"));
+        // Another key's value is still quoted.
+        let err = parse("api_key = \"k\"\nmax_lines = \"many\"\n").unwrap_err();
+        assert!(format!("{err:#}").contains("many"), "{err:#}");
     }
 
     #[test]

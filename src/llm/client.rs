@@ -146,15 +146,19 @@ impl Client {
     }
 
     /// Sends one prompt and parses the reply, its paths mapped back to the
-    /// files' keys (`Reply::with_keys`). Counts one call against the
+    /// files' keys (`Reply::with_keys`), the API key elided from its text.
+    /// Counts one call against the
     /// meter before anything is sent; adds the server's token usage whenever a
     /// 2xx reply arrives, even if its content is then unusable.
     pub fn complete(&self, prompt: &Prompt) -> Result<Reply, LlmError> {
         self.meter.take_call()?;
         let completion = self.exchange(prompt)?;
         self.meter.add_usage(completion.usage);
+        // What the model wrote is shown (an answer, a signature's fields, an
+        // agent's tool result): a server that echoes the key gets it elided.
+        let text = self.endpoint.without_key(&completion.text);
         // Paths sent redacted name their files again (`Prompt::paths`).
-        match parse_reply(&completion.text) {
+        match parse_reply(&text) {
             Ok(reply) => Ok(reply.with_keys(&prompt.paths)),
             Err(ReplyError::Truncated { salvaged }) => Err(LlmError::Truncated {
                 salvaged: salvaged.map(|r| Box::new(r.with_keys(&prompt.paths))),

@@ -260,12 +260,19 @@ impl Endpoint {
     /// (in any case) and the base URL's query values elided.
     pub fn scrub(&self, text: &str) -> String {
         let mut text = text.to_string();
-        let key = self.api_key.as_ref().map(|k| k.expose().to_string());
-        let secrets = address::query_values(&self.base_url, MIN_SCRUBBED).into_iter();
-        for secret in secrets.chain(key.filter(|k| k.len() >= MIN_SCRUBBED)) {
+        for secret in address::query_values(&self.base_url, MIN_SCRUBBED) {
             text = super::redact::without_phrase(&text, &secret);
         }
-        text
+        self.without_key(&text)
+    }
+
+    /// `text` (a server's message, or a model's reply: both are shown to
+    /// the user) without the API key, in any case.
+    pub fn without_key(&self, text: &str) -> String {
+        match self.api_key.as_ref().map(ApiKey::expose) {
+            Some(key) if key.len() >= MIN_SCRUBBED => super::redact::without_phrase(text, key),
+            _ => text.to_string(),
+        }
     }
 
     /// A URL this endpoint requests, as messages and `--dry-run` show it.

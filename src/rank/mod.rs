@@ -189,10 +189,22 @@ pub fn load_quiet(h: &Haystack, read: &ReadOptions) -> Option<Document> {
 /// withheld (secret) file is not read at all, any other is redacted whole.
 /// The model stage reads files for a prompt only through this.
 pub fn load_disclosed(h: &Haystack, read: &ReadOptions) -> Option<Document> {
-    if crate::llm::outbound::is_withheld(&h.key) {
+    if crate::llm::outbound::is_withheld(&h.key) || links_to_withheld(h) {
         return None;
     }
     load_quiet(h, read).and_then(crate::llm::outbound::document)
+}
+
+/// Whether the haystack is a symbolic link to a withheld file (`notes.txt
+/// -> .env`, named or walked under `-L`): its key says nothing of what it
+/// reads, the target's name does.
+fn links_to_withheld(h: &Haystack) -> bool {
+    let crate::walk::Source::Path(path) = &h.source else {
+        return false;
+    };
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+        && std::fs::canonicalize(path)
+            .is_ok_and(|target| crate::llm::outbound::is_withheld(&target.to_string_lossy()))
 }
 
 /// Keeps the first `max` lines of a selection in print order (0 keeps all);

@@ -83,6 +83,31 @@ fn a_bad_line_beside_llm_off_sends_nothing() {
     assert!(mock.received().is_empty(), "{:?}", mock.paths());
 }
 
+/// An API key written unquoted as a number is a value of the wrong type:
+/// toml's reason quotes it, and the warning did, whole (s45b probe).
+#[test]
+fn a_key_of_the_wrong_type_is_not_printed_in_the_warning() {
+    let dir = project();
+    let mock = answering_mock();
+    let key = "98765432109876543210";
+    config(
+        &dir,
+        &format!(
+            "model = \"openai/mock\"\napi_base = \"{}\"\napi_key = {key}\n",
+            mock.base_url()
+        ),
+    );
+    for args in [&[QUERY, "."][..], &["-v", "--json", QUERY, "."][..]] {
+        let out = run(&dir, &mock, &[], args);
+        assert_ran_offline(&out);
+        out.stderr_has("invalid config")
+            .stderr_has("line 3")
+            .stderr_lacks(key)
+            .stdout_lacks(key);
+    }
+    assert!(mock.received().is_empty(), "{:?}", mock.paths());
+}
+
 #[test]
 fn an_unreadable_llm_or_api_base_line_makes_the_run_offline() {
     for (text, line) in [

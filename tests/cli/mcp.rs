@@ -904,6 +904,43 @@ fn secrets_files_inside_the_roots_are_never_returned() {
         .stdout_has("./config/credentials.json\n");
 }
 
+/// Tools' logins the s45b probe found served (the GitHub CLI's
+/// `hosts.yml`, a kubeconfig, Terraform's and Ansible Vault's files, a
+/// Google OAuth client secret) are secrets files too: refused by name, left
+/// out of a walk.
+#[test]
+fn tool_logins_inside_the_roots_are_never_returned() {
+    let d = corpus();
+    let token = "planted-login-7c41e2";
+    let files = [
+        ".config/gh/hosts.yml",
+        "deploy/kubeconfig",
+        ".terraformrc",
+        ".vault_pass",
+        "client_secret_42.apps.googleusercontent.com.json",
+    ];
+    for file in files {
+        d.write(file, format!("oauth_token: {token}\n"));
+    }
+    let mut mcp = Mcp::start(&d, &["--hidden", "--no-ignore"]);
+    mcp.request("initialize", initialize("2025-11-25"));
+    for path in files {
+        let result = mcp.call("search", json!({"query": "oauth_token", "paths": [path]}));
+        assert_eq!(result["isError"], true, "{path}: {result}");
+        assert!(text(&result).contains("is a secrets file"), "{result}");
+        assert!(!result.to_string().contains(token), "{result}");
+    }
+    let result = mcp.call(
+        "search",
+        json!({"query": "\"planted-login\"", "paths": ["."]}),
+    );
+    assert!(!result.to_string().contains(token), "{result}");
+    // The command line reads them, as rg does.
+    d.run(&["-l", "--hidden", "\"planted-login-7c41e2\"", "."])
+        .code(0)
+        .stdout_has("./deploy/kubeconfig\n");
+}
+
 /// The server's own `-L` does not make a call's walk follow a link out of
 /// the roots (the named paths are checked; the walk never follows one).
 #[cfg(unix)]

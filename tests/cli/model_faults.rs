@@ -261,6 +261,44 @@ fn a_success_status_whose_body_quotes_the_key_in_an_error() {
 }
 
 #[test]
+fn a_model_that_writes_the_key_in_its_answer_never_gets_it_printed() {
+    // A successful reply whose answer, signature field and claims quote the
+    // key (as sent, and in another case): what the model wrote is shown, so
+    // the key must go first, as from an error message.
+    let dir = project();
+    let key = "sk-DUMMY-KEY-0000";
+    let reply = json!({
+        "matches": [{"path": "src/retry.py", "line": 5}],
+        "answer": format!("The backoff is in src/retry.py:5; your key is {key}."),
+        "summary": format!("key {} in use", key.to_lowercase()),
+    })
+    .to_string();
+    let mock = MockLlm::start(vec![Step::chat(&reply); 6]);
+    dir.use_model_with_key(&mock.base_url(), key, "learn = false");
+    for extra in [
+        &["--answer"][..],
+        &["--answer", "--json", "-v"][..],
+        &["--signature-json", "summary: str"][..],
+    ] {
+        let out = run(&dir, "always", extra);
+        out.code(0);
+        for text in [&out.stdout, &out.stderr] {
+            assert!(
+                !text.to_lowercase().contains(&key.to_lowercase()),
+                "the key was printed\n{}",
+                out.describe
+            );
+        }
+        // The rest of what the model wrote is still shown.
+        assert!(
+            out.stdout.contains("[REDACTED]") || out.stderr.contains("[REDACTED]"),
+            "{}",
+            out.describe
+        );
+    }
+}
+
+#[test]
 fn rate_limited_with_retry_after() {
     let dir = project();
     let mock = failing(Step::error(429, "slow down").header("Retry-After", "1"));

@@ -475,3 +475,170 @@ fn the_probe_forms_never_reach_the_model_and_claims_still_map_back() {
         "./{aws_file}\n2:\tdef database_connection_pool():\n"
     ));
 }
+
+/// What the probe of issue s45b found sent: a declaration keyword before a
+/// secret's name (`const password = "…"`: the typed form read `const` as
+/// the name), a secret's name written as a literal before its value
+/// (`define('DB_PASSWORD', '…')`, `os.Setenv("…", "…")`, `ENV["API_KEY"]
+/// ||= "…"`, `<add key="…" value="…"/>`), an XML element named as a secret,
+/// libpq's `PGPASSWORD=…` in a Markdown code span, a fallback literal
+/// (`process.env.X || "…"`), a setter (`setPassword("…")`) and `docker
+/// login -p`.
+fn declared_forms() -> Planted {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+    let mut secrets: Vec<(&'static str, String)> = Vec::new();
+    let mut word = |kind: &'static str, seed: u64| {
+        let value = noise(seed, 14, b"abcdefghijklmnopqrstuvwxyz");
+        secrets.push((kind, value.clone()));
+        value
+    };
+    let js = word("const password", 900);
+    let swift = word("let dbPassword", 901);
+    let php = word("define('DB_PASSWORD', …)", 902);
+    let go = word("os.Setenv(name, …)", 903);
+    let ruby = word("ENV[name] ||= …", 904);
+    let dotnet = word("<add key value>", 905);
+    let xml = word("<password> element", 906);
+    let md = word("PGPASSWORD in a code span", 907);
+    let fallback = word("process.env.X || …", 908);
+    let setter = word("setPassword(…)", 909);
+    let docker = word("docker login -p", 910);
+    dir.write(
+        "src/db.js",
+        format!(
+            "// database connection settings\n\
+             const password = \"{js}\";\n\
+             let dbPassword = '{swift}'\n\
+             const jwtSecret = process.env.JWT_SECRET || \"{fallback}\";\n\
+             export function openDatabaseConnection() {{ return pool(password); }}\n"
+        ),
+    );
+    dir.write(
+        "src/config.php",
+        format!(
+            "<?php // database connection settings\n\
+             define('DB_PASSWORD', '{php}');\n\
+             function open_database_connection() {{ return 1; }}\n"
+        ),
+    );
+    dir.write(
+        "src/env.go",
+        format!(
+            "// database connection settings\n\
+             func openDatabaseConnection() {{ os.Setenv(\"AWS_SECRET_ACCESS_KEY\", \"{go}\") }}\n"
+        ),
+    );
+    dir.write(
+        "src/env.rb",
+        format!("# database connection settings\nENV[\"API_KEY\"] ||= \"{ruby}\"\n"),
+    );
+    dir.write(
+        "config/app.config",
+        format!(
+            "<!-- database connection settings -->\n<appSettings>\n  \
+             <add key=\"ApiSecret\" value=\"{dotnet}\"/>\n  \
+             <password>{xml}</password>\n</appSettings>\n"
+        ),
+    );
+    dir.write(
+        "src/Db.java",
+        format!(
+            "// database connection settings\n\
+             class Db {{ void open() {{ ds.setPassword(\"{setter}\"); }} }}\n"
+        ),
+    );
+    dir.write(
+        "docs/database.md",
+        format!(
+            "# Database connection settings\nRun `PGPASSWORD={md} psql -h db` to connect.\n\
+             \x20   docker login -u bot -p {docker} registry.example.com\n"
+        ),
+    );
+    Planted {
+        dir,
+        secrets,
+        aws_secret: String::new(),
+    }
+}
+
+#[test]
+fn declared_and_named_secrets_never_reach_the_model() {
+    let planted = declared_forms();
+    let mock = MockLlm::start(vec![
+        Step::chat(&json!({"matches": [{"path": "src/db.js", "line": 4}]}).to_string()),
+        Step::chat(&json!({"matches": [{"path": "src/db.js", "line": 4}]}).to_string()),
+    ]);
+    planted.dir.use_model(&mock.base_url(), "learn = false");
+    let out = planted
+        .dir
+        .run_llm("always", &["database connection settings", "."]);
+    assert_eq!(out.code, 0, "{}", out.describe);
+    let received = mock.received();
+    assert_nothing_secret_sent(&planted, &received, "declared forms");
+    let mut bodies = String::new();
+    for request in &received {
+        strings_of(&request.json(), &mut bodies);
+    }
+    // Every file was sent, with only the secrets gone.
+    for line in [
+        "const password = \"[REDACTED]\";",
+        "let dbPassword = '[REDACTED]'",
+        "define('DB_PASSWORD', '[REDACTED]');",
+        "os.Setenv(\"AWS_SECRET_ACCESS_KEY\", \"[REDACTED]\")",
+        "ENV[\"API_KEY\"] ||= \"[REDACTED]\"",
+        "<add key=\"ApiSecret\" value=\"[REDACTED]\"/>",
+        "<password>[REDACTED]</password>",
+        "Run `PGPASSWORD=[REDACTED] psql -h db` to connect.",
+        "ds.setPassword(\"[REDACTED]\");",
+        "const jwtSecret = process.env.JWT_SECRET || \"[REDACTED]\";",
+        "docker login -u bot -p [REDACTED] registry.example.com",
+    ] {
+        assert!(bodies.contains(line), "{line} not sent:\n{bodies}");
+    }
+}
+
+/// A link to a secrets file under another name (`notes.txt -> .env`) is
+/// that file: named or walked under `-L`, it is not read for a prompt
+/// (the s45b probe found its lines sent, a value whose name says nothing
+/// of a secret unredacted).
+#[cfg(unix)]
+#[test]
+fn a_link_to_a_secrets_file_is_withheld_as_the_file_is() {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+    let value = noise(950, 16, b"abcdefghijklmnopqrstuvwxyz");
+    dir.write(
+        "src/app.py",
+        "# nightly release settings\ndef release_settings():\n    return {}\n",
+    );
+    dir.write(
+        ".env",
+        format!("# nightly release settings\nSERVICE_SUFFIX={value}\n"),
+    );
+    std::os::unix::fs::symlink(".env", dir.path().join("notes.txt")).unwrap();
+    let planted = Planted {
+        dir,
+        secrets: vec![("a .env value through a link", value)],
+        aws_secret: String::new(),
+    };
+    for args in [
+        &["-L", "nightly release settings", "."][..],
+        &["nightly release settings", "notes.txt", "src/app.py"][..],
+    ] {
+        let mock = MockLlm::respond(Box::new(|_: &Received| {
+            Step::chat(&json!({"matches": [{"path": "src/app.py", "line": 2}]}).to_string())
+        }));
+        planted.dir.use_model(&mock.base_url(), "learn = false");
+        let out = planted.dir.run_llm("always", args);
+        assert_eq!(out.code, 0, "{}", out.describe);
+        let received = mock.received();
+        assert_nothing_secret_sent(&planted, &received, &format!("{args:?}"));
+        let mut bodies = String::new();
+        for request in &received {
+            strings_of(&request.json(), &mut bodies);
+        }
+        assert!(bodies.contains("def release_settings():"), "{bodies}");
+        assert!(!bodies.contains("notes.txt"), "{bodies}");
+    }
+}

@@ -15,7 +15,7 @@ pub fn is_secret_file(path: &str) -> bool {
     let path = path.replace('\\', "/");
     let name = path.rsplit('/').next().unwrap_or("").to_ascii_lowercase();
     let in_dir = |dir: &str| path.split('/').any(|part| part == dir);
-    const NAMES: [&str; 26] = [
+    const NAMES: [&str; 41] = [
         ".envrc",
         ".netrc",
         "_netrc",
@@ -42,10 +42,38 @@ pub fn is_secret_file(path: &str) -> bool {
         "terraform.tfvars",
         "master.key",
         "serviceaccountkey.json",
+        // Tool logins: Terraform Cloud, kubectl, s3fs, Ansible Vault,
+        // the Azure CLI's and MSAL's token caches, gcloud's databases.
+        ".terraformrc",
+        "terraform.rc",
+        "credentials.tfrc.json",
+        "kubeconfig",
+        ".passwd-s3fs",
+        "passwd-s3fs",
+        ".vault_pass",
+        ".vault_password",
+        "vault_pass.txt",
+        "vault_password.txt",
+        "accesstokens.json",
+        "msal_token_cache.json",
+        "msal_token_cache.bin",
+        "credentials.db",
+        "access_tokens.db",
     ];
-    const EXTENSIONS: [&str; 12] = [
-        "pem", "key", "p12", "pfx", "p8", "jks", "jceks", "keystore", "kdbx", "ppk", "tfvars",
+    const EXTENSIONS: [&str; 13] = [
+        "pem",
+        "key",
+        "p12",
+        "pfx",
+        "p8",
+        "jks",
+        "jceks",
+        "keystore",
+        "kdbx",
+        "ppk",
+        "tfvars",
         "tfstate",
+        "kubeconfig",
     ];
     /// OpenSSH's private key names; `id_rsa.pub` is the public key.
     const KEY_NAMES: [&str; 6] = [
@@ -109,6 +137,15 @@ pub fn is_secret_file(path: &str) -> bool {
         return true;
     }
     if (in_dir(".docker") && name == "config.json") || (in_dir(".kube") && name == "config") {
+        return true;
+    }
+    // The GitHub CLI's logins (`~/.config/gh/hosts.yml`).
+    if in_dir("gh") && name == "hosts.yml" {
+        return true;
+    }
+    // Google's OAuth client secret (`client_secret_….apps.googleusercontent.com.json`)
+    // and google-github-actions/auth's credentials (`gha-creds-….json`).
+    if ext == "json" && (stem.starts_with("client_secret") || stem.starts_with("gha-creds-")) {
         return true;
     }
     !stem.is_empty() && EXTENSIONS.contains(&ext)
@@ -236,6 +273,37 @@ mod tests {
             "home/.gnupg/pubring.kbx",
         ] {
             assert!(is_secret_file(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn tool_logins_the_s45_probe_found_served() {
+        for path in [
+            ".config/gh/hosts.yml",
+            "kubeconfig",
+            "clusters/prod.kubeconfig",
+            ".terraformrc",
+            ".terraform.d/credentials.tfrc.json",
+            ".passwd-s3fs",
+            ".vault_pass",
+            "ansible/vault_password.txt",
+            ".azure/accessTokens.json",
+            ".azure/msal_token_cache.json",
+            ".config/gcloud/credentials.db",
+            ".config/gcloud/access_tokens.db",
+            "client_secret_123.apps.googleusercontent.com.json",
+            "gha-creds-4f2a.json",
+        ] {
+            assert!(is_secret_file(path), "{path}");
+        }
+        for path in [
+            "docs/gh/hosts.md",
+            "src/kubeconfig.go",
+            "src/vault_pass.py",
+            "src/client_secret.rs",
+            "hosts.yml",
+        ] {
+            assert!(!is_secret_file(path), "{path}");
         }
     }
 

@@ -325,6 +325,34 @@ static QUOTED_ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
+/// A secret's name as a literal, then a literal: the next argument
+/// (`define('DB_PASSWORD', '…')`), an index assigned (`ENV["API_KEY"] =
+/// "…"`, `||=`, `??=`), an XML `key="…" value="…"` pair.
+static NAMED_LITERAL: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r#"(?:"([A-Za-z_][A-Za-z0-9_.\-]*)"|'([A-Za-z_][A-Za-z0-9_.\-]*)')(?:\s*,|\s*\]\s*(?:\|\||\?\?)?=|\s+value\s*=)\s*(?:"([^"\n]*)"|'([^'\n]*)')"#,
+    )
+});
+
+/// A secret-named assignment's fallback literal: `SECRET =
+/// process.env.SECRET || "…"`, `?? "…"`, `os.getenv("S") or "…"`.
+static FALLBACK: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r#"\b([A-Za-z_][A-Za-z0-9_.]*)\s*(?::\s*[A-Za-z_][^=\n]*)?=[^=][^=;\n]*?(?:\|\||\?\?|\bor\b)\s*(?:"([^"\n]*)"|'([^'\n]*)')"#,
+    )
+});
+
+/// A `login` command's `-p PASSWORD` (`docker login -u bot -p …`,
+/// `podman login`, `oc login`).
+static LOGIN_PASSWORD: LazyLock<Regex> =
+    LazyLock::new(|| regex(r#"\blogin\b[^\n]*?\s-p\s+(?:'([^'\n]+)'|"([^"\n]+)"|([^\s"']+))"#));
+
+/// `<password>…</password>`, `<ns:secret>…</ns:secret>`: an XML element's
+/// text on one line (the names compared in code).
+static XML_ELEMENT: LazyLock<Regex> = LazyLock::new(|| {
+    regex(r"<([A-Za-z_][A-Za-z0-9_.:\-]*)>([^<>\s]+)</([A-Za-z_][A-Za-z0-9_.:\-]*)>")
+});
+
 /// C's `#define DB_PASSWD "…"` (quoted: an unquoted value is a macro).
 static DEFINE: LazyLock<Regex> = LazyLock::new(|| {
     regex(r#"^(\s*#\s*define\s+([A-Za-z_][A-Za-z0-9_]*)\s+)(?:"([^"\n]*)"|'([^'\n]*)')"#)
@@ -428,6 +456,10 @@ pub(super) fn patterns() -> Vec<&'static Regex> {
         &HEX_VALUE,
         &QUOTED_ASSIGNMENT,
         &DEFINE,
+        &NAMED_LITERAL,
+        &FALLBACK,
+        &LOGIN_PASSWORD,
+        &XML_ELEMENT,
         &LINE_ASSIGNMENT,
         &INLINE_ASSIGNMENT,
         &WORD_THEN_VALUE,
@@ -498,6 +530,7 @@ pub(super) fn redact_line(line: &str) -> Line {
         is_secret_literal(v) && !is_placeholder(v)
     });
     text = quoted_assignments(&text, &mut count);
+    text = named_values(&text, &mut count);
     text = replace_groups(&text, &DEFINE, &[3, 4], &mut count, |c, v| {
         is_secret_name(&c[2]) && is_secret_literal(v)
     });
@@ -603,6 +636,16 @@ fn is_login_name(name: &str) -> bool {
             .any(|p| matches!((p[0].as_str(), p[1].as_str()), ("log" | "sign", "in")))
 }
 
+/// A setter of a secret (`setPassword`, `set_api_key`, `setClientSecret`).
+fn is_setter_of_a_secret(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.starts_with("set")
+        && crate::query::words(name)
+            .first()
+            .is_some_and(|w| w == "set")
+        && is_secret_name(name)
+}
+
 /// A function that opens a connection (`connect`, `getConnection`,
 /// `create_connection`; not `failConnectionWithCode`): a user name and a
 /// password follow the address.
@@ -629,9 +672,10 @@ fn is_lookup_name(name: &str) -> bool {
     NAMES.contains(&name.to_ascii_lowercase().as_str())
 }
 
-/// Credentials passed to a call: every literal after the first argument of
-/// a login call, literals from the third positional argument of a
-/// connection (`getConnection(url, "root", "…")`), and the default of a
+/// Credentials passed to a call: the one argument of a secret's setter
+/// (`setPassword("…")`), every literal after the first argument of a login
+/// call, literals from the third positional argument of a connection
+/// (`getConnection(url, "root", "…")`), and the default of a
 /// lookup of a secret (`jwt_secret = os.getenv("JWT", "…")`).
 fn calls(text: &str, count: &mut usize) -> String {
     let mut ranges = Vec::new();
@@ -640,16 +684,20 @@ fn calls(text: &str, count: &mut usize) -> String {
             continue;
         };
         let name_str = name.as_str();
-        let (from, keywords, spaced) = if is_login_name(name_str) {
-            (1, true, true)
-        } else if is_connect_name(name_str) {
-            // A password has no spaces; a message does.
-            (2, false, false)
-        } else if is_lookup_name(name_str) {
-            (1, true, true)
-        } else {
-            continue;
-        };
+        let (from, keywords, spaced) =
+            if is_setter_of_a_secret(name_str) && !args.as_str().contains(',') {
+                // `ds.setPassword("…")`: its one argument is the secret.
+                (0, true, false)
+            } else if is_login_name(name_str) {
+                (1, true, true)
+            } else if is_connect_name(name_str) {
+                // A password has no spaces; a message does.
+                (2, false, false)
+            } else if is_lookup_name(name_str) {
+                (1, true, true)
+            } else {
+                continue;
+            };
         let lits = argument_literals(args.as_str(), from, keywords);
         let lookup = from == 1 && !is_login_name(name_str);
         if lits.is_empty() || lookup && !looks_up_a_secret(text, name.start(), args.as_str()) {
@@ -897,7 +945,8 @@ fn url_queries(text: &str, count: &mut usize) -> String {
 }
 
 /// Passwords on command lines: `curl -u user:…`, `mysql -p…`, `sshpass -p
-/// …`, `--password …` / `--token=…` (also as an argument list).
+/// …`, `docker login -p …`, `--password …` / `--token=…` (also as an
+/// argument list).
 fn command_lines(text: &str, count: &mut usize) -> String {
     let lower = text.to_ascii_lowercase();
     let mut text = replace_groups(text, &CLI_USER, &[2], count, |c, v| {
@@ -911,6 +960,9 @@ fn command_lines(text: &str, count: &mut usize) -> String {
         });
     }
     text = replace_groups(&text, &SSHPASS, &[1, 2, 3], count, |_, v| {
+        !is_placeholder(v)
+    });
+    text = replace_groups(&text, &LOGIN_PASSWORD, &[1, 2, 3], count, |_, v| {
         !is_placeholder(v)
     });
     replace_groups(&text, &SECRET_FLAG, &[3, 4, 5], count, |c, v| {
@@ -930,17 +982,74 @@ fn command_lines(text: &str, count: &mut usize) -> String {
 /// Quoted values of secret-named assignments, typed or not.
 fn quoted_assignments(text: &str, count: &mut usize) -> String {
     let mut ranges = Vec::new();
-    for c in QUOTED_ASSIGNMENT.captures_iter(text) {
-        let (Some(quoted), Some(value)) = (c.get(4), c.get(5).or(c.get(6)).or(c.get(7))) else {
+    let mut at = 0;
+    while let Some(c) = QUOTED_ASSIGNMENT.captures_at(text, at) {
+        let (Some(name), Some(quoted), Some(value)) =
+            (c.get(2), c.get(4), c.get(5).or(c.get(6)).or(c.get(7)))
+        else {
+            break;
+        };
+        let v = value.as_str();
+        let secret = is_secret_name(name.as_str()) && is_assigned_secret(v);
+        if secret {
+            ranges.push(quoted.start() + 1..quoted.end() - 1);
+            at = quoted.end();
+        } else {
+            // `const password = "…"`, `let token = "…"`: the typed form
+            // reads the keyword as the name and the name as its type, so
+            // the search goes on from after the word it took for a name.
+            at = name.end();
+        }
+    }
+    blank(text, ranges, count)
+}
+
+/// A quoted value assigned to a secret's name that is one: long enough,
+/// no whitespace (a message), no placeholder or constant.
+fn is_assigned_secret(value: &str) -> bool {
+    value.chars().count() >= MIN_ASSIGNED_SECRET
+        && !value.contains(char::is_whitespace)
+        && is_secret_literal(value)
+}
+
+/// The value after a secret's name written as a literal: the next argument
+/// (`define('DB_PASSWORD', '…')`, `os.Setenv("API_TOKEN", "…")`), an index
+/// assigned (`ENV["API_KEY"] ||= "…"`), an XML pair (`<add
+/// key="ApiSecret" value="…"/>`); an XML element named as a secret
+/// (`<password>…</password>`); and the fallback of a secret-named
+/// assignment (`SECRET = process.env.SECRET || "…"`).
+fn named_values(text: &str, count: &mut usize) -> String {
+    let mut ranges = Vec::new();
+    for c in NAMED_LITERAL.captures_iter(text) {
+        let (Some(name), Some(value)) = (c.get(1).or(c.get(2)), c.get(3).or(c.get(4))) else {
             continue;
         };
         let v = value.as_str();
-        let secret = is_secret_name(&c[2])
-            && v.chars().count() >= MIN_ASSIGNED_SECRET
-            && !v.contains(char::is_whitespace)
-            && is_secret_literal(v);
-        if secret {
-            ranges.push(quoted.start() + 1..quoted.end() - 1);
+        if is_secret_name(name.as_str()) && is_assigned_secret(v) && !is_placeholder(v) {
+            ranges.push(value.range());
+        }
+    }
+    for c in FALLBACK.captures_iter(text) {
+        let (Some(name), Some(value)) = (c.get(1), c.get(2).or(c.get(3))) else {
+            continue;
+        };
+        let v = value.as_str();
+        if is_secret_name(name.as_str()) && is_assigned_secret(v) && !is_placeholder(v) {
+            ranges.push(value.range());
+        }
+    }
+    for c in XML_ELEMENT.captures_iter(text) {
+        let (Some(open), Some(value), Some(close)) = (c.get(1), c.get(2), c.get(3)) else {
+            continue;
+        };
+        let name = open.as_str().rsplit(':').next().unwrap_or_default();
+        let v = value.as_str();
+        if open.as_str() == close.as_str()
+            && is_secret_name(name)
+            && is_assigned_secret(v)
+            && !is_placeholder(v)
+        {
+            ranges.push(value.range());
         }
     }
     blank(text, ranges, count)
@@ -1090,8 +1199,9 @@ pub(super) fn is_secret_name(name: &str) -> bool {
     {
         return false;
     }
-    const WORDS: [&str; 9] = [
+    const WORDS: [&str; 10] = [
         "password",
+        "pgpassword",
         "passwd",
         "passphrase",
         "secret",

@@ -611,3 +611,96 @@ fn secrets_in_paths_are_redacted() {
         assert_eq!(redact_path(clean), None, "{clean}");
     }
 }
+
+#[test]
+fn the_forms_the_s45_probe_found_sent_are_redacted() {
+    let pw = "Qv7mXr2Lp9";
+    for (line, kept) in [
+        // A declaration keyword read as the name, the name as its type.
+        (format!("const password = \"{pw}\";"), "const password = \""),
+        (format!("let dbPassword = '{pw}'"), "let dbPassword = '"),
+        (format!("var secret = \"{pw}\";"), "var secret = \""),
+        (
+            format!("export const apiKey = \"{pw}\""),
+            "export const apiKey",
+        ),
+        (format!("val token = \"{pw}\""), "val token = \""),
+        // A secret's name as a literal, then its value.
+        (
+            format!("define('DB_PASSWORD', '{pw}');"),
+            "define('DB_PASSWORD', '",
+        ),
+        (
+            format!("os.Setenv(\"AWS_SECRET_ACCESS_KEY\", \"{pw}\")"),
+            "os.Setenv(\"AWS_SECRET_ACCESS_KEY\", \"",
+        ),
+        (
+            format!("ENV[\"API_KEY\"] ||= \"{pw}\""),
+            "ENV[\"API_KEY\"] ||= \"",
+        ),
+        (format!("ENV['API_KEY'] = '{pw}'"), "ENV['API_KEY'] = '"),
+        (
+            format!("<add key=\"ApiSecret\" value=\"{pw}\"/>"),
+            "<add key=\"ApiSecret\" value=\"",
+        ),
+        (format!("  <password>{pw}</password>"), "<password>"),
+        (format!("<ns:secret>{pw}</ns:secret>"), "</ns:secret>"),
+        // libpq's variable before a command, in a Markdown code span.
+        (
+            format!("Run `PGPASSWORD={pw} psql -h db` first."),
+            "psql -h db",
+        ),
+        // A fallback, a setter, a login command's -p.
+        (
+            format!("const secret = process.env.SECRET || \"{pw}\";"),
+            "process.env.SECRET || \"",
+        ),
+        (
+            format!("JWT_SECRET: str = os.getenv(\"JWT_SECRET\") or '{pw}'"),
+            "or '",
+        ),
+        (format!("const token = env.TOKEN ?? '{pw}'"), "?? '"),
+        (format!("ds.setPassword(\"{pw}\");"), "ds.setPassword(\""),
+        (format!("cfg.set_api_key('{pw}')"), "cfg.set_api_key('"),
+        (
+            format!("docker login -u bot -p {pw} registry.example.com"),
+            "registry.example.com",
+        ),
+        (format!("podman login -p '{pw}' quay.io"), "quay.io"),
+    ] {
+        let out = redact(&line);
+        assert!(!out.text.contains(pw), "{line} -> {}", out.text);
+        assert!(out.text.contains(REDACTED), "{line} -> {}", out.text);
+        assert!(out.text.contains(kept), "{line} -> {}", out.text);
+    }
+}
+
+#[test]
+fn named_literals_that_are_no_secret_are_kept() {
+    for line in [
+        "const token = lexer.next();",
+        "const password = \"\";",
+        "let key = \"id\";",
+        "const label = \"name\";",
+        "os.Setenv(\"HOME\", \"/home/user\")",
+        "define('DB_HOST', 'localhost');",
+        "ENV[\"API_KEY\"] = ENV.fetch(\"OTHER\")",
+        "form.field(\"password\", \"Enter your password\")",
+        "<password>${DB_PASS}</password>",
+        "<name>password</name>",
+        "<token>TOKEN_VALUE</token>",
+        "headers.put(\"X-Api-Key\", apiKey)",
+        "const secret = process.env.SECRET || DEFAULT_SECRET;",
+        "const token = a || \"\";",
+        "if token == \"x\" or \"abcdef\" in names:",
+        "ds.setPassword(password);",
+        "user.setPassword(\"\");",
+        "setToken(\"token\")",
+        "docker login -u bot -p $DOCKER_PASSWORD registry",
+        "ssh -p 2222 host",
+    ] {
+        let out = redact(line);
+        assert_eq!(out.text, line, "{line}");
+        assert_eq!(out.count, 0, "{line}");
+    }
+}
