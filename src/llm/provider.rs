@@ -267,10 +267,14 @@ impl Endpoint {
     }
 
     /// `text` (a server's message, or a model's reply: both are shown to
-    /// the user) without the API key, in any case.
+    /// the user) without the API key, in any case, nor any run of
+    /// [`KEY_PIECE`] or more of its characters (a server that echoes the
+    /// key's tail).
     pub fn without_key(&self, text: &str) -> String {
         match self.api_key.as_ref().map(ApiKey::expose) {
-            Some(key) if key.len() >= MIN_SCRUBBED => super::redact::without_phrase(text, key),
+            Some(key) if key.len() >= MIN_SCRUBBED => {
+                super::redact::without_pieces(text, key, KEY_PIECE)
+            }
             _ => text.to_string(),
         }
     }
@@ -284,6 +288,12 @@ impl Endpoint {
 /// Shortest key or query value elided from messages: shorter ones would
 /// elide ordinary words.
 const MIN_SCRUBBED: usize = 4;
+
+/// Shortest part of the API key elided on its own: a provider's error
+/// that shows a key's last 4 characters (`sk-...wxyz`) shows too little to
+/// matter, while a run this long of a placeholder key (`sk-no-key-required`)
+/// is no ordinary word.
+const KEY_PIECE: usize = 12;
 
 /// Why a model cannot be called; the run goes on offline.
 #[derive(Clone, Debug, PartialEq, Eq)]

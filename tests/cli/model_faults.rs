@@ -261,6 +261,50 @@ fn a_success_status_whose_body_quotes_the_key_in_an_error() {
 }
 
 #[test]
+fn a_server_that_echoes_part_of_the_key_gets_no_long_part_printed() {
+    // A 401 whose message quotes the key's last 16 characters, and a reply
+    // whose answer quotes its first 20: no run of 12 or more of the key's
+    // characters is printed; the last four, as providers show them, may be.
+    let dir = project();
+    let key = "sk-DUMMY-0123456789abcdefXYZ";
+    let tail = &key[key.len() - 16..];
+    let head = &key[..20];
+    let mock = failing(Step::error(
+        401,
+        &format!("Incorrect API key ending in {tail}"),
+    ));
+    dir.use_model_with_key(&mock.base_url(), key, "");
+    let out = run(&dir, "always", &["-v"]);
+    out.code(0).stderr_has("[REDACTED]");
+    let reply = json!({
+        "matches": [{"path": "src/retry.py", "line": 5}],
+        "answer": format!("See src/retry.py:5 (key {head}…)."),
+    })
+    .to_string();
+    let mock = MockLlm::start(vec![Step::chat(&reply); 4]);
+    dir.use_model_with_key(&mock.base_url(), key, "learn = false");
+    let answered = run(&dir, "always", &["--answer", "--json"]);
+    answered.code(0);
+    // The model was asked, and what it wrote is shown, the key's part elided.
+    assert!(
+        answered.stdout.contains("[REDACTED]") || answered.stderr.contains("[REDACTED]"),
+        "{}",
+        answered.describe
+    );
+    for run in [&out, &answered] {
+        for text in [&run.stdout, &run.stderr] {
+            for piece in (0..=key.len() - 12).map(|i| &key[i..i + 12]) {
+                assert!(
+                    !text.contains(piece),
+                    "{piece} was printed\n{}",
+                    run.describe
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn a_model_that_writes_the_key_in_its_answer_never_gets_it_printed() {
     // A successful reply whose answer, signature field and claims quote the
     // key (as sent, and in another case): what the model wrote is shown, so

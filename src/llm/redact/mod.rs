@@ -128,6 +128,48 @@ pub fn without_phrase(text: &str, phrase: &str) -> String {
     }
 }
 
+/// [`without_phrase`], and then every run of at least `min` characters of
+/// `phrase` (in any ASCII letter case) replaced by [`REDACTED`]: a server
+/// that echoes part of the API key (its last 16 characters, its first 20)
+/// gets no part of it shown that is long enough to narrow a guess. Pieces
+/// that touch or overlap are one run, elided once.
+pub fn without_pieces(text: &str, phrase: &str, min: usize) -> String {
+    let whole = without_phrase(text, phrase);
+    let bytes = phrase.as_bytes();
+    if min == 0 || bytes.len() <= min {
+        return whole;
+    }
+    // Pieces of the key's bytes, cut where the key's characters allow.
+    let pieces: Vec<&str> = (0..=bytes.len() - min)
+        .filter_map(|start| phrase.get(start..start + min))
+        .collect();
+    let Ok(finder) = aho_corasick::AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build(&pieces)
+    else {
+        return whole;
+    };
+    let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
+    for found in finder.find_overlapping_iter(&whole) {
+        match runs.last_mut() {
+            Some(last) if found.start() <= last.end => last.end = last.end.max(found.end()),
+            _ => runs.push(found.range()),
+        }
+    }
+    if runs.is_empty() {
+        return whole;
+    }
+    let mut out = String::with_capacity(whole.len());
+    let mut at = 0;
+    for run in runs {
+        out.push_str(&whole[at..run.start]);
+        out.push_str(REDACTED);
+        at = run.end;
+    }
+    out.push_str(&whole[at..]);
+    out
+}
+
 /// What a line leaves open for the next one.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Carry {

@@ -704,3 +704,38 @@ fn named_literals_that_are_no_secret_are_kept() {
         assert_eq!(out.count, 0, "{line}");
     }
 }
+
+#[test]
+fn pieces_of_a_known_secret_are_elided_but_short_ones_and_words_stay() {
+    let key = "sk-proj-Ab12Cd34Ef56Gh78Ij90";
+    // A tail of 16 characters, a head of 20 in another case, and the whole key.
+    let tail = &key[key.len() - 16..];
+    let text = format!(
+        "key ending {tail} is invalid; begins {}",
+        key[..20].to_uppercase()
+    );
+    assert_eq!(
+        without_pieces(&text, key, 12),
+        "key ending [REDACTED] is invalid; begins [REDACTED]"
+    );
+    assert_eq!(
+        without_pieces(&format!("a {key} b"), key, 12),
+        "a [REDACTED] b"
+    );
+    // Eleven characters, or the last four as providers show them, stay.
+    let short = format!("ends in {} and sk-...{}", &key[..11], &key[key.len() - 4..]);
+    assert_eq!(without_pieces(&short, key, 12), short);
+    // A placeholder key's words are not pieces of 12 characters.
+    let placeholder = "sk-no-key-required";
+    let message = "no key required here; key required";
+    assert_eq!(without_pieces(message, placeholder, 12), message);
+    assert_eq!(
+        without_pieces("echo: no-key-required", placeholder, 12),
+        "echo: [REDACTED]"
+    );
+    // A key no longer than a piece is elided whole only.
+    assert_eq!(
+        without_pieces("x sk-short-key x", "sk-short-key", 12),
+        "x [REDACTED] x"
+    );
+}
