@@ -1044,8 +1044,8 @@ impl Flags {
     fn apply_aliases(&mut self) {
         self.verbose |= self.debug;
         if self.sort_files {
+            // The last of --sort, --sortr and --sort-files is the only one left.
             self.sort = Some(SortBy::Path);
-            self.sortr = None;
         }
         match self.engine {
             Some(Engine::Pcre2) => self.pcre2 = true,

@@ -638,11 +638,9 @@ fn is_login_name(name: &str) -> bool {
 
 /// A setter of a secret (`setPassword`, `set_api_key`, `setClientSecret`).
 fn is_setter_of_a_secret(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    lower.starts_with("set")
-        && crate::query::words(name)
-            .first()
-            .is_some_and(|w| w == "set")
+    crate::query::words(name)
+        .first()
+        .is_some_and(|w| w == "set")
         && is_secret_name(name)
 }
 
@@ -1004,6 +1002,13 @@ fn quoted_assignments(text: &str, count: &mut usize) -> String {
     blank(text, ranges, count)
 }
 
+/// A literal written beside a secret's name (as an argument, an index's
+/// value, a fallback, an XML element's text) that is a secret, and no
+/// placeholder.
+fn is_named_secret(name: &str, value: &str) -> bool {
+    is_secret_name(name) && is_assigned_secret(value) && !is_placeholder(value)
+}
+
 /// A quoted value assigned to a secret's name that is one: long enough,
 /// no whitespace (a message), no placeholder or constant.
 fn is_assigned_secret(value: &str) -> bool {
@@ -1024,8 +1029,7 @@ fn named_values(text: &str, count: &mut usize) -> String {
         let (Some(name), Some(value)) = (c.get(1).or(c.get(2)), c.get(3).or(c.get(4))) else {
             continue;
         };
-        let v = value.as_str();
-        if is_secret_name(name.as_str()) && is_assigned_secret(v) && !is_placeholder(v) {
+        if is_named_secret(name.as_str(), value.as_str()) {
             ranges.push(value.range());
         }
     }
@@ -1033,8 +1037,7 @@ fn named_values(text: &str, count: &mut usize) -> String {
         let (Some(name), Some(value)) = (c.get(1), c.get(2).or(c.get(3))) else {
             continue;
         };
-        let v = value.as_str();
-        if is_secret_name(name.as_str()) && is_assigned_secret(v) && !is_placeholder(v) {
+        if is_named_secret(name.as_str(), value.as_str()) {
             ranges.push(value.range());
         }
     }
@@ -1043,12 +1046,7 @@ fn named_values(text: &str, count: &mut usize) -> String {
             continue;
         };
         let name = open.as_str().rsplit(':').next().unwrap_or_default();
-        let v = value.as_str();
-        if open.as_str() == close.as_str()
-            && is_secret_name(name)
-            && is_assigned_secret(v)
-            && !is_placeholder(v)
-        {
+        if open.as_str() == close.as_str() && is_named_secret(name, value.as_str()) {
             ranges.push(value.range());
         }
     }
