@@ -642,3 +642,55 @@ fn a_link_to_a_secrets_file_is_withheld_as_the_file_is() {
         assert!(!bodies.contains("notes.txt"), "{bodies}");
     }
 }
+
+/// A shell history holds what was typed: a webhook's secret path, a
+/// password after `-p`. It is withheld whole, named or walked with
+/// `--hidden`, as Maven's home `settings.xml` is (s46).
+#[test]
+fn a_shell_history_and_a_home_login_are_withheld_whole() {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+    let value = noise(951, 24, b"abcdefghijklmnopqrstuvwxyz");
+    let other = noise(952, 24, b"abcdefghijklmnopqrstuvwxyz");
+    dir.write(
+        "src/app.py",
+        "# nightly release settings\ndef release_settings():\n    return {}\n",
+    );
+    dir.write(
+        ".bash_history",
+        format!("# nightly release settings\ncurl -X POST https://hooks.example.com/{value}\n"),
+    );
+    dir.write(
+        ".m2/settings.xml",
+        format!("<!-- nightly release settings -->\n<server><id>r</id><pw>{other}</pw></server>\n"),
+    );
+    let planted = Planted {
+        dir,
+        secrets: vec![("a shell history's line", value), ("a Maven login", other)],
+        aws_secret: String::new(),
+    };
+    for args in [
+        &["--hidden", "nightly release settings", "."][..],
+        &[
+            "nightly release settings",
+            ".bash_history",
+            ".m2/settings.xml",
+            "src/app.py",
+        ][..],
+    ] {
+        let mock = MockLlm::respond(Box::new(|_: &Received| {
+            Step::chat(&json!({"matches": [{"path": "src/app.py", "line": 2}]}).to_string())
+        }));
+        planted.dir.use_model(&mock.base_url(), "learn = false");
+        let out = planted.dir.run_llm("always", args);
+        assert_eq!(out.code, 0, "{}", out.describe);
+        let received = mock.received();
+        assert!(!received.is_empty(), "{}", out.describe);
+        assert_nothing_secret_sent(&planted, &received, &format!("{args:?}"));
+        let mut bodies = String::new();
+        for request in &received {
+            strings_of(&request.json(), &mut bodies);
+        }
+        assert!(bodies.contains("def release_settings():"), "{bodies}");
+    }
+}

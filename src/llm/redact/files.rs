@@ -143,6 +143,30 @@ pub fn is_secret_file(path: &str) -> bool {
     if in_dir("gh") && name == "hosts.yml" {
         return true;
     }
+    // Shell and REPL histories: passwords typed on command lines
+    // (`mysql -p…`, `export TOKEN=…`). `.bash_history`, `.zsh_history`,
+    // `.psql_history`, `.python_history`, fish's and PowerShell's.
+    if name == ".history"
+        || (name.starts_with('.') && name.ends_with("_history"))
+        || name == ".rhistory"
+        || name == "fish_history"
+        || name == "consolehost_history.txt"
+    {
+        return true;
+    }
+    // Package managers' and agents' logins kept in their home folders:
+    // Composer's and the Codex CLI's `auth.json`, Maven's `settings.xml`
+    // and its master password, Gradle's user properties, the hub CLI's
+    // tokens, rclone's remotes. (A project's own `auth.json`, often a
+    // translation file, and its `gradle.properties` are not.)
+    if (name == "auth.json" && (in_dir(".composer") || in_dir("composer") || in_dir(".codex")))
+        || (in_dir(".m2") && (name == "settings.xml" || name == "settings-security.xml"))
+        || (in_dir(".gradle") && name == "gradle.properties")
+        || (in_dir(".config") && name == "hub")
+        || name == "rclone.conf"
+    {
+        return true;
+    }
     // Google's OAuth client secret (`client_secret_….apps.googleusercontent.com.json`)
     // and google-github-actions/auth's credentials (`gha-creds-….json`).
     if ext == "json" && (stem.starts_with("client_secret") || stem.starts_with("gha-creds-")) {
@@ -302,6 +326,44 @@ mod tests {
             "src/vault_pass.py",
             "src/client_secret.rs",
             "hosts.yml",
+        ] {
+            assert!(!is_secret_file(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn histories_and_home_logins_are_secrets_files() {
+        for path in [
+            ".bash_history",
+            "home/me/.zsh_history",
+            ".psql_history",
+            ".mysql_history",
+            ".python_history",
+            ".node_repl_history",
+            ".history",
+            ".local/share/fish/fish_history",
+            "PSReadLine/ConsoleHost_history.txt",
+            ".composer/auth.json",
+            ".config/composer/auth.json",
+            ".codex/auth.json",
+            ".m2/settings.xml",
+            ".m2/settings-security.xml",
+            ".gradle/gradle.properties",
+            ".config/hub",
+            ".config/rclone/rclone.conf",
+        ] {
+            assert!(is_secret_file(path), "{path}");
+        }
+        for path in [
+            "src/history.rs",
+            "docs/history.md",
+            "src/shell_history.py",
+            "locales/en/auth.json",
+            "src/auth.json",
+            "settings.xml",
+            "gradle.properties",
+            "app/gradle.properties",
+            "src/hub",
         ] {
             assert!(!is_secret_file(path), "{path}");
         }

@@ -15,7 +15,7 @@ use regex::Regex;
 use super::regex;
 
 /// The key shapes of the major providers, one pattern each.
-pub(super) const SHAPES: [&str; 17] = [
+pub(super) const SHAPES: [&str; 34] = [
     r"sk-[A-Za-z0-9_\-]{20,}", // OpenAI, Anthropic (sk-ant-…)
     r"(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|AIPA)[0-9A-Z]{16}", // AWS key ids
     r"(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}", // GitHub tokens
@@ -33,6 +33,25 @@ pub(super) const SHAPES: [&str; 17] = [
     r"pypi-AgE[A-Za-z0-9_\-]{50,}", // PyPI
     r"AGE-SECRET-KEY-1[0-9A-Z]{58}", // age
     r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", // JWT
+    // Keys in one case or in hex, which the random-token shape cannot tell
+    // from an identifier or a digest: known by their prefix and length.
+    r"key-[0-9a-z]{32}",                         // Mailgun (legacy)
+    r"[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}",     // Mailgun
+    r"dapi[0-9a-f]{32}(?:-[0-9])?",              // Databricks
+    r"sbp_[0-9a-f]{40}",                         // Supabase
+    r"lin_api_[A-Za-z0-9]{40}",                  // Linear
+    r"sq0(?:atp|csp|idp)-[0-9A-Za-z_\-]{22,43}", // Square
+    r"NRAK-[A-Z0-9]{27}",                        // New Relic
+    r"oy2[a-z0-9]{43}",                          // NuGet
+    r"rubygems_[0-9a-f]{48}",                    // RubyGems
+    r"pul-[0-9a-f]{40}",                         // Pulumi
+    r"dckr_pat_[A-Za-z0-9_\-]{27}",              // Docker Hub
+    r"gl(?:ptt|dt|rt|cbt|imt|ft|oas|soat)-[0-9A-Za-z_\-]{20,}", // GitLab
+    r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}",      // Grafana
+    r"sntryu_[0-9a-f]{64}",                      // Sentry
+    r"hv[sb]\.[A-Za-z0-9_\-]{90,}",              // HashiCorp Vault
+    r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}", // Doppler
+    r"dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}",       // Dynatrace
 ];
 
 /// [`SHAPES`], replaced whole. The first group is the character before the

@@ -739,3 +739,46 @@ fn pieces_of_a_known_secret_are_elided_but_short_ones_and_words_stay() {
         "x [REDACTED] x"
     );
 }
+
+#[test]
+fn keys_in_one_case_or_hex_are_known_by_their_prefix() {
+    let hex = "0123456789abcdef";
+    let lower = "3ax6xnjp29jd6fds4gc373sgvjxteol0";
+    let upper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0";
+    let keys = [
+        format!("key-{lower}"),
+        format!("{hex}{hex}-{}-{}", &hex[..8], &hex[8..]),
+        format!("dapi{hex}{hex}"),
+        format!("sbp_{hex}{hex}{}", &hex[..8]),
+        format!("lin_api_{lower}{}", &hex[..8]),
+        format!("sq0atp-{}", &lower[..22]),
+        format!("NRAK-{upper}"),
+        format!("oy2{lower}{}", &lower[..11]),
+        format!("rubygems_{hex}{hex}{hex}"),
+        format!("pul-{hex}{hex}{}", &hex[..8]),
+        format!("glptt-{}", &lower[..20]),
+        format!("sntryu_{hex}{hex}{hex}{hex}"),
+    ];
+    for key in keys {
+        // Where no name, header or URL says it is a secret.
+        for line in [
+            format!("client = Client(host, \"{key}\")"),
+            format!("login({key})"),
+        ] {
+            let out = redact(&line);
+            assert!(!out.text.contains(&key), "{line} -> {}", out.text);
+            assert!(out.text.contains(REDACTED), "{line} -> {}", out.text);
+        }
+    }
+    // Near misses: an identifier or a slug with the prefix, a UUID, a digest.
+    for line in [
+        "let monkey = key_value_store_for_the_users(x);",
+        "const cls = \"key-value-pair\";",
+        "id = \"123e4567-e89b-12d3-a456-426614174000\"",
+        "hvs.compute_the_average_values_now()",
+        "NRAK-short",
+        "sbp_helper_function_name()",
+    ] {
+        assert_eq!(redact(line).text, line);
+    }
+}
