@@ -58,6 +58,11 @@ pub enum Layer {
     User,
 }
 
+impl Layer {
+    /// The layers from the lowest (the first loaded) to the highest.
+    pub const ORDER: [Layer; 4] = [Layer::Builtin, Layer::Learned, Layer::Project, Layer::User];
+}
+
 /// One concept.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Concept {
@@ -268,6 +273,25 @@ impl Thesaurus {
             self.synonyms.push(Vec::new());
         }
         index
+    }
+
+    /// The concepts a learned concept extends: those of the same name in the
+    /// layers below its own, the lowest first. Learning writes a model's
+    /// synonyms for `configuration` under the embedded concept's own name
+    /// (`learn::filter` refuses any other concept's name), and its layer then
+    /// owns the word `configuration`; without this, a query holding the word
+    /// would lose `config`, `cfg` and `settings` to a model's few words. A
+    /// hand-written layer's concept of that name (no `learned` standing)
+    /// redefines it instead, as later layers do.
+    pub fn extended_by(&self, index: usize) -> Vec<usize> {
+        let Some(concept) = self.concepts.get(index).filter(|c| c.learned.is_some()) else {
+            return Vec::new();
+        };
+        Layer::ORDER
+            .iter()
+            .take_while(|&&layer| layer != concept.layer)
+            .filter_map(|&layer| self.by_name.get(&(concept.name.clone(), layer)).copied())
+            .collect()
     }
 
     /// Number of concepts.
