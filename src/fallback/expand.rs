@@ -125,14 +125,22 @@ pub fn model_terms(terms: &[Term], concepts: &[Concept]) -> Vec<Term> {
             next_slot += 1;
             next_slot - 1
         });
+        // A phrase with a control or hidden character in it is junk (an
+        // escape sequence's letters split into words: `\x1b[31mload` ->
+        // `mload`), as it would be for learning (`learn::filter::clean`).
         let phrases = std::iter::once(&concept.name)
             .chain(&concept.synonyms)
-            .chain(&concept.related);
+            .chain(&concept.related)
+            .filter(|p| !p.chars().any(crate::learn::filter::is_hidden));
         for word in phrases.flat_map(|p| query::words(p)) {
             if added >= MAX_MODEL_TERMS {
                 return out;
             }
-            if word.len() < MIN_MODEL_WORD || query::is_stop_word(&word) || !word.is_ascii() {
+            if word.len() < MIN_MODEL_WORD
+                || query::is_stop_word(&word)
+                || !word.is_ascii()
+                || word.bytes().all(|b| b.is_ascii_digit())
+            {
                 continue;
             }
             let stem = query::stem(&word);
@@ -208,6 +216,30 @@ mod tests {
         assert!(added
             .iter()
             .all(|t| t.weight < 1.0 && t.concept.as_deref() == Some("secret header")));
+    }
+
+    #[test]
+    fn escape_sequences_and_numbers_give_no_words() {
+        let q = query::analyze("retry delay");
+        let terms = model_terms(
+            &q.terms,
+            &[concept(
+                "backoff\u{1b}[31m",
+                &[
+                    "\u{1b}]52;c;ZXZpbA==\u{7}",
+                    "\u{9b}2Jfile",
+                    "evil\nline",
+                    "w100",
+                ],
+                &["jit\u{202e}ter", "sleep"],
+            )],
+        );
+        let added: Vec<&str> = terms
+            .iter()
+            .filter(|t| t.origin == Origin::Model)
+            .map(|t| t.text.as_str())
+            .collect();
+        assert_eq!(added, vec!["sleep"]);
     }
 
     #[test]

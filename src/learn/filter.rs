@@ -128,6 +128,14 @@ pub fn is_code_keyword(word: &str) -> bool {
     CODE_KEYWORDS.binary_search(&word).is_ok()
 }
 
+/// Whether a character is one no word or identifier holds: a control
+/// character or a hidden format one (a bidi override, U+2028, a zero-width
+/// space: `render::sanitize::is_hidden_format`). A term that holds one is
+/// junk, or an escape sequence whose letters would split into junk words.
+pub fn is_hidden(c: char) -> bool {
+    c.is_control() || crate::render::sanitize::is_hidden_format(c)
+}
+
 /// Whether a term found in `df` of `files` searched files is too common to
 /// stand for a concept.
 pub fn too_general(df: usize, files: usize) -> bool {
@@ -147,8 +155,7 @@ pub fn clean(term: &str) -> Option<String> {
     if !(MIN_TERM_CHARS..=MAX_TERM_CHARS).contains(&chars) {
         return None;
     }
-    let hidden = |c: char| c.is_control() || crate::render::sanitize::is_hidden_format(c);
-    if term.chars().any(hidden) || term.chars().all(|c| c.is_ascii_digit()) {
+    if term.chars().any(is_hidden) || term.chars().all(|c| c.is_ascii_digit()) {
         return None;
     }
     if query::is_stop_word(&term) || is_code_keyword(&term) {

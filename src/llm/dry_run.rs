@@ -83,7 +83,11 @@ pub fn render(request: &ShownRequest) -> String {
     }
     out.push('\n');
     let body = serde_json::to_string_pretty(&request.body).unwrap_or_default();
-    out.push_str(&body);
+    // File lines are in it: DEL, the C1 controls (CSI) and bidi controls
+    // go as `\u` escapes, which serde_json leaves raw, so a planted file
+    // cannot drive the terminal a dry run is read on. They can only be
+    // inside strings, so the JSON means the same.
+    out.push_str(&crate::python::json::escape_terminal_unsafe(&body));
     out.push_str("\n\n");
     out
 }
@@ -137,6 +141,30 @@ mod tests {
             .unwrap()
             .contains("9|def connect(retries=3):"));
         assert_eq!(body["response_format"]["type"], "json_schema");
+    }
+
+    #[test]
+    fn file_text_that_would_drive_a_terminal_is_shown_escaped() {
+        let excerpt = Excerpt {
+            path: "src/app.py".into(),
+            first_line: 1,
+            lines: vec!["x = \"\u{9b}2J\u{7f}\u{1b}]0;t\u{7} \u{202e}gnp\"".into()],
+        };
+        let prompt = prompt::selection(&SelectionRequest::new("retry", vec![excerpt]));
+        let text = dry_run(&endpoint("openai/gpt-4o-mini", None), &prompt);
+        assert!(
+            !text.contains(['\u{9b}', '\u{7f}', '\u{1b}', '\u{7}', '\u{202e}']),
+            "{text:?}"
+        );
+        assert!(
+            text.contains(r#"1|x = \"\u009b2J\u007f\u001b]0;t\u0007 \u202egnp"#),
+            "{text}"
+        );
+        // The JSON shown is still the request sent.
+        let body_start = text.find("\n\n").unwrap() + 2;
+        let body: serde_json::Value = serde_json::from_str(text[body_start..].trim()).unwrap();
+        let sent = &requests(&endpoint("openai/gpt-4o-mini", None), &prompt)[0].body;
+        assert_eq!(&body, sent);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! (`search`), or weighting hits (`score`).
 
 pub use crate::thesaurus::stem;
-use crate::thesaurus::{Standing, Thesaurus};
+use crate::thesaurus::{Concept, Standing, Thesaurus};
 
 mod classify;
 mod words;
@@ -1511,47 +1511,22 @@ fn expand(mut terms: Vec<Term>, plain: &str, thesaurus: &Thesaurus) -> Vec<Term>
             .iter()
             .find(|t| t.slot == slot)
             .map_or(1.0, |t| t.weight);
-        let share = match concept.and_then(|c| c.learned) {
-            Some(Standing::Proposed) => PROPOSED_SYNONYM_WEIGHT,
-            _ => SYNONYM_WEIGHT,
-        };
-        let weight = head * share;
+        let share = share_of(concept);
         for t in terms.iter_mut().filter(|t| t.slot == slot) {
             t.concept = name.clone();
         }
-        let mut added = 0;
-        for syn in thesaurus.synonyms(found.concept) {
-            if added >= MAX_SYNONYMS_PER_WORD || terms.len() >= MAX_TERMS * 4 {
-                break;
-            }
-            if syn.contains(' ') || syn.len() < 2 || is_stop_word(&syn.to_lowercase()) {
-                continue;
-            }
-            let parts = words(syn);
-            if is_identifier_synonym(syn, &parts) {
-                // `register_blueprint`, `registerBlueprint`, `std::fs::read`:
-                // matched whole, in every spelling, like an identifier typed
-                // in the query.
-                let key = parts.join("_");
-                if !terms.iter().any(|t| t.stem == key) {
-                    terms.push(Term {
-                        text: key.clone(),
-                        stem: key,
-                        weight,
-                        slot,
-                        origin: Origin::Synonym,
-                        concept: name.clone(),
-                        parts,
-                        aside: false,
-                    });
-                    added += 1;
-                }
-                continue;
-            }
-            let [word] = parts.as_slice() else { continue };
-            if push_synonym(&mut terms, word, weight, slot, name.clone()) {
-                added += 1;
-            }
+        // A learned concept adds to the embedded one of its name, whose
+        // synonyms come first (`Thesaurus::extended_by`).
+        let extended = thesaurus.extended_by(found.concept);
+        for index in extended.into_iter().chain([found.concept]) {
+            let share = share_of(thesaurus.concept(index));
+            push_synonyms(
+                &mut terms,
+                thesaurus.synonyms(index),
+                head * share,
+                slot,
+                &name,
+            );
         }
         if found.len >= 2 {
             expand_phrase_variants(&mut terms, covered, found.concept, thesaurus, share);
@@ -1560,6 +1535,60 @@ fn expand(mut terms: Vec<Term>, plain: &str, thesaurus: &Thesaurus) -> Vec<Term>
     expand_families(&mut terms, thesaurus);
     expand_answers(&mut terms, thesaurus);
     terms
+}
+
+/// The share of its query word's weight a concept's synonyms get: less
+/// while it is a learned concept still `proposed`.
+fn share_of(concept: Option<&Concept>) -> f32 {
+    match concept.and_then(|c| c.learned) {
+        Some(Standing::Proposed) => PROPOSED_SYNONYM_WEIGHT,
+        _ => SYNONYM_WEIGHT,
+    }
+}
+
+/// Adds a concept's searchable `synonyms` (one word, or an identifier) in
+/// `slot` at `weight`, at most [`MAX_SYNONYMS_PER_WORD`] of them.
+fn push_synonyms(
+    terms: &mut Vec<Term>,
+    synonyms: &[String],
+    weight: f32,
+    slot: usize,
+    name: &Option<String>,
+) {
+    let mut added = 0;
+    for syn in synonyms {
+        if added >= MAX_SYNONYMS_PER_WORD || terms.len() >= MAX_TERMS * 4 {
+            break;
+        }
+        if syn.contains(' ') || syn.len() < 2 || is_stop_word(&syn.to_lowercase()) {
+            continue;
+        }
+        let parts = words(syn);
+        if is_identifier_synonym(syn, &parts) {
+            // `register_blueprint`, `registerBlueprint`, `std::fs::read`:
+            // matched whole, in every spelling, like an identifier typed
+            // in the query.
+            let key = parts.join("_");
+            if !terms.iter().any(|t| t.stem == key) {
+                terms.push(Term {
+                    text: key.clone(),
+                    stem: key,
+                    weight,
+                    slot,
+                    origin: Origin::Synonym,
+                    concept: name.clone(),
+                    parts,
+                    aside: false,
+                });
+                added += 1;
+            }
+            continue;
+        }
+        let [word] = parts.as_slice() else { continue };
+        if push_synonym(terms, word, weight, slot, name.clone()) {
+            added += 1;
+        }
+    }
 }
 
 /// Weight of a learned answer's identifier (`thesaurus::Answer`): a whole
@@ -2362,6 +2391,55 @@ mod tests {
         assert!(weight("sleep") < weight("gizmo"));
         assert_eq!(weight("exit"), weight("gizmo"));
         assert_eq!(weight("gizmo"), SYNONYM_WEIGHT);
+    }
+
+    #[test]
+    fn a_learned_concept_adds_to_the_embedded_one_of_its_name() {
+        use crate::thesaurus::{Concept, Layer, LayerData};
+        let concept = |id, name: &str, layer, learned| Concept {
+            id,
+            name: name.into(),
+            layer,
+            learned,
+        };
+        let mut t = Thesaurus::new();
+        t.add(
+            concept(1, "configuration", Layer::Builtin, None),
+            &["config".into(), "cfg".into(), "settings".into()],
+            false,
+        );
+        t.add_layer(LayerData {
+            concepts: vec![(
+                concept(7, "configuration", Layer::Learned, Some(Standing::Proposed)),
+                vec!["zorblax".into()],
+            )],
+            answers: Vec::new(),
+        });
+        let q = analyze_with("where is the configuration loaded", &t);
+        let weight = |x: &str| q.terms.iter().find(|t| t.text == x).map(|t| t.weight);
+        // The embedded synonyms stay, at their weight; the model's word is
+        // added at a proposed synonym's.
+        assert_eq!(weight("config"), Some(SYNONYM_WEIGHT), "{:?}", q.terms);
+        assert_eq!(weight("cfg"), Some(SYNONYM_WEIGHT));
+        assert_eq!(weight("settings"), Some(SYNONYM_WEIGHT));
+        assert_eq!(weight("zorblax"), Some(PROPOSED_SYNONYM_WEIGHT));
+        // A hand-written layer's concept of the name still redefines it.
+        let mut t2 = Thesaurus::new();
+        t2.add(
+            concept(1, "configuration", Layer::Builtin, None),
+            &["config".into()],
+            false,
+        );
+        t2.add_layer(LayerData {
+            concepts: vec![(
+                concept(1, "configuration", Layer::User, None),
+                vec!["prefs".into()],
+            )],
+            answers: Vec::new(),
+        });
+        let q = analyze_with("configuration", &t2);
+        assert!(q.terms.iter().any(|t| t.text == "prefs"));
+        assert!(!q.terms.iter().any(|t| t.text == "config"), "{:?}", q.terms);
     }
 
     #[test]

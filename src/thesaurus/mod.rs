@@ -17,10 +17,20 @@ use rust_stemmers::{Algorithm, Stemmer};
 
 use crate::{messages, paths};
 
+/// Longest word stemmed, in bytes; a longer one is its own stem. English
+/// words and the words of identifiers are far shorter, and Snowball's
+/// English stemmer takes time quadratic in a word's length: a searched file
+/// holding one 300,000-letter `yyy…` took four seconds of CPU to stem for a
+/// model's vocabulary, a megabyte of it most of a minute.
+pub const MAX_STEMMED_BYTES: usize = 64;
+
 /// The English stem of a lowercase word: how the thesaurus relates a word to
 /// its inflections (`retries` ~ `retry`), and how `query` and `search` compare
-/// words.
+/// words. A word over [`MAX_STEMMED_BYTES`] is its own stem.
 pub fn stem(word: &str) -> String {
+    if word.len() > MAX_STEMMED_BYTES {
+        return word.to_string();
+    }
     thread_local! {
         static STEMMER: Stemmer = Stemmer::create(Algorithm::English);
     }
@@ -56,6 +66,11 @@ pub enum Layer {
     Project,
     /// A `--thesaurus PATH`.
     User,
+}
+
+impl Layer {
+    /// The layers from the lowest (the first loaded) to the highest.
+    pub const ORDER: [Layer; 4] = [Layer::Builtin, Layer::Learned, Layer::Project, Layer::User];
 }
 
 /// One concept.
@@ -268,6 +283,25 @@ impl Thesaurus {
             self.synonyms.push(Vec::new());
         }
         index
+    }
+
+    /// The concepts a learned concept extends: those of the same name in the
+    /// layers below its own, the lowest first. Learning writes a model's
+    /// synonyms for `configuration` under the embedded concept's own name
+    /// (`learn::filter` refuses any other concept's name), and its layer then
+    /// owns the word `configuration`; without this, a query holding the word
+    /// would lose `config`, `cfg` and `settings` to a model's few words. A
+    /// hand-written layer's concept of that name (no `learned` standing)
+    /// redefines it instead, as later layers do.
+    pub fn extended_by(&self, index: usize) -> Vec<usize> {
+        let Some(concept) = self.concepts.get(index).filter(|c| c.learned.is_some()) else {
+            return Vec::new();
+        };
+        Layer::ORDER
+            .iter()
+            .take_while(|&&layer| layer != concept.layer)
+            .filter_map(|&layer| self.by_name.get(&(concept.name.clone(), layer)).copied())
+            .collect()
     }
 
     /// Number of concepts.
@@ -938,6 +972,18 @@ mod tests {
             }
             assert_eq!(observed(&one_pass), observed(&two_pass));
         }
+    }
+
+    #[test]
+    fn a_word_past_the_stemmed_length_is_its_own_stem() {
+        assert_eq!(stem("retries"), "retri");
+        let longest = format!("{}ies", "y".repeat(MAX_STEMMED_BYTES - 3));
+        assert_ne!(stem(&longest), longest);
+        // Stemming this took seconds (quadratic in its length).
+        let planted = "y".repeat(300_000);
+        assert_eq!(stem(&planted), planted);
+        let long = format!("{}ies", "y".repeat(MAX_STEMMED_BYTES));
+        assert_eq!(stem(&long), long);
     }
 
     #[test]

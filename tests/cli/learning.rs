@@ -186,6 +186,36 @@ fn a_paraphrase_is_free_while_the_concept_is_still_proposed() {
 }
 
 #[test]
+fn a_concept_learned_under_an_embedded_name_keeps_the_embedded_synonyms() {
+    let dir = project();
+    dir.write(
+        "src/loader.py",
+        "def read_cfg(path):\n    \"\"\"Parse the cfg file at path.\"\"\"\n    \
+         return parse(open(path).read())\n",
+    );
+    let asked = "where is the configuration parsed";
+    let offline = dir.run_llm("off", &["--no-learn", asked, "."]);
+    offline.code(0).first_heading_is("./src/loader.py");
+    // A model teaches the embedded concept's own name a word of its own.
+    let mock = MockLlm::start(vec![
+        chat(json!({"concepts": [{"name": "configuration",
+            "synonyms": ["zibble"], "related": []}]})),
+        chat(json!({"matches": [{"path": "src/packets.py", "line": 5}]})),
+    ]);
+    dir.use_model(&mock.base_url(), "");
+    dir.run_llm("auto", &["-v", "how is the configuration gronked", "."])
+        .code(0)
+        .stderr_has("learned: configuration (zibble)");
+    // Later, offline: the model's word is added, `cfg` and the rest stay.
+    let out = dir.run_llm("off", &["-v", asked, "."]);
+    out.code(0)
+        .stderr_has("from the learned layer: configuration (proposed)")
+        .stderr_has(" cfg (cfg)")
+        .stderr_has(" zibble (")
+        .first_heading_is("./src/loader.py");
+}
+
+#[test]
 fn a_learned_concept_in_a_query_still_unanswered_earns_no_hit() {
     let dir = project();
     learn_gronk(&dir);

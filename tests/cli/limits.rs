@@ -260,3 +260,36 @@ fn every_line_asked_of_a_streamed_file_past_the_cap_says_what_was_left_out() {
     );
     exact.code(0).stdout_is(&format!("./big.log:{n}\n"));
 }
+
+#[test]
+fn a_planted_megabyte_word_is_not_stemmed_for_the_model() {
+    // A file near the query's hits holding one word of a megabyte of `y`:
+    // its words are the vocabulary an expansion sends, and each was stemmed
+    // (`thesaurus::stem`), which is quadratic in a word's length: most of a
+    // minute for this one. A word past `MAX_STEMMED_BYTES` is its own stem.
+    let dir = Dir::new();
+    dir.write(
+        "src/settings.py",
+        format!(
+            "# where the configuration is read {}
+CONFIG_PATH = 'app.toml'
+",
+            "y".repeat(1_000_000)
+        ),
+    );
+    dir.use_model("http://127.0.0.1:9/v1", "");
+    let args = [
+        "--dry-run",
+        "--no-learn",
+        "where is the configuration gronked",
+        ".",
+    ];
+    let mut cmd = dir.cmd();
+    cmd.env("KGREP_LLM", "always")
+        .args(args)
+        .timeout(Duration::from_secs(20));
+    let out = crate::harness::finish(&mut cmd, &args, dir.path());
+    out.code(0)
+        .stdout_has("# 1. expansion: the concepts behind the query")
+        .stdout_has("Vocabulary: ");
+}
