@@ -30,6 +30,9 @@ pub struct Env {
     pub stdin_readable: bool,
     /// stdin is a terminal.
     pub stdin_is_tty: bool,
+    /// stdin carries another protocol (the MCP server's JSON-RPC messages):
+    /// never read as a corpus, so a `-` path is then a file name.
+    pub stdin_reserved: bool,
     /// stdout is a terminal.
     pub stdout_is_tty: bool,
     /// stderr is a terminal.
@@ -640,7 +643,7 @@ fn input(flags: &Flags, env: &Env) -> Result<Input, PlanError> {
     // stdin is. Beside other paths it would need a walk that also reads
     // stdin: refused rather than reported as a missing file.
     let dash = flags.paths.iter().filter(|p| is_stdin_path(p)).count();
-    if dash > 0 && !flags.files {
+    if dash > 0 && !flags.files && !env.stdin_reserved {
         return if dash == flags.paths.len() {
             Ok(Input::Stdin)
         } else {
@@ -955,6 +958,17 @@ mod tests {
                 Input::Paths(vec!["./-".into()])
             );
         }
+        // The MCP server's stdin is its protocol: `-` is a file name there.
+        let reserved = Env {
+            stdin_reserved: true,
+            ..Env::default()
+        };
+        assert_eq!(
+            plan(flags(&["q", "-"]), &Config::default(), &reserved)
+                .unwrap()
+                .input,
+            Input::Paths(vec!["-".into()])
+        );
     }
 
     #[test]
