@@ -15,7 +15,7 @@ use std::ops::Range;
 
 use grep_matcher::Matcher;
 
-use crate::document::Document;
+use crate::document::{skipped_bom, Document};
 use crate::query::{Origin, Query, QueryKind, Term};
 use crate::render::grep::{Block, Spans};
 use crate::render::json::kgrep::{
@@ -59,6 +59,9 @@ pub enum Spotter {
     Exact {
         matcher: crate::search::matcher::ExactMatcher,
         multi_line: bool,
+        /// The search skipped a UTF-8 byte-order mark a text opens with
+        /// ([`document::skipped_bom`]): so does finding its matches again.
+        sniff_bom: bool,
     },
     Terms(TermMatcher),
 }
@@ -69,7 +72,8 @@ const MAX_LOOK_AHEAD: usize = 128;
 
 impl Spotter {
     /// The spotter for a query: the matcher the search stage uses for it
-    /// (a literal is a fixed string, a regex ripgrep's syntax).
+    /// (a literal is a fixed string, a regex ripgrep's syntax), reading
+    /// files as the search read them (see [`Spotter::reading`]).
     pub fn new(q: &Query) -> anyhow::Result<Spotter> {
         Ok(match crate::search::matcher::exact(q)? {
             Some(matcher) => {
@@ -77,10 +81,20 @@ impl Spotter {
                 Spotter::Exact {
                     matcher,
                     multi_line,
+                    sniff_bom: true,
                 }
             }
             None => Spotter::Terms(TermMatcher::new(&q.terms)?),
         })
+    }
+
+    /// This spotter for files read with `read`: past a UTF-8 byte-order
+    /// mark a text opens with, as the search skipped it, unless `-E none`.
+    pub fn reading(mut self, read: &crate::document::ReadOptions) -> Spotter {
+        if let Spotter::Exact { sniff_bom, .. } = &mut self {
+            *sniff_bom = read.sniffs_bom();
+        }
+        self
     }
 
     /// The occurrences in the line `line` of `text` (its bytes without the
@@ -90,7 +104,11 @@ impl Spotter {
     /// without a newline loses it.
     pub fn occurrences(&self, text: &[u8], line: Range<usize>) -> Vec<Occurrence> {
         let has_newline = line.end < text.len();
-        let line = text.get(line).unwrap_or_default();
+        let skip = match self {
+            Spotter::Exact { sniff_bom, .. } => skipped_bom(text, line.start, *sniff_bom),
+            Spotter::Terms(_) => 0,
+        };
+        let line = text.get(line.start + skip..line.end).unwrap_or_default();
         match self {
             // A whole identifier and the words inside it overlap: show the
             // identifier (it comes first), as one submatch.
@@ -117,7 +135,7 @@ impl Spotter {
                     let at_end = found.is_empty() && found.start() >= line.len();
                     if !at_end || has_newline {
                         hits.push(Occurrence {
-                            span: found.start()..found.end(),
+                            span: skip + found.start()..skip + found.end(),
                             term: None,
                         });
                     }
@@ -133,19 +151,23 @@ impl Spotter {
     /// searched from the run's start, a little past its end, and ending at
     /// the first match that starts past the run (rg 13's printer).
     fn run_matches(&self, text: &[u8], run: Range<usize>) -> Vec<Range<usize>> {
-        let Spotter::Exact { matcher, .. } = self else {
+        let Spotter::Exact {
+            matcher, sniff_bom, ..
+        } = self
+        else {
             return Vec::new();
         };
+        let skip = skipped_bom(text, run.start, *sniff_bom);
         let end = text.len().min(run.end.saturating_add(MAX_LOOK_AHEAD));
-        let Some(haystack) = text.get(..end) else {
+        let Some(haystack) = text.get(skip..end) else {
             return Vec::new();
         };
         let mut found = Vec::new();
-        let _ = matcher.find_iter_at(haystack, run.start, |m| {
-            if m.start() >= run.end {
+        let _ = matcher.find_iter_at(haystack, run.start.saturating_sub(skip), |m| {
+            if skip + m.start() >= run.end {
                 return false;
             }
-            found.push(m.start()..m.end());
+            found.push(skip + m.start()..skip + m.end());
             true
         });
         found
@@ -540,6 +562,32 @@ mod tests {
         };
         assert_eq!(spans_of(b"ab\n"), [0, 1, 2]);
         assert_eq!(spans_of(b"ab"), [0, 1]);
+    }
+
+    /// The search skips a UTF-8 byte-order mark a text opens with, as rg's
+    /// does, so `^def` matches the first line; its match is found again past
+    /// the mark, at its place in the line as printed (the mark kept). With
+    /// `-E none` nothing is skipped (the search did not match).
+    #[test]
+    fn a_leading_utf8_mark_is_skipped_as_the_search_skipped_it() {
+        let text = b"\xEF\xBB\xBFdef f():\ndef g():\n";
+        let q = Query::exact("^def", true);
+        let spotter = Spotter::new(&q).unwrap();
+        let starts = |s: &Spotter, line: Range<usize>| -> Vec<Range<usize>> {
+            s.occurrences(text, line)
+                .into_iter()
+                .map(|h| h.span)
+                .collect()
+        };
+        assert_eq!(starts(&spotter, 0..11), [3..6]);
+        assert_eq!(starts(&spotter, 12..20), [0..3]);
+        let mut raw = crate::document::ReadOptions::for_run(false);
+        raw.decoding = crate::document::Decoding::Raw;
+        assert!(starts(&spotter.reading(&raw), 0..11).is_empty());
+        let mut q = Query::exact(r"^def f\(", true);
+        q.matching.multiline = true;
+        let spotter = Spotter::new(&q).unwrap();
+        assert_eq!(spotter.run_matches(text, 0..12), [3..9]);
     }
 
     #[test]

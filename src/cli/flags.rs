@@ -41,7 +41,7 @@ pub struct Flags {
     #[arg(value_name = "PATTERN")]
     pub pattern: Option<String>,
 
-    /// Files or directories to search (default: `.`, or piped stdin).
+    /// Files or directories to search (default: `.`, or piped stdin; `-` alone is stdin).
     #[arg(value_name = "PATHS")]
     pub paths: Vec<PathBuf>,
 

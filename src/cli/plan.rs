@@ -30,6 +30,9 @@ pub struct Env {
     pub stdin_readable: bool,
     /// stdin is a terminal.
     pub stdin_is_tty: bool,
+    /// stdin carries another protocol (the MCP server's JSON-RPC messages):
+    /// never read as a corpus, so a `-` path is then a file name.
+    pub stdin_reserved: bool,
     /// stdout is a terminal.
     pub stdout_is_tty: bool,
     /// stderr is a terminal.
@@ -277,6 +280,8 @@ pub enum PlanError {
     SignatureWithAnswer,
     #[error("no input paths and stdin is empty")]
     PathsFromTerminal,
+    #[error("'-' (stdin) is searched only as the sole path; pipe the other files' text in too, or name them without '-'")]
+    StdinAmongPaths,
     #[error("invalid KGREP_LLM value '{0}' (expected auto, off or always)")]
     BadLlmEnv(String),
     #[error("invalid llm value '{0}' in config (expected auto, off or always)")]
@@ -618,6 +623,12 @@ fn mode(flags: &Flags) -> Result<Mode, PlanError> {
     }
 }
 
+/// Whether a path argument is `-`, rg's and grep's name for stdin (a file
+/// named `-` is `./-`).
+fn is_stdin_path(path: &std::path::Path) -> bool {
+    path.as_os_str() == "-"
+}
+
 fn input(flags: &Flags, env: &Env) -> Result<Input, PlanError> {
     if flags.paths_from_stdin {
         if env.stdin_is_tty {
@@ -627,6 +638,17 @@ fn input(flags: &Flags, env: &Env) -> Result<Input, PlanError> {
             also: flags.paths.clone(),
             null: flags.null,
         });
+    }
+    // `-` names stdin, as in rg and grep (`git diff | kgrep q -`), whatever
+    // stdin is. Beside other paths it would need a walk that also reads
+    // stdin: refused rather than reported as a missing file.
+    let dash = flags.paths.iter().filter(|p| is_stdin_path(p)).count();
+    if dash > 0 && !flags.files && !env.stdin_reserved {
+        return if dash == flags.paths.len() {
+            Ok(Input::Stdin)
+        } else {
+            Err(PlanError::StdinAmongPaths)
+        };
     }
     // `--files` lists a tree, never stdin (as `rg --files`).
     if !flags.paths.is_empty() || flags.files {
@@ -918,6 +940,34 @@ mod tests {
             )
             .unwrap_err(),
             PlanError::PathsFromTerminal
+        );
+        // `-` is stdin, as in rg, piped or not; beside other paths, refused.
+        for env in [&piped, &tty] {
+            for args in [&["q", "-"][..], &["q", "-", "-"]] {
+                let got = plan(flags(args), &Config::default(), env).unwrap();
+                assert_eq!(got.input, Input::Stdin);
+            }
+            assert_eq!(
+                plan(flags(&["q", "-", "src"]), &Config::default(), env).unwrap_err(),
+                PlanError::StdinAmongPaths
+            );
+            assert_eq!(
+                plan(flags(&["q", "./-"]), &Config::default(), env)
+                    .unwrap()
+                    .input,
+                Input::Paths(vec!["./-".into()])
+            );
+        }
+        // The MCP server's stdin is its protocol: `-` is a file name there.
+        let reserved = Env {
+            stdin_reserved: true,
+            ..Env::default()
+        };
+        assert_eq!(
+            plan(flags(&["q", "-"]), &Config::default(), &reserved)
+                .unwrap()
+                .input,
+            Input::Paths(vec!["-".into()])
         );
     }
 

@@ -429,6 +429,14 @@ enum Through<'o> {
 }
 
 impl ReadOptions {
+    /// Whether searchers decode a text that opens with a byte-order mark
+    /// (grep-searcher's BOM sniffing, which also reads a UTF-8 mark as no
+    /// text): not with `-E none`, which leaves every file and stdin as its
+    /// bytes, as rg's does.
+    pub fn sniffs_bom(&self) -> bool {
+        self.decoding != Decoding::Raw
+    }
+
     /// What the file at `path` is read through, if anything: `--pre` when it
     /// applies (it wins over `-z`, as in rg), else `-z` for a compressed
     /// file's name.
@@ -618,6 +626,24 @@ pub fn from_bytes(key: String, bytes: Vec<u8>, is_stdin: bool, opts: &ReadOption
         });
     }
     Loaded::Text(document(key, normalize(bytes)))
+}
+
+/// The UTF-8 byte-order mark, which kgrep's documents keep (rlmgrep's
+/// Python keeps it as U+FEFF) and its searchers skip (grep-searcher's BOM
+/// sniffing, as rg's).
+pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// How many bytes at `at` in `text` a searcher that sniffs byte-order marks
+/// reads as no text: the UTF-8 mark a text opens with, when `at` is its
+/// start; 0 anywhere else. A line's matches are found again past it, so that
+/// a match the search found (`^def` on a file's first line) is found again,
+/// at the same place in the line as printed.
+pub fn skipped_bom(text: &[u8], at: usize, sniff: bool) -> usize {
+    if sniff && at == 0 && text.starts_with(UTF8_BOM) {
+        UTF8_BOM.len()
+    } else {
+        0
+    }
 }
 
 /// The UTF-16 encoding whose byte-order mark `bytes` open with. A UTF-8 mark

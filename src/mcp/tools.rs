@@ -202,6 +202,9 @@ impl Tools {
         let env = Env {
             stdin_readable: false,
             stdin_is_tty: false,
+            // The server's stdin is the client's messages: a `-` path is
+            // never read from it.
+            stdin_reserved: true,
             stdout_is_tty: false,
             stderr_is_tty: false,
             no_color: true,

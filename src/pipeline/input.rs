@@ -22,6 +22,7 @@ pub(super) fn process_env(dirs: crate::paths::Env) -> Env {
         dirs,
         stdin_readable: !stdin.is_terminal() && is_readable_stdin(),
         stdin_is_tty: stdin.is_terminal(),
+        stdin_reserved: false,
         stdout_is_tty: std::io::stdout().is_terminal(),
         stderr_is_tty: std::io::stderr().is_terminal(),
         no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),

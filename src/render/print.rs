@@ -113,7 +113,7 @@ pub(crate) fn write_grep_counted(
         // runs of lines (`grep::Block`).
         || plan.matching.multiline
     {
-        Some(Spotter::new(&found.q)?)
+        Some(Spotter::new(&found.q)?.reading(read))
     } else {
         None
     };
@@ -141,7 +141,8 @@ pub(crate) fn write_grep_counted(
             }
             if let Some((matcher, with)) = &replacer {
                 let texts = doc.lines_at(lines.iter().copied());
-                for (n, line) in replace::replace_lines(matcher, texts, with) {
+                let bom = crate::document::skipped_bom(&doc.text, 0, read.sniffs_bom());
+                for (n, line) in replace::replace_lines(matcher, texts, with, bom) {
                     file.spans.insert(n, line.spans);
                     file.replaced.insert(n, line.text);
                 }
@@ -252,7 +253,7 @@ pub(crate) fn write_json_to(
     found: &Found,
     read: &ReadOptions,
 ) -> anyhow::Result<usize> {
-    let spotter = Spotter::new(&found.q)?;
+    let spotter = Spotter::new(&found.q)?.reading(read);
     let opts = JsonOptions {
         before: plan.before,
         after: plan.after,

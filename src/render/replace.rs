@@ -24,8 +24,25 @@ pub struct Replaced {
 /// Every match of `matcher` in `line` (no line end) replaced by
 /// `replacement`; `None` when nothing matches on the line alone.
 pub fn replace_line<M: Matcher>(matcher: &M, line: &[u8], replacement: &[u8]) -> Option<Replaced> {
+    replace_past(matcher, line, 0, replacement)
+}
+
+/// [`replace_line`] on the part of `line` past its first `skip` bytes, which
+/// are kept as they are (a UTF-8 byte-order mark the search skipped,
+/// `document::skipped_bom`).
+fn replace_past<M: Matcher>(
+    matcher: &M,
+    line: &[u8],
+    skip: usize,
+    replacement: &[u8],
+) -> Option<Replaced> {
+    let kept = line.get(..skip)?;
+    let line = line.get(skip..)?;
     let mut caps = matcher.new_captures().ok()?;
-    let mut out = Replaced::default();
+    let mut out = Replaced {
+        text: kept.to_vec(),
+        spans: Vec::new(),
+    };
     let mut last = 0;
     let mut any = false;
     let searched = matcher.captures_iter(line, &mut caps, |caps| {
@@ -53,15 +70,23 @@ pub fn replace_line<M: Matcher>(matcher: &M, line: &[u8], replacement: &[u8]) ->
 }
 
 /// The replaced text of each of `lines` that matches, by line number, from
-/// `(number, text)` pairs.
+/// `(number, text)` pairs; line 1 past the `skip_first` bytes the search
+/// skipped (a byte-order mark), which it keeps.
 pub fn replace_lines<'t, M: Matcher>(
     matcher: &M,
     lines: impl IntoIterator<Item = (usize, &'t [u8])>,
     replacement: &str,
+    skip_first: usize,
 ) -> BTreeMap<usize, Replaced> {
     lines
         .into_iter()
-        .filter_map(|(n, text)| Some((n, replace_line(matcher, text, replacement.as_bytes())?)))
+        .filter_map(|(n, text)| {
+            let skip = if n == 1 { skip_first } else { 0 };
+            Some((
+                n,
+                replace_past(matcher, text, skip, replacement.as_bytes())?,
+            ))
+        })
         .collect()
 }
 
@@ -121,5 +146,18 @@ mod tests {
             .unwrap();
         let r = replace_line(&m, b"a retry, retrying", b"<$0>").unwrap();
         assert_eq!(String::from_utf8(r.text).unwrap(), "a <retry>, retrying");
+    }
+
+    /// Line 1's skipped byte-order mark is kept and not searched: `^def`
+    /// replaces the `def` after it, as the search matched it.
+    #[test]
+    fn a_skipped_mark_is_kept_before_the_replaced_line() {
+        let m = RegexMatcherBuilder::new().build("^def").unwrap();
+        let lines = [(1, &b"\xEF\xBB\xBFdef f"[..]), (2, &b"def g"[..])];
+        let got = replace_lines(&m, lines, "fn", 3);
+        assert_eq!(got[&1].text, b"\xEF\xBB\xBFfn f");
+        assert_eq!(got[&1].spans, [3..5]);
+        assert_eq!(got[&2].text, b"fn g");
+        assert!(replace_lines(&m, [(1, &b"\xEF\xBB\xBFdef"[..])], "fn", 0).is_empty());
     }
 }

@@ -307,7 +307,7 @@ impl Results {
     /// (context and `-m` applied).
     pub fn files(&self, plan: &Plan) -> anyhow::Result<Vec<FileView>> {
         let found = &self.found;
-        let spotter = Spotter::new(&found.q)?;
+        let spotter = Spotter::new(&found.q)?.reading(&self.read);
         let mut out = Vec::new();
         for (h, lines) in &found.search.selected {
             let Some(doc) = found.search.document(*h, &self.read) else {

@@ -59,11 +59,11 @@ fn searcher(line_numbers: bool, detect_binary: bool, sniff_bom: bool) -> Searche
         .build()
 }
 
-/// Whether searchers decode a text that opens with a byte-order mark: not
-/// with `-E none`, which leaves every file and stdin as its bytes (kgrep's
-/// documents are otherwise decoded as `-E` asks before they are searched).
+/// Whether searchers decode a text that opens with a byte-order mark
+/// ([`ReadOptions::sniffs_bom`]; kgrep's documents are otherwise decoded as
+/// `-E` asks before they are searched).
 fn sniffs_bom(read: &ReadOptions) -> bool {
-    read.decoding != document::Decoding::Raw
+    read.sniffs_bom()
 }
 
 thread_local! {

@@ -940,16 +940,32 @@ impl<V: Visitor> Collector<'_, '_, V> {
 fn describe(err: &ignore::Error, cwd: &Path) -> String {
     match err {
         ignore::Error::WithPath { path, err } => {
-            let shown = path.strip_prefix(cwd).unwrap_or(path);
-            format!("{}: {}", shown.display(), describe(err, cwd))
+            format!("{}: {}", shown(path, cwd), describe(err, cwd))
         }
         ignore::Error::WithDepth { err, .. } => describe(err, cwd),
+        // `-L`: named as the paths are named, not by the absolute paths the
+        // walk resolved (rg's "./loop points to an ancestor ./").
+        ignore::Error::Loop { ancestor, child } => format!(
+            "File system loop found: {} points to an ancestor {}",
+            shown(child, cwd),
+            shown(ancestor, cwd)
+        ),
         ignore::Error::Partial(errs) => errs
             .iter()
             .map(|e| describe(e, cwd))
             .collect::<Vec<_>>()
             .join("; "),
         other => other.to_string(),
+    }
+}
+
+/// `path` as a message names it: below `cwd` relative to it (`.` for `cwd`
+/// itself), elsewhere as it is.
+fn shown(path: &Path, cwd: &Path) -> String {
+    match path.strip_prefix(cwd) {
+        Ok(below) if below.as_os_str().is_empty() => ".".to_string(),
+        Ok(below) => below.display().to_string(),
+        Err(_) => path.display().to_string(),
     }
 }
 

@@ -100,6 +100,42 @@ fn utf16_stdin_is_decoded_as_a_file_is() {
         .stdout_is("./<stdin>\n1:\ta needle\n");
 }
 
+/// A UTF-8 byte-order mark is kept in the printed line (as rlmgrep keeps
+/// it) and skipped by the search (as rg's): `^def` matches the first line,
+/// and its match is the `def` after the mark in every output, at the column
+/// that counts the mark's bytes. It was found on the line but not again in
+/// it: `-o` printed the whole line, `--vimgrep` no column, `--json` no
+/// submatch and `--replace` the line unreplaced. `-E none` skips nothing.
+#[test]
+fn a_utf8_byte_order_mark_is_skipped_by_exact_matches_as_by_the_search() {
+    let d = Dir::new();
+    d.write(
+        "bom.py",
+        b"\xEF\xBB\xBFdef retry():\n    pass\ndef again():\n",
+    );
+    d.run(&["-o", "^def", "bom.py"])
+        .code(0)
+        .stdout_is("./bom.py\n1:\tdef\n3:\tdef\n");
+    d.run(&["--vimgrep", "^def", "bom.py"])
+        .code(0)
+        .stdout_is("./bom.py:1:4:\u{feff}def retry():\n./bom.py:3:1:def again():\n");
+    d.run(&["--replace", "fn", "^def", "bom.py"])
+        .code(0)
+        .stdout_is("./bom.py\n1:\t\u{feff}fn retry():\n3:\tfn again():\n");
+    d.run(&["-c", "--count-matches", "^def", "bom.py"])
+        .code(0)
+        .stdout_is("./bom.py:2\n");
+    let run = d.run(&["--json", "^def", "bom.py"]);
+    run.code(0)
+        .stdout_has(r#""submatches":[{"match":{"text":"def"},"start":3,"end":6}]"#);
+    d.run(&["-U", "-o", r"^def retry\(\):\n", "bom.py"])
+        .code(0)
+        .stdout_is("./bom.py\n1:\tdef retry():\n");
+    d.run(&["-E", "none", "-c", "^def", "bom.py"])
+        .code(0)
+        .stdout_is("./bom.py:1\n");
+}
+
 /// `-E` as `rg -E`: a named encoding decodes every file (a byte-order mark
 /// still wins), `none` turns the UTF-16 decoding off (rlmgrep's reading),
 /// an unknown label is a usage error.
@@ -240,6 +276,14 @@ fn fifo_and_symlink_loop_do_not_hang() {
     d.run(&["needle", "."])
         .code(0)
         .stdout_is("./a/real.txt\n1:\tneedle\n");
+    // With -L the loop is one error line naming the paths as given, not the
+    // absolute paths the walk resolved.
+    let run = d.run(&["-L", "needle", "."]);
+    run.code(2)
+        .stdout_is("./a/real.txt\n1:\tneedle\n")
+        .stderr_has("kgrep: File system loop found: a/loop points to an ancestor .\n");
+    let shown = d.path().display().to_string();
+    assert!(!run.stderr.contains(&shown), "{}", run.describe);
 }
 
 #[test]

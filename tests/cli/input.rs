@@ -43,6 +43,29 @@ fn piped_stdin_is_ignored_when_paths_are_given() {
         .stdout_lacks("<stdin>");
 }
 
+/// `-` as the path is stdin, as in rg and grep (`git diff | kgrep q -`):
+/// it was a missing file. Beside other paths it is refused with a sentence,
+/// and a file named `-` is still `./-`.
+#[test]
+fn a_dash_path_is_stdin_as_in_rg() {
+    let d = corpus();
+    d.run_stdin(&["database", "-"], "alpha\nbeta database\n")
+        .code(0)
+        .stdout_is("./<stdin>\n2:\tbeta database\n");
+    d.run_stdin(&["-c", "-F", "database", "-"], "database\ndatabase\n")
+        .code(0)
+        .stdout_is("./<stdin>:2\n");
+    d.run_devnull(&["DATABASE_URL", "-"]).code(1).stdout_is("");
+    d.run_stdin(&["DATABASE_URL", "-", "src/config"], "DATABASE_URL\n")
+        .code(2)
+        .stdout_is("")
+        .stderr_has("'-' (stdin) is searched only as the sole path");
+    d.write("-", "DATABASE_URL in a file named dash\n");
+    d.run_stdin(&["-F", "DATABASE_URL", "./-"], "")
+        .code(0)
+        .stdout_has("named dash");
+}
+
 #[test]
 fn paths_from_stdin() {
     let d = corpus();

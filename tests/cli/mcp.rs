@@ -301,6 +301,12 @@ fn tool_failures_are_results_with_is_error_and_one_sentence() {
             json!({"query": "retry", "paths": ["nope"]}),
             "Path 'nope' does not exist",
         ),
+        // `-` is a file name here, never the server's stdin (the client's
+        // messages), which the command line's `-` reads.
+        (
+            json!({"query": "retry", "paths": ["-"]}),
+            "Path '-' does not exist",
+        ),
         (
             json!({"query": "retry", "context": -1}),
             "Argument 'context' must be a whole number",
