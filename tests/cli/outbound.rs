@@ -605,13 +605,8 @@ fn declared_and_named_secrets_never_reach_the_model() {
 #[cfg(unix)]
 #[test]
 fn a_link_to_a_secrets_file_is_withheld_as_the_file_is() {
-    let dir = Dir::new();
-    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+    let dir = release_settings_tree();
     let value = noise(950, 16, b"abcdefghijklmnopqrstuvwxyz");
-    dir.write(
-        "src/app.py",
-        "# nightly release settings\ndef release_settings():\n    return {}\n",
-    );
     dir.write(
         ".env",
         format!("# nightly release settings\nSERVICE_SUFFIX={value}\n"),
@@ -626,18 +621,7 @@ fn a_link_to_a_secrets_file_is_withheld_as_the_file_is() {
         &["-L", "nightly release settings", "."][..],
         &["nightly release settings", "notes.txt", "src/app.py"][..],
     ] {
-        let mock = MockLlm::respond(Box::new(|_: &Received| {
-            Step::chat(&json!({"matches": [{"path": "src/app.py", "line": 2}]}).to_string())
-        }));
-        planted.dir.use_model(&mock.base_url(), "learn = false");
-        let out = planted.dir.run_llm("always", args);
-        assert_eq!(out.code, 0, "{}", out.describe);
-        let received = mock.received();
-        assert_nothing_secret_sent(&planted, &received, &format!("{args:?}"));
-        let mut bodies = String::new();
-        for request in &received {
-            strings_of(&request.json(), &mut bodies);
-        }
+        let (_, bodies) = sent_claiming_the_app(&planted, args);
         assert!(bodies.contains("def release_settings():"), "{bodies}");
         assert!(!bodies.contains("notes.txt"), "{bodies}");
     }
@@ -648,14 +632,9 @@ fn a_link_to_a_secrets_file_is_withheld_as_the_file_is() {
 /// `--hidden`, as Maven's home `settings.xml` is (s46).
 #[test]
 fn a_shell_history_and_a_home_login_are_withheld_whole() {
-    let dir = Dir::new();
-    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+    let dir = release_settings_tree();
     let value = noise(951, 24, b"abcdefghijklmnopqrstuvwxyz");
     let other = noise(952, 24, b"abcdefghijklmnopqrstuvwxyz");
-    dir.write(
-        "src/app.py",
-        "# nightly release settings\ndef release_settings():\n    return {}\n",
-    );
     dir.write(
         ".bash_history",
         format!("# nightly release settings\ncurl -X POST https://hooks.example.com/{value}\n"),
@@ -678,19 +657,39 @@ fn a_shell_history_and_a_home_login_are_withheld_whole() {
             "src/app.py",
         ][..],
     ] {
-        let mock = MockLlm::respond(Box::new(|_: &Received| {
-            Step::chat(&json!({"matches": [{"path": "src/app.py", "line": 2}]}).to_string())
-        }));
-        planted.dir.use_model(&mock.base_url(), "learn = false");
-        let out = planted.dir.run_llm("always", args);
-        assert_eq!(out.code, 0, "{}", out.describe);
-        let received = mock.received();
-        assert!(!received.is_empty(), "{}", out.describe);
-        assert_nothing_secret_sent(&planted, &received, &format!("{args:?}"));
-        let mut bodies = String::new();
-        for request in &received {
-            strings_of(&request.json(), &mut bodies);
-        }
+        let (requests, bodies) = sent_claiming_the_app(&planted, args);
+        assert!(requests > 0, "{args:?}");
         assert!(bodies.contains("def release_settings():"), "{bodies}");
     }
+}
+
+/// A git tree whose only code file, `src/app.py`, answers "nightly release
+/// settings" on its line 2; a test plants the files to withhold beside it.
+fn release_settings_tree() -> Dir {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+    dir.write(
+        "src/app.py",
+        "# nightly release settings\ndef release_settings():\n    return {}\n",
+    );
+    dir
+}
+
+/// Runs kgrep with `args` against a mock model that claims `src/app.py:2`;
+/// checks the run succeeds and sends none of `planted`'s secrets, and
+/// returns how many requests it sent and the text of their bodies.
+fn sent_claiming_the_app(planted: &Planted, args: &[&str]) -> (usize, String) {
+    let mock = MockLlm::respond(Box::new(|_: &Received| {
+        Step::chat(&json!({"matches": [{"path": "src/app.py", "line": 2}]}).to_string())
+    }));
+    planted.dir.use_model(&mock.base_url(), "learn = false");
+    let out = planted.dir.run_llm("always", args);
+    assert_eq!(out.code, 0, "{}", out.describe);
+    let received = mock.received();
+    assert_nothing_secret_sent(planted, &received, &format!("{args:?}"));
+    let mut bodies = String::new();
+    for request in &received {
+        strings_of(&request.json(), &mut bodies);
+    }
+    (received.len(), bodies)
 }
