@@ -90,11 +90,13 @@ complete -c kgrep -l one-file-system -d 'Do not cross into other file systems wh
 complete -c kgrep -l glob-case-insensitive -d 'Match every -g glob in any case, as `rg --glob-case-insensitive`'
 complete -c kgrep -l ignore-file-case-insensitive -d 'Read the globs of ignore files (.gitignore, .ignore, --ignore-file …) in any case, as `rg --ignore-file-case-insensitive` does'
 complete -c kgrep -l no-ignore-messages -d 'Do not print the errors found in ignore files (a glob that does not parse), as `rg --no-ignore-messages` does'
-complete -c kgrep -l mmap -d 'Accepted for ripgrep command lines (`--mmap`, `--no-mmap`): kgrep chooses how it reads each file, whichever is given'
+complete -c kgrep -l mmap -d 'Accepted for ripgrep command lines (`--mmap`, `--no-mmap`): kgrep chooses how it reads each file. With --binary they choose where a file\'s NUL byte is noticed, as rg\'s memory maps do (see --binary)'
 complete -c kgrep -l no-mmap -d 'See --mmap'
 complete -c kgrep -l no-config -d 'Accepted for ripgrep command lines: kgrep never reads ripgrep\'s config file (RIPGREP_CONFIG_PATH). Its own config files still apply, so that a flag copied from an rg command line cannot lift a privacy setting'
 complete -c kgrep -s a -l text -d 'Search binary files as text'
-complete -c kgrep -s u -l unrestricted -d 'Search what the walk leaves out, as `rg -u` does: -u ignored files (--no-ignore), -uu hidden ones too (--hidden), -uuu binary files too (-a)'
+complete -c kgrep -l binary -d 'Search binary files (a NUL byte) as `rg --binary` does, for a literal or regex pattern'
+complete -c kgrep -l null-data -d 'Read lines as ending with a NUL byte instead of a line feed, as `rg --null-data` does (for `find -print0` lists, `/proc/*/environ`); each printed line ends with its NUL. Implies -a. The pattern is then a regex (text with -F), never natural language; `\\n` in it matches a line feed inside a line'
+complete -c kgrep -s u -l unrestricted -d 'Search what the walk leaves out, as `rg -u` does: -u ignored files (--no-ignore), -uu hidden ones too (--hidden), -uuu binary files too (--binary; -a wins over it)'
 complete -c kgrep -s L -l follow -d 'Follow symbolic links while walking directories, as `rg -L` does (a link loop is reported as an error, not entered). Without it, only a symlink named on the command line is followed'
 complete -c kgrep -l paths-from-stdin -d 'Read the list of files to search from stdin, one per line (e.g. `rg -l … |`)'
 complete -c kgrep -s 0 -l null -d 'Paths listed by -l, --files-without-match, --files, -c and --count-matches end with a NUL byte, as rg\'s (`kgrep -l0 q | xargs -0`), and so does the path of each --no-heading or --vimgrep line, in place of the `:` or `-` after it (kgrep\'s headings are unchanged); with --paths-from-stdin, the list read is NUL-separated too (`rg -l0`, `find -print0`), so names may hold newlines and spaces'
@@ -171,6 +173,7 @@ complete -c kgrep -l no-follow
 complete -c kgrep -l no-search-zip
 complete -c kgrep -l no-column
 complete -c kgrep -l no-text
+complete -c kgrep -l no-binary -d 'Undoes --binary and -a alike, as rg 13\'s does'
 complete -c kgrep -l no-trim
 complete -c kgrep -l no-sort-files
 complete -c kgrep -l no-json

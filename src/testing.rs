@@ -34,6 +34,8 @@ pub(crate) fn doc(key: &str, text: impl AsRef<[u8]>) -> crate::document::Documen
         pages: None,
         cut: None,
         offsets: Default::default(),
+        terminator: b'\n',
+        binary: None,
     }
 }
 

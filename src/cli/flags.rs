@@ -114,7 +114,8 @@ pub struct Flags {
     pub no_ignore_messages: bool,
 
     /// Accepted for ripgrep command lines (`--mmap`, `--no-mmap`): kgrep chooses
-    /// how it reads each file, whichever is given.
+    /// how it reads each file. With --binary they choose where a file's NUL byte
+    /// is noticed, as rg's memory maps do (see --binary).
     #[arg(long, overrides_with = "no_mmap", help_heading = INPUT)]
     pub mmap: bool,
 
@@ -132,9 +133,34 @@ pub struct Flags {
     ///
     /// Their raw bytes are searched (invalid UTF-8 shown as U+FFFD), and Office,
     /// OpenDocument, EPUB and HTML files are not converted to text first; PDFs
-    /// still are, as in rlmgrep.
-    #[arg(short = 'a', long = "text", help_heading = INPUT)]
+    /// still are, as in rlmgrep. The last of -a, --binary, --no-text and
+    /// --no-binary wins, as in rg.
+    #[arg(short = 'a', long = "text", overrides_with_all = ["binary", "no_binary"], help_heading = INPUT)]
     pub text: bool,
+
+    /// Search binary files (a NUL byte) as `rg --binary` does, for a literal or
+    /// regex pattern.
+    ///
+    /// A file's lines print until rg would notice its NUL byte; the search stops
+    /// at the next line from there, and `PATH: binary file matches (found … byte
+    /// around offset N)` takes the rest's place if the file matched. -c, -l, -q
+    /// and --json see every match. Without it a file that holds a NUL byte is
+    /// skipped, named on the command line or not (rlmgrep's rule; rg searches a
+    /// named file so). As in rg, a file is read as a stream (each NUL a line
+    /// end), or through a memory map when at most ten files are named (a NUL in
+    /// its first 64 KiB is then noticed before any line): --mmap and --no-mmap
+    /// choose. A natural-language query reads binary files as text (-a). -uuu
+    /// sets it.
+    #[arg(long, overrides_with_all = ["no_binary", "no_text"], help_heading = INPUT)]
+    pub binary: bool,
+
+    /// Read lines as ending with a NUL byte instead of a line feed, as `rg
+    /// --null-data` does (for `find -print0` lists, `/proc/*/environ`); each
+    /// printed line ends with its NUL. Implies -a. The pattern is then a regex
+    /// (text with -F), never natural language; `\n` in it matches a line feed
+    /// inside a line.
+    #[arg(long, help_heading = INPUT)]
+    pub null_data: bool,
 
     /// Decode every file from ENCODING before searching it, as `rg -E` does: a label
     /// of the Encoding Standard (`latin1`, `shift_jis`, `utf-16le`, `euc-kr`, …),
@@ -166,7 +192,8 @@ pub struct Flags {
     pub types_not: Vec<String>,
 
     /// Search what the walk leaves out, as `rg -u` does: -u ignored files
-    /// (--no-ignore), -uu hidden ones too (--hidden), -uuu binary files too (-a).
+    /// (--no-ignore), -uu hidden ones too (--hidden), -uuu binary files too
+    /// (--binary; -a wins over it).
     #[arg(short = 'u', long = "unrestricted", action = ArgAction::Count, help_heading = INPUT)]
     pub unrestricted: u8,
 
@@ -928,8 +955,11 @@ pub struct Negations {
     pub no_search_zip: bool,
     #[arg(long, hide = true, overrides_with = "column")]
     pub no_column: bool,
-    #[arg(long, hide = true, overrides_with = "text")]
+    #[arg(long, hide = true, overrides_with_all = ["text", "binary"])]
     pub no_text: bool,
+    /// Undoes --binary and -a alike, as rg 13's does.
+    #[arg(long, hide = true, overrides_with_all = ["binary", "text"])]
+    pub no_binary: bool,
     #[arg(long, hide = true, overrides_with = "trim")]
     pub no_trim: bool,
     #[arg(long, hide = true, overrides_with = "sort_files")]
@@ -1321,6 +1351,23 @@ mod tests {
         let f = parse(&args).unwrap();
         assert_eq!(f.max_llm_calls, Some(3));
         assert_eq!(f.sub_top_p, Some(0.2));
+    }
+
+    /// rg 13's rule: the last of -a, --binary, --no-text and --no-binary
+    /// wins (`plan` makes -uuu --binary unless -a, and --null-data -a).
+    #[test]
+    fn the_last_of_text_binary_and_their_negations_wins() {
+        let got = |args: &[&str]| {
+            let f = parse(&[args, &["q"][..]].concat()).unwrap();
+            (f.text, f.binary)
+        };
+        assert_eq!(got(&["-a", "--binary"]), (false, true));
+        assert_eq!(got(&["--binary", "-a"]), (true, false));
+        assert_eq!(got(&["--binary", "--no-binary"]), (false, false));
+        assert_eq!(got(&["--binary", "--no-text"]), (false, false));
+        assert_eq!(got(&["-a", "--no-binary"]), (false, false));
+        assert_eq!(got(&["-a", "--no-text", "--binary"]), (false, true));
+        assert!(parse(&["--null-data", "q"]).unwrap().null_data);
     }
 
     #[test]

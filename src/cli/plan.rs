@@ -112,7 +112,16 @@ pub struct Plan {
     pub recursive: bool,
     pub hidden: bool,
     pub no_ignore: bool,
+    /// `-a` (or `--null-data`, which implies it).
     pub text: bool,
+    /// `--binary` (or `-uuu`): a file that holds a NUL byte is searched as rg
+    /// searches one (`document::binary`), not skipped; never with `text`.
+    pub binary: bool,
+    /// `--null-data`: lines end with a NUL byte instead of a line feed.
+    pub null_data: bool,
+    /// `--mmap` (`Some(true)`) or `--no-mmap` (`Some(false)`), the last one
+    /// given: how `--binary` reads a file, as rg's memory maps would.
+    pub mmap: Option<bool>,
     /// `-E/--encoding`: how files are decoded first.
     pub decoding: crate::document::Decoding,
     pub globs: Vec<String>,
@@ -368,7 +377,17 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         recursive: !flags.no_recursive,
         hidden: flags.hidden || flags.unrestricted >= 2,
         no_ignore: flags.no_ignore || flags.unrestricted >= 1,
-        text: flags.text || flags.unrestricted >= 3,
+        // The last of -a, --binary, --no-text and --no-binary is the only one
+        // left set (clap's overrides); -uuu is --binary unless -a, and
+        // --null-data implies -a, whatever the order, as in rg 13.
+        text: flags.text || flags.null_data,
+        binary: (flags.binary || flags.unrestricted >= 3) && !flags.text && !flags.null_data,
+        null_data: flags.null_data,
+        mmap: match (flags.mmap, flags.no_mmap) {
+            (true, _) => Some(true),
+            (_, true) => Some(false),
+            _ => None,
+        },
         decoding: flags.encoding.unwrap_or_default(),
         globs: if flags.glob_case_insensitive {
             Vec::new()
@@ -434,6 +453,7 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
             invert: flags.invert_match,
             // Lists, counts and -q are what they are without it, as in rg.
             passthru: flags.passthru && listing(&flags) == Listing::Lines,
+            null_data: flags.null_data,
         },
         // --count-matches counts what -o would print. An inverted line holds
         // no match: it prints whole and counts once, as in rg.
@@ -870,6 +890,22 @@ mod tests {
             plan_of(&["--answer", "--answer-only", "q"]).unwrap().mode,
             Mode::AnswerOnly
         );
+    }
+
+    #[test]
+    fn uuu_is_binary_unless_text_and_null_data_is_text() {
+        let got = |args: &[&str]| {
+            let p = plan_of(&[args, &["q"][..]].concat()).unwrap();
+            (p.text, p.binary, p.null_data)
+        };
+        assert_eq!(got(&["-uuu"]), (false, true, false));
+        assert_eq!(got(&["-uuu", "--no-binary"]), (false, true, false));
+        assert_eq!(got(&["-a", "-uuu"]), (true, false, false));
+        assert_eq!(got(&["--binary", "--null-data"]), (true, false, true));
+        let mmap = |args: &[&str]| plan_of(&[args, &["q"][..]].concat()).unwrap().mmap;
+        assert_eq!(mmap(&[]), None);
+        assert_eq!(mmap(&["--no-mmap", "--mmap"]), Some(true));
+        assert_eq!(mmap(&["--mmap", "--no-mmap"]), Some(false));
     }
 
     #[test]

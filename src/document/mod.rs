@@ -2,14 +2,18 @@
 //!
 //! This module owns reading a haystack's bytes and normalising them exactly as
 //! rlmgrep's Python does, so line numbers agree with the contract:
-//! - a file with a NUL byte is binary (skipped) unless `-a`/`--text`;
+//! - a file with a NUL byte is binary (skipped) unless `-a`/`--text`, or
+//!   `--binary`, which reads it as rg reads one (its NULs line ends when
+//!   rg would stream it) and notes where rg notices the NUL ([`binary`]);
 //! - files: CRLF and lone CR become `\n`, and invalid UTF-8 becomes one U+FFFD per
 //!   maximal invalid subpart (`String::from_utf8_lossy` is exactly Python's
 //!   `errors="replace"`); with `-a` a binary file is decoded the same way, NULs kept;
 //! - stdin is not normalised at all: `\r` and invalid bytes come back out raw
 //!   (Python reads it with `surrogateescape`), and it is never binary, since
-//!   rlmgrep reads it as text without a NUL check;
-//! - lines are `text.split('\n')`: `"a\n"` has two lines, `""` has one;
+//!   rlmgrep reads it as text without a NUL check (`--binary` reads it as rg
+//!   streams it);
+//! - lines are `text.split('\n')`: `"a\n"` has two lines, `""` has one
+//!   (with `--null-data`, split on NUL: [`Document::terminator`]);
 //! - a file that opens with a UTF-16 byte-order mark is decoded to UTF-8 first
 //!   ([`utf16`]), as rg's BOM sniffing decodes it, then read by the rules
 //!   above. A deliberate difference: rlmgrep calls such a file binary (its
@@ -42,6 +46,7 @@
 //! It does not decide which haystacks exist (`walk`) or report skipped files
 //! (the caller warns about `Unconvertible` and I/O errors).
 
+pub mod binary;
 pub mod cache;
 pub mod compressed;
 pub mod convert;
@@ -86,6 +91,12 @@ pub struct Document {
     /// same positions) otherwise, and for converted documents, whose offsets
     /// are into their text.
     pub offsets: offsets::Offsets,
+    /// The byte that ends a line: `\n`, or NUL with `--null-data`
+    /// ([`ReadOptions::terminator`]). Every method below splits on it.
+    pub terminator: u8,
+    /// Where rg notices the NUL byte of a file searched as binary
+    /// (`--binary`: [`binary`]); `None` for any other.
+    pub binary: Option<binary::Noticed>,
 }
 
 impl Document {
@@ -94,9 +105,10 @@ impl Document {
         self.offsets.raw(at)
     }
 
-    /// Number of lines: one more than the number of `\n` bytes.
+    /// Number of lines: one more than the number of `\n` bytes (of
+    /// terminators: [`Document::terminator`]).
     pub fn line_count(&self) -> usize {
-        memchr::memchr_iter(b'\n', &self.text).count() + 1
+        memchr::memchr_iter(self.terminator, &self.text).count() + 1
     }
 
     /// The last line a claim may name: [`Document::line_count`] less the
@@ -106,7 +118,7 @@ impl Document {
     /// (`plain_empty_file_line1`).
     pub fn last_line(&self) -> usize {
         let count = self.line_count();
-        if count > 1 && self.text.ends_with(b"\n") {
+        if count > 1 && self.text.last() == Some(&self.terminator) {
             count - 1
         } else {
             count
@@ -115,7 +127,10 @@ impl Document {
 
     /// The lines, without their `\n`, as `text.split('\n')` gives them.
     pub fn lines(&self) -> impl Iterator<Item = &[u8]> {
-        lines(&self.text)
+        Lines {
+            rest: Some(&self.text),
+            terminator: self.terminator,
+        }
     }
 
     /// The text of the lines numbered `wanted` (1-based; numbers past the
@@ -143,7 +158,8 @@ impl Document {
         wanted.dedup();
         let mut out = std::collections::BTreeMap::new();
         let mut next = wanted.iter().peekable();
-        let ends = memchr::memchr_iter(b'\n', &self.text).chain(std::iter::once(self.text.len()));
+        let ends = memchr::memchr_iter(self.terminator, &self.text)
+            .chain(std::iter::once(self.text.len()));
         let mut start = 0;
         for (i, end) in ends.enumerate() {
             let Some(&&n) = next.peek() else { break };
@@ -159,7 +175,7 @@ impl Document {
     /// The byte offset where each line starts (the first is always 0).
     pub fn line_starts(&self) -> Vec<usize> {
         std::iter::once(0)
-            .chain(memchr::memchr_iter(b'\n', &self.text).map(|i| i + 1))
+            .chain(memchr::memchr_iter(self.terminator, &self.text).map(|i| i + 1))
             .collect()
     }
 
@@ -178,12 +194,17 @@ impl Document {
 /// found with memchr: a byte-at-a-time split was most of labelling a
 /// candidate file's lines (`score::classify_lines`).
 pub fn lines(text: &[u8]) -> impl Iterator<Item = &[u8]> {
-    Lines { rest: Some(text) }
+    Lines {
+        rest: Some(text),
+        terminator: b'\n',
+    }
 }
 
-/// `split('\n')` over bytes, using memchr so long lines are cheap.
+/// `split('\n')` over bytes (or another terminator), using memchr so long
+/// lines are cheap.
 struct Lines<'a> {
     rest: Option<&'a [u8]>,
+    terminator: u8,
 }
 
 impl<'a> Iterator for Lines<'a> {
@@ -191,7 +212,7 @@ impl<'a> Iterator for Lines<'a> {
 
     fn next(&mut self) -> Option<&'a [u8]> {
         let rest = self.rest?;
-        match memchr::memchr(b'\n', rest) {
+        match memchr::memchr(self.terminator, rest) {
             Some(i) => {
                 self.rest = Some(&rest[i + 1..]);
                 Some(&rest[..i])
@@ -231,6 +252,13 @@ pub struct ReadOptions {
     pub search_zip: bool,
     /// `--pre`: the files read as a program's output ([`preprocess`]).
     pub pre: Option<Arc<preprocess::Preprocessor>>,
+    /// `--binary`: a file that holds a NUL byte (without `text`) is read as
+    /// rg reads one, [`binary`] (piped stdin always as a stream), and its
+    /// document notes where rg notices the NUL; `None` skips it
+    /// ([`Loaded::Binary`], rlmgrep's rule).
+    pub binary: Option<binary::Reading>,
+    /// `--null-data`: lines end with a NUL byte ([`Document::terminator`]).
+    pub null_data: bool,
 }
 
 /// How a file's bytes are decoded before they are read as UTF-8 text
@@ -467,6 +495,17 @@ impl ReadOptions {
             offsets: false,
             search_zip: false,
             pre: None,
+            binary: None,
+            null_data: false,
+        }
+    }
+
+    /// The byte that ends a line of the documents read.
+    pub fn terminator(&self) -> u8 {
+        if self.null_data {
+            0
+        } else {
+            b'\n'
         }
     }
 
@@ -524,7 +563,12 @@ pub fn load(h: &Haystack, opts: &ReadOptions) -> io::Result<Loaded> {
                     Through::Decompressor(kind) => compressed::decompress(path, kind)?,
                 };
                 count_read(&h.key);
-                return Ok(from_bytes(h.key.clone(), bytes, false, opts));
+                // rg reads a program's output as a stream.
+                let streamed = ReadOptions {
+                    binary: opts.binary.map(|_| binary::Reading::Stream),
+                    ..opts.clone()
+                };
+                return Ok(from_bytes(h.key.clone(), bytes, false, &streamed));
             }
             // Only a file this read converts may be served converted: with
             // `-a` a server's next call reads the same `.docx` as bytes.
@@ -593,6 +637,8 @@ fn from_converted(key: String, outcome: &Result<Converted, ConvertError>) -> Loa
                 pages: converted.pages.clone(),
                 cut: converted.cut,
                 offsets: offsets::Offsets::default(),
+                terminator: b'\n',
+                binary: None,
             };
             if converted.unread.is_empty() {
                 Loaded::Text(doc)
@@ -611,21 +657,63 @@ pub fn from_bytes(key: String, bytes: Vec<u8>, is_stdin: bool, opts: &ReadOption
         // it is decoded only as a file is (a UTF-16 byte-order mark, as rg
         // sniffs stdin too: PowerShell's `>` writes UTF-16, or a named
         // encoding), so piping a file finds what naming it finds.
-        return Loaded::Text(document(key, opts.decoding.decode(bytes)));
-    }
-    let bytes = opts.decoding.decode(bytes);
-    if !opts.text && memchr::memchr(0, &bytes).is_some() {
-        return Loaded::Binary;
-    }
-    let moved = || memchr::memchr(b'\r', &bytes).is_some() || std::str::from_utf8(&bytes).is_err();
-    if opts.offsets && moved() {
-        let (text, offsets) = offsets::normalize_tracked(&bytes);
+        // With --binary it is searched as rg searches its stdin, a stream.
+        let bytes = opts.decoding.decode(bytes);
+        let (bytes, noticed) = match opts.binary {
+            Some(_) if !opts.text => as_binary(bytes, binary::Reading::Stream, false),
+            _ => (bytes, None),
+        };
         return Loaded::Text(Document {
-            offsets,
-            ..document(key, text)
+            binary: noticed,
+            terminator: opts.terminator(),
+            ..document(key, bytes)
         });
     }
-    Loaded::Text(document(key, normalize(bytes)))
+    // rg searches a file it decodes (UTF-16, `-E`) through a stream.
+    let decoded = match opts.decoding {
+        Decoding::Sniff => utf16(&bytes).is_some(),
+        Decoding::Raw => false,
+        Decoding::Forced(_) => true,
+    };
+    let mut bytes = opts.decoding.decode(bytes);
+    let mut noticed = None;
+    if !opts.text && memchr::memchr(0, &bytes).is_some() {
+        let Some(reading) = opts.binary else {
+            return Loaded::Binary;
+        };
+        let reading = if decoded {
+            binary::Reading::Stream
+        } else {
+            reading
+        };
+        (bytes, noticed) = as_binary(bytes, reading, true);
+    }
+    let moved = || memchr::memchr(b'\r', &bytes).is_some() || std::str::from_utf8(&bytes).is_err();
+    let (text, offsets) = if opts.offsets && moved() {
+        offsets::normalize_tracked(&bytes)
+    } else {
+        (normalize(bytes), offsets::Offsets::default())
+    };
+    Loaded::Text(Document {
+        offsets,
+        binary: noticed,
+        terminator: opts.terminator(),
+        ..document(key, text)
+    })
+}
+
+/// A file's bytes that hold a NUL (or not, for stdin) as rg reads them with
+/// --binary, and where it notices the NUL ([`binary`]). `universal`: the
+/// text is then normalised (`\r` a line end).
+fn as_binary(
+    bytes: Vec<u8>,
+    reading: binary::Reading,
+    universal: bool,
+) -> (Vec<u8>, Option<binary::Noticed>) {
+    match binary::noticed(&bytes, reading, universal) {
+        Some(noticed) => (binary::as_read(bytes, reading), Some(noticed)),
+        None => (bytes, None),
+    }
 }
 
 /// The UTF-8 byte-order mark, which kgrep's documents keep (rlmgrep's
@@ -671,6 +759,8 @@ fn document(key: String, text: Vec<u8>) -> Document {
         pages: None,
         cut: None,
         offsets: offsets::Offsets::default(),
+        terminator: b'\n',
+        binary: None,
     }
 }
 
@@ -754,6 +844,8 @@ mod tests {
         offsets: false,
         search_zip: false,
         pre: None,
+        binary: None,
+        null_data: false,
     });
     static AS_TEXT: std::sync::LazyLock<ReadOptions> = std::sync::LazyLock::new(|| ReadOptions {
         text: true,
@@ -765,6 +857,8 @@ mod tests {
         offsets: false,
         search_zip: false,
         pre: None,
+        binary: None,
+        null_data: false,
     });
 
     fn doc(bytes: &[u8]) -> Document {
@@ -998,6 +1092,63 @@ mod tests {
             from_bytes("b".into(), b"\0".to_vec(), false, &TEXT),
             Loaded::Binary
         );
+    }
+
+    /// `--binary`: as a stream, each NUL is a line end and the NUL is
+    /// noticed where grep-searcher's buffer meets it; a memory map keeps
+    /// the NULs and notices an early one before any line. Piped stdin is a
+    /// stream, not normalised.
+    #[test]
+    fn binary_reads_a_file_that_holds_a_nul_as_rg_does() {
+        let read = |reading| ReadOptions {
+            binary: Some(reading),
+            ..TEXT.clone()
+        };
+        let stream = read(binary::Reading::Stream);
+        let Loaded::Text(d) = from_bytes("k".into(), b"a\nfoo\0b\r\n".to_vec(), false, &stream)
+        else {
+            panic!("searched with --binary");
+        };
+        assert_eq!(d.text, b"a\nfoo\nb\n");
+        assert_eq!(
+            d.binary,
+            Some(binary::Noticed::Before { line: 2, offset: 5 })
+        );
+        let map = read(binary::Reading::Map);
+        let Loaded::Text(d) = from_bytes("k".into(), b"a\nfoo\0b\n".to_vec(), false, &map) else {
+            panic!("searched with --binary");
+        };
+        assert_eq!(d.text, b"a\nfoo\0b\n");
+        assert_eq!(
+            d.binary,
+            Some(binary::Noticed::Before { line: 1, offset: 5 })
+        );
+        let Loaded::Text(d) = from_bytes("<stdin>".into(), b"x\0\r\n".to_vec(), true, &map) else {
+            panic!("stdin");
+        };
+        assert_eq!(d.text, b"x\n\r\n");
+        // A file without a NUL is no binary file.
+        let Loaded::Text(d) = from_bytes("k".into(), b"text\n".to_vec(), false, &map) else {
+            panic!("text");
+        };
+        assert_eq!(d.binary, None);
+    }
+
+    /// `--null-data`: a NUL ends each line, and a `\n` is a byte in one.
+    #[test]
+    fn null_data_lines_end_with_nul() {
+        let nul = ReadOptions {
+            null_data: true,
+            ..AS_TEXT.clone()
+        };
+        let Loaded::Text(d) = from_bytes("k".into(), b"a\nb\0c\0".to_vec(), false, &nul) else {
+            panic!("text");
+        };
+        assert_eq!(d.terminator, 0);
+        assert_eq!((d.line_count(), d.last_line()), (3, 2));
+        assert_eq!(d.lines().collect::<Vec<_>>(), [&b"a\nb"[..], b"c", b""]);
+        assert_eq!(d.line_starts(), [0, 4, 6]);
+        assert_eq!(d.lines_at([2]).get(&2).copied(), Some(&b"c"[..]));
     }
 
     #[test]

@@ -29,12 +29,13 @@ pub const STREAMED_TEXT_BYTES: u64 = 16 << 20;
 const CHUNK: usize = 1 << 20;
 
 /// The file a haystack streams from, when it is a plain file larger than
-/// [`STREAMED_TEXT_BYTES`] (stdin and converted documents never are).
+/// [`STREAMED_TEXT_BYTES`] (stdin and converted documents never are, nor any
+/// file with `--null-data` or `--binary`, whose lines these are not).
 pub fn streamed<'h>(h: &'h Haystack, opts: &ReadOptions) -> Option<&'h Path> {
     let Source::Path(path) = &h.source else {
         return None;
     };
-    if is_converted(h, opts) {
+    if is_converted(h, opts) || opts.null_data || opts.binary.is_some() {
         return None;
     }
     let len = std::fs::metadata(path).ok()?.len();
@@ -188,6 +189,8 @@ pub fn load_hollow(
         pages: None,
         cut: None,
         offsets,
+        terminator: b'\n',
+        binary: None,
     }))
 }
 
@@ -227,6 +230,8 @@ mod tests {
         offsets: false,
         search_zip: false,
         pre: None,
+        binary: None,
+        null_data: false,
     });
 
     /// Streamed lines are the loaded text's lines, for every kind of line

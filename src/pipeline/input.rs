@@ -1,6 +1,7 @@
 //! The run's input: what the process's stdin is (ripgrep's rule for when it
 //! is a corpus), reading it (content or a path list), the path arguments, and
-//! the walk options of a plan.
+//! the walk options of a plan, and how `--binary` reads a file (which rg
+//! decides from the paths named).
 //!
 //! Owns probing and reading stdin. Does not walk (`walk`) nor decide the
 //! precedence of stdin over paths (`cli::plan`).
@@ -11,6 +12,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 
 use crate::cli::{Env, Input, Plan};
+use crate::document::binary::Reading;
 use crate::messages;
 use crate::walk::{self, Haystack, WalkOptions};
 
@@ -103,6 +105,33 @@ fn read_stdin() -> anyhow::Result<Vec<u8>> {
         .context("cannot read stdin")?;
     Ok(bytes)
 }
+
+/// How `--binary` reads a file that holds a NUL byte, as rg 13 reads it
+/// (`document::binary`): through a memory map when `--mmap` asks, or when
+/// the paths named are one to ten files and `--no-mmap` does not forbid it
+/// (rg's own choice); else as a stream. `None` without `--binary`.
+pub(super) fn binary_reading(plan: &Plan) -> Option<Reading> {
+    if !plan.binary {
+        return None;
+    }
+    let few_files = |paths: &[PathBuf]| {
+        (1..=MMAP_PATHS).contains(&paths.len()) && paths.iter().all(|p| p.is_file())
+    };
+    let mapped = match (plan.mmap, &plan.input) {
+        (Some(asked), _) => asked,
+        (None, Input::Paths(paths)) => few_files(paths),
+        (None, _) => false,
+    };
+    Some(if mapped {
+        Reading::Map
+    } else {
+        Reading::Stream
+    })
+}
+
+/// rg 13 maps files into memory by default only when it is given at most
+/// this many paths, all of them files.
+const MMAP_PATHS: usize = 10;
 
 pub(super) fn walk_options(plan: &Plan) -> WalkOptions {
     WalkOptions {

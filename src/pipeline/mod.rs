@@ -299,11 +299,13 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         || plan.matching.pcre2
         || plan.matching.invert
         || plan.matching.passthru
+        || plan.null_data
     {
         // `--replace` replaces matches, `-P` names a regex engine,
-        // `--invert-match` prints what does not match and `--passthru`
-        // everything: the pattern is a regex (or text with -F), as ripgrep
-        // reads it, never natural language.
+        // `--invert-match` prints what does not match, `--passthru`
+        // everything and `--null-data` lines no ranking reads: the pattern
+        // is a regex (or text with -F), as ripgrep reads it, never natural
+        // language.
         query::read_pattern(&plan.query, plan.fixed_strings)
     } else {
         query::read_as_asked(&plan.query, plan.fixed_strings, &plan.matching)
@@ -332,7 +334,13 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         (Gathered::Stdin(list), None) => Corpus::List(list.as_slice()),
         (Gathered::Paths(paths), None) => walking(paths, &walk_opts, &cwd),
     };
-    let mut read = ReadOptions::with_cache(plan.text, session.conversions());
+    let natural = matches!(reading.kind(), QueryKind::Natural);
+    // `--binary` is rg's way of searching a binary file's lines, for a
+    // literal or regex; a natural-language query reads such a file as text.
+    let mut read =
+        ReadOptions::with_cache(plan.text || (plan.binary && natural), session.conversions());
+    read.binary = input::binary_reading(plan).filter(|_| !natural);
+    read.null_data = plan.null_data;
     read.decoding = plan.decoding;
     read.search_zip = plan.search_zip;
     if let Some(command) = &plan.pre {
@@ -340,7 +348,8 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
         let pre = Preprocessor::new(command.clone(), &plan.pre_globs, &cwd)?;
         read.pre = Some(Arc::new(pre));
     }
-    read.offsets = plan.prints_file_places();
+    // A binary file's message names the offset of a NUL in the file.
+    read.offsets = plan.prints_file_places() || read.binary.is_some();
     if plan.no_messages {
         read = read.quiet();
     }

@@ -25,7 +25,9 @@ fn line_end_without_multiline(q: &Query, search: &Searched) -> Option<String> {
         QueryKind::Literal(text) => (text, text.contains('\n')),
         QueryKind::Natural => return None,
     };
-    (!q.matching.multiline && search.selected.is_empty() && holds_line_end).then(|| {
+    // With `--null-data` a line may hold one: a NUL ends it.
+    let one_line = !q.matching.multiline && !q.matching.null_data;
+    (one_line && search.selected.is_empty() && holds_line_end).then(|| {
         format!(
             "'{}' holds a line end (\\n), which a line never does: pass -U to let a match span lines",
             preview(&text.replace('\n', "\\n"))

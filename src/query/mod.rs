@@ -185,6 +185,9 @@ pub struct Matching {
     /// `--passthru` when lines print: every file searched is kept, one with
     /// no match too, and printed whole (`render::grep::GrepOptions`).
     pub passthru: bool,
+    /// `--null-data`: a line ends with a NUL byte, so a match never holds
+    /// one, while `\n` is a byte inside a line (`^` and `$` hold at it).
+    pub null_data: bool,
 }
 
 /// Queries longer than this many terms keep only the first ones: every term costs

@@ -36,6 +36,10 @@
 //! writes it as rich did; ripgrep's flat lines and lists as rg 13 does
 //! ([`write_rg_painted`]). This module does not decide whether stdout is a
 //! terminal or colour is wanted.
+//!
+//! A file searched as binary (`--binary`) stops where rg's printer stops,
+//! with rg's `binary file matches` line in its place ([`super::binary`]);
+//! with `--null-data` a NUL ends each printed line, as in rg.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -125,6 +129,21 @@ pub struct GrepOptions {
     /// of its mark, as rg's does, for `xargs -0`; rlmgrep's headings do not
     /// change.
     pub null: bool,
+    /// `--null-data`: every line printed (a heading, a separator, a list's
+    /// entry too) ends with a NUL byte in place of its `\n`, as rg's does;
+    /// the blank line between files stays one.
+    pub null_data: bool,
+}
+
+impl GrepOptions {
+    /// What ends a printed line.
+    fn line_end(&self) -> &'static [u8] {
+        if self.null_data {
+            b"\0"
+        } else {
+            b"\n"
+        }
+    }
 }
 
 /// `--field-match-separator` and `--field-context-separator`: the marks
@@ -353,6 +372,24 @@ enum Row<'a> {
     },
     GroupBreak,
     FileBreak,
+    /// A file searched as binary stopped here ([`super::binary`]): `PATH:
+    /// binary file matches (…)`, the NUL's offset.
+    Binary {
+        key: &'a str,
+        offset: u64,
+    },
+}
+
+impl Row<'_> {
+    /// The line a row prints (of a line, an omitted line or a part).
+    fn number(&self) -> Option<usize> {
+        match *self {
+            Row::Line { number, .. } | Row::Omitted { number, .. } | Row::Part { number, .. } => {
+                Some(number)
+            }
+            _ => None,
+        }
+    }
 }
 
 /// A printed line's place in its file, where what prints says where in
@@ -416,13 +453,15 @@ pub fn write_grep(
 ) -> io::Result<usize> {
     let rows = layout(files, opts);
     // Match lines printed: each line row, or each line that printed parts
-    // (a line's parts are consecutive rows).
+    // (a line's parts are consecutive rows); a binary file's message, which
+    // prints only for a file that matched, counts as one.
     let mut last_part = None;
     let matches = rows
         .iter()
         .filter(|row| match **row {
             Row::Line { is_match, .. } | Row::Omitted { is_match, .. } => is_match,
             Row::Part { number, .. } => last_part.replace(number) != Some(number),
+            Row::Binary { .. } => true,
             _ => false,
         })
         .count();
@@ -513,17 +552,20 @@ fn write_listed(
     opts: &GrepOptions,
 ) -> io::Result<()> {
     match count {
-        Some(count) if opts.no_paths => writeln!(out, "{count}"),
+        Some(count) if opts.no_paths => write!(out, "{count}")?,
         Some(count) => {
             write_path(out, key, opts)?;
             let sep = if opts.null { "\0" } else { ":" };
-            writeln!(out, "{sep}{count}")
+            write!(out, "{sep}{count}")?;
         }
         None => {
             write_path(out, key, opts)?;
-            out.write_all(if opts.null { b"\0" } else { b"\n" })
+            if opts.null {
+                return out.write_all(b"\0");
+            }
         }
     }
+    out.write_all(opts.line_end())
 }
 
 /// A key as a list prints it: its heading, sanitised on a terminal,
@@ -606,21 +648,64 @@ fn layout<'a>(files: &'a [FileResult<'a>], opts: &GrepOptions) -> Vec<Row<'a>> {
     let mut body = Vec::new();
     for file in files {
         layout_file(&mut body, file, opts);
+        let binary = file
+            .doc
+            .binary
+            .map(|noticed| binary_stop(&mut body, file, noticed, opts));
         // `--passthru` keeps every file: an empty one prints nothing, as in rg.
         // `-o` prints a file only with parts: one whose lines the caller left
         // all out for having none prints no heading (`-m 0` still prints
-        // headings alone, as rlmgrep does).
+        // headings alone, as rlmgrep does). Nor does a binary file with no
+        // line and no message left.
         let partless = opts.only_matching && file.lines.is_empty();
-        if body.is_empty() && (opts.passthru || partless) {
+        let message = binary.flatten();
+        if body.is_empty() && (opts.passthru || partless || binary.is_some()) && message.is_none() {
             continue;
         }
-        if !rows.is_empty() {
+        // rg names a binary file that printed only its message in the
+        // message; its flat lines' `--` between files goes before a line
+        // only (its headings' blank line before the message too).
+        let message_only = body.is_empty() && message.is_some();
+        let parted = !(message_only && opts.flat.is_some());
+        if !rows.is_empty() && parted {
             rows.push(Row::FileBreak);
         }
-        rows.push(Row::Heading(&file.doc.key));
+        if !message_only {
+            rows.push(Row::Heading(&file.doc.key));
+        }
         rows.append(&mut body);
+        if let Some(offset) = message {
+            rows.push(Row::Binary {
+                key: &file.doc.key,
+                offset,
+            });
+        }
     }
     rows
+}
+
+/// A file searched as binary: its rows up to where rg's printer stops
+/// ([`super::binary`]), and the offset its message names, if it prints one.
+fn binary_stop(
+    body: &mut Vec<Row<'_>>,
+    file: &FileResult<'_>,
+    noticed: crate::document::binary::Noticed,
+    opts: &GrepOptions,
+) -> Option<u64> {
+    let matches = printed_lines(file, opts.max_count);
+    let found = selected_lines(&file.lines, file.doc.line_count(), None).len();
+    let handed = super::binary::Handed {
+        before: opts.before,
+        after: opts.after,
+        passthru: opts.passthru,
+        capped: opts.max_count.is_some_and(|max| found >= max),
+    };
+    let numbers: Vec<Option<usize>> = body.iter().map(Row::number).collect();
+    let stop = super::binary::stop(&numbers, &matches, file.doc, noticed, handed);
+    if let Some(at) = stop.at {
+        body.truncate(at);
+    }
+    stop.message
 }
 
 /// Appends one file's line rows (not its heading).
@@ -858,10 +943,11 @@ fn shown_part(part: &[u8], cut: Option<(usize, usize)>, trim: bool) -> &[u8] {
 
 /// How many bytes `--trim` leaves out at the start of `text`: the ASCII
 /// spaces rg 13 trims (tab, vertical tab, form feed, carriage return and
-/// space; never the line's `\n`).
+/// space, and a `\n`, which only a `--null-data` line holds: rg trims all
+/// but the line's terminator).
 fn trim_len(text: &[u8]) -> usize {
     text.iter()
-        .take_while(|&&b| matches!(b, b'\t' | b'\x0B' | b'\x0C' | b'\r' | b' '))
+        .take_while(|&&b| matches!(b, b'\t' | b'\n' | b'\x0B' | b'\x0C' | b'\r' | b' '))
         .count()
 }
 
@@ -1070,10 +1156,28 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io:
             }
             Row::GroupBreak => write_separator(out, opts, false)?,
             Row::FileBreak => {}
+            Row::Binary { key, offset } => write_binary(out, key, offset, opts)?,
         }
-        out.write_all(b"\n")?;
+        // The blank line between files and rg's message end with `\n`
+        // whatever ends the lines (`--null-data`).
+        match row {
+            Row::FileBreak | Row::Binary { .. } => out.write_all(b"\n")?,
+            _ => out.write_all(opts.line_end())?,
+        }
     }
     Ok(())
+}
+
+/// rg's line for a file searched as binary that stopped
+/// ([`super::binary`]): its path (unless `-I`) and `: `, then the message;
+/// no line end.
+fn write_binary(out: &mut dyn Write, key: &str, offset: u64, opts: &GrepOptions) -> io::Result<()> {
+    if !opts.no_paths {
+        let path = shown(&printed_path(key, opts), opts.tty).into_owned();
+        write_rg_painted(out, &path, &opts.palette.path, opts.color)?;
+        out.write_all(b": ")?;
+    }
+    out.write_all(super::binary::message(offset).as_bytes())
 }
 
 /// A part's text after its prefix (`-o`): painted whole (an empty part is an
@@ -1188,9 +1292,13 @@ fn write_flat(
             Row::Heading(key) => path = shown(&printed_path(key, opts), tty).into_owned(),
             Row::FileBreak | Row::GroupBreak if context => {
                 write_separator(out, opts, tty)?;
-                out.write_all(b"\n")?;
+                out.write_all(opts.line_end())?;
             }
             Row::FileBreak | Row::GroupBreak => {}
+            Row::Binary { key, offset } => {
+                write_binary(out, key, offset, opts)?;
+                out.write_all(b"\n")?;
+            }
             Row::Line {
                 number,
                 is_match,
@@ -1207,7 +1315,7 @@ fn write_flat(
                 {
                     write_fields(out, &path, &prefix(number, is_match, column, offset, opts))?;
                     write_body(out, (text, start), painted, omitted, page, painter, tty)?;
-                    out.write_all(b"\n")?;
+                    out.write_all(opts.line_end())?;
                 }
             }
             Row::Omitted {
@@ -1220,7 +1328,8 @@ fn write_flat(
             } => {
                 for (column, offset, _) in flat_places(is_match, (spans, known), at, opts, flat) {
                     write_fields(out, &path, &prefix(number, is_match, column, offset, opts))?;
-                    writeln!(out, "{}", omitted_text(is_match, matches))?;
+                    out.write_all(omitted_text(is_match, matches).as_bytes())?;
+                    out.write_all(opts.line_end())?;
                 }
             }
             Row::Part {
@@ -1234,7 +1343,7 @@ fn write_flat(
                 let column = (flat.columns || opts.column).then_some(column);
                 write_fields(out, &path, &prefix(number, true, column, offset, opts))?;
                 write_part(out, &shown(text, tty), cut, page, painter)?;
-                out.write_all(b"\n")?;
+                out.write_all(opts.line_end())?;
             }
         }
     }
@@ -1503,6 +1612,14 @@ fn tty_row(row: &Row<'_>, opts: &GrepOptions) -> String {
             sanitize(separator).into_owned()
         }
         Row::FileBreak => String::new(),
+        Row::Binary { key, offset } => {
+            let message = super::binary::message(offset);
+            if opts.no_paths {
+                return message;
+            }
+            let path = expand_tabs(&sanitize(&printed_path(key, opts)), 0);
+            format!("{}: {message}", paint(&path, &opts.palette.path, color))
+        }
     }
 }
 
@@ -1685,6 +1802,8 @@ mod tests {
             pages: Some(vec![1, 1, 1, 2, 2, 2]),
             cut: None,
             offsets: Default::default(),
+            terminator: b'\n',
+            binary: None,
         };
         let (out, _) = render(&[(&d, &[4])], &opts(1, 1, None));
         assert_eq!(
@@ -1978,6 +2097,8 @@ mod tests {
             pages: Some(vec![1]),
             cut: None,
             offsets: Default::default(),
+            terminator: b'\n',
+            binary: None,
         };
         let (out, _) = render(&[(&d, &[1])], &tty(false));
         assert_eq!(

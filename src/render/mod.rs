@@ -8,6 +8,7 @@
 //! - [`json`]: `--json`, JSON Lines that are a strict superset of `rg --json`.
 //! - [`features`]: `--features`, the candidates' ranking features.
 //! - [`context`]: which lines a file prints (shared by both printers).
+//! - [`binary`]: where a file searched as binary (`--binary`) stops printing.
 //! - [`cut`]: the preview window of a long natural-language result line.
 //! - [`replace`]: `--replace`'s text of a match line.
 //! - [`answer`]: the `--answer` section on stderr, as rlmgrep lays it out.
@@ -25,6 +26,7 @@
 //! with `budget`'s arithmetic).
 
 pub mod answer;
+pub mod binary;
 pub mod cells;
 pub mod context;
 pub mod cut;

@@ -171,6 +171,7 @@ pub(crate) fn write_grep_counted(
         fields: plan.fields.clone(),
         path_separator: plan.path_separator,
         null: plan.null,
+        null_data: plan.null_data,
     };
     if let Some(counts) = counts {
         for file in &files {
@@ -230,6 +231,9 @@ pub(crate) fn print_paths(plan: &Plan, keys: &[String]) -> anyhow::Result<()> {
         palette: plan.palette.clone(),
         path_separator: plan.path_separator,
         null: plan.null,
+        // `--files-without-match` ends its paths as rg's searches end lines;
+        // `--files` lists with `\n`, as rg's does.
+        null_data: plan.null_data && !plan.files,
         // `-c --include-zero`'s `:0` lines lose their path as the counts do.
         no_paths: plan.no_filename,
         ..GrepOptions::default()

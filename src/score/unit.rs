@@ -810,6 +810,8 @@ mod tests {
             pages: None,
             cut: None,
             offsets: Default::default(),
+            terminator: b'\n',
+            binary: None,
         };
         let matcher = TermMatcher::new(&q.terms).unwrap();
         let lines = crate::search::term_lines(&doc, &matcher);

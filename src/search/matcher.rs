@@ -827,10 +827,12 @@ impl Matcher for ExactMatcher {
 /// which rg prints, counts and caps (`-m`) as runs. Not `--invert-match`'s
 /// lines, which hold no match.
 pub fn matches_over_lines(matcher: &ExactMatcher, matching: &Matching) -> bool {
+    let terminator = if matching.null_data { 0 } else { b'\n' };
     matching.multiline
         && !matching.invert
         && grep_searcher::SearcherBuilder::new()
             .multi_line(true)
+            .line_terminator(LineTerminator::byte(terminator))
             .build()
             .multi_line_with_matcher(matcher)
 }
@@ -861,6 +863,12 @@ pub fn exact(q: &Query) -> anyhow::Result<Option<ExactMatcher>> {
         .multi_line(q.matching.multiline)
         .dot_matches_new_line(q.matching.multiline && q.matching.dotall)
         .unicode(!q.matching.ascii);
+    if q.matching.null_data && !q.matching.multiline {
+        // rg 13's `--null-data`: a line ends with a NUL, which no match
+        // holds, and a `\n` in it is a byte like another, at which `^` and
+        // `$` still hold (its regex is always multi-line).
+        builder.multi_line(true).line_terminator(Some(b'\0'));
+    }
     if let Some(bytes) = q.matching.size_limit {
         builder.size_limit(bytes);
     }

@@ -420,6 +420,8 @@ mod term_lines_tests {
                 pages: None,
                 cut: None,
                 offsets: Default::default(),
+                terminator: b'\n',
+                binary: None,
             };
             proptest::prop_assert_eq!(term_lines(&doc, &matcher), line_by_line(text.as_bytes(), &matcher));
         }

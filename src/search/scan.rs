@@ -6,7 +6,7 @@
 
 use std::cell::RefCell;
 
-use grep_matcher::Matcher;
+use grep_matcher::{LineTerminator, Matcher};
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
 
 use super::count;
@@ -46,7 +46,8 @@ pub const COMMON_TERM_SHARE: f64 = 0.1;
 /// `sniff_bom`: search a text that opens with a byte-order mark as the text
 /// it encodes (grep-searcher's default); off for `-E none`
 /// ([`sniffs_bom`]), whose files are searched as their bytes, as rg's are.
-fn searcher(line_numbers: bool, detect_binary: bool, sniff_bom: bool) -> Searcher {
+/// `terminator`: the byte that ends a line (NUL with `--null-data`).
+fn searcher(line_numbers: bool, detect_binary: bool, sniff_bom: bool, terminator: u8) -> Searcher {
     let binary = if detect_binary {
         BinaryDetection::quit(0)
     } else {
@@ -56,7 +57,15 @@ fn searcher(line_numbers: bool, detect_binary: bool, sniff_bom: bool) -> Searche
         .line_number(line_numbers)
         .binary_detection(binary)
         .bom_sniffing(sniff_bom)
+        .line_terminator(LineTerminator::byte(terminator))
         .build()
+}
+
+/// Whether a stream search stops at a file's first NUL byte, the file then
+/// skipped as binary: not with `-a` (or `--null-data`), nor with
+/// `--binary`, which searches it (`document::binary`).
+fn skips_binary(read: &ReadOptions) -> bool {
+    !read.text && read.binary.is_none()
 }
 
 /// Whether searchers decode a text that opens with a byte-order mark
@@ -75,19 +84,26 @@ thread_local! {
         const { RefCell::new([None, None, None, None]) };
 }
 
-/// Runs `f` with this thread's searcher for slices (see `SLICE_SEARCHERS`).
+/// Runs `f` with this thread's searcher for slices (see `SLICE_SEARCHERS`),
+/// whose lines end with `\n`; one for another `terminator` (`--null-data`)
+/// is made for the call.
 pub(super) fn with_slice_searcher<R>(
     line_numbers: bool,
     sniff_bom: bool,
+    terminator: u8,
     f: impl FnOnce(&mut Searcher) -> R,
 ) -> R {
+    if terminator != b'\n' {
+        return f(&mut searcher(line_numbers, false, sniff_bom, terminator));
+    }
     SLICE_SEARCHERS.with(|cell| match cell.try_borrow_mut() {
         Ok(mut searchers) => {
             let slot = usize::from(line_numbers) + 2 * usize::from(sniff_bom);
-            f(searchers[slot].get_or_insert_with(|| searcher(line_numbers, false, sniff_bom)))
+            f(searchers[slot]
+                .get_or_insert_with(|| searcher(line_numbers, false, sniff_bom, terminator)))
         }
         // Re-entered from inside a search: a fresh one.
-        Err(_) => f(&mut searcher(line_numbers, false, sniff_bom)),
+        Err(_) => f(&mut searcher(line_numbers, false, sniff_bom, terminator)),
     })
 }
 
@@ -503,10 +519,11 @@ pub struct Exact {
 }
 
 /// The lines of `text` (1-based) not in `matched` (sorted): `--invert-match`'s.
-/// The empty "line" after a final `\n` is no line, as in ripgrep.
-fn inverted(matched: &[usize], text: &[u8]) -> Vec<usize> {
-    let newlines = memchr::memchr_iter(b'\n', text).count();
-    let lines = if text.last().is_some_and(|&b| b != b'\n') {
+/// The empty "line" after a final `\n` (a final `terminator`) is no line, as
+/// in ripgrep.
+fn inverted(matched: &[usize], text: &[u8], terminator: u8) -> Vec<usize> {
+    let newlines = memchr::memchr_iter(terminator, text).count();
+    let lines = if text.last().is_some_and(|&b| b != terminator) {
         newlines + 1
     } else {
         newlines
@@ -556,8 +573,13 @@ where
                     let mut first = FirstMatchSink::default();
                     // A fresh searcher: its buffer grows to the longest line of the
                     // file, which a kept one would hold on to.
-                    let result = searcher(false, !read.text, sniffs_bom(read))
-                        .search_path(matcher, path, &mut first);
+                    let result = searcher(
+                        false,
+                        skips_binary(read),
+                        sniffs_bom(read),
+                        read.terminator(),
+                    )
+                    .search_path(matcher, path, &mut first);
                     if !first.matched {
                         finish_stream(h, result, first.binary, first.bytes, &counters, read);
                         return None;
@@ -573,10 +595,11 @@ where
                     .line_number(true)
                     .multi_line(true)
                     .bom_sniffing(sniffs_bom(read))
+                    .line_terminator(LineTerminator::byte(doc.terminator))
                     .build();
                 s.search_slice(matcher, &doc.text, &mut sink)
             } else {
-                with_slice_searcher(true, sniffs_bom(read), |s| {
+                with_slice_searcher(true, sniffs_bom(read), doc.terminator, |s| {
                     s.search_slice(matcher, &doc.text, &mut sink)
                 })
             };
@@ -585,7 +608,7 @@ where
                 return None;
             }
             if invert {
-                sink.lines = inverted(&sink.lines, &doc.text);
+                sink.lines = inverted(&sink.lines, &doc.text, doc.terminator);
             }
             if sink.lines.is_empty() && !keep_all {
                 return None;
@@ -615,11 +638,13 @@ mod tests {
 
     #[test]
     fn inverted_lines_are_the_others_and_no_line_follows_a_last_newline() {
-        assert_eq!(inverted(&[2], b"a\nb\nc"), [1, 3]);
-        assert_eq!(inverted(&[2], b"a\nb\nc\n"), [1, 3]);
-        assert_eq!(inverted(&[1], b"a\n"), Vec::<usize>::new());
-        assert_eq!(inverted(&[], b""), Vec::<usize>::new());
-        assert_eq!(inverted(&[], b"\n"), [1]);
+        assert_eq!(inverted(&[2], b"a\nb\nc", b'\n'), [1, 3]);
+        assert_eq!(inverted(&[2], b"a\nb\nc\n", b'\n'), [1, 3]);
+        assert_eq!(inverted(&[1], b"a\n", b'\n'), Vec::<usize>::new());
+        assert_eq!(inverted(&[], b"", b'\n'), Vec::<usize>::new());
+        assert_eq!(inverted(&[], b"\n", b'\n'), [1]);
+        // `--null-data`: a NUL ends a line, a `\n` is inside one.
+        assert_eq!(inverted(&[1], b"a\nb\0c\0", 0), [2]);
     }
 
     #[test]

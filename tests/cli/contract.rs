@@ -609,6 +609,8 @@ fn loaded_documents(
                 pages: None,
                 cut: None,
                 offsets: Default::default(),
+                terminator: b'\n',
+                binary: None,
             };
             return BTreeMap::from([(STDIN_KEY.to_string(), doc)]);
         }

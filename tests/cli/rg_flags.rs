@@ -2,8 +2,10 @@
 //! negations that undo a flag given before them (`--no-column`,
 //! `--ignore-vcs`, `--messages`), `--engine` and `--auto-hybrid-regex`,
 //! `--no-unicode`, the regex size limits, the ignore files' messages and case,
-//! `--pcre2-version`, `--colors`, and the flags kgrep accepts with ripgrep's
-//! meaning but nothing to change (`--mmap`, `--crlf`, `--no-config`).
+//! `--pcre2-version`, `--colors`, `--binary` (with `--no-binary` and its
+//! place among `-a`, `--no-text` and `-uuu`), `--null-data`, and the flags
+//! kgrep accepts with ripgrep's meaning but nothing to change (`--crlf`,
+//! `--no-config`; `--mmap` only says how `--binary` reads a file).
 //! Expected bytes were checked with rg 13 on the same files.
 
 use crate::harness::{Dir, Run};
@@ -341,4 +343,194 @@ fn colors_changes_each_field_as_rgs_specs_do() {
         "kgrep: unrecognized color name 'purple'. Choose from: black, blue, green, red, \
          cyan, magenta, yellow, white\n",
     );
+}
+
+/// A file whose NUL a stream meets after its first line (grep-searcher's
+/// first read is three bytes, `a\nf`), one whose NUL is in its first buffer,
+/// and a text file.
+fn binaries() -> Dir {
+    let d = Dir::new();
+    d.write("s.bin", b"foo one\nbar\nfoo two\n\0binary foo\nfoo after\n");
+    d.write("x.bin", b"a\nfoo a\0bar a\n");
+    d.write("t.txt", "foo a\n");
+    d
+}
+
+#[test]
+fn binary_searches_a_file_that_holds_a_nul_as_rg_binary_does() {
+    let d = binaries();
+    // Without it, a binary file is skipped (rlmgrep's rule).
+    d.run(&["-l", "-F", "a", "."])
+        .code(0)
+        .stdout_is("./t.txt\n");
+    // `rg --binary -n --sort path --no-heading -F a .`: a walk reads each
+    // file as a stream, so x.bin's first line prints before the NUL.
+    let walked = "./s.bin: binary file matches (found \"\\0\" byte around offset 20)\n\
+                  ./t.txt:1:foo a\n\
+                  ./x.bin:1:a\n\
+                  ./x.bin: binary file matches (found \"\\0\" byte around offset 7)\n";
+    d.run(&["--binary", "--no-heading", "-F", "a", "."])
+        .code(0)
+        .stdout_is(walked);
+    // Files named, a few of them: rg maps them into memory and notices the
+    // NUL before any line (`rg --binary -n --no-heading -F a t.txt x.bin`),
+    // unless --no-mmap.
+    let mapped = "./t.txt:1:foo a\n\
+                  ./x.bin: binary file matches (found \"\\0\" byte around offset 7)\n";
+    d.run(&["--binary", "--no-heading", "-F", "a", "t.txt", "x.bin"])
+        .code(0)
+        .stdout_is(mapped);
+    d.run(&[
+        "--binary",
+        "--no-mmap",
+        "--no-heading",
+        "-F",
+        "a",
+        "t.txt",
+        "x.bin",
+    ])
+    .code(0)
+    .stdout_is(
+        "./t.txt:1:foo a\n./x.bin:1:a\n\
+             ./x.bin: binary file matches (found \"\\0\" byte around offset 7)\n",
+    );
+    d.run(&["--binary", "--mmap", "--no-heading", "-F", "a", "."])
+        .code(0)
+        .stdout_is(
+            "./s.bin: binary file matches (found \"\\0\" byte around offset 20)\n\
+             ./t.txt:1:foo a\n\
+             ./x.bin: binary file matches (found \"\\0\" byte around offset 7)\n",
+        );
+    // Counts and lists see every match, each NUL read as a line end.
+    d.run(&["--binary", "-c", "-F", "a", "."])
+        .code(0)
+        .stdout_is("./s.bin:3\n./t.txt:1\n./x.bin:3\n");
+    d.run(&["--binary", "-l", "-F", "a", "."])
+        .code(0)
+        .stdout_is("./s.bin\n./t.txt\n./x.bin\n");
+    // `-I`: the message alone.
+    d.run(&["--binary", "-I", "--no-heading", "-F", "a", "."])
+        .code(0)
+        .stdout_is(
+            "binary file matches (found \"\\0\" byte around offset 20)\n1:foo a\n1:a\n\
+             binary file matches (found \"\\0\" byte around offset 7)\n",
+        );
+    // rlmgrep's layout, as `rg --heading` places it: a file that printed
+    // only its message has no heading.
+    d.run(&["--binary", "-F", "a", "."]).code(0).stdout_is(
+        "./s.bin: binary file matches (found \"\\0\" byte around offset 20)\n\n\
+         ./t.txt\n1:\tfoo a\n\n\
+         ./x.bin\n1:\ta\n./x.bin: binary file matches (found \"\\0\" byte around offset 7)\n",
+    );
+    // Stopped at a context line before any match printed, the file did not
+    // match (`rg --binary -B1 -F bar s.bin t.txt`: nothing, exit 1).
+    d.run(&["--binary", "-B1", "-F", "bar", "s.bin", "t.txt"])
+        .code(1)
+        .stdout_is("");
+    // --json prints every match and names the offset, as rg's.
+    d.run(&["--binary", "--json", "-F", "two", "s.bin"])
+        .code(0)
+        .stdout_has(r#""lines":{"text":"foo two\n"},"line_number":3"#)
+        .stdout_has(r#"{"type":"end","data":{"path":{"text":"s.bin"},"binary_offset":20,"#);
+    // Piped stdin is read as a stream (`rg --binary -n -F a`).
+    d.run_stdin(
+        &["--binary", "-I", "--no-heading", "-F", "a"],
+        b"a\nfoo a\0bar a\n".to_vec(),
+    )
+    .code(0)
+    .stdout_is("1:a\nbinary file matches (found \"\\0\" byte around offset 7)\n");
+}
+
+#[test]
+fn the_last_of_binary_text_and_their_negations_wins_and_uuu_is_binary() {
+    let d = binaries();
+    let searched = |flags: &[&str]| {
+        let args = [flags, &["--no-heading", "-g", "x.bin", "-F", "a", "."][..]].concat();
+        d.run(&args).stdout.clone()
+    };
+    // `rg … -n --no-heading -F a .` with each, on x.bin.
+    let binary = "./x.bin:1:a\n./x.bin: binary file matches (found \"\\0\" byte around offset 7)\n";
+    let text = "./x.bin:1:a\n./x.bin:2:foo a\0bar a\n";
+    for (flags, expected) in [
+        (&["--binary"][..], binary),
+        (&["-a", "--binary"], binary),
+        (&["--binary", "-a"], text),
+        (&["--binary", "--no-binary"], ""),
+        (&["--binary", "--no-text"], ""),
+        (&["-a", "--no-binary"], ""),
+        (&["-a", "--no-text", "--binary"], binary),
+        (&["-uuu"], binary),
+        (&["-uuu", "--no-binary"], binary),
+        (&["-uuu", "-a"], text),
+        (&["-a", "-uuu"], text),
+    ] {
+        assert_eq!(searched(flags), expected, "{flags:?}");
+    }
+}
+
+/// NUL-terminated records (one holding a line feed, the last with no
+/// terminator), and a file of one record, line feeds and all.
+fn records() -> Dir {
+    let d = Dir::new();
+    d.write(
+        "z.txt",
+        b"foo one\nstill one\0bar\0foo two\0baz\0qux\0foo end",
+    );
+    d.write("n.txt", "foo a\nbar\n");
+    d
+}
+
+#[test]
+fn null_data_reads_lines_ended_by_nul_and_prints_each_with_its_nul() {
+    let d = records();
+    // Each `rg --null-data -n --sort path --no-heading … .`.
+    let cases: [(&[&str], &str); 9] = [
+        (
+            &["foo"],
+            "./n.txt:1:foo a\nbar\n\0./z.txt:1:foo one\nstill one\0./z.txt:3:foo two\0\
+             ./z.txt:6:foo end\0",
+        ),
+        (&["-c", "foo"], "./n.txt:1\0./z.txt:3\0"),
+        (&["-l", "foo"], "./n.txt\0./z.txt\0"),
+        (
+            &["-o", "fo+"],
+            "./n.txt:1:foo\0./z.txt:1:foo\0./z.txt:3:foo\0./z.txt:6:foo\0",
+        ),
+        (
+            &["--invert-match", "foo"],
+            "./z.txt:2:bar\0./z.txt:4:baz\0./z.txt:5:qux\0",
+        ),
+        (
+            &["-C1", "foo"],
+            "./n.txt:1:foo a\nbar\n\0--\0./z.txt:1:foo one\nstill one\0./z.txt-2-bar\0\
+             ./z.txt:3:foo two\0./z.txt-4-baz\0./z.txt-5-qux\0./z.txt:6:foo end\0",
+        ),
+        (
+            &["--vimgrep", r"o \w"],
+            "./n.txt:1:3:foo a\nbar\n\0./z.txt:1:3:foo one\nstill one\0./z.txt:3:3:foo two\0\
+             ./z.txt:6:3:foo end\0",
+        ),
+        // A `\n` is a byte inside a line: a pattern may hold one.
+        (&[r"one\nstill"], "./z.txt:1:foo one\nstill one\0"),
+        (&["-B1", "-F", "baz"], "./z.txt-3-foo two\0./z.txt:4:baz\0"),
+    ];
+    for (args, expected) in cases {
+        let all = [&["--null-data", "--no-heading"][..], args, &["."][..]].concat();
+        d.run(&all).code(0).stdout_is(expected);
+    }
+    // rlmgrep's layout ends its headings with the NUL too, as `rg --heading`.
+    d.run(&["--null-data", "-F", "two", "."])
+        .code(0)
+        .stdout_is("./z.txt\x003:\tfoo two\0");
+    // `find -print0 | rg --null-data -n 'txt$'`: a one-word pattern is a
+    // regex here, never natural language.
+    d.run_stdin(
+        &["--null-data", "-I", "--no-heading", "txt$"],
+        b"a.txt\0b c.txt\0d.md\0".to_vec(),
+    )
+    .code(0)
+    .stdout_is("1:a.txt\x002:b c.txt\0");
+    d.run(&["--null-data", "-F", "nowhere", "."])
+        .code(1)
+        .stdout_is("");
 }

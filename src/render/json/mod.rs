@@ -11,7 +11,7 @@
 //!                         "submatches":[{"match":D,"start":N,"end":N}…],"kgrep":{…}}}
 //! {"type":"context","data":{"path":P,"lines":D,"line_number":N,"absolute_offset":N,"submatches":[]}}
 //! (`"line_number":null` in both with `-N`, as rg's)
-//! {"type":"end","data":{"path":P,"binary_offset":null,"stats":STATS}}
+//! {"type":"end","data":{"path":P,"binary_offset":null,"stats":STATS}}   (N with --binary)
 //! {"data":{"elapsed_total":DUR,"kgrep":{…},"stats":STATS},"type":"summary"}
 //! ```
 //!
@@ -59,6 +59,7 @@ use base64::Engine;
 use serde::{Serialize, Serializer};
 
 use super::context::{context_groups, selected_lines, whole_file};
+use crate::document::binary::Noticed;
 use crate::document::Document;
 use crate::python::json::escape_terminal_unsafe;
 use kgrep::{Answer, LineInfo, Request, RunInfo, SignatureOutput};
@@ -186,6 +187,12 @@ impl<W: Write> JsonPrinter<W> {
         let starts = doc.line_starts();
         // The lines a message of a run of lines (`-U`) already wrote.
         let mut written_to = 0;
+        // A binary file's NUL, as rg's search notices it (`--binary`): the
+        // JSON printer is not stopped by it, but reports it.
+        let mut binary_offset = match doc.binary {
+            Some(Noticed::Before { offset, .. }) => Some(offset),
+            Some(Noticed::InLine) | None => None,
+        };
         for (first, last) in groups {
             for number in first..=last {
                 if is_phantom_line(doc, number, lines.len()) || number <= written_to {
@@ -196,6 +203,10 @@ impl<W: Write> JsonPrinter<W> {
                 let count = mine.map_or(1, |m| m.lines.max(1));
                 let text = lines_with_terminator(doc, &starts, number, count);
                 let offset = doc.raw_offset(starts[number - 1]);
+                if doc.binary == Some(Noticed::InLine) && binary_offset.is_none() {
+                    binary_offset =
+                        memchr::memchr(0, text).map(|i| doc.raw_offset(starts[number - 1] + i));
+                }
                 let shown = (!opts.no_line_numbers).then_some(number);
                 let context = (!is_match).then(|| file.context_submatches.get(&number));
                 let spans = match (mine, context.flatten()) {
@@ -219,7 +230,7 @@ impl<W: Write> JsonPrinter<W> {
         }
         let end = End {
             path,
-            binary_offset: None,
+            binary_offset,
             stats: stats.clone(),
         };
         self.message(&Message::End(end))?;
@@ -306,7 +317,7 @@ impl serde_json::ser::Formatter for TerminalSafe {
 /// The empty "line" after a text's final `\n`: rlmgrep counts it, ripgrep
 /// never reports it, and `--json` follows ripgrep.
 fn is_phantom_line(doc: &Document, number: usize, line_count: usize) -> bool {
-    number == line_count && line_count > 1 && doc.text.ends_with(b"\n")
+    number == line_count && line_count > 1 && doc.text.last() == Some(&doc.terminator)
 }
 
 /// `count` lines from line `number` (1-based) on, with their `\n`, as
@@ -377,8 +388,9 @@ struct Begin<'a> {
 #[derive(Serialize)]
 struct End<'a> {
     path: Data<'a>,
-    /// kgrep never searches into binary data (binary files are skipped, or
-    /// searched whole as text with `-a`), so this is always `null`.
+    /// Where rg notices a binary file's NUL byte (`--binary`: see
+    /// `document::binary`); `null` for any other file (binary files are
+    /// otherwise skipped, or searched whole as text with `-a`).
     binary_offset: Option<u64>,
     stats: Stats,
 }
