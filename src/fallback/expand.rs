@@ -136,7 +136,7 @@ pub fn model_terms(terms: &[Term], concepts: &[Concept]) -> Vec<Term> {
             if added >= MAX_MODEL_TERMS {
                 return out;
             }
-            if word.len() < MIN_MODEL_WORD
+            if !(MIN_MODEL_WORD..=crate::learn::filter::MAX_TERM_CHARS).contains(&word.len())
                 || query::is_stop_word(&word)
                 || !word.is_ascii()
                 || word.bytes().all(|b| b.is_ascii_digit())
@@ -240,6 +240,20 @@ mod tests {
             .map(|t| t.text.as_str())
             .collect();
         assert_eq!(added, vec!["sleep"]);
+    }
+
+    #[test]
+    fn a_word_longer_than_a_learnable_term_is_not_searched() {
+        let q = query::analyze("retry delay");
+        let longest = "z".repeat(crate::learn::filter::MAX_TERM_CHARS);
+        let junk = "y".repeat(1_000_000);
+        let terms = model_terms(&q.terms, &[concept("backoff", &[&junk, &longest], &[])]);
+        let added: Vec<&str> = terms
+            .iter()
+            .filter(|t| t.origin == Origin::Model)
+            .map(|t| t.text.as_str())
+            .collect();
+        assert_eq!(added, vec!["backoff", longest.as_str()]);
     }
 
     #[test]
