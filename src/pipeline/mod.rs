@@ -457,6 +457,8 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     let Some(report) = model::run(&cx, &mut found)? else {
         return Ok(Finding::Done(ExitStatus::Matched));
     };
+    let model_chose = report.answered && !report.kept_offline;
+    notes::words_no_file_holds(plan, &found.q, &found.search, model_chose);
     let runs = plan.max_count.is_some()
         && plan.matching.multiline
         && crate::search::matcher::exact(&found.q)?

@@ -92,7 +92,22 @@ pub(super) fn how_it_was_read(plan: &Plan, q: &Query, search: &Searched) {
         // A warning, so an MCP result carries it too.
         messages::warn(&note);
     }
-    if let Some(note) = words_in_no_file(q, search).filter(|_| prints_lines) {
+}
+
+/// Says, on stderr, which words of the query no file holds, when the lines
+/// printed are kgrep's own ranking. Called after the model stage, on the
+/// query and results as they stand then (an expansion may have found a form
+/// of them); `model_chose` when the printed lines are the model's verified
+/// claims, which it does not describe: "the lines printed hold the query's
+/// other words" is kgrep's ranking's reason, not the model's (and rlmgrep
+/// says nothing of the kind).
+pub(super) fn words_no_file_holds(plan: &Plan, q: &Query, search: &Searched, model_chose: bool) {
+    let prints_lines =
+        matches!(plan.mode, Mode::Grep | Mode::Answer) && plan.listing != Listing::Quiet;
+    if !prints_lines || model_chose {
+        return;
+    }
+    if let Some(note) = words_in_no_file(q, search) {
         messages::warn(&note);
     }
 }

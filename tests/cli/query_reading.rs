@@ -4,7 +4,10 @@
 //! query with no searchable word says so (item 8); a regex the engine refuses
 //! says it was searched as words.
 
+use serde_json::json;
+
 use crate::harness::{Dir, Run};
+use crate::mock_llm::{MockLlm, Step};
 
 fn match_lines(run: &Run) -> Vec<String> {
     run.stdout
@@ -200,6 +203,48 @@ fn words_no_file_holds_are_named_when_the_others_printed_lines() {
     d.run(&["--offline", "\"zorblat retry\"", "."])
         .code(1)
         .stderr_lacks("in any form");
+}
+
+/// The words-in-no-file note describes kgrep's own ranking ("the lines
+/// printed hold the query's other words"): when the lines printed are the
+/// model's verified claims (`--rlm`, `KGREP_LLM=always`), it is not said, as
+/// rlmgrep says nothing of the kind (the contract's `pdf_page_boundary` and
+/// `stdin_content` printed it over the model's lines). When every claim is
+/// dropped and the offline results print, it is said again.
+#[test]
+fn words_no_file_holds_are_not_named_over_the_models_lines() {
+    let d = Dir::new();
+    d.write(
+        "src/jobs.py",
+        "def run_worker(job):\n    job.work()\n    retry(job)\n",
+    );
+    let query = "zorblat flux retry";
+    let note = "in any form";
+    // The same reply to the expansion (its keys are all optional) and to
+    // the selection.
+    let replying = |line: usize| {
+        let step =
+            Step::chat(&json!({"matches": [{"path": "src/jobs.py", "line": line}]}).to_string());
+        MockLlm::start(vec![step.clone(), step])
+    };
+    let chose = replying(1);
+    d.use_model(&chose.base_url(), "learn = false");
+    d.run_llm("always", &[query, "."])
+        .code(0)
+        .stdout_is("./src/jobs.py\n1:\tdef run_worker(job):\n")
+        .stderr_lacks(note)
+        .stderr_lacks("model call failed");
+    let dropped = replying(99);
+    d.use_model(&dropped.base_url(), "learn = false");
+    d.run_llm("always", &[query, "."])
+        .code(0)
+        .stdout_has("3:\t    retry(job)\n")
+        .stderr_lacks("model call failed")
+        .stderr_has("dropped 1 unverified matches; showing the offline results\n")
+        .stderr_has(
+            "kgrep: no file holds any of 'zorblat' or 'flux' in any form: \
+             the lines printed hold the query's other words, not these\n",
+        );
 }
 
 /// A query made only of escapes is the regex rg reads: `\t` a tab, `\$`
