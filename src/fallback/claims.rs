@@ -86,7 +86,10 @@ impl Stage<'_> {
         }
         self.report.dropped = verified.dropped;
         self.report.answered = true;
-        self.report.answer = reply.answer.as_ref().map(|a| mark_citations(a, &docs));
+        self.report.answer = reply
+            .answer
+            .as_ref()
+            .map(|a| self.mark_citations(a, &docs, &walked, &index));
         let selected: Selection = verified
             .files
             .into_iter()
@@ -291,11 +294,84 @@ fn claimed_order(
     order
 }
 
-/// The answer with citations the documents do not back marked.
-fn mark_citations(answer: &str, docs: &BTreeMap<String, Document>) -> String {
-    crate::answer::mark_unverified(answer, |c| {
-        docs.get(c.key())
-            .is_some_and(|d| c.lines().all(|n| n >= 1 && n <= d.last_line()))
-    })
-    .text
+impl Stage<'_> {
+    /// The answer with the citations no searched file backs marked. A
+    /// citation in the prose names a walked file whether or not the reply
+    /// also claimed it, by its key (a leading `./` aside) or, when exactly one
+    /// walked file's path ends so, by that tail (`retry.py:5` for
+    /// `src/retry.py`): models shorten paths in prose, and a mark on a line
+    /// that is there tells the reader not to trust a true citation.
+    fn mark_citations(
+        &self,
+        answer: &str,
+        docs: &BTreeMap<String, Document>,
+        walked: &[Haystack],
+        index: &HashMap<&str, usize>,
+    ) -> String {
+        let mut loaded: HashMap<usize, Option<usize>> = HashMap::new();
+        crate::answer::mark_unverified(answer, |c| {
+            let Some(h) = cited_file(c.key(), walked, index) else {
+                return false;
+            };
+            let last = *loaded.entry(h).or_insert_with(|| {
+                let key = walked.get(h)?.key.as_str();
+                match docs.get(key) {
+                    Some(doc) => Some(doc.last_line()),
+                    None => {
+                        rank::load_quiet(walked.get(h)?, self.input.read).map(|doc| doc.last_line())
+                    }
+                }
+            });
+            last.is_some_and(|last| c.lines().all(|n| n >= 1 && n <= last))
+        })
+        .text
+    }
+}
+
+/// The walked file a citation's path names: its key, or the one file whose
+/// key ends with `/` and the path ([`Stage::mark_citations`]).
+fn cited_file(key: &str, walked: &[Haystack], index: &HashMap<&str, usize>) -> Option<usize> {
+    if let Some(&h) = index.get(key) {
+        return Some(h);
+    }
+    let tail = format!("/{key}");
+    let mut ending = walked
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| w.key.ends_with(&tail))
+        .map(|(h, _)| h);
+    let first = ending.next()?;
+    ending.next().is_none().then_some(first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::walk::Source;
+
+    #[test]
+    fn a_citation_names_a_file_by_its_key_or_its_only_tail() {
+        let walked: Vec<Haystack> = ["src/retry.py", "src/a/util.py", "src/b/util.py", "app.py"]
+            .iter()
+            .map(|k| Haystack {
+                key: k.to_string(),
+                source: Source::Path(k.into()),
+            })
+            .collect();
+        let index: HashMap<&str, usize> = walked
+            .iter()
+            .enumerate()
+            .map(|(i, h)| (h.key.as_str(), i))
+            .collect();
+        let named = |key: &str| cited_file(key, &walked, &index);
+        assert_eq!(named("src/retry.py"), Some(0));
+        assert_eq!(named("retry.py"), Some(0));
+        assert_eq!(named("a/util.py"), Some(1));
+        // Two files end so: neither is the one cited.
+        assert_eq!(named("util.py"), None);
+        // A tail is whole path components, never part of a name.
+        assert_eq!(named("etry.py"), None);
+        assert_eq!(named("app.py"), Some(3));
+        assert_eq!(named("ghost.py"), None);
+    }
 }

@@ -263,6 +263,31 @@ fn the_answer_comes_from_the_model_with_its_citations_checked() {
     assert_eq!(mock.received().len(), 1);
 }
 
+/// A citation only in the prose, or shortened to the file's name, is
+/// checked against the file it names as any other: only what no searched file
+/// backs is marked.
+#[test]
+fn a_citation_the_reply_did_not_claim_or_shortened_is_checked_too() {
+    let dir = project();
+    let mock = MockLlm::start(vec![chat(json!({
+        "answer": "Delays double (retry.py:5); the cache is src/cache.py:3-8, \
+                   not cache.py:9 or ghost.py:1.",
+        "matches": [{"path": "src/retry.py", "line": 5}]}))]);
+    dir.use_model(&mock.base_url(), "");
+    let out = dir.run_llm("auto", &["--answer-only", SUFFICIENT, "."]);
+    out.code(0)
+        .stderr_has("(retry.py:5);")
+        .stderr_has("src/cache.py:3-8,")
+        .stderr_has("ghost.py:1 [unverified]");
+    // The answer is wrapped: only the two that no line backs are marked.
+    assert_eq!(
+        out.stderr.matches("[unverified]").count(),
+        2,
+        "{}",
+        out.describe
+    );
+}
+
 #[test]
 fn a_signature_reply_of_the_wrong_type_is_asked_again() {
     let dir = project();
