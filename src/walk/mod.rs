@@ -31,7 +31,8 @@
 //! - Symlinks are not followed while walking, unless `-L` asks (as in rg; a
 //!   loop is then reported as an error and not entered), and only regular files
 //!   become haystacks: FIFOs, sockets and devices are skipped. An explicitly
-//!   named symlink to a file is searched.
+//!   named symlink to a file is searched, and so is an explicitly named FIFO
+//!   (`Source::Pipe`, as rg searches one; sockets and devices are still not).
 //! - `WalkOutcome::scanned` counts the regular files considered: every explicitly
 //!   named file, plus every walked file that survived ignore and hidden rules,
 //!   counted *before* globs and types, and before de-duplication.
@@ -192,6 +193,9 @@ pub enum Source {
     Path(PathBuf),
     /// Bytes already read from stdin.
     Stdin(Vec<u8>),
+    /// A named pipe (FIFO) named on the command line: read once, by the
+    /// first load, and its bytes kept for the run (`document::pipe`).
+    Pipe(PathBuf),
 }
 
 /// One thing to search, named by its key.
@@ -270,9 +274,12 @@ where
     for arg in paths {
         let root = Root::new(arg, cwd);
         match classify(arg, &root.full, opts) {
-            Kind::File => {
+            kind @ (Kind::File | Kind::Pipe) => {
                 scanned += 1;
-                let h = root.explicit_haystack();
+                let mut h = root.explicit_haystack();
+                if kind == Kind::Pipe {
+                    h.source = Source::Pipe(root.full.clone());
+                }
                 if filter.withholds(&h.key) {
                     continue;
                 }
@@ -418,8 +425,11 @@ fn path_from_bytes(bytes: &[u8]) -> PathBuf {
 }
 
 /// What to do with one path argument.
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     File,
+    /// A named pipe (FIFO): searched when named, as rg searches one.
+    Pipe,
     Dir,
     Skip,
 }
@@ -435,8 +445,12 @@ fn classify(arg: &Path, full: &Path, opts: &WalkOptions) -> Kind {
     };
     if md.is_file() {
         Kind::File
+    } else if is_fifo(&md) {
+        // Read as rg reads a FIFO it is given: to its end, waiting for a
+        // writer as any reader of a pipe does (`document::pipe`).
+        Kind::Pipe
     } else if !md.is_dir() {
-        // A FIFO would block the read forever; sockets and devices are not text.
+        // Sockets and devices are not text (`/dev/zero` never ends).
         messages::warn_in(
             opts.voice,
             &format!("{}: not a regular file, skipped", arg.display()),
@@ -451,6 +465,18 @@ fn classify(arg: &Path, full: &Path, opts: &WalkOptions) -> Kind {
         );
         Kind::Skip
     }
+}
+
+/// Whether `md` is a named pipe's (FIFO's).
+#[cfg(unix)]
+fn is_fifo(md: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    md.file_type().is_fifo()
+}
+
+#[cfg(not(unix))]
+fn is_fifo(_: &std::fs::Metadata) -> bool {
+    false
 }
 
 /// A path argument: where it is on disk, and the key prefix of what lies under it.
