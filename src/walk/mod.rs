@@ -482,6 +482,8 @@ fn is_fifo(_: &std::fs::Metadata) -> bool {
 /// A path argument: where it is on disk, and the key prefix of what lies under it.
 #[derive(Clone, Debug)]
 struct Root {
+    /// The argument as the user spelt it (`.`, `./src`, `/abs`).
+    given: PathBuf,
     /// `cwd` joined with the argument, `.` components dropped.
     full: PathBuf,
     /// The argument's own key ("" for `.`).
@@ -491,6 +493,7 @@ struct Root {
 impl Root {
     fn new(arg: &Path, cwd: &Path) -> Root {
         Root {
+            given: arg.to_path_buf(),
             full: lexical(&cwd.join(arg)),
             key: base_key(arg, cwd),
         }
@@ -500,6 +503,18 @@ impl Root {
         Haystack {
             key: self.key.clone(),
             source: Source::Path(self.full.clone()),
+        }
+    }
+
+    /// A walked path as rg names it in a message: the argument as spelt,
+    /// joined with the path below it (`./.ignore` under `.`, `sub/.ignore`
+    /// under `sub`); a path above the argument (a parent folder's ignore
+    /// file) as the walk found it, absolute, as rg 13 prints it.
+    fn shown(&self, path: &Path) -> String {
+        match path.strip_prefix(&self.full) {
+            Ok(below) if below.as_os_str().is_empty() => self.given.display().to_string(),
+            Ok(below) => self.given.join(below).display().to_string(),
+            Err(_) => path.display().to_string(),
         }
     }
 
@@ -658,9 +673,21 @@ fn readable_ignore_files(
 /// An ignore file's error without the path ignore prefixes to every line of it
 /// (the caller names the file as the user typed it).
 fn describe_partial(err: &ignore::Error) -> String {
-    match err.io_error() {
-        Some(io) => io.to_string(),
-        None => err.to_string(),
+    if let Some(io) = err.io_error() {
+        return io.to_string();
+    }
+    match err {
+        // A line that does not parse comes with the file's absolute path:
+        // rg's message names it once, as typed (`sub/.ignore: line 1: …`).
+        ignore::Error::WithPath { err, .. } | ignore::Error::WithDepth { err, .. } => {
+            describe_partial(err)
+        }
+        ignore::Error::Partial(errs) => errs
+            .iter()
+            .map(describe_partial)
+            .collect::<Vec<_>>()
+            .join("; "),
+        other => other.to_string(),
     }
 }
 
@@ -818,7 +845,6 @@ where
             root,
             voice: opts.voice,
             ignore_messages: opts.ignores.messages,
-            cwd,
             filter,
             once,
             scanned: &scanned,
@@ -888,7 +914,6 @@ struct Shared<'s, 'o> {
     voice: messages::Voice,
     /// `IgnoreRules::messages`.
     ignore_messages: bool,
-    cwd: &'s Path,
     filter: &'s Filter,
     once: &'s Once<'o>,
     scanned: &'s AtomicUsize,
@@ -926,11 +951,11 @@ impl<V: Visitor> ParallelVisitor for Collector<'_, '_, V> {
                 // folder that holds it, as a warning: the walk goes on
                 // without that line, as rg's does.
                 if let Some(err) = dent.error().filter(|_| self.shared.ignore_messages) {
-                    messages::warn_in(self.shared.voice, &describe(err, self.shared.cwd));
+                    messages::warn_in(self.shared.voice, &describe(err, self.shared.root));
                 }
                 self.consider(dent)
             }
-            Err(err) => messages::error_in(self.shared.voice, &describe(&err, self.shared.cwd)),
+            Err(err) => messages::error_in(self.shared.voice, &describe(&err, self.shared.root)),
         }
         if self.visitor.done() {
             WalkState::Quit
@@ -962,36 +987,27 @@ impl<V: Visitor> Collector<'_, '_, V> {
     }
 }
 
-/// A walk error as one line, with paths shown relative to cwd when they lie under it.
-fn describe(err: &ignore::Error, cwd: &Path) -> String {
+/// A walk error as one line, its paths named as rg 13 names them
+/// ([`Root::shown`]): `./.ignore: line 1: error parsing glob …` under `.`.
+fn describe(err: &ignore::Error, root: &Root) -> String {
     match err {
         ignore::Error::WithPath { path, err } => {
-            format!("{}: {}", shown(path, cwd), describe(err, cwd))
+            format!("{}: {}", root.shown(path), describe(err, root))
         }
-        ignore::Error::WithDepth { err, .. } => describe(err, cwd),
+        ignore::Error::WithDepth { err, .. } => describe(err, root),
         // `-L`: named as the paths are named, not by the absolute paths the
-        // walk resolved (rg's "./loop points to an ancestor ./").
+        // walk resolved (rg's "./loop points to an ancestor .").
         ignore::Error::Loop { ancestor, child } => format!(
             "File system loop found: {} points to an ancestor {}",
-            shown(child, cwd),
-            shown(ancestor, cwd)
+            root.shown(child),
+            root.shown(ancestor)
         ),
         ignore::Error::Partial(errs) => errs
             .iter()
-            .map(|e| describe(e, cwd))
+            .map(|e| describe(e, root))
             .collect::<Vec<_>>()
             .join("; "),
         other => other.to_string(),
-    }
-}
-
-/// `path` as a message names it: below `cwd` relative to it (`.` for `cwd`
-/// itself), elsewhere as it is.
-fn shown(path: &Path, cwd: &Path) -> String {
-    match path.strip_prefix(cwd) {
-        Ok(below) if below.as_os_str().is_empty() => ".".to_string(),
-        Ok(below) => below.display().to_string(),
-        Err(_) => path.display().to_string(),
     }
 }
 
