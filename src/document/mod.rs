@@ -51,6 +51,7 @@ pub mod cache;
 pub mod compressed;
 pub mod convert;
 pub mod offsets;
+pub mod pipe;
 pub mod preprocess;
 mod program;
 pub mod stream;
@@ -259,6 +260,9 @@ pub struct ReadOptions {
     pub binary: Option<binary::Reading>,
     /// `--null-data`: lines end with a NUL byte ([`Document::terminator`]).
     pub null_data: bool,
+    /// The named pipes the run has read ([`pipe`]), shared by every copy of
+    /// these options: a pipe can be read only once.
+    pub pipes: Arc<pipe::Pipes>,
 }
 
 /// How a file's bytes are decoded before they are read as UTF-8 text
@@ -497,6 +501,7 @@ impl ReadOptions {
             pre: None,
             binary: None,
             null_data: false,
+            pipes: Arc::default(),
         }
     }
 
@@ -555,6 +560,18 @@ pub fn is_converted(h: &Haystack, opts: &ReadOptions) -> bool {
 pub fn load(h: &Haystack, opts: &ReadOptions) -> io::Result<Loaded> {
     match &h.source {
         Source::Stdin(bytes) => Ok(from_bytes(h.key.clone(), bytes.clone(), true, opts)),
+        Source::Pipe(path) => {
+            let (bytes, drained) = opts.pipes.bytes(path)?;
+            if drained {
+                count_read(&h.key);
+            }
+            // A file's bytes, read as rg reads a pipe: a stream.
+            let streamed = ReadOptions {
+                binary: opts.binary.map(|_| binary::Reading::Stream),
+                ..opts.clone()
+            };
+            Ok(from_bytes(h.key.clone(), bytes.to_vec(), false, &streamed))
+        }
         Source::Path(path) => {
             // `--pre` and `-z`: a program's output is read as the file's bytes.
             if let Some(through) = opts.through(path) {
@@ -846,6 +863,7 @@ mod tests {
         pre: None,
         binary: None,
         null_data: false,
+        pipes: Default::default(),
     });
     static AS_TEXT: std::sync::LazyLock<ReadOptions> = std::sync::LazyLock::new(|| ReadOptions {
         text: true,
@@ -859,6 +877,7 @@ mod tests {
         pre: None,
         binary: None,
         null_data: false,
+        pipes: Default::default(),
     });
 
     fn doc(bytes: &[u8]) -> Document {

@@ -232,6 +232,7 @@ mod tests {
         pre: None,
         binary: None,
         null_data: false,
+        pipes: Default::default(),
     });
 
     /// Streamed lines are the loaded text's lines, for every kind of line

@@ -173,7 +173,8 @@ fn real_path(source: &Source, cwd: &Path) -> Option<PathBuf> {
     match source {
         Source::Path(p) if p.is_absolute() => Some(p.clone()),
         Source::Path(p) => Some(cwd.join(p)),
-        Source::Stdin(_) => None,
+        // A pipe's bytes are gone once read: nothing to check an answer against.
+        Source::Stdin(_) | Source::Pipe(_) => None,
     }
 }
 

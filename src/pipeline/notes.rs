@@ -1,7 +1,8 @@
 //! The stderr notes that say how a query was read, when the output alone
 //! would not: a query with no word to search for (searched as exact text), a
 //! query whose words are all too long to search, and a one-word query read as
-//! natural language whose lines were left out (issue 28, items 3 and 8), and a
+//! natural language whose lines were left out (issue 28, items 3 and 8), or
+//! searched as the identifier it spells run together (`csvformat`), and a
 //! regex that asks for a line end without `-U`, and a regex the engine
 //! refuses, searched as words.
 //!
@@ -88,7 +89,8 @@ pub(super) fn how_it_was_read(plan: &Plan, q: &Query, search: &Searched) {
     }
     let prints_lines =
         matches!(plan.mode, Mode::Grep | Mode::Answer) && plan.listing != Listing::Quiet;
-    if let Some(note) = one_word(q, search).filter(|_| prints_lines) {
+    let one_word = one_word(q, search).or_else(|| run_together_word(q, search));
+    if let Some(note) = one_word.filter(|_| prints_lines) {
         // A warning, so an MCP result carries it too.
         messages::warn(&note);
     }
@@ -203,6 +205,70 @@ fn preview(raw: &str) -> String {
 /// expect every line, so the cut is never silent. `None` when every line
 /// holding it is printed, or no file holds it.
 fn one_word(q: &Query, search: &Searched) -> Option<String> {
+    let (raw, typed) = one_word_terms(q)?;
+    let holding = typed
+        .iter()
+        .filter_map(|&t| search.df.get(t))
+        .max()
+        .copied()
+        .unwrap_or(0);
+    if holding == 0 || !left_out(q, search, &typed, holding) {
+        return None;
+    }
+    let files = if holding == 1 { "file" } else { "files" };
+    Some(format!(
+        "{raw:?} was read as natural language: the best places of the {holding} {files} \
+         holding it in some form (stemmed, with synonyms), ranked; to print every line \
+         holding it exactly, as ripgrep would, quote it (kgrep '\"{raw}\"') or pass -F"
+    ))
+}
+
+/// A one-word query in no file, searched as the identifier it spells run
+/// together (`csvformat`: `CSVFormat`, `csv_format`, `typo`'s reading), when
+/// lines holding it were left out: the output shows other spellings than
+/// the one typed and only the best places, so say what was searched and how
+/// to print every spelling, as [`one_word`] says for a word the files hold.
+/// `None` when a file holds the word as typed (then `one_word` speaks), no
+/// identifier was found, or every line holding it printed.
+fn run_together_word(q: &Query, search: &Searched) -> Option<String> {
+    let (raw, typed) = one_word_terms(q)?;
+    if typed
+        .iter()
+        .any(|&t| search.df.get(t).is_some_and(|&df| df > 0))
+    {
+        return None;
+    }
+    let slot = q.terms[*typed.first()?].slot;
+    let (t, identifier) = q
+        .terms
+        .iter()
+        .enumerate()
+        .find(|(_, t)| t.slot == slot && t.origin == Origin::Fuzzy && !t.parts.is_empty())?;
+    let holding = search.df.get(t).copied().unwrap_or(0);
+    if holding == 0 || !left_out(q, search, &typed, holding) {
+        return None;
+    }
+    let files = if holding == 1 { "file" } else { "files" };
+    let mut note = format!(
+        "{raw:?} is in no file: it was searched as the identifier it spells, {}, in any \
+         spelling, and ranked: the best places of the {holding} {files} holding it",
+        identifier.text
+    );
+    // Identifier parts are letters and digits: the regex needs no escape.
+    let plain = |p: &String| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric());
+    if identifier.parts.iter().all(plain) {
+        note.push_str(&format!(
+            "; to print every line holding one of its spellings, as ripgrep would, pass a \
+             regex (kgrep -i '{}')",
+            identifier.parts.join("[-_]?")
+        ));
+    }
+    Some(note)
+}
+
+/// The raw text and typed terms of a query of one natural-language word
+/// (one slot: CJK text has no spaces, but several words).
+fn one_word_terms(q: &Query) -> Option<(&str, Vec<usize>)> {
     let raw = q.raw.trim();
     if q.kind != QueryKind::Natural || raw.contains(char::is_whitespace) {
         return None;
@@ -210,22 +276,18 @@ fn one_word(q: &Query, search: &Searched) -> Option<String> {
     let typed: Vec<usize> = (0..q.terms.len())
         .filter(|&t| q.terms[t].origin == Origin::Query)
         .collect();
-    // One word: one slot (CJK text has no spaces, but several words).
-    if typed
-        .iter()
-        .any(|&t| q.terms[t].slot != q.terms[typed[0]].slot)
-    {
+    let first = q.terms[*typed.first()?].slot;
+    if typed.iter().any(|&t| q.terms[t].slot != first) {
         return None;
     }
-    let holding = typed
-        .iter()
-        .filter_map(|&t| search.df.get(t))
-        .max()
-        .copied()
-        .unwrap_or(0);
-    if holding == 0 {
-        return None;
-    }
+    Some((raw, typed))
+}
+
+/// Whether the output left out lines holding the word of the `typed`
+/// terms' slot (in any form the search gave it): some of the `holding`
+/// files that hold it printed none, or a ranked file's line holding it did
+/// not print.
+fn left_out(q: &Query, search: &Searched, typed: &[usize], holding: usize) -> bool {
     let slots = typed.iter().fold(0u64, |acc, &t| {
         acc | crate::score::slot_bit(q.terms[t].slot)
     });
@@ -251,15 +313,7 @@ fn one_word(q: &Query, search: &Searched) -> Option<String> {
         }
         all_lines &= holds.iter().all(|n| printed.contains(n));
     }
-    if all_lines && printed_files >= holding {
-        return None;
-    }
-    let files = if holding == 1 { "file" } else { "files" };
-    Some(format!(
-        "{raw:?} was read as natural language: the best places of the {holding} {files} \
-         holding it in some form (stemmed, with synonyms), ranked; to print every line \
-         holding it exactly, as ripgrep would, quote it (kgrep '\"{raw}\"') or pass -F"
-    ))
+    !(all_lines && printed_files >= holding)
 }
 
 /// `-v`: the learned concepts the query's terms came from.

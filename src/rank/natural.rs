@@ -571,6 +571,12 @@ impl SecondPass<'_> {
                             usize::try_from(m.len()).unwrap_or(usize::MAX)
                         }),
                     crate::walk::Source::Stdin(bytes) => bytes.len(),
+                    // Read by the search already: its bytes are in hand.
+                    crate::walk::Source::Pipe(path) => self
+                        .read
+                        .pipes
+                        .bytes(path)
+                        .map_or(usize::MAX, |(b, _)| b.len()),
                 })
             })
             .collect();

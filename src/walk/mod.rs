@@ -31,7 +31,8 @@
 //! - Symlinks are not followed while walking, unless `-L` asks (as in rg; a
 //!   loop is then reported as an error and not entered), and only regular files
 //!   become haystacks: FIFOs, sockets and devices are skipped. An explicitly
-//!   named symlink to a file is searched.
+//!   named symlink to a file is searched, and so is an explicitly named FIFO
+//!   (`Source::Pipe`, as rg searches one; sockets and devices are still not).
 //! - `WalkOutcome::scanned` counts the regular files considered: every explicitly
 //!   named file, plus every walked file that survived ignore and hidden rules,
 //!   counted *before* globs and types, and before de-duplication.
@@ -192,6 +193,9 @@ pub enum Source {
     Path(PathBuf),
     /// Bytes already read from stdin.
     Stdin(Vec<u8>),
+    /// A named pipe (FIFO) named on the command line: read once, by the
+    /// first load, and its bytes kept for the run (`document::pipe`).
+    Pipe(PathBuf),
 }
 
 /// One thing to search, named by its key.
@@ -270,9 +274,12 @@ where
     for arg in paths {
         let root = Root::new(arg, cwd);
         match classify(arg, &root.full, opts) {
-            Kind::File => {
+            kind @ (Kind::File | Kind::Pipe) => {
                 scanned += 1;
-                let h = root.explicit_haystack();
+                let mut h = root.explicit_haystack();
+                if kind == Kind::Pipe {
+                    h.source = Source::Pipe(root.full.clone());
+                }
                 if filter.withholds(&h.key) {
                     continue;
                 }
@@ -418,8 +425,11 @@ fn path_from_bytes(bytes: &[u8]) -> PathBuf {
 }
 
 /// What to do with one path argument.
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     File,
+    /// A named pipe (FIFO): searched when named, as rg searches one.
+    Pipe,
     Dir,
     Skip,
 }
@@ -435,8 +445,12 @@ fn classify(arg: &Path, full: &Path, opts: &WalkOptions) -> Kind {
     };
     if md.is_file() {
         Kind::File
+    } else if is_fifo(&md) {
+        // Read as rg reads a FIFO it is given: to its end, waiting for a
+        // writer as any reader of a pipe does (`document::pipe`).
+        Kind::Pipe
     } else if !md.is_dir() {
-        // A FIFO would block the read forever; sockets and devices are not text.
+        // Sockets and devices are not text (`/dev/zero` never ends).
         messages::warn_in(
             opts.voice,
             &format!("{}: not a regular file, skipped", arg.display()),
@@ -453,9 +467,23 @@ fn classify(arg: &Path, full: &Path, opts: &WalkOptions) -> Kind {
     }
 }
 
+/// Whether `md` is a named pipe's (FIFO's).
+#[cfg(unix)]
+fn is_fifo(md: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    md.file_type().is_fifo()
+}
+
+#[cfg(not(unix))]
+fn is_fifo(_: &std::fs::Metadata) -> bool {
+    false
+}
+
 /// A path argument: where it is on disk, and the key prefix of what lies under it.
 #[derive(Clone, Debug)]
 struct Root {
+    /// The argument as the user spelt it (`.`, `./src`, `/abs`).
+    given: PathBuf,
     /// `cwd` joined with the argument, `.` components dropped.
     full: PathBuf,
     /// The argument's own key ("" for `.`).
@@ -465,6 +493,7 @@ struct Root {
 impl Root {
     fn new(arg: &Path, cwd: &Path) -> Root {
         Root {
+            given: arg.to_path_buf(),
             full: lexical(&cwd.join(arg)),
             key: base_key(arg, cwd),
         }
@@ -474,6 +503,18 @@ impl Root {
         Haystack {
             key: self.key.clone(),
             source: Source::Path(self.full.clone()),
+        }
+    }
+
+    /// A walked path as rg names it in a message: the argument as spelt,
+    /// joined with the path below it (`./.ignore` under `.`, `sub/.ignore`
+    /// under `sub`); a path above the argument (a parent folder's ignore
+    /// file) as the walk found it, absolute, as rg 13 prints it.
+    fn shown(&self, path: &Path) -> String {
+        match path.strip_prefix(&self.full) {
+            Ok(below) if below.as_os_str().is_empty() => self.given.display().to_string(),
+            Ok(below) => self.given.join(below).display().to_string(),
+            Err(_) => path.display().to_string(),
         }
     }
 
@@ -632,9 +673,21 @@ fn readable_ignore_files(
 /// An ignore file's error without the path ignore prefixes to every line of it
 /// (the caller names the file as the user typed it).
 fn describe_partial(err: &ignore::Error) -> String {
-    match err.io_error() {
-        Some(io) => io.to_string(),
-        None => err.to_string(),
+    if let Some(io) = err.io_error() {
+        return io.to_string();
+    }
+    match err {
+        // A line that does not parse comes with the file's absolute path:
+        // rg's message names it once, as typed (`sub/.ignore: line 1: …`).
+        ignore::Error::WithPath { err, .. } | ignore::Error::WithDepth { err, .. } => {
+            describe_partial(err)
+        }
+        ignore::Error::Partial(errs) => errs
+            .iter()
+            .map(describe_partial)
+            .collect::<Vec<_>>()
+            .join("; "),
+        other => other.to_string(),
     }
 }
 
@@ -792,7 +845,6 @@ where
             root,
             voice: opts.voice,
             ignore_messages: opts.ignores.messages,
-            cwd,
             filter,
             once,
             scanned: &scanned,
@@ -862,7 +914,6 @@ struct Shared<'s, 'o> {
     voice: messages::Voice,
     /// `IgnoreRules::messages`.
     ignore_messages: bool,
-    cwd: &'s Path,
     filter: &'s Filter,
     once: &'s Once<'o>,
     scanned: &'s AtomicUsize,
@@ -900,11 +951,11 @@ impl<V: Visitor> ParallelVisitor for Collector<'_, '_, V> {
                 // folder that holds it, as a warning: the walk goes on
                 // without that line, as rg's does.
                 if let Some(err) = dent.error().filter(|_| self.shared.ignore_messages) {
-                    messages::warn_in(self.shared.voice, &describe(err, self.shared.cwd));
+                    messages::warn_in(self.shared.voice, &describe(err, self.shared.root));
                 }
                 self.consider(dent)
             }
-            Err(err) => messages::error_in(self.shared.voice, &describe(&err, self.shared.cwd)),
+            Err(err) => messages::error_in(self.shared.voice, &describe(&err, self.shared.root)),
         }
         if self.visitor.done() {
             WalkState::Quit
@@ -936,36 +987,27 @@ impl<V: Visitor> Collector<'_, '_, V> {
     }
 }
 
-/// A walk error as one line, with paths shown relative to cwd when they lie under it.
-fn describe(err: &ignore::Error, cwd: &Path) -> String {
+/// A walk error as one line, its paths named as rg 13 names them
+/// ([`Root::shown`]): `./.ignore: line 1: error parsing glob …` under `.`.
+fn describe(err: &ignore::Error, root: &Root) -> String {
     match err {
         ignore::Error::WithPath { path, err } => {
-            format!("{}: {}", shown(path, cwd), describe(err, cwd))
+            format!("{}: {}", root.shown(path), describe(err, root))
         }
-        ignore::Error::WithDepth { err, .. } => describe(err, cwd),
+        ignore::Error::WithDepth { err, .. } => describe(err, root),
         // `-L`: named as the paths are named, not by the absolute paths the
-        // walk resolved (rg's "./loop points to an ancestor ./").
+        // walk resolved (rg's "./loop points to an ancestor .").
         ignore::Error::Loop { ancestor, child } => format!(
             "File system loop found: {} points to an ancestor {}",
-            shown(child, cwd),
-            shown(ancestor, cwd)
+            root.shown(child),
+            root.shown(ancestor)
         ),
         ignore::Error::Partial(errs) => errs
             .iter()
-            .map(|e| describe(e, cwd))
+            .map(|e| describe(e, root))
             .collect::<Vec<_>>()
             .join("; "),
         other => other.to_string(),
-    }
-}
-
-/// `path` as a message names it: below `cwd` relative to it (`.` for `cwd`
-/// itself), elsewhere as it is.
-fn shown(path: &Path, cwd: &Path) -> String {
-    match path.strip_prefix(cwd) {
-        Ok(below) if below.as_os_str().is_empty() => ".".to_string(),
-        Ok(below) => below.display().to_string(),
-        Err(_) => path.display().to_string(),
     }
 }
 

@@ -277,13 +277,102 @@ fn fifo_and_symlink_loop_do_not_hang() {
         .code(0)
         .stdout_is("./a/real.txt\n1:\tneedle\n");
     // With -L the loop is one error line naming the paths as given, not the
-    // absolute paths the walk resolved.
+    // absolute paths the walk resolved: rg 13's `./a/loop points to an
+    // ancestor .` for `.`.
     let run = d.run(&["-L", "needle", "."]);
     run.code(2)
         .stdout_is("./a/real.txt\n1:\tneedle\n")
-        .stderr_has("kgrep: File system loop found: a/loop points to an ancestor .\n");
+        .stderr_has("kgrep: File system loop found: ./a/loop points to an ancestor .\n");
     let shown = d.path().display().to_string();
     assert!(!run.stderr.contains(&shown), "{}", run.describe);
+}
+
+/// Makes a FIFO at `name` under `d`; `false` when `mkfifo` is missing.
+#[cfg(unix)]
+fn mkfifo(d: &Dir, name: &str) -> bool {
+    let status = std::process::Command::new("mkfifo")
+        .arg(d.path().join(name))
+        .status();
+    status.map(|s| s.success()).unwrap_or(false)
+}
+
+/// Writes `text` into the FIFO at `path` once a reader has it open: opening
+/// without blocking fails until then, so a kgrep that never opens the pipe
+/// leaves this thread to give up after `patience`, not to hang the test.
+#[cfg(unix)]
+fn write_when_read(
+    path: std::path::PathBuf,
+    text: &'static [u8],
+    patience: std::time::Duration,
+) -> std::thread::JoinHandle<bool> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    std::thread::spawn(move || {
+        let until = std::time::Instant::now() + patience;
+        while std::time::Instant::now() < until {
+            let opened = std::fs::OpenOptions::new()
+                .write(true)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(&path);
+            if let Ok(mut pipe) = opened {
+                return pipe.write_all(text).is_ok();
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        false
+    })
+}
+
+/// A FIFO named on the command line is searched, as `rg hello p` searches it
+/// (rg 13: `hello`, exit 0); one met while walking a folder is skipped, as rg
+/// skips it. Its bytes are read once and serve every later read of the run.
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_on_the_command_line_is_searched() {
+    let d = Dir::new();
+    d.write("d/f.txt", "hello from a file\n");
+    if !(mkfifo(&d, "p") && mkfifo(&d, "d/q")) {
+        eprintln!("mkfifo unavailable; skipped");
+        return;
+    }
+    let limit = std::time::Duration::from_secs(30);
+    for (args, out) in [
+        (
+            vec!["-n", "-F", "hello", "p", "d"],
+            "./d/f.txt\n1:\thello from a file\n\n./p\n1:\thello\n3:\tsay hello again\n",
+        ),
+        // A natural-language query reads the pipe again to rank and print it.
+        (
+            vec!["-n", "where do we say hello again", "p"],
+            "./p\n1:\thello\n3:\tsay hello again\n",
+        ),
+    ] {
+        let writer = write_when_read(
+            d.path().join("p"),
+            b"hello\nworld\nsay hello again\n",
+            limit,
+        );
+        let out_of_time = d.cmd().args(&args).timeout(limit).output().unwrap();
+        assert!(
+            writer.join().unwrap(),
+            "kgrep never opened the FIFO: {args:?}"
+        );
+        let stdout = String::from_utf8_lossy(&out_of_time.stdout);
+        let stderr = String::from_utf8_lossy(&out_of_time.stderr);
+        assert_eq!(
+            (out_of_time.status.code(), stdout.as_ref()),
+            (Some(0), out),
+            "{args:?}\n{stderr}"
+        );
+        assert!(!stderr.contains("not a regular file"), "{stderr}");
+    }
+    // `--files` lists it without reading it: nobody writes, nothing waits.
+    let run = crate::harness::finish(
+        d.cmd().args(["--files", "p"]).timeout(limit),
+        &["--files", "p"],
+        d.path(),
+    );
+    run.code(0).stdout_is("./p\n");
 }
 
 #[test]

@@ -190,10 +190,10 @@ fn a_bad_ignore_file_line_is_reported_unless_no_ignore_messages() {
     d.write("b.log", "foobar\n");
     // rg 13 prints `./.ignore: line 1: error parsing glob '[z-a]': invalid
     // range; 'z' > 'a'`, ignores b.log by the good line and exits 0; kgrep's
-    // line names the file as its other walk errors do.
+    // line is rg's, after `kgrep: `.
     let run = d.run(&["-l", "-F", "foobar", "."]);
     run.code(0).stdout_is("./e.txt\n").stderr_has(
-        "kgrep: .ignore: line 1: error parsing glob '[z-a]': invalid range; 'z' > 'a'\n",
+        "kgrep: ./.ignore: line 1: error parsing glob '[z-a]': invalid range; 'z' > 'a'\n",
     );
     d.run(&["--no-ignore-messages", "-l", "-F", "foobar", "."])
         .code(0)
@@ -221,6 +221,44 @@ fn a_bad_ignore_file_line_is_reported_unless_no_ignore_messages() {
     ])
     .code(0)
     .stderr_lacks("none.txt");
+}
+
+/// An ignore file's bad line names the file as rg 13 does (each checked
+/// with rg 13): the argument as typed joined with the path below it
+/// (`./.ignore` for `.`, `sub/.ignore` for `sub`), a parent folder's file
+/// by its absolute path, and an `--ignore-file` as typed, once.
+#[test]
+fn an_ignore_file_error_names_the_file_as_rg_does() {
+    let d = lines();
+    d.write(".ignore", "{a\n");
+    d.write("sub/.ignore", "{b\n");
+    d.write("sub/g.txt", "foobar\n");
+    let top = "line 1: error parsing glob '{a': unclosed alternate group; missing '}' (maybe escape '{' with '[{]'?)\n";
+    let sub = "line 1: error parsing glob '{b': unclosed alternate group; missing '}' (maybe escape '{' with '[{]'?)\n";
+    let run = d.run(&["-l", "-F", "foobar", "."]);
+    run.stderr_has(&format!("kgrep: ./.ignore: {top}"))
+        .stderr_has(&format!("kgrep: ./sub/.ignore: {sub}"));
+    let parent = d.path().canonicalize().unwrap().join(".ignore");
+    d.run(&["-l", "-F", "foobar", "sub"])
+        .stderr_has(&format!("kgrep: {}: {top}", parent.display()))
+        .stderr_has(&format!("kgrep: sub/.ignore: {sub}"));
+    d.run(&["-l", "-F", "foobar", "./sub"])
+        .stderr_has(&format!("kgrep: ./sub/.ignore: {sub}"));
+    let run = d.run(&[
+        "--no-ignore-dot",
+        "--ignore-file",
+        "sub/.ignore",
+        "-l",
+        "-F",
+        "foobar",
+        ".",
+    ]);
+    run.stderr_has(&format!("kgrep: sub/.ignore: {sub}"));
+    assert!(
+        !run.stderr.contains(&d.path().display().to_string()),
+        "{}",
+        run.describe
+    );
 }
 
 #[test]

@@ -65,3 +65,44 @@ fn a_word_the_corpus_has_is_not_read_as_an_identifier() {
         .code(0)
         .stderr_lacks("searching the identifier");
 }
+
+/// A one-word query in no file, searched as the identifier it spells run
+/// together, prints that identifier's best places only, in spellings the
+/// user never typed: one stderr line says what was searched and the regex
+/// that prints every spelling, as the note for a word the files hold does;
+/// never on stdout, never with `-q`, and the exit code is the search's.
+#[test]
+fn a_one_word_run_together_query_says_what_it_searched() {
+    let d = Dir::new();
+    d.write(
+        "src/fmt.py",
+        "class CSVFormat:\n    pass\n\n\ndef load(fmt: CSVFormat):\n    return fmt\n",
+    );
+    d.write("src/conf.py", "csv_format = \"x\"\nprint(csv_format)\n");
+    d.write("README.txt", "Use the csv-format option.\n");
+    std::fs::create_dir_all(d.path().join(".git")).unwrap();
+    let note = "kgrep: \"csvformat\" is in no file: it was searched as the identifier it spells";
+    let run = d.run(&["csvformat", "."]);
+    run.code(0)
+        .stderr_has(note)
+        .stderr_has("pass a regex (kgrep -i 'csv[-_]?format')\n")
+        .stdout_lacks("is in no file");
+    assert_eq!(
+        run.stderr.matches("is in no file").count(),
+        1,
+        "{}",
+        run.describe
+    );
+    d.run(&["-q", "csvformat", "."])
+        .code(0)
+        .stderr_lacks("is in no file");
+    // The regex it names prints every line of every spelling.
+    d.run(&["-i", "csv[-_]?format", "."])
+        .code(0)
+        .stdout_has("2:\tprint(csv_format)")
+        .stdout_has("1:\tclass CSVFormat:")
+        .stdout_has("1:\tUse the csv-format option.");
+    // A word a file holds as typed gets the other note, not this one.
+    d.write("docs.txt", "the csvformat option\n");
+    d.run(&["csvformat", "."]).stderr_lacks("is in no file");
+}
