@@ -208,6 +208,10 @@ pub struct Plan {
     /// `llm::redact::is_secret_file`) are skipped, even when named. Never on
     /// the command line; an MCP tool call sets it (`mcp::tools`).
     pub withhold_secrets: bool,
+    /// A FIFO named as a path is read (waiting for its writer), as rg reads
+    /// one; an MCP tool call turns it off (`mcp::tools`): a pipe nobody
+    /// writes would hold the server, and every call after it, forever.
+    pub reads_pipes: bool,
     /// `-N`: no line numbers.
     pub no_line_number: bool,
     /// `-I`: no file paths.
@@ -463,6 +467,7 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
         stats: flags.stats,
         follow: flags.follow,
         withhold_secrets: false,
+        reads_pipes: true,
         max_filesize: flags.max_filesize,
         ignores: crate::walk::IgnoreRules {
             vcs: !flags.no_ignore_vcs,

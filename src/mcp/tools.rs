@@ -216,6 +216,7 @@ impl Tools {
         // A result goes into the client's model: files that are secrets by
         // nature are never read for it, as for a prompt (`llm::redact`).
         plan.withhold_secrets = true;
+        plan.reads_pipes = false;
         // A long line (a minified bundle, a data blob) is a preview around
         // its matches, whatever the query, unless the server's -M says
         // otherwise: an exact query's 3.5 MB line went out whole, far past

@@ -146,6 +146,7 @@ pub(super) fn walk_options(plan: &Plan) -> WalkOptions {
         max_depth: plan.max_depth,
         follow: plan.follow,
         withhold_secrets: plan.withhold_secrets,
+        reads_pipes: plan.reads_pipes,
         max_filesize: plan.max_filesize,
         ignores: plan.ignores,
         ignore_files: plan.ignore_files.clone(),

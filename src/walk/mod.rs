@@ -32,7 +32,8 @@
 //!   loop is then reported as an error and not entered), and only regular files
 //!   become haystacks: FIFOs, sockets and devices are skipped. An explicitly
 //!   named symlink to a file is searched, and so is an explicitly named FIFO
-//!   (`Source::Pipe`, as rg searches one; sockets and devices are still not).
+//!   (`Source::Pipe`, as rg searches one, but not in an MCP tool call:
+//!   `WalkOptions::reads_pipes`; sockets and devices are still not).
 //! - `WalkOutcome::scanned` counts the regular files considered: every explicitly
 //!   named file, plus every walked file that survived ignore and hidden rules,
 //!   counted *before* globs and types, and before de-duplication.
@@ -92,6 +93,9 @@ pub struct WalkOptions {
     /// `llm::redact::is_secret_file`), walked or named: an MCP tool call's
     /// results go into a model's context.
     pub withhold_secrets: bool,
+    /// Read a FIFO named as a path (`Source::Pipe`), as rg does; when off it
+    /// is skipped with a warning, as a socket is (an MCP tool call).
+    pub reads_pipes: bool,
     /// `--max-filesize`: walked files larger than this many bytes are skipped
     /// (files named as arguments never are, as in rg).
     pub max_filesize: Option<u64>,
@@ -132,6 +136,7 @@ impl Default for WalkOptions {
             max_depth: None,
             follow: false,
             withhold_secrets: false,
+            reads_pipes: true,
             max_filesize: None,
             ignore_files: Vec::new(),
             ignores: IgnoreRules::default(),
@@ -445,7 +450,7 @@ fn classify(arg: &Path, full: &Path, opts: &WalkOptions) -> Kind {
     };
     if md.is_file() {
         Kind::File
-    } else if is_fifo(&md) {
+    } else if is_fifo(&md) && opts.reads_pipes {
         // Read as rg reads a FIFO it is given: to its end, waiting for a
         // writer as any reader of a pipe does (`document::pipe`).
         Kind::Pipe

@@ -1,6 +1,8 @@
 //! Bad input never panics or hangs: a clear message and the right exit code.
 
 use crate::harness::Dir;
+#[cfg(unix)]
+use crate::harness::{mkfifo, write_when_read};
 
 #[test]
 fn binary_files_are_skipped_unless_text() {
@@ -285,42 +287,6 @@ fn fifo_and_symlink_loop_do_not_hang() {
         .stderr_has("kgrep: File system loop found: ./a/loop points to an ancestor .\n");
     let shown = d.path().display().to_string();
     assert!(!run.stderr.contains(&shown), "{}", run.describe);
-}
-
-/// Makes a FIFO at `name` under `d`; `false` when `mkfifo` is missing.
-#[cfg(unix)]
-fn mkfifo(d: &Dir, name: &str) -> bool {
-    let status = std::process::Command::new("mkfifo")
-        .arg(d.path().join(name))
-        .status();
-    status.map(|s| s.success()).unwrap_or(false)
-}
-
-/// Writes `text` into the FIFO at `path` once a reader has it open: opening
-/// without blocking fails until then, so a kgrep that never opens the pipe
-/// leaves this thread to give up after `patience`, not to hang the test.
-#[cfg(unix)]
-fn write_when_read(
-    path: std::path::PathBuf,
-    text: &'static [u8],
-    patience: std::time::Duration,
-) -> std::thread::JoinHandle<bool> {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
-    std::thread::spawn(move || {
-        let until = std::time::Instant::now() + patience;
-        while std::time::Instant::now() < until {
-            let opened = std::fs::OpenOptions::new()
-                .write(true)
-                .custom_flags(libc::O_NONBLOCK)
-                .open(&path);
-            if let Ok(mut pipe) = opened {
-                return pipe.write_all(text).is_ok();
-            }
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
-        false
-    })
 }
 
 /// A FIFO named on the command line is searched, as `rg hello p` searches it

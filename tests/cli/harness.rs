@@ -296,3 +296,39 @@ pub fn retry_project() -> Dir {
     );
     dir
 }
+
+/// Makes a FIFO at `name` under `d`; `false` when `mkfifo` is missing.
+#[cfg(unix)]
+pub fn mkfifo(d: &Dir, name: &str) -> bool {
+    let status = std::process::Command::new("mkfifo")
+        .arg(d.path().join(name))
+        .status();
+    status.map(|s| s.success()).unwrap_or(false)
+}
+
+/// Writes `text` into the FIFO at `path` once a reader has it open: opening
+/// without blocking fails until then, so a kgrep that never opens the pipe
+/// leaves this thread to give up after `patience`, not to hang the test.
+#[cfg(unix)]
+pub fn write_when_read(
+    path: std::path::PathBuf,
+    text: &'static [u8],
+    patience: std::time::Duration,
+) -> std::thread::JoinHandle<bool> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    std::thread::spawn(move || {
+        let until = std::time::Instant::now() + patience;
+        while std::time::Instant::now() < until {
+            let opened = std::fs::OpenOptions::new()
+                .write(true)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(&path);
+            if let Ok(mut pipe) = opened {
+                return pipe.write_all(text).is_ok();
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        false
+    })
+}

@@ -826,6 +826,34 @@ fn max_tokens_holds_for_a_long_line_and_for_context() {
     }
 }
 
+/// A FIFO named in a tool call is skipped, not read: the command line reads
+/// one as rg does, waiting for its writer, but a pipe nobody writes would
+/// hold the server and every call after it. (A writer that comes only once
+/// kgrep opens the pipe keeps a wrong build from hanging the test.)
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_in_a_call_is_skipped_and_the_server_answers_on() {
+    let d = corpus();
+    if !crate::harness::mkfifo(&d, "pipe") {
+        eprintln!("mkfifo unavailable; skipped");
+        return;
+    }
+    let writer = crate::harness::write_when_read(
+        d.path().join("pipe"),
+        b"planted retry line\n",
+        std::time::Duration::from_secs(8),
+    );
+    let mut mcp = Mcp::ready(&d);
+    let result = mcp.call(
+        "search",
+        json!({"query": "planted retry", "paths": ["pipe"]}),
+    );
+    assert!(!text(&result).contains("planted retry line"), "{result}");
+    let after = mcp.call("search", json!({"query": "retry backoff"}));
+    assert_eq!(after["isError"], false, "{after}");
+    assert!(!writer.join().unwrap(), "the server opened the pipe");
+}
+
 /// Files that are secrets by nature (`.env`, keys, credentials) are never
 /// returned: a call that names one is refused with one sentence, and a walk
 /// leaves them out, even under the server's `--hidden` and `--no-ignore`
