@@ -351,6 +351,33 @@ fn tool_failures_are_results_with_is_error_and_one_sentence() {
     assert_eq!(ok["isError"], false, "the server goes on after failures");
 }
 
+#[test]
+fn a_warning_is_said_once_in_a_result() {
+    let d = corpus();
+    let mut mcp = Mcp::ready(&d);
+    let warning = "unknown type 'nosuchtype', treating as extension '.nosuchtype'";
+    // Said by the filter check and by the walk: one warning, said once.
+    let result = mcp.call(
+        "search",
+        json!({"query": "MAX_RETRIES", "types": ["nosuchtype", "py"]}),
+    );
+    assert_eq!(result["isError"], false, "{result}");
+    let warnings = &result["structuredContent"]["warnings"];
+    let said = warnings
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| *w == warning)
+        .count();
+    assert_eq!(said, 1, "{warnings}");
+    let notes = result["content"].as_array().unwrap().last().unwrap();
+    assert_eq!(notes["text"].as_str().unwrap().matches(warning).count(), 1);
+    // Nothing of that type: the error's sentence says it once too.
+    let result = mcp.call("search", json!({"query": "retry", "types": ["nosuchtype"]}));
+    assert_eq!(result["isError"], true, "{result}");
+    assert_eq!(text(&result).matches(warning).count(), 1, "{result}");
+}
+
 #[cfg(unix)]
 #[test]
 fn an_unreadable_tree_is_an_error_result() {
