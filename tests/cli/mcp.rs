@@ -1055,6 +1055,43 @@ fn calls_wait_for_the_clients_roots_and_unusable_roots_leave_none() {
 }
 
 #[test]
+fn a_call_sent_before_initialized_waits_for_the_clients_roots() {
+    let (d, _outside) = fenced();
+    let src = d.path().join("src");
+    let mut mcp = Mcp::start(&d, &[]);
+    let mut params = initialize("2025-11-25");
+    params["capabilities"] = json!({"roots": {}});
+    mcp.request("initialize", params);
+    // A pipelining client: its first call before its `initialized`.
+    let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {"name": "search", "arguments": {"query": "retry", "paths": ["docs"]}}});
+    mcp.send_line(&call.to_string());
+    mcp.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    let ask = mcp.read();
+    assert_eq!(
+        ask["method"], "roots/list",
+        "the call was served first: {ask}"
+    );
+    let roots = json!({"roots": [{"uri": format!("file://{}", src.display())}]});
+    mcp.send_line(&json!({"jsonrpc": "2.0", "id": ask["id"], "result": roots}).to_string());
+    let held = mcp.read();
+    assert_eq!(held["id"], 7, "{held}");
+    assert_eq!(held["result"]["isError"], true, "{held}");
+    assert!(text(&held["result"]).starts_with("Path 'docs' is outside the roots"));
+    // No `initialized`, no roots: refused when the input ends, not served.
+    let mut mcp = Mcp::start(&d, &[]);
+    let mut params = initialize("2025-11-25");
+    params["capabilities"] = json!({"roots": {}});
+    mcp.request("initialize", params);
+    mcp.send_line(&call.to_string());
+    let (code, rest) = mcp.finish();
+    assert_eq!(code, 0);
+    let refused: Value = serde_json::from_str(rest.trim()).unwrap();
+    assert_eq!(refused["id"], 7, "{rest}");
+    assert_eq!(refused["result"]["isError"], true, "{rest}");
+}
+
+#[test]
 fn allow_outside_opts_out_by_flag_or_config() {
     let (d, outside) = fenced();
     let passwd = outside.join("passwd").display().to_string();
