@@ -26,7 +26,7 @@ use std::sync::Mutex;
 static ERRORED: AtomicBool = AtomicBool::new(false);
 static VERBOSE: AtomicBool = AtomicBool::new(false);
 /// Warnings and errors of the run being captured (`capture`), if one is.
-static CAPTURED: Mutex<Option<Vec<String>>> = Mutex::new(None);
+static CAPTURED: Mutex<Option<Recorded>> = Mutex::new(None);
 /// Lines held instead of printed ([`hold`]), if some are.
 static HELD: Mutex<Option<Vec<Note>>> = Mutex::new(None);
 
@@ -70,7 +70,7 @@ fn held() -> std::sync::MutexGuard<'static, Option<Vec<Note>>> {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Captured {
     /// The warnings and per-input errors reported, in order, without the
-    /// `kgrep: ` prefix (printed ones and quiet ones alike).
+    /// `kgrep: ` prefix (printed ones and quiet ones alike), each once.
     pub lines: Vec<String>,
     /// Whether an error was reported (what would make a CLI run exit 2).
     pub errored: bool,
@@ -82,22 +82,40 @@ pub struct Captured {
 /// search does not mark the next ones. Not reentrant.
 pub fn capture<T>(f: impl FnOnce() -> T) -> (T, Captured) {
     let was_errored = ERRORED.swap(false, Ordering::SeqCst);
-    *captured() = Some(Vec::new());
+    *captured() = Some(Recorded::default());
     let out = f();
-    let lines = captured().take().unwrap_or_default();
+    let lines = captured().take().unwrap_or_default().lines;
     let errored = ERRORED.swap(was_errored, Ordering::SeqCst);
     (out, Captured { lines, errored })
 }
 
-fn captured() -> std::sync::MutexGuard<'static, Option<Vec<String>>> {
+fn captured() -> std::sync::MutexGuard<'static, Option<Recorded>> {
     CAPTURED
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn record(msg: &str) {
-    if let Some(lines) = captured().as_mut() {
-        lines.push(msg.to_string());
+    if let Some(recorded) = captured().as_mut() {
+        recorded.add(msg);
+    }
+}
+
+/// What a [`capture`] has recorded so far: each message once. A second
+/// pass over the same inputs reports them again, quietly (`Voice::Quiet`),
+/// and an MCP result listed `unknown type 'x', treating as extension '.x'`
+/// twice, the walk's and the filter check's.
+#[derive(Debug, Default)]
+struct Recorded {
+    lines: Vec<String>,
+    seen: std::collections::HashSet<String>,
+}
+
+impl Recorded {
+    fn add(&mut self, msg: &str) {
+        if self.seen.insert(msg.to_string()) {
+            self.lines.push(msg.to_string());
+        }
     }
 }
 
@@ -179,4 +197,19 @@ pub fn set_verbose(on: bool) {
 /// Whether `-v` was given.
 pub fn is_verbose() -> bool {
     VERBOSE.load(Ordering::SeqCst)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_message_reported_again_is_recorded_once() {
+        let mut recorded = Recorded::default();
+        for msg in ["unknown type 'x'", "a: no such file", "unknown type 'x'"] {
+            recorded.add(msg);
+        }
+        recorded.add("a: no such file");
+        assert_eq!(recorded.lines, ["unknown type 'x'", "a: no such file"]);
+    }
 }

@@ -11,7 +11,8 @@
 //! A client that declares the `roots` capability is asked `roots/list` once
 //! it is initialized, and again when it says its roots changed; the answer
 //! sets where calls may look (`roots`). Until it answers, `tools/call`s are
-//! held and served after it, in order (refused if it never answers): a call
+//! held and served after it, in order (refused if it never answers), from
+//! `initialize` on, so a call sent before `initialized` waits too: a call
 //! served before would be checked against the working directory, wider than
 //! the client's roots. Requests of the server, and the responses to held
 //! calls, wait in an outbox the transport drains ([`Server::take_outgoing`]).
@@ -60,9 +61,10 @@ pub struct Server {
     /// Requests of ours to send (`roots/list`), and the responses to calls
     /// held for the roots (below), once they are served.
     outgoing: Vec<String>,
-    /// A `roots/list` was sent and not yet answered: a call now would be
-    /// checked against roots wider than the client's (the working
-    /// directory), so calls wait for the answer ([`MAX_HELD`] of them).
+    /// The client declared `roots` and has not answered `roots/list` (sent
+    /// once it is initialized): a call now would be checked against roots
+    /// wider than the client's (the working directory), so calls wait for
+    /// the answer ([`MAX_HELD`] of them).
     awaiting_roots: bool,
     /// The `tools/call`s held meanwhile, in order: each id and line.
     held: Vec<(Id, Vec<u8>)>,
@@ -221,6 +223,9 @@ impl Server {
             .get("capabilities")
             .and_then(|c| c.get("roots"))
             .is_some_and(Value::is_object);
+        // Its roots are asked for once it is initialized; a call before
+        // that (a client that pipelines its first call) waits for them too.
+        self.awaiting_roots = self.client_roots;
         crate::messages::verbose(&format!(
             "mcp: client asked for protocol {asked}; using {version}"
         ));

@@ -278,7 +278,9 @@ where
     let mut explicit = make();
     for arg in paths {
         let root = Root::new(arg, cwd);
-        match classify(arg, &root.full, opts) {
+        // Asked of the path as given: `root.full` has lost a trailing `/`
+        // (`a.py/` is not a directory, to the system and to rg).
+        match classify(arg, &cwd.join(arg), opts) {
             kind @ (Kind::File | Kind::Pipe) => {
                 scanned += 1;
                 let mut h = root.explicit_haystack();
@@ -439,7 +441,9 @@ enum Kind {
     Skip,
 }
 
-/// Decides how to treat an argument, reporting the ones that cannot be searched.
+/// Decides how to treat an argument, reporting the ones that cannot be
+/// searched; `full` is the argument joined to the working directory, as
+/// written (a trailing `/` or `/.` kept: the system refuses `a.py/`).
 fn classify(arg: &Path, full: &Path, opts: &WalkOptions) -> Kind {
     let md = match std::fs::metadata(full) {
         Ok(md) => md,

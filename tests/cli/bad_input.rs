@@ -635,6 +635,21 @@ fn missing_paths_among_real_ones_exit_2_with_results() {
         .stderr_has("nope.txt");
 }
 
+#[test]
+fn a_file_named_as_a_folder_is_not_a_directory() {
+    // `a.txt/` names a folder: the system and rg refuse it (ENOTDIR); it
+    // was read as `a.txt` (exit 0).
+    let d = Dir::new();
+    d.write("a.txt", "needle\n");
+    d.write("b.txt", "needle\n");
+    for path in ["a.txt/", "a.txt/."] {
+        d.run(&["needle", path, "b.txt"])
+            .code(2)
+            .stdout_is("./b.txt\n1:\tneedle\n")
+            .stderr_has(&format!("{path}: Not a directory"));
+    }
+}
+
 /// Runs `args` and kills kgrep if it is still running after `limit`.
 fn run_within(d: &Dir, args: &[&str], limit: std::time::Duration) -> std::process::Output {
     let mut child = d

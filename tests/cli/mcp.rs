@@ -351,6 +351,33 @@ fn tool_failures_are_results_with_is_error_and_one_sentence() {
     assert_eq!(ok["isError"], false, "the server goes on after failures");
 }
 
+#[test]
+fn a_warning_is_said_once_in_a_result() {
+    let d = corpus();
+    let mut mcp = Mcp::ready(&d);
+    let warning = "unknown type 'nosuchtype', treating as extension '.nosuchtype'";
+    // Said by the filter check and by the walk: one warning, said once.
+    let result = mcp.call(
+        "search",
+        json!({"query": "MAX_RETRIES", "types": ["nosuchtype", "py"]}),
+    );
+    assert_eq!(result["isError"], false, "{result}");
+    let warnings = &result["structuredContent"]["warnings"];
+    let said = warnings
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| *w == warning)
+        .count();
+    assert_eq!(said, 1, "{warnings}");
+    let notes = result["content"].as_array().unwrap().last().unwrap();
+    assert_eq!(notes["text"].as_str().unwrap().matches(warning).count(), 1);
+    // Nothing of that type: the error's sentence says it once too.
+    let result = mcp.call("search", json!({"query": "retry", "types": ["nosuchtype"]}));
+    assert_eq!(result["isError"], true, "{result}");
+    assert_eq!(text(&result).matches(warning).count(), 1, "{result}");
+}
+
 #[cfg(unix)]
 #[test]
 fn an_unreadable_tree_is_an_error_result() {
@@ -1053,6 +1080,43 @@ fn calls_wait_for_the_clients_roots_and_unusable_roots_leave_none() {
         assert_eq!(result["isError"], true, "{result}");
         assert!(text(&result).starts_with("The client's roots name no local folder"));
     }
+}
+
+#[test]
+fn a_call_sent_before_initialized_waits_for_the_clients_roots() {
+    let (d, _outside) = fenced();
+    let src = d.path().join("src");
+    let mut mcp = Mcp::start(&d, &[]);
+    let mut params = initialize("2025-11-25");
+    params["capabilities"] = json!({"roots": {}});
+    mcp.request("initialize", params);
+    // A pipelining client: its first call before its `initialized`.
+    let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {"name": "search", "arguments": {"query": "retry", "paths": ["docs"]}}});
+    mcp.send_line(&call.to_string());
+    mcp.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    let ask = mcp.read();
+    assert_eq!(
+        ask["method"], "roots/list",
+        "the call was served first: {ask}"
+    );
+    let roots = json!({"roots": [{"uri": format!("file://{}", src.display())}]});
+    mcp.send_line(&json!({"jsonrpc": "2.0", "id": ask["id"], "result": roots}).to_string());
+    let held = mcp.read();
+    assert_eq!(held["id"], 7, "{held}");
+    assert_eq!(held["result"]["isError"], true, "{held}");
+    assert!(text(&held["result"]).starts_with("Path 'docs' is outside the roots"));
+    // No `initialized`, no roots: refused when the input ends, not served.
+    let mut mcp = Mcp::start(&d, &[]);
+    let mut params = initialize("2025-11-25");
+    params["capabilities"] = json!({"roots": {}});
+    mcp.request("initialize", params);
+    mcp.send_line(&call.to_string());
+    let (code, rest) = mcp.finish();
+    assert_eq!(code, 0);
+    let refused: Value = serde_json::from_str(rest.trim()).unwrap();
+    assert_eq!(refused["id"], 7, "{rest}");
+    assert_eq!(refused["result"]["isError"], true, "{rest}");
 }
 
 #[test]
