@@ -23,11 +23,7 @@ impl Stage<'_> {
     /// printed lines, in path order, as rlmgrep prints them.
     pub(super) fn accept(&mut self, reply: &Reply) {
         let walked = self.walked();
-        let index: HashMap<&str, usize> = walked
-            .iter()
-            .enumerate()
-            .map(|(i, h)| (h.key.as_str(), i))
-            .collect();
+        let index = key_index(&walked);
         let mut docs: BTreeMap<String, Document> = BTreeMap::new();
         let claimed = reply
             .matches
@@ -154,11 +150,7 @@ impl Stage<'_> {
                     .iter()
                     .map(|h| h.key.clone())
                     .collect();
-                let index: HashMap<&str, usize> = walked
-                    .iter()
-                    .enumerate()
-                    .map(|(i, h)| (h.key.as_str(), i))
-                    .collect();
+                let index = key_index(&walked);
                 self.search.ranked.retain_mut(|f| {
                     let moved = key_of.get(f.haystack).and_then(|k| index.get(k.as_str()));
                     if let Some(&i) = moved {
@@ -328,6 +320,15 @@ impl Stage<'_> {
     }
 }
 
+/// Each walked file's place in `walked`, by its key.
+fn key_index(walked: &[Haystack]) -> HashMap<&str, usize> {
+    walked
+        .iter()
+        .enumerate()
+        .map(|(i, h)| (h.key.as_str(), i))
+        .collect()
+}
+
 /// The walked file a citation's path names: its key, or the one file whose
 /// key ends with `/` and the path ([`Stage::mark_citations`]).
 fn cited_file(key: &str, walked: &[Haystack], index: &HashMap<&str, usize>) -> Option<usize> {
@@ -358,11 +359,7 @@ mod tests {
                 source: Source::Path(k.into()),
             })
             .collect();
-        let index: HashMap<&str, usize> = walked
-            .iter()
-            .enumerate()
-            .map(|(i, h)| (h.key.as_str(), i))
-            .collect();
+        let index = key_index(&walked);
         let named = |key: &str| cited_file(key, &walked, &index);
         assert_eq!(named("src/retry.py"), Some(0));
         assert_eq!(named("retry.py"), Some(0));
