@@ -505,6 +505,15 @@ impl ReadOptions {
         }
     }
 
+    /// These options for bytes rg reads as a stream (a pipe's, a program's
+    /// output): `--binary` notices a NUL as a stream does ([`binary`]).
+    fn streamed(&self) -> ReadOptions {
+        ReadOptions {
+            binary: self.binary.map(|_| binary::Reading::Stream),
+            ..self.clone()
+        }
+    }
+
     /// The byte that ends a line of the documents read.
     pub fn terminator(&self) -> u8 {
         if self.null_data {
@@ -566,11 +575,12 @@ pub fn load(h: &Haystack, opts: &ReadOptions) -> io::Result<Loaded> {
                 count_read(&h.key);
             }
             // A file's bytes, read as rg reads a pipe: a stream.
-            let streamed = ReadOptions {
-                binary: opts.binary.map(|_| binary::Reading::Stream),
-                ..opts.clone()
-            };
-            Ok(from_bytes(h.key.clone(), bytes.to_vec(), false, &streamed))
+            Ok(from_bytes(
+                h.key.clone(),
+                bytes.to_vec(),
+                false,
+                &opts.streamed(),
+            ))
         }
         Source::Path(path) => {
             // `--pre` and `-z`: a program's output is read as the file's bytes.
@@ -581,11 +591,7 @@ pub fn load(h: &Haystack, opts: &ReadOptions) -> io::Result<Loaded> {
                 };
                 count_read(&h.key);
                 // rg reads a program's output as a stream.
-                let streamed = ReadOptions {
-                    binary: opts.binary.map(|_| binary::Reading::Stream),
-                    ..opts.clone()
-                };
-                return Ok(from_bytes(h.key.clone(), bytes, false, &streamed));
+                return Ok(from_bytes(h.key.clone(), bytes, false, &opts.streamed()));
             }
             // Only a file this read converts may be served converted: with
             // `-a` a server's next call reads the same `.docx` as bytes.
