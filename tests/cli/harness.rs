@@ -288,12 +288,17 @@ pub fn docx<'a>(paragraphs: impl IntoIterator<Item = &'a str>) -> Vec<u8> {
 /// A git project with one Python file defining `retry_delay`: the tree the
 /// model-stage and security tests search.
 pub fn retry_project() -> Dir {
-    let dir = Dir::new();
-    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
-    dir.write(
+    one_file_project(
         "src/retry.py",
         "def retry_delay(attempt):\n    return 0.5 * (2 ** attempt)\n",
-    );
+    )
+}
+
+/// A git project (a `.git` folder) holding one file, `path`, with `text`.
+pub fn one_file_project(path: &str, text: &str) -> Dir {
+    let dir = Dir::new();
+    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+    dir.write(path, text);
     dir
 }
 

@@ -666,13 +666,10 @@ fn a_shell_history_and_a_home_login_are_withheld_whole() {
 /// A git tree whose only code file, `src/app.py`, answers "nightly release
 /// settings" on its line 2; a test plants the files to withhold beside it.
 fn release_settings_tree() -> Dir {
-    let dir = Dir::new();
-    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
-    dir.write(
+    crate::harness::one_file_project(
         "src/app.py",
         "# nightly release settings\ndef release_settings():\n    return {}\n",
-    );
-    dir
+    )
 }
 
 /// Runs kgrep with `args` against a mock model that claims `src/app.py:2`;
