@@ -87,10 +87,8 @@ pub(super) fn how_it_was_read(plan: &Plan, q: &Query, search: &Searched) {
         // A warning, so an MCP result carries it too.
         messages::warn(&note);
     }
-    let prints_lines =
-        matches!(plan.mode, Mode::Grep | Mode::Answer) && plan.listing != Listing::Quiet;
     let one_word = one_word(q, search).or_else(|| run_together_word(q, search));
-    if let Some(note) = one_word.filter(|_| prints_lines) {
+    if let Some(note) = one_word.filter(|_| prints_lines(plan)) {
         // A warning, so an MCP result carries it too.
         messages::warn(&note);
     }
@@ -104,14 +102,18 @@ pub(super) fn how_it_was_read(plan: &Plan, q: &Query, search: &Searched) {
 /// other words" is kgrep's ranking's reason, not the model's (and rlmgrep
 /// says nothing of the kind).
 pub(super) fn words_no_file_holds(plan: &Plan, q: &Query, search: &Searched, model_chose: bool) {
-    let prints_lines =
-        matches!(plan.mode, Mode::Grep | Mode::Answer) && plan.listing != Listing::Quiet;
-    if !prints_lines || model_chose {
+    if !prints_lines(plan) || model_chose {
         return;
     }
     if let Some(note) = words_in_no_file(q, search) {
         messages::warn(&note);
     }
+}
+
+/// Whether the run prints lines (or an answer resting on them), the only
+/// runs a note on which lines were printed is for.
+fn prints_lines(plan: &Plan) -> bool {
+    matches!(plan.mode, Mode::Grep | Mode::Answer) && plan.listing != Listing::Quiet
 }
 
 /// The words of a natural-language query that no file holds in any form
