@@ -549,7 +549,7 @@ pub struct Flags {
     #[arg(
         short = 'o',
         long = "only-matching",
-        conflicts_with_all = ["json", "answer_only", "signature", "signature_json"],
+        conflicts_with_all = ["answer_only", "signature", "signature_json"],
         help_heading = OUTPUT
     )]
     pub only_matching: bool,
@@ -576,7 +576,7 @@ pub struct Flags {
     /// Print ripgrep's flat lines instead of headings, as `rg --no-heading` does:
     /// `./PATH:N:text` for a match, `./PATH-N-text` for context, no blank lines
     /// and no tab, so each line names its file.
-    #[arg(long, overrides_with = "heading", conflicts_with_all = ["json", "signature", "signature_json"], help_heading = OUTPUT)]
+    #[arg(long, overrides_with = "heading", conflicts_with_all = ["signature", "signature_json"], help_heading = OUTPUT)]
     pub no_heading: bool,
 
     /// Print a `./path` heading above each file's lines (the default): undoes
@@ -587,7 +587,7 @@ pub struct Flags {
     /// Print each match as `./PATH:N:COLUMN:text`, as `rg --vimgrep` does for
     /// editors' quickfix lists: a line with several matches once per match (the
     /// column of each, 1-based bytes).
-    #[arg(long, conflicts_with_all = ["json", "signature", "signature_json"], help_heading = OUTPUT)]
+    #[arg(long, conflicts_with_all = ["signature", "signature_json"], help_heading = OUTPUT)]
     pub vimgrep: bool,
 
     /// Print SEPARATOR between groups of context lines (-A, -B, -C) in place of
@@ -695,7 +695,7 @@ pub struct Flags {
     #[arg(
         short = 'q',
         long,
-        conflicts_with_all = ["json", "answer", "answer_only", "signature", "signature_json"],
+        conflicts_with_all = ["answer", "answer_only", "signature", "signature_json"],
         help_heading = OUTPUT
     )]
     pub quiet: bool,
@@ -743,7 +743,9 @@ pub struct Flags {
 
     /// Print JSON Lines instead: ripgrep's `--json` messages (begin, match, context,
     /// end, summary), with kgrep's additions under `data.kgrep` and its own `answer`
-    /// and `signature` messages. See JSON OUTPUT in the man page.
+    /// and `signature` messages. See JSON OUTPUT in the man page. As in rg,
+    /// -o, --vimgrep and --no-heading leave the messages as they are, and -q
+    /// prints none (with --stats, the summary alone).
     #[arg(long, help_heading = OUTPUT)]
     pub json: bool,
 

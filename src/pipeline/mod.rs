@@ -532,9 +532,8 @@ fn print(plan: &Plan, mut results: Results) -> anyhow::Result<ExitStatus> {
     }
     // A list of paths or counts (`-l`, `-c`, `-q`) is not fitted to a budget:
     // it is a few bytes a file, and a cut list would read as fewer matches.
-    let budget = plan
-        .token_budget
-        .filter(|_| plan.json || plan.listing == Listing::Lines);
+    // (`--json` lists nothing: its listing is lines, or `-q`'s silence.)
+    let budget = plan.token_budget.filter(|_| plan.listing == Listing::Lines);
     let fitted = match budget {
         Some(max_tokens) => {
             let budget = Budget {

@@ -268,7 +268,11 @@ pub(crate) fn write_json_to(
     // An inverted search's context lines are the ones that match.
     let context_matches =
         plan.matching.invert && (plan.before > 0 || plan.after > 0 || plan.matching.passthru);
-    let mut printer = JsonPrinter::new(out).escape_controls(plan.stdout_is_tty);
+    // `-q`: nothing but, with `--stats`, the summary (rg's rule).
+    let quiet = plan.listing == Listing::Quiet;
+    let mut printer = JsonPrinter::new(out)
+        .escape_controls(plan.stdout_is_tty)
+        .silent(quiet);
     let mut printed = 0;
     for (h, lines) in &found.search.selected {
         let took = Instant::now();
@@ -300,7 +304,10 @@ pub(crate) fn write_json_to(
         };
         printed += printer.file(&file, &opts).context("writing results")?;
     }
-    if let Some(answer) = &found.answer {
+    if quiet && !plan.stats {
+        return Ok(printed);
+    }
+    if let Some(answer) = found.answer.as_ref().filter(|_| !quiet) {
         printer.answer(answer).context("writing results")?;
     }
     let run = run_info(found);

@@ -180,7 +180,6 @@ fn a_list_does_not_mix_with_lines_json_or_another_list() {
         ["-l", "-c"],
         ["-l", "--json"],
         ["-c", "--json"],
-        ["-q", "--json"],
         ["-l", "--answer-only"],
         ["-q", "--answer"],
     ] {

@@ -123,6 +123,7 @@ pub struct JsonPrinter<W> {
     out: W,
     totals: Stats,
     escape_controls: bool,
+    silent: bool,
 }
 
 impl<W: Write> JsonPrinter<W> {
@@ -131,7 +132,16 @@ impl<W: Write> JsonPrinter<W> {
             out,
             totals: Stats::default(),
             escape_controls: false,
+            silent: false,
         }
+    }
+
+    /// Write no `begin`, `match`, `context` or `end` message, only count
+    /// what they hold (`-q --json`, whose `--stats` summary counts the
+    /// matches and no bytes printed, as rg's).
+    pub fn silent(mut self, yes: bool) -> JsonPrinter<W> {
+        self.silent = yes;
+        self
     }
 
     /// Also write DEL and the C1 controls as `\u` escapes, for a terminal:
@@ -277,6 +287,9 @@ impl<W: Write> JsonPrinter<W> {
     }
 
     fn message(&mut self, msg: &Message<'_>) -> io::Result<u64> {
+        if self.silent {
+            return Ok(0);
+        }
         write_line(&mut self.out, msg, self.escape_controls)
     }
 }

@@ -391,3 +391,26 @@ fn model_text_is_escaped_on_a_pipe_too_and_file_text_is_not() {
     assert_eq!(v[4]["data"]["fields"]["summary"], hostile);
     assert_eq!(v[5]["data"]["kgrep"]["concepts_learned"][0], "evil\u{2066}");
 }
+
+#[test]
+fn a_silent_printer_writes_only_the_summary_and_counts_no_bytes_printed() {
+    let d = doc(
+        "sherlock",
+        b"For the Doctor Watsons of this world\nHolmeses, success\nbut Doctor Watson has\n",
+    );
+    let mut printer = JsonPrinter::new(Vec::new()).silent(true);
+    let f = file(&d, vec![line(1, &[15..21]), line(3, &[11..17])]);
+    assert_eq!(printer.file(&f, &JsonOptions::default()).unwrap(), 2);
+    assert!(printer.out.is_empty());
+    printer.summary(Duration::from_millis(3), None).unwrap();
+    let out = String::from_utf8(printer.into_inner()).unwrap();
+    let lines: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    let stats = &lines[0]["data"]["stats"];
+    assert_eq!(stats["matched_lines"], 2);
+    assert_eq!(stats["matches"], 2);
+    assert_eq!(stats["bytes_printed"], 0);
+}
