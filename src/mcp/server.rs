@@ -116,7 +116,7 @@ impl Server {
                     self.held.push((id, line.to_vec()));
                     return None;
                 }
-                Some(jsonrpc::result(&id, unanswered_roots()))
+                Some(jsonrpc::result(&id, unanswered_roots(false)))
             }
             Ok(Some(Message::Request { id, method, params })) => {
                 Some(match self.request(&id, &method, &params) {
@@ -192,7 +192,8 @@ impl Server {
                 crate::messages::verbose(&format!("mcp: {taken} root(s) declared by the client"));
             }
             None => crate::messages::verbose(
-                "mcp: the client gave no roots; the working directory stays the root",
+                "mcp: the client answered roots/list with an error; calls stay under the \
+                 working directory",
             ),
         }
         // The calls held for the roots, served now, in order.
@@ -209,7 +210,8 @@ impl Server {
     /// wider working directory.
     pub fn finish(&mut self) {
         for (id, _) in std::mem::take(&mut self.held) {
-            self.outgoing.push(jsonrpc::result(&id, unanswered_roots()));
+            self.outgoing
+                .push(jsonrpc::result(&id, unanswered_roots(true)));
         }
     }
 
@@ -280,12 +282,17 @@ impl Server {
     }
 }
 
-/// The result of a call refused because the client has not said its roots.
-fn unanswered_roots() -> Value {
-    tools::error_result(
+/// The result of a call refused because the client has not said its roots:
+/// while the server runs (more calls held than it keeps), it may call again;
+/// once its input `ended`, it never answered, and nothing was searched.
+fn unanswered_roots(ended: bool) -> Value {
+    tools::error_result(if ended {
+        "The client's input ended before it answered this server's roots/list request, so \
+         where this call could look was never known: nothing was searched."
+    } else {
         "The client has not answered this server's roots/list request, so where calls may look \
-         is not known yet: call again once it has answered.",
-    )
+         is not known yet: call again once it has answered."
+    })
 }
 
 /// The revision to use: the client's when served, else the latest.

@@ -1064,8 +1064,19 @@ fn calls_wait_for_the_clients_roots_and_unusable_roots_leave_none() {
     assert_eq!(refused["id"], 8, "{rest}");
     assert_eq!(refused["result"]["isError"], true, "{rest}");
     assert!(
-        text(&refused["result"]).contains("has not answered"),
+        text(&refused["result"]).contains("input ended before it answered"),
         "{rest}"
+    );
+    // Past the 64 calls held, a call is refused at once, and may come again.
+    let (mut mcp, _) = start();
+    for id in 100..165 {
+        mcp.send_line(&call(id, "docs"));
+    }
+    let over = mcp.read();
+    assert_eq!(over["id"], 164, "{over}");
+    assert!(
+        text(&over["result"]).contains("call again once it has answered"),
+        "{over}"
     );
     // Roots of which none is a local folder: nothing is searched.
     let (mut mcp, ask) = start();
