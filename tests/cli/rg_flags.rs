@@ -261,6 +261,55 @@ fn an_ignore_file_error_names_the_file_as_rg_does() {
     );
 }
 
+/// An unclosed character class (`a[`, `[!`) is a bad glob to rg 13 wherever
+/// it is written (each checked with rg 13 on the same files): in `.ignore`
+/// a warning per line (`./.ignore: line 1: error parsing glob 'a[':
+/// unclosed character class; missing ']'`), the other lines still held,
+/// exit 0; in an `--ignore-file` the same, the file named as typed; in
+/// `-g` or `--iglob` a usage error, exit 2. The ignore crate now takes
+/// `a[` literally in an ignore file, as git does, so kgrep said nothing.
+#[test]
+fn an_unclosed_class_is_a_bad_glob_line_as_in_rg() {
+    let d = lines();
+    d.write(".ignore", "a[\n*.log\n[!\n");
+    d.write("b.log", "foobar\n");
+    let unclosed = "unclosed character class; missing ']'";
+    d.run(&["-l", "-F", "foobar", "."])
+        .code(0)
+        .stdout_is("./e.txt\n")
+        .stderr_has(&format!(
+            "kgrep: ./.ignore: line 1: error parsing glob 'a[': {unclosed}\n\
+             kgrep: ./.ignore: line 3: error parsing glob '[!': {unclosed}\n"
+        ));
+    d.run(&["--no-ignore-messages", "-l", "-F", "foobar", "."])
+        .code(0)
+        .stdout_is("./e.txt\n")
+        .stderr_lacks("error parsing glob");
+    d.write("ig.txt", "a[\nb{\n");
+    d.run(&[
+        "--no-ignore-dot",
+        "--ignore-file",
+        "ig.txt",
+        "-l",
+        "-F",
+        "foobar",
+        ".",
+    ])
+    .code(0)
+    .stdout_is("./b.log\n./e.txt\n")
+    .stderr_has(&format!(
+        "kgrep: ig.txt: line 1: error parsing glob 'a[': {unclosed}\n\
+             kgrep: ig.txt: line 2: error parsing glob 'b{{': unclosed alternate group; \
+             missing '}}' (maybe escape '{{' with '[{{]'?)\n"
+    ));
+    for flag in ["-g", "--iglob"] {
+        d.run(&[flag, "a[", "-l", "-F", "foobar", "."])
+            .code(2)
+            .stdout_is("")
+            .stderr_is(&format!("kgrep: error parsing glob 'a[': {unclosed}\n"));
+    }
+}
+
 #[test]
 fn ignore_file_case_insensitive_reads_ignore_globs_in_any_case() {
     let d = lines();
