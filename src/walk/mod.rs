@@ -276,6 +276,7 @@ where
         seen: seen.as_ref(),
     };
     let mut scanned = 0;
+    let mut parent_lines = Vec::new();
     let mut explicit = make();
     for arg in paths {
         let root = Root::new(arg, cwd);
@@ -295,7 +296,9 @@ where
                     explicit.visit(h);
                 }
             }
-            Kind::Dir => scanned += walk_dir(&root, opts, cwd, &filter, &once, &make),
+            Kind::Dir => {
+                scanned += walk_dir(&root, opts, cwd, &filter, &once, &make, &mut parent_lines);
+            }
             Kind::Skip => {}
         }
     }
@@ -843,7 +846,9 @@ pub fn type_definitions(edits: &TypeEdits) -> Result<Vec<(String, Vec<String>)>,
 const EXTENSION_TYPE: &str = "kgrepextension";
 
 /// Walks one directory argument in parallel, handing its files to visitors made
-/// by `make`; returns how many regular files it considered.
+/// by `make`; returns how many regular files it considered. `parent_lines`
+/// holds the parent folders' bad ignore lines said so far (by this run's
+/// other arguments), and gets this argument's.
 fn walk_dir<V, F>(
     root: &Root,
     opts: &WalkOptions,
@@ -851,12 +856,25 @@ fn walk_dir<V, F>(
     filter: &Filter,
     once: &Once<'_>,
     make: &F,
+    parent_lines: &mut Vec<String>,
 ) -> usize
 where
     V: Visitor,
     F: Fn() -> V + Sync,
 {
     let walker = walk_builder(root, opts, cwd, filter).build_parallel();
+    let strict = Strict::of(opts);
+    // A parent folder's bad ignore line is an error, said even with
+    // --no-ignore-messages and --no-ignore-parent, as rg 13 says it (exit
+    // 2), and once, however many arguments lie below that folder.
+    for err in strict.parent_problems(&root.full) {
+        let line = describe(&err, root);
+        if !parent_lines.contains(&line) {
+            messages::error_in(opts.voice, &line);
+            parent_lines.push(line);
+        }
+    }
+    let parent_lines = &*parent_lines;
     let scanned = AtomicUsize::new(0);
     let mut builder = CollectorBuilder {
         shared: Shared {
@@ -866,7 +884,8 @@ where
             filter,
             once,
             scanned: &scanned,
-            strict: Strict::of(opts),
+            strict,
+            parent_lines,
         },
         make,
     };
@@ -938,6 +957,8 @@ struct Shared<'s, 'o> {
     scanned: &'s AtomicUsize,
     /// The ignore files to read again for lines rg 13 refuses.
     strict: Strict,
+    /// The parent folders' bad ignore lines said so far, by any argument.
+    parent_lines: &'s [String],
 }
 
 struct CollectorBuilder<'s, 'o, F> {
@@ -972,6 +993,15 @@ impl<V: Visitor> ParallelVisitor for Collector<'_, '_, V> {
                     self.report_bad_lines(&dent);
                 }
                 self.consider(dent)
+            }
+            // The walker's own report of the parent folders' bad lines:
+            // what `walk_dir` did not say already, one line each.
+            Err(err) if strict::is_bad_line(&err) => {
+                for line in described_parts(&err, self.shared.root) {
+                    if !self.shared.parent_lines.contains(&line) {
+                        messages::error_in(self.shared.voice, &line);
+                    }
+                }
             }
             Err(err) => messages::error_in(self.shared.voice, &describe(&err, self.shared.root)),
         }

@@ -19,7 +19,7 @@ use ignore::gitignore::GitignoreBuilder;
 use super::{WalkOptions, RG_IGNORE_FILENAME};
 
 /// The ignore files the walker reads in each folder, as `walk_builder` sets
-/// it up.
+/// it up, and whether it reads the parent folders' ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Strict {
     /// `.rgignore` (read unless `--no-ignore`).
@@ -30,6 +30,10 @@ pub(super) struct Strict {
     vcs: bool,
     /// `.git/info/exclude`.
     exclude: bool,
+    /// The folders above each path argument: the walker reads their files
+    /// whenever it reads any of them, even with `--no-ignore-parent`, which
+    /// only stops them from applying (rg 13 still reports their bad lines).
+    parents: bool,
 }
 
 impl Strict {
@@ -42,6 +46,7 @@ impl Strict {
             dot: any && rules.dot,
             vcs: any && rules.vcs,
             exclude: any && rules.vcs && rules.exclude,
+            parents: any && (rules.parent || rules.vcs),
         }
     }
 
@@ -66,6 +71,24 @@ impl Strict {
         }
         found
     }
+
+    /// The bad lines of the ignore files in the folders above `root` (a
+    /// directory argument), from the top down, as the walker reads them:
+    /// named by their absolute paths, `root`'s symlinks resolved.
+    pub(super) fn parent_problems(&self, root: &Path) -> Vec<ignore::Error> {
+        if !self.parents {
+            return Vec::new();
+        }
+        let Ok(base) = root.canonicalize() else {
+            return Vec::new();
+        };
+        let mut above: Vec<&Path> = base.ancestors().skip(1).collect();
+        above.reverse();
+        above
+            .into_iter()
+            .flat_map(|dir| self.problems(dir))
+            .collect()
+    }
 }
 
 /// The lines of the ignore file at `path` (its globs rooted at `dir`) that
@@ -89,6 +112,20 @@ fn each(err: ignore::Error) -> Vec<ignore::Error> {
     match err {
         ignore::Error::Partial(errs) => errs.into_iter().flat_map(each).collect(),
         other => vec![other],
+    }
+}
+
+/// Whether every part of `err` is a line of an ignore file that does not
+/// parse: the walker reports such an error on its own (not with a walked
+/// folder's entry) only for the parent folders' ignore files.
+pub(super) fn is_bad_line(err: &ignore::Error) -> bool {
+    match err {
+        ignore::Error::Partial(errs) => errs.iter().all(is_bad_line),
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => is_bad_line(err),
+        ignore::Error::Glob { .. } => true,
+        _ => false,
     }
 }
 
