@@ -329,6 +329,13 @@ pub fn plan(mut flags: Flags, config: &Config, env: &Env) -> Result<Plan, PlanEr
     // ' '` every line holding a space, as regexes; there is nothing to read
     // as natural language. A blank PATTERN stays a usage error (rlmgrep's
     // contract, case `empty_pattern`: "missing pattern", exit 2).
+    // `-F ''` is the empty literal, which every line holds: `rg -F ''`
+    // matches every line, as `-e ''` does. rlmgrep has no -F, so no
+    // rlmgrep command line reaches this.
+    if flags.fixed_strings && flags.pattern.as_deref() == Some("") {
+        flags.pattern = None;
+        flags.regexps.push(String::new());
+    }
     let blank_regexp = matches!(flags.regexps.as_slice(), [one] if one.trim().is_empty());
     let patterns = if flags.regexps.len() > 1 || listed || blank_regexp {
         let mut all = std::mem::take(&mut flags.regexps);
@@ -875,6 +882,9 @@ mod tests {
             PlanError::BlankPattern
         );
         assert!(plan_of(&["\"   \"", "."]).is_ok());
+        // rg's empty literal, as `-e ''` is rg's empty regex.
+        let every_line = plan_of(&["-F", "", "."]).expect("-F ''");
+        assert_eq!(every_line.patterns, vec![String::new()]);
     }
 
     #[test]

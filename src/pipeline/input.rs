@@ -92,7 +92,9 @@ pub(super) fn gather(plan: &Plan) -> anyhow::Result<Option<Gathered>> {
             }
             Ok(Some(Gathered::Paths(list)))
         }
-        Input::Paths(paths) if paths.is_empty() => Ok(Some(Gathered::Paths(vec![".".into()]))),
+        // rg's own default path: a walk message names `./a/loop` and the
+        // folder itself `./`, as rg's do (`.` is the folder when named).
+        Input::Paths(paths) if paths.is_empty() => Ok(Some(Gathered::Paths(vec!["./".into()]))),
         Input::Paths(paths) => Ok(Some(Gathered::Paths(paths.clone()))),
     }
 }

@@ -53,6 +53,7 @@ use ignore::types::{Types, TypesBuilder};
 use ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
 
 use crate::messages;
+use strict::Strict;
 
 /// The key of the haystack made from piped stdin, as rlmgrep names it.
 pub const STDIN_KEY: &str = "<stdin>";
@@ -275,6 +276,7 @@ where
         seen: seen.as_ref(),
     };
     let mut scanned = 0;
+    let mut parent_lines = Vec::new();
     let mut explicit = make();
     for arg in paths {
         let root = Root::new(arg, cwd);
@@ -294,7 +296,9 @@ where
                     explicit.visit(h);
                 }
             }
-            Kind::Dir => scanned += walk_dir(&root, opts, cwd, &filter, &once, &make),
+            Kind::Dir => {
+                scanned += walk_dir(&root, opts, cwd, &filter, &once, &make, &mut parent_lines);
+            }
             Kind::Skip => {}
         }
     }
@@ -651,10 +655,11 @@ impl Filter {
     }
 }
 
-/// The `--ignore-file`s that can be read; each problem (a missing file, a bad
-/// glob line) is warned about once, not once a directory argument, and the
-/// search goes on, as in rg (`--no-ignore-messages` says nothing of either).
-/// A file whose every line is bad still counts.
+/// The `--ignore-file`s that can be read; each problem (a missing file, a
+/// bad glob line, the lines read as rg 13 reads them) is warned about once,
+/// not once a directory argument, one line each, and the search goes on, as
+/// in rg (`--no-ignore-messages` says nothing of either). A file whose
+/// every line is bad still counts.
 fn readable_ignore_files(
     files: &[PathBuf],
     cwd: &Path,
@@ -665,9 +670,16 @@ fn readable_ignore_files(
         .iter()
         .filter(|file| {
             let mut builder = GitignoreBuilder::new(cwd);
+            // Read as rg 13 reads it: an unclosed class (`a[`) is a bad line.
+            builder.allow_unclosed_class(false);
             let problem = builder.add(cwd.join(file));
             let unreadable = problem.as_ref().is_some_and(|err| err.io_error().is_some());
-            if let Some(err) = problem.filter(|_| say) {
+            let parts = match problem.filter(|_| say) {
+                Some(ignore::Error::Partial(errs)) => errs,
+                other => other.into_iter().collect(),
+            };
+            // One line a bad line, as rg prints them.
+            for err in parts {
                 messages::warn_in(
                     voice,
                     &format!("{}: {}", file.display(), describe_partial(&err)),
@@ -834,7 +846,9 @@ pub fn type_definitions(edits: &TypeEdits) -> Result<Vec<(String, Vec<String>)>,
 const EXTENSION_TYPE: &str = "kgrepextension";
 
 /// Walks one directory argument in parallel, handing its files to visitors made
-/// by `make`; returns how many regular files it considered.
+/// by `make`; returns how many regular files it considered. `parent_lines`
+/// holds the parent folders' bad ignore lines said so far (by this run's
+/// other arguments), and gets this argument's.
 fn walk_dir<V, F>(
     root: &Root,
     opts: &WalkOptions,
@@ -842,12 +856,25 @@ fn walk_dir<V, F>(
     filter: &Filter,
     once: &Once<'_>,
     make: &F,
+    parent_lines: &mut Vec<String>,
 ) -> usize
 where
     V: Visitor,
     F: Fn() -> V + Sync,
 {
     let walker = walk_builder(root, opts, cwd, filter).build_parallel();
+    let strict = Strict::of(opts);
+    // A parent folder's bad ignore line is an error, said even with
+    // --no-ignore-messages and --no-ignore-parent, as rg 13 says it (exit
+    // 2), and once, however many arguments lie below that folder.
+    for err in strict.parent_problems(&root.full) {
+        let line = describe(&err, root);
+        if !parent_lines.contains(&line) {
+            messages::error_in(opts.voice, &line);
+            parent_lines.push(line);
+        }
+    }
+    let parent_lines = &*parent_lines;
     let scanned = AtomicUsize::new(0);
     let mut builder = CollectorBuilder {
         shared: Shared {
@@ -857,6 +884,8 @@ where
             filter,
             once,
             scanned: &scanned,
+            strict,
+            parent_lines,
         },
         make,
     };
@@ -926,6 +955,10 @@ struct Shared<'s, 'o> {
     filter: &'s Filter,
     once: &'s Once<'o>,
     scanned: &'s AtomicUsize,
+    /// The ignore files to read again for lines rg 13 refuses.
+    strict: Strict,
+    /// The parent folders' bad ignore lines said so far, by any argument.
+    parent_lines: &'s [String],
 }
 
 struct CollectorBuilder<'s, 'o, F> {
@@ -956,13 +989,19 @@ impl<V: Visitor> ParallelVisitor for Collector<'_, '_, V> {
     fn visit(&mut self, entry: Result<DirEntry, ignore::Error>) -> WalkState {
         match entry {
             Ok(dent) => {
-                // A line of an ignore file that does not parse comes with the
-                // folder that holds it, as a warning: the walk goes on
-                // without that line, as rg's does.
-                if let Some(err) = dent.error().filter(|_| self.shared.ignore_messages) {
-                    messages::warn_in(self.shared.voice, &describe(err, self.shared.root));
+                if self.shared.ignore_messages {
+                    self.report_bad_lines(&dent);
                 }
                 self.consider(dent)
+            }
+            // The walker's own report of the parent folders' bad lines:
+            // what `walk_dir` did not say already, one line each.
+            Err(err) if strict::is_bad_line(&err) => {
+                for line in described_parts(&err, self.shared.root) {
+                    if !self.shared.parent_lines.contains(&line) {
+                        messages::error_in(self.shared.voice, &line);
+                    }
+                }
             }
             Err(err) => messages::error_in(self.shared.voice, &describe(&err, self.shared.root)),
         }
@@ -975,6 +1014,32 @@ impl<V: Visitor> ParallelVisitor for Collector<'_, '_, V> {
 }
 
 impl<V: Visitor> Collector<'_, '_, V> {
+    /// Warns of the lines of a walked folder's ignore files that do not
+    /// parse, one line each, as rg 13 does: the walk goes on without them.
+    /// The walker's own report (`DirEntry::error`) misses an unclosed class
+    /// (`a[`), which the crate takes literally; the folder's files are read
+    /// again for those (`strict`), and what the walker found besides is
+    /// added.
+    fn report_bad_lines(&self, dent: &DirEntry) {
+        let Shared { root, voice, .. } = self.shared;
+        let mut lines: Vec<String> = Vec::new();
+        // A second walk says nothing: no need to read the files again.
+        if voice == messages::Voice::Loud && dent.file_type().is_some_and(|t| t.is_dir()) {
+            let found = self.shared.strict.problems(dent.path());
+            lines.extend(found.iter().map(|err| describe(err, root)));
+        }
+        if let Some(err) = dent.error() {
+            for line in described_parts(err, root) {
+                if !lines.contains(&line) {
+                    lines.push(line);
+                }
+            }
+        }
+        for line in lines {
+            messages::warn_in(voice, &line);
+        }
+    }
+
     fn consider(&mut self, dent: DirEntry) {
         // Symlinks report their own type here unless followed (-L), so only
         // regular files pass; directories, FIFOs, sockets and devices do not.
@@ -993,6 +1058,17 @@ impl<V: Visitor> Collector<'_, '_, V> {
             key,
             source: Source::Path(dent.into_path()),
         });
+    }
+}
+
+/// A walk error as rg 13 prints it: each part of a partial error (the bad
+/// lines of one folder's ignore files) on a line of its own.
+fn described_parts(err: &ignore::Error, root: &Root) -> Vec<String> {
+    match err {
+        ignore::Error::Partial(errs) => {
+            errs.iter().flat_map(|e| described_parts(e, root)).collect()
+        }
+        other => vec![describe(other, root)],
     }
 }
 
@@ -1022,6 +1098,7 @@ fn describe(err: &ignore::Error, root: &Root) -> String {
 
 mod listing;
 mod order;
+mod strict;
 #[cfg(test)]
 mod tests;
 

@@ -289,6 +289,24 @@ fn fifo_and_symlink_loop_do_not_hang() {
     assert!(!run.stderr.contains(&shown), "{}", run.describe);
 }
 
+/// With no path, rg 13 walks `./`, and a `-L` loop's message names the
+/// folder so: `File system loop found: ./a/loop points to an ancestor ./`
+/// (kgrep wrote `.`, the spelling of `rg -L needle .`, checked with rg 13).
+#[cfg(unix)]
+#[test]
+fn a_loop_found_with_no_path_names_the_folder_as_rg_does() {
+    let d = Dir::new();
+    d.write("a/real.txt", "needle\n");
+    std::os::unix::fs::symlink("..", d.path().join("a/loop")).unwrap();
+    let run = d.run_devnull(&["-L", "needle"]);
+    run.code(2)
+        .stdout_is("./a/real.txt\n1:\tneedle\n")
+        .stderr_has("kgrep: File system loop found: ./a/loop points to an ancestor ./\n");
+    d.run_devnull(&["-L", "-l", "needle", "a"])
+        .code(2)
+        .stderr_has("kgrep: File system loop found: a/loop/a/loop points to an ancestor a/loop\n");
+}
+
 /// A FIFO named on the command line is searched, as `rg hello p` searches it
 /// (rg 13: `hello`, exit 0); one met while walking a folder is skipped, as rg
 /// skips it. Its bytes are read once and serve every later read of the run.

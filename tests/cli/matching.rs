@@ -197,6 +197,29 @@ fn an_empty_regexp_matches_every_line_as_rg() {
         .stderr_has("kgrep: blank pattern");
 }
 
+/// `-F ''` is rg's empty literal, which every line holds (`rg -F '' e.txt`
+/// prints all three lines, `rg -c -F -x '' e.txt` 1, checked with rg 13);
+/// kgrep refused it as a missing pattern, while `-F ' '` and `-F -e ''`
+/// searched. rlmgrep has no -F, so its empty-pattern error (kept for a
+/// bare `''`, with `-x` too: contract case `empty_pattern`) is not at stake.
+#[test]
+fn an_empty_fixed_string_matches_every_line_as_rg() {
+    let d = Dir::new();
+    d.write("e.txt", "ab\n\nc d\n");
+    d.run(&["-F", "", "e.txt"])
+        .code(0)
+        .stdout_is("./e.txt\n1:\tab\n2:\t\n3:\tc d\n");
+    d.run(&["--fixed-strings", "-c", "", "e.txt"])
+        .code(0)
+        .stdout_is("./e.txt:3\n");
+    d.run(&["-F", "-x", "-c", "", "e.txt"])
+        .code(0)
+        .stdout_is("./e.txt:1\n");
+    d.run(&["-x", "", "e.txt"])
+        .code(2)
+        .stderr_has("kgrep: missing pattern");
+}
+
 #[test]
 fn case_flags_follow_ripgrep_and_the_last_one_wins() {
     let d = corpus();

@@ -261,6 +261,120 @@ fn an_ignore_file_error_names_the_file_as_rg_does() {
     );
 }
 
+/// An unclosed character class (`a[`, `[!`) is a bad glob to rg 13 wherever
+/// it is written (each checked with rg 13 on the same files): in `.ignore`
+/// a warning per line (`./.ignore: line 1: error parsing glob 'a[':
+/// unclosed character class; missing ']'`), the other lines still held,
+/// exit 0; in an `--ignore-file` the same, the file named as typed; in
+/// `-g` or `--iglob` a usage error, exit 2. The ignore crate now takes
+/// `a[` literally in an ignore file, as git does, so kgrep said nothing.
+#[test]
+fn an_unclosed_class_is_a_bad_glob_line_as_in_rg() {
+    let d = lines();
+    d.write(".ignore", "a[\n*.log\n[!\n");
+    d.write("b.log", "foobar\n");
+    let unclosed = "unclosed character class; missing ']'";
+    d.run(&["-l", "-F", "foobar", "."])
+        .code(0)
+        .stdout_is("./e.txt\n")
+        .stderr_has(&format!(
+            "kgrep: ./.ignore: line 1: error parsing glob 'a[': {unclosed}\n\
+             kgrep: ./.ignore: line 3: error parsing glob '[!': {unclosed}\n"
+        ));
+    d.run(&["--no-ignore-messages", "-l", "-F", "foobar", "."])
+        .code(0)
+        .stdout_is("./e.txt\n")
+        .stderr_lacks("error parsing glob");
+    d.write("ig.txt", "a[\nb{\n");
+    d.run(&[
+        "--no-ignore-dot",
+        "--ignore-file",
+        "ig.txt",
+        "-l",
+        "-F",
+        "foobar",
+        ".",
+    ])
+    .code(0)
+    .stdout_is("./b.log\n./e.txt\n")
+    .stderr_has(&format!(
+        "kgrep: ig.txt: line 1: error parsing glob 'a[': {unclosed}\n\
+             kgrep: ig.txt: line 2: error parsing glob 'b{{': unclosed alternate group; \
+             missing '}}' (maybe escape '{{' with '[{{]'?)\n"
+    ));
+    for flag in ["-g", "--iglob"] {
+        d.run(&[flag, "a[", "-l", "-F", "foobar", "."])
+            .code(2)
+            .stdout_is("")
+            .stderr_is(&format!("kgrep: error parsing glob 'a[': {unclosed}\n"));
+    }
+}
+
+/// A bad line in a parent folder's ignore file is an error to rg 13, not a
+/// warning: said even with `--no-ignore-messages` or `--no-ignore-parent`
+/// (the file is still read), the file named by its absolute path, once
+/// however many arguments lie below it, the search goes on and the run
+/// exits 2 (0 with `-q` and a match); `--no-ignore-dot` (for `.ignore`) and
+/// `--no-ignore` do not read it. The same line in a searched folder stays a
+/// warning (exit 0). `.gitignore` alike, in a git repository or not. Each
+/// checked with rg 13 on the same files. kgrep said nothing for `a[` (the
+/// ignore crate takes it literally) and exited 0.
+#[test]
+fn a_bad_line_in_a_parent_folders_ignore_file_is_an_error() {
+    let d = lines();
+    d.write(".ignore", "a[\n");
+    d.write("sub/g.txt", "foobar\n");
+    d.write("sub2/h.txt", "foobar\n");
+    let top = d.path().canonicalize().unwrap();
+    let said = format!(
+        "kgrep: {}: line 1: error parsing glob 'a[': unclosed character class; missing ']'\n",
+        top.join(".ignore").display()
+    );
+    // Said once (kgrep's `Scanned …` summary follows it).
+    let once = |run: &Run, line: &str| {
+        assert_eq!(run.stderr.matches(line).count(), 1, "{}", run.describe);
+    };
+    for flags in [&[][..], &["--no-ignore-messages"], &["--no-ignore-parent"]] {
+        let args: Vec<&str> = flags
+            .iter()
+            .copied()
+            .chain(["-l", "-F", "foobar", "sub"])
+            .collect();
+        once(d.run(&args).code(2).stdout_is("./sub/g.txt\n"), &said);
+    }
+    once(d.run(&["-q", "-F", "foobar", "sub"]).code(0), &said);
+    once(d.run(&["-q", "-F", "nothing", "sub"]).code(2), &said);
+    let run = d.run(&["-l", "-F", "foobar", "sub", "sub2"]);
+    once(run.code(2).stdout_is("./sub/g.txt\n./sub2/h.txt\n"), &said);
+    for flag in ["--no-ignore-dot", "--no-ignore"] {
+        d.run(&[flag, "-l", "-F", "foobar", "sub"])
+            .code(0)
+            .stdout_is("./sub/g.txt\n")
+            .stderr_lacks("error parsing glob");
+    }
+    // In the folder searched, a warning.
+    d.run(&["-l", "-F", "foobar", "."])
+        .code(0)
+        .stderr_has("kgrep: ./.ignore: line 1: error parsing glob 'a['");
+    // A parent `.gitignore` too, in a git repository.
+    std::fs::remove_file(d.path().join(".ignore")).unwrap();
+    std::fs::create_dir(d.path().join(".git")).unwrap();
+    d.write(".gitignore", "b[\n");
+    let said = format!(
+        "kgrep: {}: line 1: error parsing glob 'b[': unclosed character class; missing ']'\n",
+        top.join(".gitignore").display()
+    );
+    once(
+        d.run(&["-l", "-F", "foobar", "sub"])
+            .code(2)
+            .stdout_is("./sub/g.txt\n"),
+        &said,
+    );
+    d.run(&["--no-ignore-vcs", "-l", "-F", "foobar", "sub"])
+        .code(0)
+        .stderr_lacks("error parsing glob");
+}
+
 #[test]
 fn ignore_file_case_insensitive_reads_ignore_globs_in_any_case() {
     let d = lines();
