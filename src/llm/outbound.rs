@@ -11,9 +11,9 @@
 //!   short last line follows its long lines, a value on the lines after its
 //!   name is known from the name, and a secret is replaced whole, never word
 //!   by word (where no rule would recognise a fragment);
-//! - vocabulary words come only from lines that held no secret
-//!   ([`vocabulary_line`]), and a word that is or looks like one is not sent
-//!   ([`word`]);
+//! - vocabulary words come only from lines that held no secret and hold no
+//!   random-looking run ([`vocabulary_line`]), and a word that is or looks
+//!   like one is not sent ([`word`]);
 //! - a file's path is sent with each part that is a secret redacted
 //!   ([`path`]: `src/[REDACTED].py`); the prompt numbers them so that the
 //!   model's claims map back to the file (`prompt`, `Reply::with_keys`);
@@ -88,9 +88,13 @@ pub fn word(word: &str) -> Option<String> {
 /// `None` when the line held a secret (a marker is in it). Its other words
 /// (`mysql`, `uroot` around a redacted `-p…`) could be the secret's own
 /// pieces that no rule saw, and the marker's words (`redacted`, `private`,
-/// `key`, `material`) are not the corpus's vocabulary.
+/// `key`, `material`) are not the corpus's vocabulary. Nor when it holds a
+/// random run of letters and digits (`redact::holds_random_run`: a token
+/// no name said was secret, a digest): splitting it into words
+/// (`query::words` cuts at each digit) would send its letters as words
+/// that no rule on one word can tell from a project's own.
 pub fn vocabulary_line(line: &str) -> Option<&str> {
-    (!line.contains(REDACTED)).then_some(line)
+    (!line.contains(REDACTED) && !redact::holds_random_run(line)).then_some(line)
 }
 
 #[cfg(test)]
@@ -157,6 +161,23 @@ mod tests {
             vocabulary_line("def connect(retry):"),
             Some("def connect(retry):")
         );
+        // A random run no rule redacted gives no words (its letters would
+        // be sent as words: `query::words` cuts at each digit); an
+        // identifier with a number in it does.
+        let lower = format!("3ax6xnjp29jd6fds{}", "4gc373sgvjxteol0");
+        assert_eq!(vocabulary_line(&format!("sid = \"{lower}\"")), None);
+        let lock = format!(
+            "lodash-4.17.21.tgz#679591c564c3bffa{}",
+            "ae8454cf0b3df370c3d6911c"
+        );
+        assert_eq!(vocabulary_line(&lock), None);
+        for line in [
+            "let cert = X509Certificate2Collection::new();",
+            "alg = \"sha256withrsaencryption\"",
+            "internationalization_settings_for_the_app = 1",
+        ] {
+            assert_eq!(vocabulary_line(line), Some(line));
+        }
         assert_eq!(
             text("where is AKIAIOSFODNN7EXAMPLE used"),
             "where is [REDACTED] used"

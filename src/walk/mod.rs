@@ -1051,7 +1051,10 @@ impl<V: Visitor> Collector<'_, '_, V> {
             return;
         }
         let key = self.shared.root.key_of(dent.path());
-        if !self.shared.once.first(&key) {
+        // Withheld by its key too, as a named file is: a rule that reads
+        // where the file sits in the tree searched (a top-level
+        // `auth.json`) sees the path relative to it only in the key.
+        if self.shared.filter.withholds(&key) || !self.shared.once.first(&key) {
             return;
         }
         self.visitor.visit(Haystack {

@@ -1002,6 +1002,43 @@ fn tool_logins_inside_the_roots_are_never_returned() {
         .stdout_has("./deploy/kubeconfig\n");
 }
 
+/// Token caches and logins the s48 brief named (`token.json`, a top-level
+/// `auth.json`, the Codex CLI's, GitHub Copilot's) are secrets files too:
+/// refused by name, left out of a walk; a lexer's `tokens.json` is not.
+#[test]
+fn token_caches_inside_the_roots_are_never_returned() {
+    let d = corpus();
+    let token = "planted-cache-5e93a1";
+    let files = [
+        "token.json",
+        "auth.json",
+        ".codex/auth.json",
+        ".config/github-copilot/hosts.json",
+    ];
+    for file in files {
+        d.write(file, format!("{{\"oauth_token\": \"{token}\"}}\n"));
+    }
+    d.write(
+        "tests/lexer/tokens.json",
+        "{\"oauth_token\": \"planted-cache-lexer\"}\n",
+    );
+    let mut mcp = Mcp::start(&d, &["--hidden", "--no-ignore"]);
+    mcp.request("initialize", initialize("2025-11-25"));
+    for path in files {
+        let result = mcp.call("search", json!({"query": "oauth_token", "paths": [path]}));
+        assert_eq!(result["isError"], true, "{path}: {result}");
+        assert!(text(&result).contains("is a secrets file"), "{result}");
+        assert!(!result.to_string().contains(token), "{result}");
+    }
+    let result = mcp.call(
+        "search",
+        json!({"query": "\"planted-cache\"", "paths": ["."]}),
+    );
+    let all = result.to_string();
+    assert!(all.contains("tests/lexer/tokens.json"), "{result}");
+    assert!(!all.contains(token), "{result}");
+}
+
 /// The server's own `-L` does not make a call's walk follow a link out of
 /// the roots (the named paths are checked; the walk never follows one).
 #[cfg(unix)]

@@ -690,3 +690,115 @@ fn sent_claiming_the_app(planted: &Planted, args: &[&str]) -> (usize, String) {
     }
     (received.len(), bodies)
 }
+
+/// Lower-case letters and digits, evenly: the alphabet of a token in one
+/// case (base 36).
+const BASE36: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
+
+/// Random values in one case after a secret's name where the rules that
+/// read syntax took them for code or prose (s48): `token: … # comment`, a
+/// call's keyword argument, prose; and a token cache and a project's
+/// Composer login (`token.json`, a top-level `auth.json`) holding values
+/// under names that say nothing of a secret. None of it reaches the model,
+/// in an excerpt or as vocabulary words (the expansion prompt), in `auto`
+/// and `always`; the lines around the values are still sent.
+#[test]
+fn random_lower_case_values_and_token_files_never_reach_the_model() {
+    let dir = release_settings_tree();
+    let hex = noise(960, 40, b"0123456789abcdef");
+    let yaml = noise(961, 32, BASE36);
+    let kwarg = noise(962, 64, BASE36);
+    let prose = noise(963, 32, BASE36);
+    let cached = noise(964, 32, BASE36);
+    let login = noise(965, 32, BASE36);
+    dir.write(
+        "config/deploy.yml",
+        format!(
+            "# nightly release settings\nrelease:\n  token: {yaml}  # rotated nightly\n  \
+             client_secret: {hex} # the release bot\n"
+        ),
+    );
+    dir.write(
+        "src/release.py",
+        format!(
+            "# nightly release settings\ndef release_client():\n    \
+             return Client(api_key={kwarg}, retry=3)\n"
+        ),
+    );
+    dir.write(
+        "docs/release.md",
+        format!("# Nightly release settings\nThe release token is {prose} until rotated.\n"),
+    );
+    dir.write(
+        "token.json",
+        format!("{{\"note\": \"nightly release settings\", \"client_id\": \"{cached}\"}}\n"),
+    );
+    dir.write(
+        "auth.json",
+        format!(
+            "{{\"note\": \"nightly release settings\", \"github-oauth\": {{\"github.com\": \"{login}\"}}}}\n"
+        ),
+    );
+    let planted = Planted {
+        dir,
+        secrets: vec![
+            ("token: … # comment", yaml),
+            ("client_secret: hex # comment", hex),
+            ("Client(api_key=…, retry=3)", kwarg),
+            ("the release token is …", prose),
+            ("token.json", cached),
+            ("auth.json", login),
+        ],
+        aws_secret: String::new(),
+    };
+    let mock = MockLlm::respond(Box::new(|request: &Received| {
+        if request.body.contains("widen a search") {
+            return Step::chat(
+                &json!({"concepts": [{"name": "release settings",
+                    "synonyms": ["deploy"], "related": ["token"]}]})
+                .to_string(),
+            );
+        }
+        Step::chat(&json!({"matches": [{"path": "src/app.py", "line": 2}]}).to_string())
+    }));
+    planted.dir.use_model(&mock.base_url(), "learn = false");
+    let mut problems = Vec::new();
+    let mut bodies = String::new();
+    for (llm, query) in [
+        ("always", "nightly release settings"),
+        // Words no file holds: the judge asks for an expansion, whose
+        // vocabulary is taken from the lines near the partial hits.
+        (
+            "auto",
+            "where are the nightly release settings renewed by the scheduler",
+        ),
+    ] {
+        let before = mock.received().len();
+        let out = planted.dir.run_llm(llm, &["-v", query, "."]);
+        assert!(out.code == 0 || out.code == 1, "{}", out.describe);
+        let received = mock.received()[before..].to_vec();
+        problems.extend(sent_leaks(&planted, &received, llm));
+        for request in &received {
+            strings_of(&request.json(), &mut bodies);
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let expansions = mock
+        .received()
+        .iter()
+        .filter(|r| r.body.contains("widen a search"))
+        .count();
+    assert!(expansions > 0, "no expansion was asked for:\n{bodies}");
+    for line in [
+        "token: [REDACTED]  # rotated nightly",
+        "client_secret: [REDACTED] # the release bot",
+        "return Client(api_key=[REDACTED], retry=3)",
+        "The release token is [REDACTED] until rotated.",
+        "def release_settings():",
+    ] {
+        assert!(bodies.contains(line), "{line} not sent:\n{bodies}");
+    }
+    for name in ["token.json", "auth.json"] {
+        assert!(!bodies.contains(name), "{name} was sent:\n{bodies}");
+    }
+}

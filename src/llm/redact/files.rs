@@ -15,7 +15,7 @@ pub fn is_secret_file(path: &str) -> bool {
     let path = path.replace('\\', "/");
     let name = path.rsplit('/').next().unwrap_or("").to_ascii_lowercase();
     let in_dir = |dir: &str| path.split('/').any(|part| part == dir);
-    const NAMES: [&str; 41] = [
+    const NAMES: [&str; 44] = [
         ".envrc",
         ".netrc",
         "_netrc",
@@ -59,6 +59,11 @@ pub fn is_secret_file(path: &str) -> bool {
         "msal_token_cache.bin",
         "credentials.db",
         "access_tokens.db",
+        // API keys: Kaggle's, the Databricks CLI's profiles, the Gemini
+        // and Qwen CLIs' OAuth logins.
+        "kaggle.json",
+        ".databrickscfg",
+        "oauth_creds.json",
     ];
     const EXTENSIONS: [&str; 13] = [
         "pem",
@@ -155,15 +160,30 @@ pub fn is_secret_file(path: &str) -> bool {
         return true;
     }
     // Package managers' and agents' logins kept in their home folders:
-    // Composer's and the Codex CLI's `auth.json`, Maven's `settings.xml`
-    // and its master password, Gradle's user properties, the hub CLI's
-    // tokens, rclone's remotes. (A project's own `auth.json`, often a
-    // translation file, and its `gradle.properties` are not.)
-    if (name == "auth.json" && (in_dir(".composer") || in_dir("composer") || in_dir(".codex")))
+    // Composer's, the Codex CLI's, opencode's, the Vercel CLI's and the
+    // container tools' (podman, buildah, skopeo) `auth.json`, Maven's
+    // `settings.xml` and its master password, Gradle's user properties, the
+    // hub CLI's tokens, rclone's remotes. An `auth.json` at the top of the
+    // tree searched is Composer's project login, beside `composer.json`.
+    // (An `auth.json` deeper in a project, often a translation file, and its
+    // `gradle.properties` are not.)
+    if (name == "auth.json" && is_login_auth_json(&path))
         || (in_dir(".m2") && (name == "settings.xml" || name == "settings-security.xml"))
         || (in_dir(".gradle") && name == "gradle.properties")
         || (in_dir(".config") && name == "hub")
         || name == "rclone.conf"
+    {
+        return true;
+    }
+    // More tools' logins in their home folders: GitHub Copilot's OAuth
+    // token, the Hugging Face CLI's token, dbt's database profiles, the
+    // GitLab CLI's and flyctl's tokens.
+    if (in_dir("github-copilot") && (name == "hosts.json" || name == "apps.json"))
+        || ((in_dir("huggingface") || in_dir(".huggingface"))
+            && (name == "token" || name == "stored_tokens"))
+        || (in_dir(".dbt") && name == "profiles.yml")
+        || (in_dir("glab-cli") && name == "config.yml")
+        || (in_dir(".fly") && name == "config.yml")
     {
         return true;
     }
@@ -172,8 +192,53 @@ pub fn is_secret_file(path: &str) -> bool {
     if ext == "json" && (stem.starts_with("client_secret") || stem.starts_with("gha-creds-")) {
         return true;
     }
+    // An OAuth token cache: `token.json` (Google's API quickstarts write
+    // the user's refresh token there; `token.pickle` before them),
+    // `access_token.json`, `oauth-token.json`. Only a name that is a
+    // token's, whole: `tokens.json` (a lexer's fixtures, design tokens),
+    // `tokenizer.json` and `special_tokens_map.json` are not.
+    if (ext == "json" || ext == "pickle") && TOKEN_STEMS.contains(&stem.replace('-', "_").as_str())
+    {
+        return true;
+    }
     !stem.is_empty() && EXTENSIONS.contains(&ext)
 }
+
+/// Whether an `auth.json` (at `path`) is a login: at the top of the tree
+/// searched (Composer's project login, beside `composer.json`), or in the
+/// folder a tool keeps its login in: Composer's (`~/.composer`,
+/// `~/.config/composer`), the Codex CLI's (`~/.codex`), the Vercel CLI's
+/// (`~/.vercel`, `…/com.vercel.cli`), opencode's
+/// (`~/.local/share/opencode`), and podman's, buildah's and skopeo's
+/// registry logins (`~/.config/containers`,
+/// `/run/user/<uid>/containers`). A folder name that is also a project's
+/// (`composer`, `containers`, `opencode`) counts only where the tool puts
+/// it.
+fn is_login_auth_json(path: &str) -> bool {
+    let path = path.trim_start_matches("./");
+    let mut dirs = path.rsplit('/').skip(1);
+    let parent = dirs.next();
+    let grandparent = dirs.next().unwrap_or("");
+    match parent {
+        None => true,
+        Some(".composer" | ".codex" | ".vercel" | "com.vercel.cli") => true,
+        Some("composer") => grandparent == ".config",
+        Some("opencode") => grandparent == "share",
+        Some("containers") => grandparent == ".config" || path.contains("run/user/"),
+        Some(_) => false,
+    }
+}
+
+/// Names (without their extension; `-` read as `_`) of a file that caches
+/// an OAuth token.
+const TOKEN_STEMS: [&str; 6] = [
+    "token",
+    "access_token",
+    "refresh_token",
+    "oauth_token",
+    "oauth2_token",
+    "auth_token",
+];
 
 /// Extensions of files that hold data (settings, exports), not code.
 const DATA_EXTENSIONS: [&str; 12] = [
@@ -364,6 +429,71 @@ mod tests {
             "gradle.properties",
             "app/gradle.properties",
             "src/hub",
+        ] {
+            assert!(!is_secret_file(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn token_caches_and_tool_logins_the_s48_brief_named() {
+        for path in [
+            "token.json",
+            "config/token.json",
+            "token.pickle",
+            "secrets/access_token.json",
+            "oauth-token.json",
+            "refresh_token.json",
+            "auth.json",
+            "./auth.json",
+            ".codex/auth.json",
+            "home/me/.codex/auth.json",
+            ".composer/auth.json",
+            ".config/composer/auth.json",
+            ".vercel/auth.json",
+            "Library/Application Support/com.vercel.cli/auth.json",
+            ".local/share/opencode/auth.json",
+            ".config/containers/auth.json",
+            "/run/user/1000/containers/auth.json",
+            ".config/github-copilot/hosts.json",
+            ".config/github-copilot/apps.json",
+            ".cache/huggingface/token",
+            ".huggingface/token",
+            ".dbt/profiles.yml",
+            ".config/glab-cli/config.yml",
+            ".fly/config.yml",
+            ".kaggle/kaggle.json",
+            ".databrickscfg",
+            ".gemini/oauth_creds.json",
+            // Those the list knew, by the same reasoning.
+            "credentials.json",
+            "client_secret_123.apps.googleusercontent.com.json",
+            "service-account-prod.json",
+            ".config/gh/hosts.yml",
+        ] {
+            assert!(is_secret_file(path), "{path}");
+        }
+        for path in [
+            "tokenizer.py",
+            "src/token.rs",
+            "src/token.ts",
+            "docs/token.md",
+            "tokens.json",
+            "tests/lexer/tokens.json",
+            "design/tokens.json",
+            "tokenizer.json",
+            "models/bert/tokenizer_config.json",
+            "special_tokens_map.json",
+            "token_test.json",
+            "src/auth.json",
+            "locales/en/auth.json",
+            "packages/composer/auth.json",
+            "src/containers/auth.json",
+            "opencode/auth.json",
+            "hosts.json",
+            "config.yml",
+            "profiles.yml",
+            "src/huggingface/token.py",
+            "kaggle.py",
         ] {
             assert!(!is_secret_file(path), "{path}");
         }

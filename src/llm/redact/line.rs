@@ -17,7 +17,8 @@ use std::sync::LazyLock;
 use regex::{Captures, Regex};
 
 use super::shapes::{
-    is_hex_key, is_secret_token, names_a_digest, secret_ranges, TOKEN_RUN, TOKEN_SHAPES,
+    is_hex_key, is_secret_token, looks_random, names_a_digest, secret_ranges, TOKEN_RUN,
+    TOKEN_SHAPES,
 };
 use super::{regex, REDACTED};
 
@@ -380,6 +381,17 @@ static WORD_THEN_VALUE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A name, then a value shaped like a token after `:`, `=`, `=>`, `:=` or
+/// a space (`token: … # prod`, `{api_key: …}`, `f(token=…, x)`, `the
+/// token is …`, `X-Api-Key …;`): [`named_tokens`] redacts it when the name
+/// is a secret's and the value random ([`looks_random`]), where the rules
+/// that read syntax take it for code or prose.
+static NAME_THEN_TOKEN: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r#"([A-Za-z_][A-Za-z0-9_.\-]*)["']?(\s*(?:=>|:=|[:=])\s*|\s+(?:is\s+|was\s+)?)([A-Za-z0-9+/_\-]{20,}=*)"#,
+    )
+});
+
 /// SQL's `IDENTIFIED BY '…'` and `PASSWORD '…'`.
 static SQL_PASSWORD: LazyLock<Regex> =
     LazyLock::new(|| regex(r#"(?i)\b(identified\s+by|password)(\s+)(?:'([^'\n]*)'|"([^"\n]*)")"#));
@@ -463,6 +475,7 @@ pub(super) fn patterns() -> Vec<&'static Regex> {
         &LINE_ASSIGNMENT,
         &INLINE_ASSIGNMENT,
         &WORD_THEN_VALUE,
+        &NAME_THEN_TOKEN,
         &SQL_PASSWORD,
         &CLI_USER,
         &MYSQL_PASSWORD,
@@ -553,13 +566,13 @@ pub(super) fn redact_line(line: &str) -> Line {
         }
     }
     text = inline_assignments(&text, &mut count);
+    text = named_tokens(&text, &mut count);
     text = replace_groups(&text, &WORD_THEN_VALUE, &[3], &mut count, |c, v| {
         // Prose: not a call, a member, a type or a path (`token =
         // Literal::new(0)`, `password: Option<&[u8]>`).
         let after = c.get(4).map_or("", |m| m.as_str());
-        v.len() >= 8
-            && super::shapes::has_mixed_classes(v)
-            && !matches!(after, "(" | "[" | "." | ":" | "<" | "{")
+        let value = (v.len() >= 8 && super::shapes::has_mixed_classes(v)) || looks_random(v);
+        value && !matches!(after, "(" | "[" | "." | ":" | "<" | "{")
     });
     let (text, opens) = opens(&text, &mut count);
     Line { text, count, opens }
@@ -1086,6 +1099,34 @@ fn inline_assignments(text: &str, count: &mut usize) -> String {
         };
         if secret {
             ranges.push(value.range());
+        }
+    }
+    blank(text, ranges, count)
+}
+
+/// Random values written after a secret's name ([`NAME_THEN_TOKEN`]) in
+/// any syntax: `token: … # prod` (not the whole line: a comment follows),
+/// `{api_key: …}`, `f(token=…, retry)`, `the token is …`, `auth_token …`,
+/// `X-Api-Key …;`. The value must look random (mixed case, or in one
+/// case letters and digits alternating with high entropy: a lower-case
+/// hex or base-36 token, a UUID), so a type, a variable, a snake_case
+/// identifier or a word after the name is kept; a hex value the words
+/// before call a digest ([`names_a_digest`], as for hex keys) is too.
+fn named_tokens(text: &str, count: &mut usize) -> String {
+    let mut ranges = Vec::new();
+    let mut at = 0;
+    while let Some(c) = NAME_THEN_TOKEN.captures_at(text, at) {
+        let (Some(name), Some(value)) = (c.get(1), c.get(3)) else {
+            break;
+        };
+        let v = value.as_str();
+        let digest =
+            v.bytes().all(|b| b.is_ascii_hexdigit()) && names_a_digest(&text[..value.start()]);
+        if is_secret_name(name.as_str()) && looks_random(v) && !digest {
+            ranges.push(value.range());
+            at = value.end();
+        } else {
+            at = name.end();
         }
     }
     blank(text, ranges, count)

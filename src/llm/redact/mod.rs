@@ -18,8 +18,13 @@
 //! parenthesised value on the next lines), connection strings and DSNs,
 //! passwords and secret query values in URLs, webhooks, authorization
 //! headers, command lines (`curl -u`, `mysql -p`, `sshpass -p`,
-//! `--password`), credentials passed positionally. A secret that looks like
-//! a word, under a name that does not say secret, can still get through.
+//! `--password`), credentials passed positionally, and a token in one case
+//! (lower-case hex or letters and digits, a UUID: random by its entropy and
+//! how its letters and digits alternate) written after a secret's name in
+//! any syntax (`token: … # comment`, `f(api_key=…)`, `the token is …`). A
+//! secret that looks like a word, or a token in one case (which only a name
+//! tells from a digest), under a name that does not say secret, can still
+//! get through.
 
 mod files;
 mod line;
@@ -31,7 +36,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 pub use files::is_secret_file;
-pub use shapes::is_secret_token;
+pub use shapes::{holds_random_run, is_secret_token};
 
 /// What a secret is replaced with.
 pub const REDACTED: &str = "[REDACTED]";

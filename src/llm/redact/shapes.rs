@@ -1,7 +1,8 @@
 //! What a secret looks like by itself, wherever it stands: the key shapes of
 //! the major providers, random-looking tokens, and key-length hex strings;
-//! and which pieces of a literal split in two (`"ghp_" + "…"`, `"AKIA"
-//! "…"`) are a secret once joined.
+//! which pieces of a literal split in two (`"ghp_" + "…"`, `"AKIA"
+//! "…"`) are a secret once joined; and what a random token in one case
+//! looks like, for the rules that read a secret's name before it.
 //!
 //! Owns telling a token from an identifier or a digest by its shape. Does not
 //! own the rules that know a secret by its context (names, URLs, headers,
@@ -100,6 +101,99 @@ pub fn is_secret_token(token: &str) -> bool {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/');
     aws_secret || class_changes(body) >= RANDOM_CLASS_CHANGES
+}
+
+/// Shannon entropy, in bits a character, at and above which a token in one
+/// case may be random ([`is_random_in_one_case`]): detect-secrets' limit for
+/// hex strings (`HexHighEntropyString`, 3.0). Random hex of 20 characters
+/// measures about 3.4, of 64 about 3.8; random lower-case letters and
+/// digits 3.9 to 4.7; `0a0a0a…` 1.0.
+const MIN_ONE_CASE_ENTROPY: f64 = 3.0;
+/// The share of neighbouring characters that change between letter and
+/// digit at and above which a token in one case may be random
+/// ([`is_random_in_one_case`]): about 0.47 for random hex and 0.40 for
+/// random lower-case letters and digits (below 0.2 for under 3 in 100 of
+/// them), 0.16 for `x509certificate2collection` and 0.09 for
+/// `sha256withrsaencryption`, whose words are long runs of letters.
+const MIN_LETTER_DIGIT_CHANGES: f64 = 0.2;
+
+/// A token in one case (lower-case letters and digits, or upper-case ones;
+/// hyphens between groups, as in a UUID) that is random, not a word, an
+/// identifier or a slug. Secret scanners judge a token with no known prefix
+/// by the entropy of its characters (detect-secrets'
+/// `HexHighEntropyString`, gitleaks' `generic-api-key`); entropy alone
+/// passes a long identifier with a version number in it
+/// (`sha256withrsaencryption`: 3.9 bits), so a character-class rule goes
+/// with it: at least [`MIN_RANDOM_TOKEN`] letters and digits, at least
+/// [`MIN_ONE_CASE_ENTROPY`] bits a character, and letters and digits
+/// alternating ([`MIN_LETTER_DIGIT_CHANGES`]). A run of letters alone
+/// (`internationalization`, a random password without digits) is never
+/// one; nor is anything with `_` (a snake_case identifier).
+///
+/// A digest is one too (a git commit, a SHA-256, a UUID): this rule is asked
+/// only where the words before a value name a secret (`token: …`,
+/// `api_key …`, `f(token=…)`), never of a token standing alone.
+pub(super) fn is_random_in_one_case(token: &str) -> bool {
+    let body = token.trim_end_matches('=');
+    let lower = body
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    let upper = body
+        .bytes()
+        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'-');
+    let chars: Vec<u8> = body.bytes().filter(|&b| b != b'-').collect();
+    (lower || upper)
+        && chars.len() >= MIN_RANDOM_TOKEN
+        && !body.starts_with('-')
+        && entropy(&chars) >= MIN_ONE_CASE_ENTROPY
+        && letter_digit_changes(&chars) >= MIN_LETTER_DIGIT_CHANGES
+}
+
+/// A value that is random by its shape: [`is_secret_token`] (mixed case)
+/// or [`is_random_in_one_case`].
+pub(super) fn looks_random(token: &str) -> bool {
+    is_secret_token(token) || is_random_in_one_case(token)
+}
+
+/// Whether `line` holds a run of letters and digits that is random in one
+/// case ([`is_random_in_one_case`]) or by [`is_secret_token`]: the words of
+/// such a line are not a project's vocabulary (`llm::outbound`), whatever
+/// names it.
+pub fn holds_random_run(line: &str) -> bool {
+    TOKEN_RUN
+        .find_iter(line)
+        .flat_map(|m| m.as_str().split(['_', '+', '/', '=']))
+        .any(looks_random)
+}
+
+/// Shannon entropy of `bytes`, in bits a character.
+fn entropy(bytes: &[u8]) -> f64 {
+    let mut counts = [0usize; 256];
+    for &b in bytes {
+        counts[usize::from(b)] += 1;
+    }
+    let n = bytes.len() as f64;
+    counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = c as f64 / n;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// The share of neighbouring bytes of which one is a digit and the other
+/// is not.
+fn letter_digit_changes(bytes: &[u8]) -> f64 {
+    if bytes.len() < 2 {
+        return 0.0;
+    }
+    let changes = bytes
+        .windows(2)
+        .filter(|w| w[0].is_ascii_digit() != w[1].is_ascii_digit())
+        .count();
+    changes as f64 / (bytes.len() - 1) as f64
 }
 
 /// The share of neighbouring letters or digits of a different class.
@@ -267,6 +361,55 @@ mod tests {
         ] {
             assert!(!is_secret_token(word), "{word}");
         }
+    }
+
+    #[test]
+    fn random_tokens_in_one_case_are_told_from_identifiers_and_words() {
+        let base36 = format!("3ax6xnjp29jd6fds{}", "4gc373sgvjxteol0");
+        let hex = format!("9f86d081884c7d65{}", "9a2feaa0c55ad015");
+        for token in [
+            base36.clone(),
+            base36.to_uppercase(),
+            hex.clone(),
+            format!("{base36}{hex}"),
+            // A sha1 and a UUID are random too: the rule is asked only
+            // after a secret's name (`line::named_tokens`).
+            format!("679591c564c3bffa{}", "ae8454cf0b3df370c3d6911c"),
+            "123e4567-e89b-12d3-a456-426614174000".to_string(),
+            format!("JBSWY3DPEHPK3PXP{}", "JBSWY3DPEHPK3PXP"),
+            "k7q2m9x4w1z8r5t3b6n0".to_string(),
+        ] {
+            assert!(is_random_in_one_case(&token), "{token}");
+            assert!(looks_random(&token), "{token}");
+        }
+        for word in [
+            "internationalization",
+            "thequickbrownfoxjumpsoverthelazydog",
+            "sha256withrsaencryption",
+            "x509certificate2collection",
+            "k8sioapimachinerypkgapismetav1",
+            "20240115releasecandidate3",
+            "very_long_snake_case_identifier_name",
+            "risk-assessment-framework-document-v2",
+            "abcdefghijklmnopqrstuvwxyz0123456789",
+            "0a0a0a0a0a0a0a0a0a0a0a0a",
+            "12345678901234567890123",
+            "-3ax6xnjp29jd6fds4gc373sgvjxteol0",
+            &base36[..19],
+            // Mixed case is `is_secret_token`'s to judge.
+            "q7Xk2Lp9Vz3Rt8Wm1Nb6Hc4J",
+        ] {
+            assert!(!is_random_in_one_case(word), "{word}");
+        }
+        // A base64 blob is random by the mixed-case rule, not this one.
+        let blob = format!("dGhpcyBpcyBhIGJhc2U2NCBi{}", "bG9iIG9mIHNvbWUgdGV4dA==");
+        assert!(!is_random_in_one_case(&blob));
+        assert!(looks_random(&blob));
+        assert!(holds_random_run(&format!("x = \"{base36}\"")));
+        assert!(holds_random_run(&format!("tok_{hex}")));
+        assert!(!holds_random_run(
+            "let cert = X509Certificate2Collection::new();"
+        ));
     }
 
     #[test]

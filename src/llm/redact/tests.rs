@@ -254,6 +254,11 @@ fn line_pool() -> Vec<String> {
         .map(str::to_string),
     );
     pool.extend(probe_leaks().into_iter().map(|(line, _)| line));
+    pool.extend(
+        random_values_in_one_case()
+            .into_iter()
+            .map(|(line, _, _)| line),
+    );
     pool
 }
 
@@ -781,4 +786,143 @@ fn keys_in_one_case_or_hex_are_known_by_their_prefix() {
     ] {
         assert_eq!(redact(line).text, line);
     }
+}
+
+/// Random values in one case (lower-case base 36 or hex, a UUID, upper-case
+/// base 32) written after a secret's name where the rules that read syntax
+/// took them for code or prose: after a colon with a comment after it, in
+/// an object or a call's arguments, in prose, after a space (s48: they were
+/// sent, and their letters as vocabulary words). Each with what stays.
+fn random_values_in_one_case() -> Vec<(String, String, String)> {
+    let base36 = format!("3ax6xnjp29jd6fds{}", "4gc373sgvjxteol0");
+    let hex = format!("9f86d081884c7d65{}", "9a2feaa0c55ad015");
+    let long = format!("{base36}{hex}");
+    let uuid = format!("123e4567-e89b-12d3-{}", "a456-426614174000");
+    let base32 = format!("JBSWY3DPEHPK3PXP{}", "JBSWY3DPEHPK3PXP");
+    let r = REDACTED;
+    vec![
+        (
+            format!("token: {base36}  # prod"),
+            base36.clone(),
+            format!("token: {r}  # prod"),
+        ),
+        (
+            format!("client_secret: {base36} # rotated monthly"),
+            base36.clone(),
+            format!("client_secret: {r} # rotated monthly"),
+        ),
+        (
+            format!("opts = {{token: {base36}}}"),
+            base36.clone(),
+            format!("opts = {{token: {r}}}"),
+        ),
+        (
+            format!("env: {{ API_TOKEN: {long}, retries: 3 }}"),
+            long.clone(),
+            format!("env: {{ API_TOKEN: {r}, retries: 3 }}"),
+        ),
+        (
+            format!("client = Client(token={base36}, retry=3)"),
+            base36.clone(),
+            format!("client = Client(token={r}, retry=3)"),
+        ),
+        (
+            format!("client = Client(api_key={long})"),
+            long.clone(),
+            format!("client = Client(api_key={r})"),
+        ),
+        (
+            format!("the token is {hex}"),
+            hex.clone(),
+            format!("the token is {r}"),
+        ),
+        (
+            format!("the api key is {base36}"),
+            base36.clone(),
+            format!("the api key is {r}"),
+        ),
+        (
+            format!("auth_token {base36}"),
+            base36.clone(),
+            format!("auth_token {r}"),
+        ),
+        (
+            format!("proxy_set_header X-Api-Key {hex};"),
+            hex.clone(),
+            format!("proxy_set_header X-Api-Key {r};"),
+        ),
+        (
+            format!("password => {base36},"),
+            base36.clone(),
+            format!("password => {r},"),
+        ),
+        (
+            format!("api_key: {uuid} # heroku"),
+            uuid.clone(),
+            format!("api_key: {r} # heroku"),
+        ),
+        (
+            format!("TOTP_SECRET {base32}"),
+            base32.clone(),
+            format!("TOTP_SECRET {r}"),
+        ),
+        // Forms the rules knew before, kept in the set.
+        (format!("token={hex}"), hex.clone(), format!("token={r}")),
+        (
+            format!("SECRET={base36} # prod"),
+            base36.clone(),
+            format!("SECRET={r} # prod"),
+        ),
+        (
+            format!("  \"password\": \"{long}\","),
+            long.clone(),
+            format!("  \"password\": \"{r}\","),
+        ),
+    ]
+}
+
+#[test]
+fn random_values_in_one_case_after_a_secret_name_are_redacted() {
+    let mut missed = Vec::new();
+    for (line, secret, want) in random_values_in_one_case() {
+        let out = redact(&line);
+        if out.text != want || out.count == 0 || out.text.contains(&secret) {
+            missed.push(format!("{line}\n  -> {}", out.text));
+        }
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+}
+
+#[test]
+fn words_identifiers_and_digests_after_or_without_a_secret_name_are_kept() {
+    let hex = format!("9f86d081884c7d65{}", "9a2feaa0c55ad015");
+    let sha1 = format!("679591c564c3bffa{}", "ae8454cf0b3df370c3d6911c");
+    let lines = [
+        // After a secret's name: a snake_case identifier, words with a
+        // version number in them, a run of letters (a random password
+        // without digits can not be told from words: not redacted here).
+        "the token is very_long_snake_case_identifier_name".to_string(),
+        "client = Client(token=tokenizer_config_for_the_model, retry=3)".to_string(),
+        "token: sha256withrsaencryption # the algorithm".to_string(),
+        "cert_password: x509certificate2collection, next".to_string(),
+        "the token is internationalizationsettings".to_string(),
+        "password => 20240115releasecandidate3,".to_string(),
+        "the token is 0a0a0a0a0a0a0a0a0a0a0a0a".to_string(),
+        "token_path: src/components/UserProfile2Card/index # c".to_string(),
+        // Without one: a digest in a lockfile, a commit, a UUID, an id.
+        format!(
+            "  resolved \"https://registry.yarnpkg.com/js-tokens/-/js-tokens-4.0.0.tgz#{sha1}\""
+        ),
+        format!("commit {sha1}"),
+        format!("sha = \"{hex}\""),
+        "request_id: 123e4567-e89b-12d3-a456-426614174000 # c".to_string(),
+    ];
+    let mut changed = Vec::new();
+    for line in &lines {
+        let out = redact(line);
+        if out.text != *line || out.count != 0 {
+            changed.push(format!("{line}\n  -> {}", out.text));
+        }
+    }
+    assert!(changed.is_empty(), "{}", changed.join("\n"));
 }
