@@ -569,6 +569,25 @@ fn a_query_as_long_as_argv_allows() {
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
 }
 
+/// A long dotted name is one identifier of many parts: its spellings were
+/// each given whole to an automaton whose build is quadratic in a repetitive
+/// pattern, so `retry.` typed 1,666 times took half a minute.
+#[test]
+fn a_ten_thousand_byte_dotted_query_is_fast() {
+    let d = Dir::new();
+    d.write("a.py", "def retry(attempt):\n    return attempt\n");
+    let query = "retry.".repeat(1_666);
+    let args = [query.as_str(), "."];
+    let run = crate::harness::finish(
+        d.cmd()
+            .args(args)
+            .timeout(std::time::Duration::from_secs(10)),
+        &args,
+        d.path(),
+    );
+    run.code(0).stdout_is("./a.py\n1:\tdef retry(attempt):\n");
+}
+
 #[test]
 fn a_query_of_only_stop_words_is_searched_as_written() {
     let d = Dir::new();
