@@ -219,9 +219,10 @@ fn one_word(q: &Query, search: &Searched) -> Option<String> {
     }
     let files = if holding == 1 { "file" } else { "files" };
     let shown = preview(raw);
-    // The command to copy only when the whole query fits in the note.
+    // The command to copy only when the whole query fits in the note; a
+    // single quote in it is closed, escaped and reopened, as a shell reads it.
     let quoted = if shown == raw {
-        format!(" (kgrep '\"{raw}\"')")
+        format!(" (kgrep '\"{}\"')", raw.replace('\'', "'\\''"))
     } else {
         String::new()
     };
