@@ -169,7 +169,7 @@ pub(super) fn wordless(raw: &str, total: usize, max: usize) -> String {
     let mut note = format!(
         "{:?} has no word to search for (stop words, one-letter words and punctuation are skipped); \
          searched for the exact text instead",
-        raw.trim()
+        preview(raw.trim())
     );
     if max > 0 && total > max {
         note.push_str(&format!(
@@ -218,10 +218,18 @@ fn one_word(q: &Query, search: &Searched) -> Option<String> {
         return None;
     }
     let files = if holding == 1 { "file" } else { "files" };
+    let shown = preview(raw);
+    // The command to copy only when the whole query fits in the note; a
+    // single quote in it is closed, escaped and reopened, as a shell reads it.
+    let quoted = if shown == raw {
+        format!(" (kgrep '\"{}\"')", raw.replace('\'', "'\\''"))
+    } else {
+        String::new()
+    };
     Some(format!(
-        "{raw:?} was read as natural language: the best places of the {holding} {files} \
+        "{shown:?} was read as natural language: the best places of the {holding} {files} \
          holding it in some form (stemmed, with synonyms), ranked; to print every line \
-         holding it exactly, as ripgrep would, quote it (kgrep '\"{raw}\"') or pass -F"
+         holding it exactly, as ripgrep would, quote it{quoted} or pass -F"
     ))
 }
 
@@ -252,8 +260,9 @@ fn run_together_word(q: &Query, search: &Searched) -> Option<String> {
     }
     let files = if holding == 1 { "file" } else { "files" };
     let mut note = format!(
-        "{raw:?} is in no file: it was searched as the identifier it spells, {}, in any \
+        "{:?} is in no file: it was searched as the identifier it spells, {}, in any \
          spelling, and ranked: the best places of the {holding} {files} holding it",
+        preview(raw),
         identifier.text
     );
     // Identifier parts are letters and digits: the regex needs no escape.

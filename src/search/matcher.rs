@@ -32,6 +32,13 @@ const SUFFIXES: &[&str] = &[
 /// words, and stemming them only costs time.
 pub const MAX_WORD_LEN: usize = 64;
 
+/// An identifier term longer than this (its parts and the joins between
+/// them) is not looked for whole: no code spells one so long, and the
+/// automaton's cost grows with the square of a repetitive pattern's length
+/// (`retry.retry.…`, 10,000 bytes typed, took half a minute to build). Its
+/// parts are still searched as words.
+pub const MAX_IDENTIFIER_LEN: usize = 4 * MAX_WORD_LEN;
+
 /// The stemmer never removes more than this many bytes from an English word
 /// (`-ization` plus a plural), so longer words cannot share a shorter stem.
 const MAX_STRIPPED: usize = 9;
@@ -94,6 +101,10 @@ impl Identifiers {
             // As for words (`is_searchable`): a part too long to be a code
             // word would cost the automaton the square of its length.
             if term.parts.iter().any(|p| p.len() > MAX_WORD_LEN) {
+                continue;
+            }
+            let joined: usize = term.parts.iter().map(|p| p.len() + 2).sum();
+            if joined > MAX_IDENTIFIER_LEN {
                 continue;
             }
             let as_spelled = spelled_identifier(term);

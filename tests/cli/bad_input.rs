@@ -587,6 +587,54 @@ fn a_query_as_long_as_argv_allows() {
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
 }
 
+/// A long dotted name is one identifier of many parts: its spellings were
+/// each given whole to an automaton whose build is quadratic in a repetitive
+/// pattern, so `retry.` typed 1,666 times took half a minute.
+#[test]
+fn a_ten_thousand_byte_dotted_query_is_fast() {
+    let d = Dir::new();
+    d.write("a.py", "def retry(attempt):\n    return attempt\n");
+    let query = "retry.".repeat(1_666);
+    let args = [query.as_str(), "."];
+    let run = crate::harness::finish(
+        d.cmd()
+            .args(args)
+            .timeout(std::time::Duration::from_secs(10)),
+        &args,
+        d.path(),
+    );
+    run.code(0).stdout_is("./a.py\n1:\tdef retry(attempt):\n");
+}
+
+/// The notes on how a query was read quote its start, not all of it: a
+/// 10,000-byte query of stop words, or of one word, filled stderr twice over.
+#[test]
+fn a_long_query_is_not_echoed_whole_in_a_note() {
+    let d = Dir::new();
+    for name in ["a.py", "b.py", "c.py"] {
+        d.write(
+            name,
+            "retry = 1\nretry = 2\nretry = 3\nretry = 4\nretry = 5\n".repeat(8),
+        );
+    }
+    let stop_words = "what is the ".repeat(834);
+    let one_word = "retry.".repeat(1_666);
+    for (query, note) in [
+        (stop_words.as_str(), "has no word to search for"),
+        (one_word.as_str(), "was read as natural language"),
+    ] {
+        let args = [query, "."];
+        let run = d.run(&args);
+        run.stderr_has(note);
+        assert!(
+            run.stderr.len() < 1_000,
+            "{} bytes of stderr\n{}",
+            run.stderr.len(),
+            run.stderr
+        );
+    }
+}
+
 #[test]
 fn a_query_of_only_stop_words_is_searched_as_written() {
     let d = Dir::new();

@@ -281,3 +281,16 @@ fn a_query_of_escapes_alone_is_a_regex() {
         .code(0)
         .stdout_is("./e.txt:12\n");
 }
+
+/// The one-word note's command runs as printed: a single quote in the word
+/// is escaped for the shell (`kgrep '"retry's"'` left a quote open).
+#[test]
+fn the_one_word_note_quotes_an_apostrophe_for_the_shell() {
+    let d = Dir::new();
+    for name in ["a.py", "b.py", "c.py"] {
+        d.write(name, "# the retry's delay\nretry = 1\n".repeat(20));
+    }
+    d.run(&["retry's", "."])
+        .code(0)
+        .stderr_has("quote it (kgrep '\"retry'\\''s\"') or pass -F");
+}
