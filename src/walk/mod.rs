@@ -462,6 +462,10 @@ fn classify(arg: &Path, full: &Path, opts: &WalkOptions) -> Kind {
         // Read as rg reads a FIFO it is given: to its end, waiting for a
         // writer as any reader of a pipe does (`document::pipe`).
         Kind::Pipe
+    } else if is_null_device(&md) {
+        // Read as a stream too, as rg reads it: it ends at once, empty
+        // (`grep PAT /dev/null FILES` is an idiom for a path on every line).
+        Kind::Pipe
     } else if !md.is_dir() {
         // Sockets and devices are not text (`/dev/zero` never ends).
         messages::warn_in(
@@ -478,6 +482,21 @@ fn classify(arg: &Path, full: &Path, opts: &WalkOptions) -> Kind {
         );
         Kind::Skip
     }
+}
+
+/// Whether `md` is the null device's (`/dev/null`, by any name): the one
+/// device searched, since reading it ends at once.
+#[cfg(unix)]
+fn is_null_device(md: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    md.file_type().is_char_device()
+        && std::fs::metadata("/dev/null")
+            .is_ok_and(|null| null.file_type().is_char_device() && null.rdev() == md.rdev())
+}
+
+#[cfg(not(unix))]
+fn is_null_device(_: &std::fs::Metadata) -> bool {
+    false
 }
 
 /// Whether `md` is a named pipe's (FIFO's).

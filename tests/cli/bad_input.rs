@@ -490,15 +490,37 @@ fn unreadable_directory_is_reported_and_the_rest_searched() {
 fn a_device_named_as_a_path_does_not_hang() {
     let d = Dir::new();
     d.write("a.txt", "needle\n");
-    // Only regular files are searched: a device is skipped with a note.
-    d.run(&["needle", "/dev/null", "a.txt"])
+    // A device other than the null device is skipped with a note.
+    d.run(&["needle", "/dev/zero", "a.txt"])
         .code(0)
         .stdout_is("./a.txt\n1:\tneedle\n")
-        .stderr_has("/dev/null: not a regular file, skipped");
-    d.run(&["needle", "/dev/null"])
+        .stderr_has("/dev/zero: not a regular file, skipped");
+    d.run(&["needle", "/dev/zero"])
         .code(2)
         .stdout_is("")
         .stderr_has("no readable files");
+}
+
+/// `grep PAT /dev/null FILES` (a path on every line, even for one file):
+/// the null device is searched as rg searches it, an empty stream, with no
+/// note; alone, it matches nothing (exit 1), as `rg PAT /dev/null`.
+#[test]
+fn the_null_device_is_searched_as_empty_as_in_rg() {
+    let d = Dir::new();
+    d.write("a.txt", "needle\n");
+    for query in ["needle", "where is the needle"] {
+        let run = d.run(&[query, "/dev/null", "a.txt"]);
+        run.code(0).stdout_is("./a.txt\n1:\tneedle\n");
+        assert!(!run.stderr.contains("/dev/null"), "{}", run.stderr);
+        let alone = d.run(&[query, "/dev/null"]);
+        alone.code(1).stdout_is("");
+        assert!(
+            !alone.stderr.contains("no readable files"),
+            "{}",
+            alone.stderr
+        );
+    }
+    d.run(&["--json", "needle", "/dev/null"]).code(1);
 }
 
 #[test]
