@@ -693,15 +693,11 @@ fn readable_ignore_files(
             builder.allow_unclosed_class(false);
             let problem = builder.add(cwd.join(file));
             let unreadable = problem.as_ref().is_some_and(|err| err.io_error().is_some());
-            let parts = match problem.filter(|_| say) {
-                Some(ignore::Error::Partial(errs)) => errs,
-                other => other.into_iter().collect(),
-            };
             // One line a bad line, as rg prints them.
-            for err in parts {
+            for err in problem.iter().filter(|_| say).flat_map(parts) {
                 messages::warn_in(
                     voice,
-                    &format!("{}: {}", file.display(), describe_partial(&err)),
+                    &format!("{}: {}", file.display(), describe_partial(err)),
                 );
             }
             !unreadable
@@ -1086,11 +1082,15 @@ impl<V: Visitor> Collector<'_, '_, V> {
 /// A walk error as rg 13 prints it: each part of a partial error (the bad
 /// lines of one folder's ignore files) on a line of its own.
 fn described_parts(err: &ignore::Error, root: &Root) -> Vec<String> {
+    parts(err).into_iter().map(|e| describe(e, root)).collect()
+}
+
+/// An error's parts: a partial error's each (the bad lines of one ignore
+/// file, or of one folder's), any other error itself.
+fn parts(err: &ignore::Error) -> Vec<&ignore::Error> {
     match err {
-        ignore::Error::Partial(errs) => {
-            errs.iter().flat_map(|e| described_parts(e, root)).collect()
-        }
-        other => vec![describe(other, root)],
+        ignore::Error::Partial(errs) => errs.iter().flat_map(parts).collect(),
+        other => vec![other],
     }
 }
 
