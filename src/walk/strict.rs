@@ -12,7 +12,7 @@
 //! to drop one line of a file it reads. It does not print anything: the
 //! walk reports what this finds.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use ignore::gitignore::GitignoreBuilder;
 
@@ -67,6 +67,10 @@ impl Strict {
             // set up (a walk of 3,000 folders took a fifth longer without).
             if path.is_file() {
                 found.extend(bad_lines(dir, &path));
+            } else if *name == ".git/info/exclude" {
+                if let Some(path) = worktree_exclude(dir) {
+                    found.extend(bad_lines(dir, &path));
+                }
             }
         }
         found
@@ -89,6 +93,35 @@ impl Strict {
             .flat_map(|dir| self.problems(dir))
             .collect()
     }
+}
+
+/// The `info/exclude` of the repository whose linked worktree `dir` is (its
+/// `.git` a file, `gitdir: …`, beside a `commondir` file), spelled as the
+/// ignore crate's walker reads it and rg 13 names it
+/// (`/repo/.git/worktrees/wt/../../info/exclude`). None when `.git` is not
+/// such a file or the file is missing: the walker then reads none either.
+/// Written by hand because the crate's resolution (`resolve_git_commondir`)
+/// is private; this follows it line for line, without its I/O errors (the
+/// walker reports those).
+fn worktree_exclude(dir: &Path) -> Option<PathBuf> {
+    let dot_git = dir.join(".git");
+    if !dot_git.is_file() {
+        return None;
+    }
+    let first = |path: &Path| -> Option<String> {
+        let text = std::fs::read_to_string(path).ok()?;
+        Some(text.lines().next()?.to_string())
+    };
+    let line = first(&dot_git)?;
+    let git_dir = PathBuf::from(line.strip_prefix("gitdir: ")?);
+    let common = first(&git_dir.join("commondir"))?;
+    let common = if common.starts_with('.') {
+        git_dir.join(common)
+    } else {
+        PathBuf::from(common)
+    };
+    let path = common.join("info/exclude");
+    path.is_file().then_some(path)
 }
 
 /// The lines of the ignore file at `path` (its globs rooted at `dir`) that
@@ -156,5 +189,52 @@ mod tests {
             "{bad:?}"
         );
         assert!(bad_lines(dir.path(), &dir.path().join("none")).is_empty());
+    }
+
+    /// A linked worktree's `.git` is a file naming its folder in the main
+    /// repository, whose `commondir` leads to the `info/exclude` the walker
+    /// reads; its bad lines are found there (they were not: `.git/info/exclude`
+    /// under the worktree does not exist).
+    #[test]
+    fn a_linked_worktrees_exclude_file_is_read_for_bad_lines() {
+        let top = tempfile::tempdir().expect("tempdir");
+        let repo_git = top.path().join("repo/.git");
+        let linked = repo_git.join("worktrees/wt");
+        std::fs::create_dir_all(repo_git.join("info")).expect("mkdir");
+        std::fs::create_dir_all(&linked).expect("mkdir");
+        std::fs::write(repo_git.join("info/exclude"), "*.log\na[\n").expect("write");
+        std::fs::write(linked.join("commondir"), "../..\n").expect("write");
+        let wt = top.path().join("wt");
+        std::fs::create_dir_all(&wt).expect("mkdir");
+        std::fs::write(wt.join(".git"), format!("gitdir: {}\n", linked.display())).expect("write");
+        let strict = Strict {
+            custom: false,
+            dot: false,
+            vcs: true,
+            exclude: true,
+            parents: false,
+        };
+        let bad: Vec<String> = strict
+            .problems(&wt)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let named = linked.join("../..").join("info/exclude");
+        assert_eq!(
+            bad,
+            [format!(
+                "{}: line 2: error parsing glob 'a[': unclosed character class; missing ']'",
+                named.display()
+            )]
+        );
+        // Not read when the walk does not read exclude files.
+        let without = Strict {
+            exclude: false,
+            ..strict
+        };
+        assert!(without.problems(&wt).is_empty());
+        // A `.git` file that names no worktree: nothing to read.
+        std::fs::write(wt.join(".git"), "not a pointer\n").expect("write");
+        assert!(strict.problems(&wt).is_empty());
     }
 }

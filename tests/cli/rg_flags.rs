@@ -686,3 +686,32 @@ fn null_data_reads_lines_ended_by_nul_and_prints_each_with_its_nul() {
         .code(1)
         .stdout_is("");
 }
+
+/// In a linked worktree (`.git` a file, `gitdir: …`), the exclude file the
+/// walk reads is the main repository's `info/exclude`, reached through the
+/// worktree's `commondir`; rg 13 reports its bad lines named as the ignore
+/// crate spells that path (`…/.git/worktrees/wt/../../info/exclude`), as a
+/// warning (exit 0). Checked with rg 13 on a worktree made by `git worktree
+/// add`. kgrep looked for `.git/info/exclude` under the worktree and said
+/// nothing.
+#[test]
+fn a_linked_worktrees_bad_exclude_line_is_a_warning_as_in_rg() {
+    let d = lines();
+    d.write("repo/.git/info/exclude", "*.log\na[\n");
+    d.write("repo/.git/worktrees/wt/commondir", "../..\n");
+    let linked = d.path().join("repo/.git/worktrees/wt");
+    d.write("wt/.git", format!("gitdir: {}\n", linked.display()));
+    d.write("wt/f.txt", "foobar\n");
+    d.write("wt/g.log", "foobar\n");
+    let run = d.run(&["-l", "-F", "foobar", "wt"]);
+    run.code(0)
+        .stdout_has("wt/f.txt\n")
+        .stdout_lacks("g.log")
+        .stderr_has(&format!(
+            "kgrep: {}: line 2: error parsing glob 'a[': unclosed character class; missing ']'\n",
+            linked.join("../..").join("info/exclude").display()
+        ));
+    d.run(&["--no-ignore-messages", "-l", "-F", "foobar", "wt"])
+        .code(0)
+        .stderr_lacks("error parsing glob");
+}
