@@ -490,9 +490,37 @@ pub(super) fn patterns() -> Vec<&'static Regex> {
     ]
 }
 
+/// How many times a changed line is redacted again at most, so that
+/// redacting the result once more changes nothing: a rule may judge its
+/// text by words another rule, later in the pass, then replaces (a hex key
+/// after `Password=ConnStrPw02x;` looks named as an `Id`'s digest until the
+/// password is `[REDACTED]`). A round runs only after one that changed
+/// the line; this bounds them.
+const MAX_ROUNDS: usize = 3;
+
 /// Every rule but the key blocks and what goes on from the line before, on
 /// one line.
 pub(super) fn redact_line(line: &str) -> Line {
+    let mut out = redact_line_once(line);
+    for _ in 1..MAX_ROUNDS {
+        if out.count == 0 {
+            break;
+        }
+        let again = redact_line_once(&out.text);
+        if again.count == 0 {
+            break;
+        }
+        out = Line {
+            text: again.text,
+            count: out.count + again.count,
+            opens: again.opens,
+        };
+    }
+    out
+}
+
+/// One pass of every rule over `line` (see [`redact_line`]).
+fn redact_line_once(line: &str) -> Line {
     let mut count = 0;
     // Split pieces first: each rule below sees a piece alone.
     let mut text = split_literals(line, &mut count);

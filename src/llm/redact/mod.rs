@@ -409,7 +409,11 @@ fn redact_each(
         if i > 0 {
             out.push('\n');
         }
-        let text: Cow<'_, str> = if in_key || begins(i) {
+        // A stray END (no BEGIN since the last one) is blanked too: it holds
+        // no secret, but left as it is, a second redaction would read it as
+        // the end of a block the text starts inside and blank the lines
+        // before it again.
+        let text: Cow<'_, str> = if in_key || begins(i) || ends(i) {
             in_key = !ends(i);
             count += 1;
             carry = Carry::default();
@@ -463,3 +467,6 @@ fn is_key_body_line(line: &str, in_body: bool) -> bool {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod proptests;
