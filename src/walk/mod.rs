@@ -41,6 +41,7 @@
 //! An invalid glob or type definition is reported with `messages::error` and nothing
 //! is walked, since searching a different set of files than asked is worse than none.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
@@ -218,6 +219,50 @@ impl Haystack {
     pub fn is_stdin(&self) -> bool {
         matches!(self.source, Source::Stdin(_))
     }
+
+    /// The name every output prints for this haystack: its key, or, when
+    /// the real file name is not UTF-8 (the key then holds U+FFFD), the same
+    /// components taken from the real path as raw bytes, so that `kgrep -l
+    /// … | xargs` opens the file, as with rg. The key stays the lossy
+    /// String the stages compare, sort and show a model; only printing
+    /// needs the bytes.
+    pub fn name(&self) -> Cow<'_, [u8]> {
+        let (Source::Path(real) | Source::Pipe(real)) = &self.source else {
+            return Cow::Borrowed(self.key.as_bytes());
+        };
+        if real.to_str().is_some() {
+            return Cow::Borrowed(self.key.as_bytes());
+        }
+        raw_key(&self.key, real).map_or(Cow::Borrowed(self.key.as_bytes()), Cow::Owned)
+    }
+}
+
+/// The last components of `real`, as many as the key has, joined by `/`.
+#[cfg(unix)]
+fn raw_key(key: &str, real: &Path) -> Option<Vec<u8>> {
+    use std::os::unix::ffi::OsStrExt;
+    let parts: Vec<&[u8]> = real
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(p) => Some(p.as_bytes()),
+            Component::ParentDir => Some(&b".."[..]),
+            _ => None,
+        })
+        .collect();
+    let wanted = key.split('/').filter(|p| !p.is_empty()).count();
+    let tail = parts.get(parts.len().checked_sub(wanted)?..)?;
+    let mut out = if key.starts_with('/') {
+        b"/".to_vec()
+    } else {
+        Vec::new()
+    };
+    out.extend_from_slice(&tail.join(&b'/'));
+    Some(out)
+}
+
+#[cfg(not(unix))]
+fn raw_key(_key: &str, _real: &Path) -> Option<Vec<u8>> {
+    None
 }
 
 /// The haystacks to search, sorted by key and de-duplicated, and how many
