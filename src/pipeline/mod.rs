@@ -350,6 +350,11 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     read.null_data = plan.null_data;
     read.decoding = plan.decoding;
     read.search_zip = plan.search_zip;
+    // A file that cannot be read is named as rg names it.
+    read.naming = Arc::new(crate::walk::Naming {
+        given: given_paths(plan, &input),
+        cwd: cwd.clone(),
+    });
     if let Some(command) = &plan.pre {
         // The globs were checked when the plan was made.
         let pre = Preprocessor::new(command.clone(), &plan.pre_globs, &cwd)?;

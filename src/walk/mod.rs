@@ -422,7 +422,7 @@ pub fn parse_null_path_list(bytes: &[u8]) -> Vec<PathBuf> {
 /// a file named explicitly. The first argument whose tree holds it wins, as in
 /// the walk. `None` for piped stdin, or when no argument holds it.
 pub fn as_given(h: &Haystack, args: &[PathBuf], cwd: &Path) -> Option<PathBuf> {
-    let Source::Path(real) = &h.source else {
+    let (Source::Path(real) | Source::Pipe(real)) = &h.source else {
         return None;
     };
     args.iter().find_map(|arg| {
@@ -433,6 +433,30 @@ pub fn as_given(h: &Haystack, args: &[PathBuf], cwd: &Path) -> Option<PathBuf> {
             arg.join(below)
         })
     })
+}
+
+/// How a message names a haystack it reports (a file that could not be
+/// read, a document page read in part), as rg 13 names a file it could not
+/// read: the path argument it was found under as spelt, joined with the path
+/// below it ([`as_given`]: `./a/x.txt` under `.`, `a/x.txt` under `a`, the
+/// absolute path under an absolute argument), as the walk's own messages name
+/// a dangling link; with no path argument, its key (`a/x.txt`, as rg names
+/// files then). Lossy for a name that is not UTF-8, as rg 13's messages are.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Naming {
+    /// The path arguments (or a `--paths-from-stdin` list) as written.
+    pub given: Vec<PathBuf>,
+    pub cwd: PathBuf,
+}
+
+impl Naming {
+    /// `h` as a message names it.
+    pub fn name(&self, h: &Haystack) -> String {
+        match as_given(h, &self.given, &self.cwd) {
+            Some(path) => path.display().to_string(),
+            None => h.key.clone(),
+        }
+    }
 }
 
 /// Splits `-g`/`--type` values on commas, except commas inside `{...}` glob

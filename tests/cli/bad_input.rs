@@ -928,3 +928,43 @@ fn encoding_none_searches_utf16_bytes_as_rg() {
         .code(1)
         .stdout_is("");
 }
+
+/// A file that cannot be read (here: its `--pre` command fails, which rg
+/// counts as an error too) is named in its message as rg names it: the path
+/// argument as spelt joined with the path below it (`./odd.pdf` under `.`,
+/// `sub/odd.pdf` under `sub`), and with no path argument as the walk found
+/// it (`odd.pdf`, as rg then names it). The run exits 2 in every mode, even
+/// with matches elsewhere, but 0 under `-q` once a line matched, as rg's does.
+#[cfg(unix)]
+#[test]
+fn a_file_that_cannot_be_read_is_named_as_rg_names_it_and_exits_2() {
+    let d = Dir::new();
+    d.write("notes.txt", "needle notes\n");
+    d.write("odd.pdf", "needle in a pdf\n");
+    d.write("sub/odd.pdf", "needle in a pdf\n");
+    let pre = ["--pre", "false", "--pre-glob", "*.pdf"];
+    let failed = |name: &str| format!("kgrep: {name}: false failed (exit status: 1)");
+    for mode in [&[][..], &["-l"], &["-c"], &["--json"], &["--count-matches"]] {
+        let args = [&pre[..], mode, &["needle", "."]].concat();
+        d.run(&args)
+            .code(2)
+            .stdout_has("notes.txt")
+            .stderr_has(&failed("./odd.pdf"))
+            .stderr_has(&failed("./sub/odd.pdf"));
+    }
+    d.run(&[&pre[..], &["-q", "needle", "."]].concat())
+        .code(0)
+        .stderr_has(&failed("./odd.pdf"));
+    d.run(&[&pre[..], &["-q", "nothing", "."]].concat())
+        .code(2)
+        .stderr_has(&failed("./odd.pdf"));
+    d.run(&[&pre[..], &["needle", "sub", "notes.txt"]].concat())
+        .code(2)
+        .stdout_has("notes.txt")
+        .stderr_has(&failed("sub/odd.pdf"));
+    // No path (stdin not a pipe): the tree under the working directory.
+    d.run_devnull(&[&pre[..], &["needle"]].concat())
+        .code(2)
+        .stderr_has(&failed("odd.pdf"))
+        .stderr_lacks("./odd.pdf");
+}
