@@ -27,7 +27,7 @@ use crate::score::unit::{RankedUnit, FIELDS};
 use crate::score::{LineScore, RankedFile};
 use crate::search::matcher::TermMatcher;
 use crate::search::LoadStats;
-use crate::walk::{Haystack, Source};
+use crate::walk::Haystack;
 
 /// Line scores of a natural-language run, by (haystack index, line number).
 pub type LineScores = HashMap<(usize, usize), LineScore>;
@@ -467,26 +467,13 @@ pub fn run_info(q: &Query, scanned: usize, stats: &LoadStats) -> RunInfo {
     }
 }
 
-/// The name `--json` prints for a haystack: its key, or, when the real file
-/// name is not UTF-8 (the key then holds U+FFFD), the same components taken
-/// from the real path as raw bytes.
-pub fn printed_path(h: &Haystack) -> Cow<'_, [u8]> {
-    let Source::Path(real) = &h.source else {
-        return Cow::Borrowed(h.key.as_bytes());
-    };
-    if real.to_str().is_some() {
-        return Cow::Borrowed(h.key.as_bytes());
-    }
-    raw_key(&h.key, real).map_or(Cow::Borrowed(h.key.as_bytes()), Cow::Owned)
-}
-
 /// The name `--json` prints for a haystack found under the user's path
 /// arguments: that path as they spelt it (`walk::as_given`), raw bytes kept;
-/// without one, [`printed_path`].
+/// without one, its [`Haystack::name`].
 pub fn json_path<'h>(h: &'h Haystack, given: Option<&std::path::Path>) -> Cow<'h, [u8]> {
     match given {
         Some(path) => Cow::Owned(path_bytes(path)),
-        None => printed_path(h),
+        None => h.name(),
     }
 }
 
@@ -499,34 +486,6 @@ fn path_bytes(path: &std::path::Path) -> Vec<u8> {
 #[cfg(not(unix))]
 fn path_bytes(path: &std::path::Path) -> Vec<u8> {
     path.to_string_lossy().replace('\\', "/").into_bytes()
-}
-
-/// The last components of `real`, as many as the key has, joined by `/`.
-#[cfg(unix)]
-fn raw_key(key: &str, real: &std::path::Path) -> Option<Vec<u8>> {
-    use std::os::unix::ffi::OsStrExt;
-    let parts: Vec<&[u8]> = real
-        .components()
-        .filter_map(|c| match c {
-            std::path::Component::Normal(p) => Some(p.as_bytes()),
-            std::path::Component::ParentDir => Some(&b".."[..]),
-            _ => None,
-        })
-        .collect();
-    let wanted = key.split('/').filter(|p| !p.is_empty()).count();
-    let tail = parts.get(parts.len().checked_sub(wanted)?..)?;
-    let mut out = if key.starts_with('/') {
-        b"/".to_vec()
-    } else {
-        Vec::new()
-    };
-    out.extend_from_slice(&tail.join(&b'/'));
-    Some(out)
-}
-
-#[cfg(not(unix))]
-fn raw_key(_key: &str, _real: &std::path::Path) -> Option<Vec<u8>> {
-    None
 }
 
 #[cfg(test)]
@@ -650,28 +609,6 @@ mod tests {
             LineSource::Thesaurus
         );
         assert_eq!(line_info(&[], &q.terms, None).source, LineSource::Lexical);
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn non_utf8_file_names_print_their_real_bytes() {
-        use std::os::unix::ffi::OsStrExt;
-        let real = std::path::Path::new(std::ffi::OsStr::from_bytes(b"/tmp/w/src/caf\xe9.rs"));
-        let h = Haystack {
-            key: "src/caf\u{fffd}.rs".into(),
-            source: Source::Path(real.to_path_buf()),
-        };
-        assert_eq!(printed_path(&h).as_ref(), b"src/caf\xe9.rs");
-        let h = Haystack {
-            key: "/tmp/w/src/caf\u{fffd}.rs".into(),
-            source: Source::Path(real.to_path_buf()),
-        };
-        assert_eq!(printed_path(&h).as_ref(), b"/tmp/w/src/caf\xe9.rs");
-        let utf8 = Haystack {
-            key: "src/a.rs".into(),
-            source: Source::Path("/tmp/w/src/a.rs".into()),
-        };
-        assert_eq!(printed_path(&utf8).as_ref(), b"src/a.rs");
     }
 
     #[test]

@@ -263,6 +263,9 @@ pub struct ReadOptions {
     /// The named pipes the run has read ([`pipe`]), shared by every copy of
     /// these options: a pipe can be read only once.
     pub pipes: Arc<pipe::Pipes>,
+    /// How an unreadable file is named in its message (rg's way:
+    /// [`crate::walk::Naming`]); by its key unless the run sets it.
+    pub naming: Arc<crate::walk::Naming>,
 }
 
 /// How a file's bytes are decoded before they are read as UTF-8 text
@@ -502,6 +505,7 @@ impl ReadOptions {
             binary: None,
             null_data: false,
             pipes: Arc::default(),
+            naming: Arc::default(),
         }
     }
 
@@ -870,6 +874,7 @@ mod tests {
         binary: None,
         null_data: false,
         pipes: Default::default(),
+        naming: Default::default(),
     });
     static AS_TEXT: std::sync::LazyLock<ReadOptions> = std::sync::LazyLock::new(|| ReadOptions {
         text: true,
@@ -884,6 +889,7 @@ mod tests {
         binary: None,
         null_data: false,
         pipes: Default::default(),
+        naming: Default::default(),
     });
 
     fn doc(bytes: &[u8]) -> Document {

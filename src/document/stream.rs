@@ -233,6 +233,7 @@ mod tests {
         binary: None,
         null_data: false,
         pipes: Default::default(),
+        naming: Default::default(),
     });
 
     /// Streamed lines are the loaded text's lines, for every kind of line

@@ -145,9 +145,12 @@ fn list_files(plan: &Plan) -> anyhow::Result<ExitStatus> {
     if let Some(order) = PathOrder::of(plan.sort, &paths, &cwd) {
         haystacks = order.sort(haystacks);
     }
-    let keys: Vec<String> = haystacks.into_iter().map(|h| h.key).collect();
-    output::print_paths(plan, &keys)?;
-    Ok(ExitStatus::of_search(!keys.is_empty(), messages::errored()))
+    let names: Vec<Vec<u8>> = haystacks.iter().map(|h| h.name().into_owned()).collect();
+    output::print_paths(plan, &names)?;
+    Ok(ExitStatus::of_search(
+        !names.is_empty(),
+        messages::errored(),
+    ))
 }
 
 /// `--files-without-match`: the files the search walked that hold no hit
@@ -170,14 +173,17 @@ fn files_without_match(
     if let Some(order) = PathOrder::of(plan.sort, &found.given, &found.cwd) {
         haystacks = order.sort(haystacks);
     }
-    let keys: Vec<String> = haystacks.into_iter().map(|h| h.key).collect();
-    output::print_paths(plan, &keys)?;
+    let names: Vec<Vec<u8>> = haystacks.iter().map(|h| h.name().into_owned()).collect();
+    output::print_paths(plan, &names)?;
     if plan.stats {
         let mut block = crate::render::stats::Stats::default();
         output::write_grep_counted(&mut std::io::sink(), plan, found, read, Some(&mut block))?;
         write_stats(found, block, searching)?;
     }
-    Ok(ExitStatus::of_search(!keys.is_empty(), messages::errored()))
+    Ok(ExitStatus::of_search(
+        !names.is_empty(),
+        messages::errored(),
+    ))
 }
 
 /// Writes `--stats`' block after the results: `block`'s counts of what
@@ -226,7 +232,7 @@ fn searched_besides(
 /// ([`Found::zero_counts`]): under `--sort`/`--sortr` (by path or by a
 /// time) each where rg's sorted walk puts it among the counted files
 /// (`found`'s selection is sorted already), otherwise all after them.
-fn zero_counts(plan: &Plan, found: &Found) -> anyhow::Result<Vec<(usize, String)>> {
+fn zero_counts(plan: &Plan, found: &Found) -> anyhow::Result<Vec<(usize, Vec<u8>)>> {
     let haystacks = &found.search.haystacks;
     let selected = &found.search.selected;
     let counted = selected
@@ -237,7 +243,8 @@ fn zero_counts(plan: &Plan, found: &Found) -> anyhow::Result<Vec<(usize, String)
         .collect();
     let zero = searched_besides(plan, found, &counted)?;
     let Some(order) = PathOrder::of(plan.sort, &found.given, &found.cwd) else {
-        return Ok(zero.into_iter().map(|h| (selected.len(), h.key)).collect());
+        let named = |h: crate::walk::Haystack| (selected.len(), h.name().into_owned());
+        return Ok(zero.into_iter().map(named).collect());
     };
     let keys: Vec<_> = selected
         .iter()
@@ -254,7 +261,7 @@ fn zero_counts(plan: &Plan, found: &Found) -> anyhow::Result<Vec<(usize, String)
                 k.as_ref()
                     .is_some_and(|k| order.cmp(k, &key) == std::cmp::Ordering::Less)
             });
-            (place, z.key)
+            (place, z.name().into_owned())
         })
         .collect())
 }
@@ -343,6 +350,11 @@ pub fn find(plan: &Plan, session: &Session) -> anyhow::Result<Finding> {
     read.null_data = plan.null_data;
     read.decoding = plan.decoding;
     read.search_zip = plan.search_zip;
+    // A file that cannot be read is named as rg names it.
+    read.naming = Arc::new(crate::walk::Naming {
+        given: given_paths(plan, &input),
+        cwd: cwd.clone(),
+    });
     if let Some(command) = &plan.pre {
         // The globs were checked when the plan was made.
         let pre = Preprocessor::new(command.clone(), &plan.pre_globs, &cwd)?;

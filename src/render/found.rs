@@ -35,9 +35,10 @@ pub struct Found {
     pub chosen: Vec<(usize, usize)>,
     /// Names of the concepts the run wrote to the learned thesaurus.
     pub learned: Vec<String>,
-    /// `-c --include-zero`: the keys of the files searched that print no
+    /// `-c --include-zero`: the names ([`crate::walk::Haystack::name`]) of
+    /// the files searched that print no
     /// count, each with the place in `search.selected` whose file it prints
     /// before (the selection's length: after them all), so that `--sort
     /// path` lists them among the others, as rg does. Empty otherwise.
-    pub zero_counts: Vec<(usize, String)>,
+    pub zero_counts: Vec<(usize, Vec<u8>)>,
 }

@@ -41,6 +41,7 @@
 //! with rg's `binary file matches` line in its place ([`super::binary`]);
 //! with `--null-data` a NUL ends each printed line, as in rg.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::ops::Range;
@@ -209,6 +210,10 @@ pub type Spans = BTreeMap<usize, Vec<Range<usize>>>;
 pub struct FileResult<'a> {
     /// The loaded document the lines refer to.
     pub doc: &'a Document,
+    /// The name its heading and lists print: the document's key, or, for a
+    /// file whose name is not UTF-8, the name's real bytes (the caller's
+    /// [`crate::walk::Haystack::name`]).
+    pub name: Cow<'a, [u8]>,
     /// Match lines; sorted and de-duplicated here, out-of-range ones skipped.
     /// None, with `-o`: no line of the file has a part to print, and the
     /// file prints nothing, not even its heading.
@@ -236,6 +241,7 @@ impl<'a> FileResult<'a> {
     pub fn new(doc: &'a Document, lines: Vec<usize>) -> FileResult<'a> {
         FileResult {
             doc,
+            name: Cow::Borrowed(doc.key.as_bytes()),
             lines,
             spans: Spans::new(),
             replaced: BTreeMap::new(),
@@ -321,7 +327,7 @@ enum Known<'a> {
 /// One printed line, before it is formatted for a pipe or a terminal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Row<'a> {
-    Heading(&'a str),
+    Heading(&'a [u8]),
     Line {
         number: usize,
         is_match: bool,
@@ -375,7 +381,7 @@ enum Row<'a> {
     /// A file searched as binary stopped here ([`super::binary`]): `PATH:
     /// binary file matches (…)`, the NUL's offset.
     Binary {
-        key: &'a str,
+        name: &'a [u8],
         offset: u64,
     },
 }
@@ -488,13 +494,13 @@ pub fn write_list(
     files: &[FileResult<'_>],
     opts: &GrepOptions,
     counts: bool,
-    zeros: &[(usize, &str)],
+    zeros: &[(usize, &[u8])],
 ) -> io::Result<usize> {
     let mut total = 0;
     let mut zeros = zeros.iter().peekable();
     for (index, file) in files.iter().enumerate() {
-        while let Some((_, key)) = zeros.next_if(|(place, _)| *place <= index) {
-            write_listed(out, key, Some(0), opts)?;
+        while let Some((_, name)) = zeros.next_if(|(place, _)| *place <= index) {
+            write_listed(out, name, Some(0), opts)?;
         }
         // A file list is of files with a match line, `-o` or not (as `rg -l
         // -o`); the parts are counted for `-c` with `-o` or --count-matches,
@@ -517,10 +523,10 @@ pub fn write_list(
             continue;
         }
         total += lines;
-        write_listed(out, &file.doc.key, counts.then_some(matches), opts)?;
+        write_listed(out, &file.name, counts.then_some(matches), opts)?;
     }
-    for (_, key) in zeros {
-        write_listed(out, key, Some(0), opts)?;
+    for (_, name) in zeros {
+        write_listed(out, name, Some(0), opts)?;
     }
     Ok(total)
 }
@@ -529,12 +535,12 @@ pub fn write_list(
 /// one path a line, as [`write_list`] writes its paths; returns how many.
 pub fn write_paths<'k>(
     out: &mut dyn Write,
-    keys: impl IntoIterator<Item = &'k str>,
+    names: impl IntoIterator<Item = &'k [u8]>,
     opts: &GrepOptions,
 ) -> io::Result<usize> {
     let mut count = 0;
-    for key in keys {
-        write_listed(out, key, None::<usize>, opts)?;
+    for name in names {
+        write_listed(out, name, None::<usize>, opts)?;
         count += 1;
     }
     Ok(count)
@@ -547,19 +553,19 @@ pub fn write_paths<'k>(
 /// -I -l` lists paths).
 fn write_listed(
     out: &mut dyn Write,
-    key: &str,
+    name: &[u8],
     count: Option<impl std::fmt::Display>,
     opts: &GrepOptions,
 ) -> io::Result<()> {
     match count {
         Some(count) if opts.no_paths => write!(out, "{count}")?,
         Some(count) => {
-            write_path(out, key, opts)?;
+            write_path(out, name, opts)?;
             let sep = if opts.null { "\0" } else { ":" };
             write!(out, "{sep}{count}")?;
         }
         None => {
-            write_path(out, key, opts)?;
+            write_path(out, name, opts)?;
             if opts.null {
                 return out.write_all(b"\0");
             }
@@ -568,18 +574,18 @@ fn write_listed(
     out.write_all(opts.line_end())
 }
 
-/// A key as a list prints it: its heading, sanitised on a terminal,
+/// A name as a list prints it: its heading, sanitised on a terminal,
 /// coloured as a heading when asked; no line end.
-fn write_path(out: &mut dyn Write, key: &str, opts: &GrepOptions) -> io::Result<()> {
-    let path = printed_path(key, opts);
+fn write_path(out: &mut dyn Write, name: &[u8], opts: &GrepOptions) -> io::Result<()> {
+    let path = printed_path(name, opts);
     write_rg_painted(out, &shown(&path, opts.tty), &opts.palette.path, opts.color)
 }
 
-/// A key's [`heading`] as the grep-style output prints it: each `/` as
+/// A name's [`heading`] as the grep-style output prints it: each `/` as
 /// `--path-separator`'s byte, when one is given (rg's rule; `--json` keeps
 /// paths as they are, as rg's does).
-fn printed_path(key: &str, opts: &GrepOptions) -> Vec<u8> {
-    let mut path = heading(key).into_bytes();
+fn printed_path(name: &[u8], opts: &GrepOptions) -> Vec<u8> {
+    let mut path = heading(name);
     if let Some(separator) = opts.path_separator {
         for byte in path.iter_mut().filter(|b| **b == b'/') {
             *byte = separator;
@@ -631,14 +637,16 @@ pub fn part_count(file: &FileResult<'_>, max_count: Option<usize>) -> usize {
         .sum()
 }
 
-/// The heading rlmgrep prints for a document key: `./` prepended unless the
-/// key already starts with `.` or `/` (`./src/app.py`, but `.secret_notes.md`,
-/// `../README.md`, `/abs/x`). The one home of this rule.
-pub fn heading(key: &str) -> String {
-    if key.starts_with('.') || key.starts_with('/') {
-        key.to_string()
+/// The heading rlmgrep prints for a document's name (its key, with a
+/// non-UTF-8 file name's raw bytes: [`crate::walk::Haystack::name`]): `./`
+/// prepended unless the name already starts with `.` or `/` (`./src/app.py`,
+/// but `.secret_notes.md`, `../README.md`, `/abs/x`). The one home of this
+/// rule.
+pub fn heading(name: &[u8]) -> Vec<u8> {
+    if name.starts_with(b".") || name.starts_with(b"/") {
+        name.to_vec()
     } else {
-        format!("{HEADING_PREFIX}{key}")
+        [HEADING_PREFIX.as_bytes(), name].concat()
     }
 }
 
@@ -671,12 +679,12 @@ fn layout<'a>(files: &'a [FileResult<'a>], opts: &GrepOptions) -> Vec<Row<'a>> {
             rows.push(Row::FileBreak);
         }
         if !message_only {
-            rows.push(Row::Heading(&file.doc.key));
+            rows.push(Row::Heading(&file.name));
         }
         rows.append(&mut body);
         if let Some(offset) = message {
             rows.push(Row::Binary {
-                key: &file.doc.key,
+                name: &file.name,
                 offset,
             });
         }
@@ -1095,8 +1103,8 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io:
         match *row {
             // `-I`: no heading, and no line for it.
             Row::Heading(_) if opts.no_paths => continue,
-            Row::Heading(key) => {
-                write_painted(out, &printed_path(key, opts), &opts.palette.path, color)?
+            Row::Heading(name) => {
+                write_painted(out, &printed_path(name, opts), &opts.palette.path, color)?
             }
             Row::Line {
                 number,
@@ -1156,7 +1164,7 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io:
             }
             Row::GroupBreak => write_separator(out, opts, false)?,
             Row::FileBreak => {}
-            Row::Binary { key, offset } => write_binary(out, key, offset, opts)?,
+            Row::Binary { name, offset } => write_binary(out, name, offset, opts)?,
         }
         // The blank line between files and rg's message end with `\n`
         // whatever ends the lines (`--null-data`).
@@ -1171,9 +1179,14 @@ fn write_plain(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io:
 /// rg's line for a file searched as binary that stopped
 /// ([`super::binary`]): its path (unless `-I`) and `: `, then the message;
 /// no line end.
-fn write_binary(out: &mut dyn Write, key: &str, offset: u64, opts: &GrepOptions) -> io::Result<()> {
+fn write_binary(
+    out: &mut dyn Write,
+    name: &[u8],
+    offset: u64,
+    opts: &GrepOptions,
+) -> io::Result<()> {
     if !opts.no_paths {
-        let path = shown(&printed_path(key, opts), opts.tty).into_owned();
+        let path = shown(&printed_path(name, opts), opts.tty).into_owned();
         write_rg_painted(out, &path, &opts.palette.path, opts.color)?;
         out.write_all(b": ")?;
     }
@@ -1289,14 +1302,14 @@ fn write_flat(
     );
     for row in rows {
         match *row {
-            Row::Heading(key) => path = shown(&printed_path(key, opts), tty).into_owned(),
+            Row::Heading(name) => path = shown(&printed_path(name, opts), tty).into_owned(),
             Row::FileBreak | Row::GroupBreak if context => {
                 write_separator(out, opts, tty)?;
                 out.write_all(opts.line_end())?;
             }
             Row::FileBreak | Row::GroupBreak => {}
-            Row::Binary { key, offset } => {
-                write_binary(out, key, offset, opts)?;
+            Row::Binary { name, offset } => {
+                write_binary(out, name, offset, opts)?;
                 out.write_all(b"\n")?;
             }
             Row::Line {
@@ -1535,8 +1548,8 @@ fn write_tty(out: &mut dyn Write, rows: &[Row<'_>], opts: &GrepOptions) -> io::R
 fn tty_row(row: &Row<'_>, opts: &GrepOptions) -> String {
     let color = opts.color;
     match *row {
-        Row::Heading(key) => {
-            let text = expand_tabs(&sanitize(&printed_path(key, opts)), 0);
+        Row::Heading(name) => {
+            let text = expand_tabs(&sanitize(&printed_path(name, opts)), 0);
             paint(&text, &opts.palette.path, color)
         }
         Row::Line {
@@ -1612,12 +1625,12 @@ fn tty_row(row: &Row<'_>, opts: &GrepOptions) -> String {
             sanitize(separator).into_owned()
         }
         Row::FileBreak => String::new(),
-        Row::Binary { key, offset } => {
+        Row::Binary { name, offset } => {
             let message = super::binary::message(offset);
             if opts.no_paths {
                 return message;
             }
-            let path = expand_tabs(&sanitize(&printed_path(key, opts)), 0);
+            let path = expand_tabs(&sanitize(&printed_path(name, opts)), 0);
             format!("{}: {message}", paint(&path, &opts.palette.path, color))
         }
     }
@@ -1682,11 +1695,12 @@ mod tests {
 
     #[test]
     fn heading_prefix_rule() {
-        assert_eq!(heading("src/app.py"), "./src/app.py");
-        assert_eq!(heading("<stdin>"), "./<stdin>");
-        assert_eq!(heading(".secret_notes.md"), ".secret_notes.md");
-        assert_eq!(heading("../README.md"), "../README.md");
-        assert_eq!(heading("/abs/docs/guide.md"), "/abs/docs/guide.md");
+        assert_eq!(heading(b"src/app.py"), b"./src/app.py");
+        assert_eq!(heading(b"<stdin>"), b"./<stdin>");
+        assert_eq!(heading(b".secret_notes.md"), b".secret_notes.md");
+        assert_eq!(heading(b"../README.md"), b"../README.md");
+        assert_eq!(heading(b"/abs/docs/guide.md"), b"/abs/docs/guide.md");
+        assert_eq!(heading(b"caf\xe9.rs"), b"./caf\xe9.rs");
     }
 
     #[test]

@@ -84,7 +84,7 @@ pub(crate) fn write_grep_counted(
     counts: Option<&mut render::stats::Stats>,
 ) -> anyhow::Result<usize> {
     let mut places = Vec::new();
-    let docs: Vec<(Document, &Vec<usize>)> = found
+    let docs: Vec<(Document, &Vec<usize>, usize)> = found
         .search
         .selected
         .iter()
@@ -92,15 +92,15 @@ pub(crate) fn write_grep_counted(
         .filter_map(|(place, (h, lines))| {
             let doc = found.search.document(*h, read)?;
             places.push(place);
-            Some((doc, lines))
+            Some((doc, lines, *h))
         })
         .collect();
     // `-c --include-zero`'s files, each before the file of its place (a
     // file gone since the search was at no place).
-    let zeros: Vec<(usize, &str)> = found
+    let zeros: Vec<(usize, &[u8])> = found
         .zero_counts
         .iter()
-        .map(|(place, key)| (places.partition_point(|p| p < place), key.as_str()))
+        .map(|(place, name)| (places.partition_point(|p| p < place), name.as_slice()))
         .collect();
     let long_lines = long_lines(plan, &found.q);
     let listing = plan.listing;
@@ -125,8 +125,11 @@ pub(crate) fn write_grep_counted(
     };
     let files: Vec<FileResult> = docs
         .iter()
-        .map(|(doc, lines)| {
+        .map(|(doc, lines, h)| {
             let mut file = FileResult::new(doc, lines.to_vec());
+            if let Some(haystack) = found.search.haystacks.get(*h) {
+                file.name = haystack.name();
+            }
             if let Some(spotter) = &spotter {
                 // A replaced line prints its replacements (below), not its
                 // matches.
@@ -219,9 +222,9 @@ fn keep_lines_with_parts(file: &mut FileResult<'_>) {
         .retain(|n| spans.get(n).is_some_and(|parts| !parts.is_empty()));
 }
 
-/// `--files`: the keys of the files a search would read, as `-l` prints
-/// paths (nothing for `-q`).
-pub(crate) fn print_paths(plan: &Plan, keys: &[String]) -> anyhow::Result<()> {
+/// `--files`: the names ([`walk::Haystack::name`]) of the files a search
+/// would read, as `-l` prints paths (nothing for `-q`).
+pub(crate) fn print_paths(plan: &Plan, names: &[Vec<u8>]) -> anyhow::Result<()> {
     if plan.listing == Listing::Quiet {
         return Ok(());
     }
@@ -239,7 +242,7 @@ pub(crate) fn print_paths(plan: &Plan, keys: &[String]) -> anyhow::Result<()> {
         ..GrepOptions::default()
     };
     let mut out = results_out(plan);
-    grep::write_paths(&mut out, keys.iter().map(String::as_str), &opts)
+    grep::write_paths(&mut out, names.iter().map(Vec::as_slice), &opts)
         .and_then(|_| out.flush())
         .context("writing results")
 }

@@ -200,7 +200,7 @@ pub fn load(h: &Haystack, read: &ReadOptions, counters: &Counters) -> Option<Doc
         Ok(Loaded::Partial(doc, unread)) => {
             counters.loaded(doc.text.len());
             for part in unread {
-                messages::error_in(read.voice, &format!("{}: {part}", h.key));
+                messages::error_in(read.voice, &format!("{}: {part}", read.naming.name(h)));
             }
             Some(doc)
         }
@@ -214,7 +214,7 @@ pub fn load(h: &Haystack, read: &ReadOptions, counters: &Counters) -> Option<Doc
         }
         Err(err) => {
             counters.skipped(&h.key);
-            messages::error_in(read.voice, &format!("{}: {err}", h.key));
+            messages::error_in(read.voice, &format!("{}: {err}", read.naming.name(h)));
             None
         }
     }

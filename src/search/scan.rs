@@ -485,7 +485,7 @@ fn finish_stream(
     match result {
         Err(err) => {
             counters.skipped(&h.key);
-            messages::error_in(read.voice, &format!("{}: {err}", h.key));
+            messages::error_in(read.voice, &format!("{}: {err}", read.naming.name(h)));
             None
         }
         Ok(()) if binary => {
@@ -604,7 +604,7 @@ where
                 })
             };
             if let Err(err) = result {
-                messages::error_in(read.voice, &format!("{}: {err}", h.key));
+                messages::error_in(read.voice, &format!("{}: {err}", read.naming.name(h)));
                 return None;
             }
             if invert {

@@ -41,6 +41,7 @@
 //! An invalid glob or type definition is reported with `messages::error` and nothing
 //! is walked, since searching a different set of files than asked is worse than none.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
@@ -218,6 +219,50 @@ impl Haystack {
     pub fn is_stdin(&self) -> bool {
         matches!(self.source, Source::Stdin(_))
     }
+
+    /// The name every output prints for this haystack: its key, or, when
+    /// the real file name is not UTF-8 (the key then holds U+FFFD), the same
+    /// components taken from the real path as raw bytes, so that `kgrep -l
+    /// … | xargs` opens the file, as with rg. The key stays the lossy
+    /// String the stages compare, sort and show a model; only printing
+    /// needs the bytes.
+    pub fn name(&self) -> Cow<'_, [u8]> {
+        let (Source::Path(real) | Source::Pipe(real)) = &self.source else {
+            return Cow::Borrowed(self.key.as_bytes());
+        };
+        if real.to_str().is_some() {
+            return Cow::Borrowed(self.key.as_bytes());
+        }
+        raw_key(&self.key, real).map_or(Cow::Borrowed(self.key.as_bytes()), Cow::Owned)
+    }
+}
+
+/// The last components of `real`, as many as the key has, joined by `/`.
+#[cfg(unix)]
+fn raw_key(key: &str, real: &Path) -> Option<Vec<u8>> {
+    use std::os::unix::ffi::OsStrExt;
+    let parts: Vec<&[u8]> = real
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(p) => Some(p.as_bytes()),
+            Component::ParentDir => Some(&b".."[..]),
+            _ => None,
+        })
+        .collect();
+    let wanted = key.split('/').filter(|p| !p.is_empty()).count();
+    let tail = parts.get(parts.len().checked_sub(wanted)?..)?;
+    let mut out = if key.starts_with('/') {
+        b"/".to_vec()
+    } else {
+        Vec::new()
+    };
+    out.extend_from_slice(&tail.join(&b'/'));
+    Some(out)
+}
+
+#[cfg(not(unix))]
+fn raw_key(_key: &str, _real: &Path) -> Option<Vec<u8>> {
+    None
 }
 
 /// The haystacks to search, sorted by key and de-duplicated, and how many
@@ -377,7 +422,7 @@ pub fn parse_null_path_list(bytes: &[u8]) -> Vec<PathBuf> {
 /// a file named explicitly. The first argument whose tree holds it wins, as in
 /// the walk. `None` for piped stdin, or when no argument holds it.
 pub fn as_given(h: &Haystack, args: &[PathBuf], cwd: &Path) -> Option<PathBuf> {
-    let Source::Path(real) = &h.source else {
+    let (Source::Path(real) | Source::Pipe(real)) = &h.source else {
         return None;
     };
     args.iter().find_map(|arg| {
@@ -388,6 +433,30 @@ pub fn as_given(h: &Haystack, args: &[PathBuf], cwd: &Path) -> Option<PathBuf> {
             arg.join(below)
         })
     })
+}
+
+/// How a message names a haystack it reports (a file that could not be
+/// read, a document page read in part), as rg 13 names a file it could not
+/// read: the path argument it was found under as spelt, joined with the path
+/// below it ([`as_given`]: `./a/x.txt` under `.`, `a/x.txt` under `a`, the
+/// absolute path under an absolute argument), as the walk's own messages name
+/// a dangling link; with no path argument, its key (`a/x.txt`, as rg names
+/// files then). Lossy for a name that is not UTF-8, as rg 13's messages are.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Naming {
+    /// The path arguments (or a `--paths-from-stdin` list) as written.
+    pub given: Vec<PathBuf>,
+    pub cwd: PathBuf,
+}
+
+impl Naming {
+    /// `h` as a message names it.
+    pub fn name(&self, h: &Haystack) -> String {
+        match as_given(h, &self.given, &self.cwd) {
+            Some(path) => path.display().to_string(),
+            None => h.key.clone(),
+        }
+    }
 }
 
 /// Splits `-g`/`--type` values on commas, except commas inside `{...}` glob

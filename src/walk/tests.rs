@@ -128,7 +128,10 @@ fn absolute_path_outside_cwd_stays_absolute() {
     let docs = t.path().join("src/app.py");
     let got = keys(&cwd, &[docs.to_str().unwrap()]);
     assert_eq!(got, vec![docs.to_str().unwrap().to_string()]);
-    assert_eq!(crate::render::grep::heading(&got[0]), got[0]);
+    assert_eq!(
+        crate::render::grep::heading(got[0].as_bytes()),
+        got[0].as_bytes()
+    );
 }
 
 #[test]
@@ -949,4 +952,31 @@ fn each_no_ignore_flag_lifts_its_own_rules_as_rg_13_does() {
         listed(&sub, parent),
         strs(&["a.txt", "b.txt", "c.txt", "d.txt", "e.txt"])
     );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_non_utf8_name_is_printed_as_its_real_bytes() {
+    use std::os::unix::ffi::OsStrExt;
+    let real = std::path::Path::new(std::ffi::OsStr::from_bytes(b"/tmp/w/src/caf\xe9.rs"));
+    let h = Haystack {
+        key: "src/caf\u{fffd}.rs".into(),
+        source: Source::Path(real.to_path_buf()),
+    };
+    assert_eq!(h.name().as_ref(), b"src/caf\xe9.rs");
+    let h = Haystack {
+        key: "/tmp/w/src/caf\u{fffd}.rs".into(),
+        source: Source::Path(real.to_path_buf()),
+    };
+    assert_eq!(h.name().as_ref(), b"/tmp/w/src/caf\xe9.rs");
+    let utf8 = Haystack {
+        key: "src/a.rs".into(),
+        source: Source::Path("/tmp/w/src/a.rs".into()),
+    };
+    assert_eq!(utf8.name().as_ref(), b"src/a.rs");
+    let fifo = Haystack {
+        key: "src/caf\u{fffd}.rs".into(),
+        source: Source::Pipe(real.to_path_buf()),
+    };
+    assert_eq!(fifo.name().as_ref(), b"src/caf\xe9.rs");
 }

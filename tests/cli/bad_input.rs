@@ -404,19 +404,93 @@ fn unprivileged_cmd(d: &Dir) -> Option<assert_cmd::Command> {
 
 #[cfg(unix)]
 #[test]
-fn invalid_utf8_in_a_file_name_is_shown_lossily() {
+fn invalid_utf8_in_a_file_name_is_printed_as_its_bytes() {
     use std::os::unix::ffi::OsStrExt;
     let d = Dir::new();
     let name = std::ffi::OsStr::from_bytes(b"bad\xffname.txt");
     std::fs::write(d.path().join(name), "needle in a badly named file\n").unwrap();
     d.write("good.txt", "needle in a good file\n");
-    let lines = "./bad\u{fffd}name.txt\n1:\tneedle in a badly named file\n";
-    d.run(&["needle", "."])
-        .code(0)
-        .stdout_has(lines)
+    let lines = &b"./bad\xffname.txt\n1:\tneedle in a badly named file\n"[..];
+    let run = d.run(&["needle", "."]);
+    run.code(0)
         .stdout_has("./good.txt\n1:\tneedle in a good file\n");
+    assert!(
+        run.raw_stdout.windows(lines.len()).any(|w| w == lines),
+        "{}",
+        run.describe
+    );
     d.run(&["needle_file", "."]).code(1).stdout_is("");
-    d.run(&["\"badly named\"", "."]).code(0).stdout_is(lines);
+    let run = d.run(&["\"badly named\"", "."]);
+    assert_eq!(run.code(0).raw_stdout, lines, "{}", run.describe);
+}
+
+/// A file name that is not UTF-8 prints as its bytes wherever a path is
+/// written to stdout, as rg prints it (so `kgrep -l … | xargs` opens the
+/// file); `--json` gives it as rg's `{"bytes": <base64>}`.
+#[cfg(unix)]
+#[test]
+fn a_non_utf8_file_name_prints_its_bytes_in_every_mode() {
+    use std::os::unix::ffi::OsStrExt;
+    let d = Dir::new();
+    let dir = d.path().join(std::ffi::OsStr::from_bytes(b"d\xfe"));
+    std::fs::create_dir(&dir).unwrap();
+    let file = dir.join(std::ffi::OsStr::from_bytes(b"a\xffb.rs"));
+    std::fs::write(&file, "fn retry_request() {}\n").unwrap();
+    d.write("other.rs", "fn nothing() {}\n");
+    let path = b"./d\xfe/a\xffb.rs";
+    let with = |tail: &[u8]| [&path[..], tail].concat();
+    let cases: &[(&[&str], Vec<u8>)] = &[
+        (&["retry", "."], with(b"\n1:\tfn retry_request() {}\n")),
+        (&["-l", "retry", "."], with(b"\n")),
+        (&["-l", "-0", "retry", "."], with(b"\0")),
+        (&["-c", "retry", "."], with(b":1\n")),
+        (&["--count-matches", "retry", "."], with(b":1\n")),
+        (
+            &["--vimgrep", "retry", "."],
+            with(b":1:4:fn retry_request() {}\n"),
+        ),
+        (
+            &["--no-heading", "retry", "."],
+            with(b":1:fn retry_request() {}\n"),
+        ),
+        (&["--files-without-match", "nothing", "."], with(b"\n")),
+        (&["--files", "."], with(b"\n")),
+        (&["-c", "--include-zero", "nothing", "."], with(b":0\n")),
+    ];
+    for (args, expected) in cases {
+        let run = d.run(args);
+        assert!(
+            run.raw_stdout
+                .windows(expected.len())
+                .any(|w| w == expected.as_slice()),
+            "{}",
+            run.describe
+        );
+    }
+    // Named on the command line, alone (`-H`), and searched with the model's
+    // path too: the same bytes.
+    let mut one = d.cmd();
+    one.arg("-H")
+        .arg("--no-heading")
+        .arg("retry")
+        .arg(std::ffi::OsStr::from_bytes(b"d\xfe/a\xffb.rs"));
+    let run = crate::harness::finish(&mut one, &["-H", "retry", "<file>"], d.path());
+    assert_eq!(
+        run.raw_stdout,
+        with(b":1:fn retry_request() {}\n"),
+        "{}",
+        run.describe
+    );
+    let json = d.run(&["--json", "retry", "."]);
+    let begin: serde_json::Value =
+        serde_json::from_str(json.stdout.lines().next().unwrap_or_default()).unwrap();
+    // base64 of `./d\xfe/a\xffb.rs`, as `rg --json` writes it.
+    assert_eq!(
+        begin["data"]["path"],
+        serde_json::json!({"bytes": "Li9k/i9h/2IucnM="}),
+        "{}",
+        json.describe
+    );
 }
 
 #[test]
@@ -853,4 +927,44 @@ fn encoding_none_searches_utf16_bytes_as_rg() {
     d.run_stdin(&[&flags[..], &["-F", "foo"]].concat(), wide)
         .code(1)
         .stdout_is("");
+}
+
+/// A file that cannot be read (here: its `--pre` command fails, which rg
+/// counts as an error too) is named in its message as rg names it: the path
+/// argument as spelt joined with the path below it (`./odd.pdf` under `.`,
+/// `sub/odd.pdf` under `sub`), and with no path argument as the walk found
+/// it (`odd.pdf`, as rg then names it). The run exits 2 in every mode, even
+/// with matches elsewhere, but 0 under `-q` once a line matched, as rg's does.
+#[cfg(unix)]
+#[test]
+fn a_file_that_cannot_be_read_is_named_as_rg_names_it_and_exits_2() {
+    let d = Dir::new();
+    d.write("notes.txt", "needle notes\n");
+    d.write("odd.pdf", "needle in a pdf\n");
+    d.write("sub/odd.pdf", "needle in a pdf\n");
+    let pre = ["--pre", "false", "--pre-glob", "*.pdf"];
+    let failed = |name: &str| format!("kgrep: {name}: false failed (exit status: 1)");
+    for mode in [&[][..], &["-l"], &["-c"], &["--json"], &["--count-matches"]] {
+        let args = [&pre[..], mode, &["needle", "."]].concat();
+        d.run(&args)
+            .code(2)
+            .stdout_has("notes.txt")
+            .stderr_has(&failed("./odd.pdf"))
+            .stderr_has(&failed("./sub/odd.pdf"));
+    }
+    d.run(&[&pre[..], &["-q", "needle", "."]].concat())
+        .code(0)
+        .stderr_has(&failed("./odd.pdf"));
+    d.run(&[&pre[..], &["-q", "nothing", "."]].concat())
+        .code(2)
+        .stderr_has(&failed("./odd.pdf"));
+    d.run(&[&pre[..], &["needle", "sub", "notes.txt"]].concat())
+        .code(2)
+        .stdout_has("notes.txt")
+        .stderr_has(&failed("sub/odd.pdf"));
+    // No path (stdin not a pipe): the tree under the working directory.
+    d.run_devnull(&[&pre[..], &["needle"]].concat())
+        .code(2)
+        .stderr_has(&failed("odd.pdf"))
+        .stderr_lacks("./odd.pdf");
 }

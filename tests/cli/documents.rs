@@ -205,7 +205,7 @@ fn a_pdf_with_a_broken_page_stream_is_reported_and_the_rest_searched() {
         .stdout_is("./notes.txt\n1:\tneedle notes\n")
         .stderr_has("Scanned 2 files. Loaded 2.")
         .stderr_has(
-            "kgrep: odd.pdf: page 1 was not read in full: its content could not be decoded",
+            "kgrep: ./odd.pdf: page 1 was not read in full: its content could not be decoded",
         );
     assert!(!run.stderr.contains("panicked"), "{}", run.describe);
 }

@@ -808,3 +808,32 @@ fn a_claim_of_the_empty_line_after_the_final_newline_is_dropped() {
         .stdout_lacks("3:\t")
         .stderr_has("dropped 1 unverified matches; showing the offline results");
 }
+
+/// A file whose name is not UTF-8 reaches the model under its key (U+FFFD
+/// for the bad byte: a request is JSON text), a claim of that key verifies,
+/// and the verified line prints under the name's real bytes.
+#[cfg(unix)]
+#[test]
+fn a_claim_in_a_non_utf8_named_file_verifies_and_prints_its_bytes() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = Dir::new();
+    let name = std::ffi::OsStr::from_bytes(b"a\xffb.py");
+    std::fs::write(
+        dir.path().join(name),
+        "import time\n\ndef retry_backoff(attempt):\n    return 2 ** attempt\n",
+    )
+    .unwrap();
+    let mock = MockLlm::start(vec![chat(
+        json!({"matches": [{"path": "a\u{fffd}b.py", "line": 3}]}),
+    )]);
+    dir.use_model(&mock.base_url(), "");
+    let out = dir.run_llm("always", &["--rlm", SUFFICIENT, "."]);
+    out.code(0).stderr_lacks("dropped");
+    assert_eq!(
+        out.raw_stdout, b"./a\xffb.py\n3:\tdef retry_backoff(attempt):\n",
+        "{}",
+        out.describe
+    );
+    let sent = mock.received()[0].json().to_string();
+    assert!(sent.contains("a\u{fffd}b.py"), "{sent}");
+}
