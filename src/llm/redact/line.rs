@@ -17,8 +17,8 @@ use std::sync::LazyLock;
 use regex::{Captures, Regex};
 
 use super::shapes::{
-    is_hex_key, is_secret_token, looks_random, names_a_digest, secret_ranges, TOKEN_RUN,
-    TOKEN_SHAPES,
+    is_hex_key, is_random_literal, is_secret_token, looks_random, names_a_digest,
+    names_a_digest_nearby, secret_ranges, TOKEN_RUN, TOKEN_SHAPES,
 };
 use super::{regex, REDACTED};
 
@@ -567,6 +567,7 @@ pub(super) fn redact_line(line: &str) -> Line {
     }
     text = inline_assignments(&text, &mut count);
     text = named_tokens(&text, &mut count);
+    text = random_literals(&text, &mut count);
     text = replace_groups(&text, &WORD_THEN_VALUE, &[3], &mut count, |c, v| {
         // Prose: not a call, a member, a type or a path (`token =
         // Literal::new(0)`, `password: Option<&[u8]>`).
@@ -1129,6 +1130,31 @@ fn named_tokens(text: &str, count: &mut usize) -> String {
             at = name.end();
         }
     }
+    blank(text, ranges, count)
+}
+
+/// Quoted literals that are random in one case whatever names them
+/// ([`is_random_literal`]: `key = "9f2kq8x1m3z7w4p6"`, `Client("…")`,
+/// `headers["X-Api"] = "…"`, `{"client_id": …, "value": "…"}`), unless
+/// the words just before call the value a digest, a revision or an id
+/// ([`names_a_digest_nearby`]: `"sha1": "…"`, `rev = "…"`,
+/// `request_id = "…"`), or the line does and the value is hex, as for hex
+/// keys (`"checksum foo 1.0 (registry+…)" = "…"`, `GUID_X: PCSTR =
+/// s!("…")`). Not in backticks: a Markdown code span names a thing
+/// (`` `chacha20poly1305` ``, a commit). Mixed case is
+/// [`is_secret_token`]'s anywhere.
+fn random_literals(text: &str, count: &mut usize) -> String {
+    let ranges = literals(text)
+        .into_iter()
+        .filter(|l| {
+            let value = l.content(text);
+            let before = &text[..l.start - 1];
+            let hex = value.bytes().all(|b| b.is_ascii_hexdigit());
+            let digest = names_a_digest_nearby(before) || hex && names_a_digest(before);
+            !text[l.start - 1..].starts_with('`') && is_random_literal(value) && !digest
+        })
+        .map(|l| l.start..l.end)
+        .collect();
     blank(text, ranges, count)
 }
 

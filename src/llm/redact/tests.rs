@@ -257,6 +257,7 @@ fn line_pool() -> Vec<String> {
     pool.extend(
         random_values_in_one_case()
             .into_iter()
+            .chain(random_literals_without_a_name())
             .map(|(line, _, _)| line),
     );
     pool
@@ -916,6 +917,110 @@ fn words_identifiers_and_digests_after_or_without_a_secret_name_are_kept() {
         format!("commit {sha1}"),
         format!("sha = \"{hex}\""),
         "request_id: 123e4567-e89b-12d3-a456-426614174000 # c".to_string(),
+    ];
+    let mut changed = Vec::new();
+    for line in &lines {
+        let out = redact(line);
+        if out.text != *line || out.count != 0 {
+            changed.push(format!("{line}\n  -> {}", out.text));
+        }
+    }
+    assert!(changed.is_empty(), "{}", changed.join("\n"));
+}
+
+/// Random string literals in one case with no secret's name before them
+/// (the s49 probe found them sent): assigned to a name that says nothing,
+/// passed to a call, assigned to an index, a value in a dictionary. Each
+/// with what is sent.
+fn random_literals_without_a_name() -> Vec<(String, String, String)> {
+    let base36 = format!("9f2kq8x1{}", "m3z7w4p6");
+    let longer = format!("q8x1m3z7w4{}", "p6r2t9y5");
+    let upper = longer.to_uppercase();
+    let hex = format!("5b1e09c4d7{}", "a3f68e2c1b9d");
+    let r = REDACTED;
+    vec![
+        (
+            format!("key = \"{base36}\""),
+            base36.clone(),
+            format!("key = \"{r}\""),
+        ),
+        (
+            format!("client = Client('{longer}')"),
+            longer.clone(),
+            format!("client = Client('{r}')"),
+        ),
+        (
+            format!("headers[\"X-Api\"] = \"{longer}\""),
+            longer.clone(),
+            format!("headers[\"X-Api\"] = \"{r}\""),
+        ),
+        (
+            format!("{{\"id\": 7, \"value\": \"{base36}\"}}"),
+            base36.clone(),
+            format!("{{\"id\": 7, \"value\": \"{r}\"}}"),
+        ),
+        (
+            format!("oauth = OAuth(client_id=\"app\", client_key=\"{hex}\")"),
+            hex.clone(),
+            format!("oauth = OAuth(client_id=\"app\", client_key=\"{r}\")"),
+        ),
+        (
+            format!("const API = \"{upper}\";"),
+            upper.clone(),
+            format!("const API = \"{r}\";"),
+        ),
+        (
+            format!("Stripe.init(b\"{base36}\", retries=3)"),
+            base36.clone(),
+            format!("Stripe.init(b\"{r}\", retries=3)"),
+        ),
+    ]
+}
+
+#[test]
+fn random_literals_in_one_case_without_a_secret_name_are_redacted() {
+    let mut missed = Vec::new();
+    for (line, secret, want) in random_literals_without_a_name() {
+        let out = redact(&line);
+        if out.text != want || out.count == 0 || out.text.contains(&secret) {
+            missed.push(format!("{line}\n  -> {}", out.text));
+        }
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+}
+
+#[test]
+fn literals_that_read_as_code_or_name_a_digest_are_kept_without_a_secret_name() {
+    let base36 = format!("9f2kq8x1{}", "m3z7w4p6");
+    let sha1 = format!("679591c564c3bffa{}", "ae8454cf0b3df370c3d6911c");
+    let lines = [
+        // Identifiers, words, paths, URLs, versions, dates, colours.
+        "name = \"internationalization\"".to_string(),
+        "cert = \"x509certificate2collection\"".to_string(),
+        "alg = \"sha256withrsaencryption\"".to_string(),
+        "group = \"k8sioapimachinerypkgapismetav1\"".to_string(),
+        "key = \"very_long_snake_case_identifier\"".to_string(),
+        "path = \"src/components/UserProfile2Card/index\"".to_string(),
+        "url = \"https://example.com/v1/resources/2024\"".to_string(),
+        "version = \"1.2.3-rc4+build5678abcd\"".to_string(),
+        "date = \"2024-01-15T10:30:00Z\"".to_string(),
+        "color = \"#a1b2c3\"".to_string(),
+        "target = \"aarch64-unknown-linux-gnu\"".to_string(),
+        "alphabet = \"abcdefghijklmnopqrstuvwxyz0123456789\"".to_string(),
+        "hex_digits = \"0123456789abcdef\"".to_string(),
+        "n = \"12345678901234567890\"".to_string(),
+        "span = \"P23Y1M24DT12H5M29S\"".to_string(),
+        // Short: under 16 letters and digits.
+        "key = \"9f2kq8x1m3z7w4p\"".to_string(),
+        // A UUID as an id (hyphens), and values named as ids and digests.
+        "id = \"123e4567-e89b-12d3-a456-426614174000\"".to_string(),
+        format!("request_id = \"{base36}\""),
+        format!("\"sha1\": \"{sha1}\""),
+        format!("rev = \"{base36}\""),
+        format!("const REVISION: &str = \"{base36}\";"),
+        format!("\"checksum foo 1.0 (registry+https://x)\" = \"{sha1}\""),
+        // A Markdown code span names a thing.
+        "Use `chacha20poly1305` or a commit `161b3195fc2558d2`.".to_string(),
     ];
     let mut changed = Vec::new();
     for line in &lines {
