@@ -862,3 +862,42 @@ fn random_literals_without_a_secret_name_never_reach_the_model() {
         assert!(bodies.contains(line), "{line} not sent:\n{bodies}");
     }
 }
+
+/// Secrets in a Markdown table, each in the cell after the one naming it
+/// (the s49 probe found them sent): a password with a symbol, a random
+/// token, a code span's. None reaches the model, in an excerpt or as
+/// vocabulary words, in `auto` and `always`; the table's other cells are
+/// still sent.
+#[test]
+fn a_secret_in_a_markdown_table_cell_never_reaches_the_model() {
+    let dir = release_settings_tree();
+    let password = format!("{}2-{}", noise(980, 8, BASE36), noise(981, 4, BASE36));
+    let token = noise(982, 16, BASE36);
+    let key = format!("{}!{}", noise(983, 6, ALNUM), noise(984, 6, ALNUM));
+    dir.write(
+        "docs/release.md",
+        format!(
+            "# Nightly release settings\n\n| name | value |\n|---|---|\n\
+             | password | {password} |\n| token | {token} |\n\
+             | `RELEASE_API_KEY` | `{key}` |\n| retries | 3 |\n"
+        ),
+    );
+    let planted = Planted {
+        dir,
+        secrets: vec![
+            ("| password | … |", password),
+            ("| token | … |", token),
+            ("| `RELEASE_API_KEY` | `…` |", key),
+        ],
+        aws_secret: String::new(),
+    };
+    let bodies = sent_always_and_auto(&planted);
+    for line in [
+        "| password | [REDACTED] |",
+        "| token | [REDACTED] |",
+        "| `RELEASE_API_KEY` | `[REDACTED]` |",
+        "| retries | 3 |",
+    ] {
+        assert!(bodies.contains(line), "{line} not sent:\n{bodies}");
+    }
+}

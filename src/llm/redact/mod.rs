@@ -15,7 +15,8 @@
 //! private-key blocks (and bare key bodies: lines of base64 without their
 //! BEGIN/END); and by their context (`line`) assignments of secret-looking
 //! names in any syntax (typed, `#define`, a YAML block scalar or a
-//! parenthesised value on the next lines), connection strings and DSNs,
+//! parenthesised value on the next lines, a Markdown table's next cell),
+//! connection strings and DSNs,
 //! passwords and secret query values in URLs, webhooks, authorization
 //! headers, command lines (`curl -u`, `mysql -p`, `sshpass -p`,
 //! `--password`), credentials passed positionally, and a token in one case

@@ -258,6 +258,7 @@ fn line_pool() -> Vec<String> {
         random_values_in_one_case()
             .into_iter()
             .chain(random_literals_without_a_name())
+            .chain(table_secrets())
             .map(|(line, _, _)| line),
     );
     pool
@@ -1026,6 +1027,87 @@ fn literals_that_read_as_code_or_name_a_digest_are_kept_without_a_secret_name() 
     for line in &lines {
         let out = redact(line);
         if out.text != *line || out.count != 0 {
+            changed.push(format!("{line}\n  -> {}", out.text));
+        }
+    }
+    assert!(changed.is_empty(), "{}", changed.join("\n"));
+}
+
+/// Values in a Markdown table's cell after a cell naming a secret (the s49
+/// probe found them sent: the name and the value in cells of their own).
+/// Each with what is sent.
+fn table_secrets() -> Vec<(String, String, String)> {
+    let base36 = format!("9f2kq8x1{}", "m3z7w4p6");
+    let pw = format!("hunter2-{}", "xyz");
+    let r = REDACTED;
+    vec![
+        (
+            format!("| password | {pw} |"),
+            pw.clone(),
+            format!("| password | {r} |"),
+        ),
+        (
+            format!("| token | {base36} |"),
+            base36.clone(),
+            format!("| token | {r} |"),
+        ),
+        (
+            format!("| `DB_PASSWORD` | `{pw}` |"),
+            pw.clone(),
+            format!("| `DB_PASSWORD` | `{r}` |"),
+        ),
+        (
+            format!("|API key|{pw}|"),
+            pw.clone(),
+            format!("|API key|{r}|"),
+        ),
+        (
+            format!("| prod | **client_secret** | {base36} | rotated monthly |"),
+            base36.clone(),
+            format!("| prod | **client_secret** | {r} | rotated monthly |"),
+        ),
+        (
+            "  | Access token | Qv7m!Xr2Lp | admin \\| ci |".to_string(),
+            "Qv7m!Xr2Lp".to_string(),
+            format!("  | Access token | {r} | admin \\| ci |"),
+        ),
+    ]
+}
+
+#[test]
+fn a_value_in_the_table_cell_after_a_secret_name_is_redacted() {
+    let mut missed = Vec::new();
+    for (line, secret, want) in table_secrets() {
+        let out = redact(&line);
+        if out.text != want || out.count == 0 || out.text.contains(&secret) {
+            missed.push(format!("{line}\n  -> {}", out.text));
+        }
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+}
+
+#[test]
+fn table_cells_that_are_types_descriptions_or_placeholders_are_kept() {
+    let lines = [
+        "| Name | Type | Description |",
+        "|------|------|-------------|",
+        "| token | string | The API token |",
+        "| password | required | The user's password |",
+        "| api_key | `String` | Your key |",
+        "| token | ~/.config/app/token |",
+        "| password | ${DB_PASSWORD} |",
+        "| password | `<your password>` |",
+        "| token_ttl | 3600 |",
+        "| password | PASSWORD_ENV |",
+        "| key | value |",
+        "| The token the server sends back on login | abc123def |",
+        "| secret | yes |",
+        "let mask = token | pass2word | flags;",
+    ];
+    let mut changed = Vec::new();
+    for line in lines {
+        let out = redact(line);
+        if out.text != line || out.count != 0 {
             changed.push(format!("{line}\n  -> {}", out.text));
         }
     }
