@@ -901,3 +901,47 @@ fn a_secret_in_a_markdown_table_cell_never_reaches_the_model() {
         assert!(bodies.contains(line), "{line} not sent:\n{bodies}");
     }
 }
+
+/// Random passwords of letters alone, no digit (the s49 probe), after a
+/// password's name: `pw = "…"` and `pwd = '…'` (names too short to say
+/// secret elsewhere), `password = "…"`, `DB_PASS=…`. None reaches the
+/// model, in an excerpt or as vocabulary words, in `auto` and `always`.
+#[test]
+fn letters_only_passwords_after_a_password_name_never_reach_the_model() {
+    let dir = release_settings_tree();
+    const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyz";
+    let pw = noise(990, 14, LETTERS);
+    let pwd = noise(991, 14, LETTERS);
+    let password = noise(992, 14, LETTERS);
+    let env = noise(993, 14, LETTERS);
+    dir.write(
+        "src/release.py",
+        format!(
+            "# nightly release settings\ndef release_login():\n    \
+             pw = \"{pw}\"\n    pwd = '{pwd}'\n    password = \"{password}\"\n"
+        ),
+    );
+    dir.write(
+        "deploy/release.sh",
+        format!("# nightly release settings\nDB_PASS={env}\n"),
+    );
+    let planted = Planted {
+        dir,
+        secrets: vec![
+            ("pw = \"…\"", pw),
+            ("pwd = '…'", pwd),
+            ("password = \"…\"", password),
+            ("DB_PASS=…", env),
+        ],
+        aws_secret: String::new(),
+    };
+    let bodies = sent_always_and_auto(&planted);
+    for line in [
+        "pw = \"[REDACTED]\"",
+        "pwd = '[REDACTED]'",
+        "password = \"[REDACTED]\"",
+        "DB_PASS=[REDACTED]",
+    ] {
+        assert!(bodies.contains(line), "{line} not sent:\n{bodies}");
+    }
+}

@@ -1004,7 +1004,8 @@ fn quoted_assignments(text: &str, count: &mut usize) -> String {
             break;
         };
         let v = value.as_str();
-        let secret = is_secret_name(name.as_str()) && is_assigned_secret(v);
+        let short = is_password_abbreviation(name.as_str()) && !v.contains(['/', '\\']);
+        let secret = (is_secret_name(name.as_str()) || short) && is_assigned_secret(v);
         if secret {
             ranges.push(quoted.start() + 1..quoted.end() - 1);
             at = quoted.end();
@@ -1016,6 +1017,13 @@ fn quoted_assignments(text: &str, count: &mut usize) -> String {
         }
     }
     blank(text, ranges, count)
+}
+
+/// `pw` or `pwd` alone: no secret's name (`pw = PrintWriter(out)`, `PWD`
+/// the working directory), but one when a quoted value that is no path is
+/// assigned to it (`pw = "…"`; not `PWD = "/home/app"`).
+fn is_password_abbreviation(name: &str) -> bool {
+    name.eq_ignore_ascii_case("pw") || name.eq_ignore_ascii_case("pwd")
 }
 
 /// A literal written beside a secret's name (as an argument, an index's

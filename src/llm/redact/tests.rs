@@ -1113,3 +1113,41 @@ fn table_cells_that_are_types_descriptions_or_placeholders_are_kept() {
     }
     assert!(changed.is_empty(), "{}", changed.join("\n"));
 }
+
+/// Random passwords of letters alone, no digit (the s49 probe): after a
+/// password's name they go as any value does, and `pw` or `pwd` alone
+/// names one when a quoted value that is no path is assigned to it.
+#[test]
+fn letters_only_passwords_after_a_password_name_are_redacted() {
+    let pw = format!("qwhvzkex{}", "mrtplk");
+    for line in [
+        format!("pw = \"{pw}\""),
+        format!("pwd = '{pw}'"),
+        format!("PW := \"{pw}\""),
+        format!("password = \"{pw}\""),
+        format!("DB_PASS={pw}"),
+        format!("passwd: {pw}"),
+        format!("self.pw = \"{pw}\""),
+        format!("$pass = \"{pw}\";"),
+        format!("login(\"admin\", \"{pw}\")"),
+    ] {
+        let out = redact(&line);
+        assert!(!out.text.contains(&pw), "{line} -> {}", out.text);
+        assert!(out.text.contains(REDACTED), "{line} -> {}", out.text);
+    }
+    for line in [
+        "PWD = \"/home/app\"".to_string(),
+        "pwd = \"C:\\\\work\"".to_string(),
+        "pw = PrintWriter(out)".to_string(),
+        "pwd = os.getcwd()".to_string(),
+        "pw = \"\"".to_string(),
+        "PW = \"PW\"".to_string(),
+        "pw = \"a b c\"".to_string(),
+        // Without a password's name a run of letters is not judged: by
+        // its shape it is a word or an identifier (README, the safety net).
+        format!("label = \"{pw}\""),
+    ] {
+        let out = redact(&line);
+        assert_eq!((out.text.as_str(), out.count), (line.as_str(), 0));
+    }
+}
