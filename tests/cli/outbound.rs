@@ -751,6 +751,29 @@ fn random_lower_case_values_and_token_files_never_reach_the_model() {
         ],
         aws_secret: String::new(),
     };
+    let bodies = sent_always_and_auto(&planted);
+    for line in [
+        "token: [REDACTED]  # rotated nightly",
+        "client_secret: [REDACTED] # the release bot",
+        "return Client(api_key=[REDACTED], retry=3)",
+        "The release token is [REDACTED] until rotated.",
+        "def release_settings():",
+    ] {
+        assert!(bodies.contains(line), "{line} not sent:\n{bodies}");
+    }
+    for name in ["token.json", "auth.json"] {
+        assert!(!bodies.contains(name), "{name} was sent:\n{bodies}");
+    }
+}
+
+/// Runs kgrep on `planted` (a [`release_settings_tree`]) with `llm =
+/// "always"`, then with `"auto"` and words no file holds (the judge asks
+/// for an expansion, whose vocabulary is taken from the lines near the
+/// partial hits), against a mock model that claims `src/app.py:2`; checks
+/// that no request holds a fragment of a planted secret and that an
+/// expansion was asked for, and returns the text of every request's
+/// strings.
+fn sent_always_and_auto(planted: &Planted) -> String {
     let mock = MockLlm::respond(Box::new(|request: &Received| {
         if request.body.contains("widen a search") {
             return Step::chat(
@@ -777,7 +800,7 @@ fn random_lower_case_values_and_token_files_never_reach_the_model() {
         let out = planted.dir.run_llm(llm, &["-v", query, "."]);
         assert!(out.code == 0 || out.code == 1, "{}", out.describe);
         let received = mock.received()[before..].to_vec();
-        problems.extend(sent_leaks(&planted, &received, llm));
+        problems.extend(sent_leaks(planted, &received, llm));
         for request in &received {
             strings_of(&request.json(), &mut bodies);
         }
@@ -789,16 +812,136 @@ fn random_lower_case_values_and_token_files_never_reach_the_model() {
         .filter(|r| r.body.contains("widen a search"))
         .count();
     assert!(expansions > 0, "no expansion was asked for:\n{bodies}");
+    bodies
+}
+
+/// Random string literals in one case under names that say nothing of a
+/// secret (the s49 probe found them sent): assigned to `key`, passed to a
+/// client's constructor, assigned to a header by index, a dictionary's
+/// value. None reaches the model, in an excerpt or as vocabulary words, in
+/// `auto` and `always`; the lines around them are still sent.
+#[test]
+fn random_literals_without_a_secret_name_never_reach_the_model() {
+    let dir = release_settings_tree();
+    let key = noise(970, 16, BASE36);
+    let client = noise(971, 18, BASE36);
+    let header = noise(972, 24, b"0123456789abcdef");
+    let value = noise(973, 20, BASE36).to_uppercase();
+    dir.write(
+        "src/release.py",
+        format!(
+            "# nightly release settings\ndef release_client():\n    \
+             key = \"{key}\"\n    return Client(\"{client}\", retry=3)\n"
+        ),
+    );
+    dir.write(
+        "src/release.js",
+        format!(
+            "// nightly release settings\nheaders[\"X-Api\"] = \"{header}\";\n\
+             const opts = {{\"id\": 7, \"value\": \"{value}\"}};\n"
+        ),
+    );
+    let planted = Planted {
+        dir,
+        secrets: vec![
+            ("key = \"…\"", key),
+            ("Client(\"…\")", client),
+            ("headers[…] = \"…\"", header),
+            ("{\"value\": \"…\"}", value),
+        ],
+        aws_secret: String::new(),
+    };
+    let bodies = sent_always_and_auto(&planted);
     for line in [
-        "token: [REDACTED]  # rotated nightly",
-        "client_secret: [REDACTED] # the release bot",
-        "return Client(api_key=[REDACTED], retry=3)",
-        "The release token is [REDACTED] until rotated.",
+        "key = \"[REDACTED]\"",
+        "return Client(\"[REDACTED]\", retry=3)",
+        "headers[\"X-Api\"] = \"[REDACTED]\";",
+        "const opts = {\"id\": 7, \"value\": \"[REDACTED]\"};",
         "def release_settings():",
     ] {
         assert!(bodies.contains(line), "{line} not sent:\n{bodies}");
     }
-    for name in ["token.json", "auth.json"] {
-        assert!(!bodies.contains(name), "{name} was sent:\n{bodies}");
+}
+
+/// Secrets in a Markdown table, each in the cell after the one naming it
+/// (the s49 probe found them sent): a password with a symbol, a random
+/// token, a code span's. None reaches the model, in an excerpt or as
+/// vocabulary words, in `auto` and `always`; the table's other cells are
+/// still sent.
+#[test]
+fn a_secret_in_a_markdown_table_cell_never_reaches_the_model() {
+    let dir = release_settings_tree();
+    let password = format!("{}2-{}", noise(980, 8, BASE36), noise(981, 4, BASE36));
+    let token = noise(982, 16, BASE36);
+    let key = format!("{}!{}", noise(983, 6, ALNUM), noise(984, 6, ALNUM));
+    dir.write(
+        "docs/release.md",
+        format!(
+            "# Nightly release settings\n\n| name | value |\n|---|---|\n\
+             | password | {password} |\n| token | {token} |\n\
+             | `RELEASE_API_KEY` | `{key}` |\n| retries | 3 |\n"
+        ),
+    );
+    let planted = Planted {
+        dir,
+        secrets: vec![
+            ("| password | … |", password),
+            ("| token | … |", token),
+            ("| `RELEASE_API_KEY` | `…` |", key),
+        ],
+        aws_secret: String::new(),
+    };
+    let bodies = sent_always_and_auto(&planted);
+    for line in [
+        "| password | [REDACTED] |",
+        "| token | [REDACTED] |",
+        "| `RELEASE_API_KEY` | `[REDACTED]` |",
+        "| retries | 3 |",
+    ] {
+        assert!(bodies.contains(line), "{line} not sent:\n{bodies}");
+    }
+}
+
+/// Random passwords of letters alone, no digit (the s49 probe), after a
+/// password's name: `pw = "…"` and `pwd = '…'` (names too short to say
+/// secret elsewhere), `password = "…"`, `DB_PASS=…`. None reaches the
+/// model, in an excerpt or as vocabulary words, in `auto` and `always`.
+#[test]
+fn letters_only_passwords_after_a_password_name_never_reach_the_model() {
+    let dir = release_settings_tree();
+    const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyz";
+    let pw = noise(990, 14, LETTERS);
+    let pwd = noise(991, 14, LETTERS);
+    let password = noise(992, 14, LETTERS);
+    let env = noise(993, 14, LETTERS);
+    dir.write(
+        "src/release.py",
+        format!(
+            "# nightly release settings\ndef release_login():\n    \
+             pw = \"{pw}\"\n    pwd = '{pwd}'\n    password = \"{password}\"\n"
+        ),
+    );
+    dir.write(
+        "deploy/release.sh",
+        format!("# nightly release settings\nDB_PASS={env}\n"),
+    );
+    let planted = Planted {
+        dir,
+        secrets: vec![
+            ("pw = \"…\"", pw),
+            ("pwd = '…'", pwd),
+            ("password = \"…\"", password),
+            ("DB_PASS=…", env),
+        ],
+        aws_secret: String::new(),
+    };
+    let bodies = sent_always_and_auto(&planted);
+    for line in [
+        "pw = \"[REDACTED]\"",
+        "pwd = '[REDACTED]'",
+        "password = \"[REDACTED]\"",
+        "DB_PASS=[REDACTED]",
+    ] {
+        assert!(bodies.contains(line), "{line} not sent:\n{bodies}");
     }
 }

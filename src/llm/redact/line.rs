@@ -1,5 +1,6 @@
 //! The rules that find a secret on one line by its context: a secret-named
-//! assignment in any language's syntax, connection strings and URLs,
+//! assignment in any language's syntax (a Markdown table's row too),
+//! connection strings and URLs,
 //! authorization headers, command lines, credentials passed positionally,
 //! and a token split over several string literals. Each replaces only the
 //! secret part with `[REDACTED]`.
@@ -17,8 +18,8 @@ use std::sync::LazyLock;
 use regex::{Captures, Regex};
 
 use super::shapes::{
-    is_hex_key, is_secret_token, looks_random, names_a_digest, secret_ranges, TOKEN_RUN,
-    TOKEN_SHAPES,
+    is_hex_key, is_random_literal, is_secret_token, looks_random, names_a_digest,
+    names_a_digest_nearby, secret_ranges, TOKEN_RUN, TOKEN_SHAPES,
 };
 use super::{regex, REDACTED};
 
@@ -595,6 +596,8 @@ fn redact_line_once(line: &str) -> Line {
     }
     text = inline_assignments(&text, &mut count);
     text = named_tokens(&text, &mut count);
+    text = random_literals(&text, &mut count);
+    text = table_values(&text, &mut count);
     text = replace_groups(&text, &WORD_THEN_VALUE, &[3], &mut count, |c, v| {
         // Prose: not a call, a member, a type or a path (`token =
         // Literal::new(0)`, `password: Option<&[u8]>`).
@@ -1029,7 +1032,8 @@ fn quoted_assignments(text: &str, count: &mut usize) -> String {
             break;
         };
         let v = value.as_str();
-        let secret = is_secret_name(name.as_str()) && is_assigned_secret(v);
+        let short = is_password_abbreviation(name.as_str()) && !v.contains(['/', '\\']);
+        let secret = (is_secret_name(name.as_str()) || short) && is_assigned_secret(v);
         if secret {
             ranges.push(quoted.start() + 1..quoted.end() - 1);
             at = quoted.end();
@@ -1041,6 +1045,13 @@ fn quoted_assignments(text: &str, count: &mut usize) -> String {
         }
     }
     blank(text, ranges, count)
+}
+
+/// `pw` or `pwd` alone: no secret's name (`pw = PrintWriter(out)`, `PWD`
+/// the working directory), but one when a quoted value that is no path is
+/// assigned to it (`pw = "…"`; not `PWD = "/home/app"`).
+fn is_password_abbreviation(name: &str) -> bool {
+    name.eq_ignore_ascii_case("pw") || name.eq_ignore_ascii_case("pwd")
 }
 
 /// A literal written beside a secret's name (as an argument, an index's
@@ -1155,6 +1166,87 @@ fn named_tokens(text: &str, count: &mut usize) -> String {
             at = value.end();
         } else {
             at = name.end();
+        }
+    }
+    blank(text, ranges, count)
+}
+
+/// Quoted literals that are random in one case whatever names them
+/// ([`is_random_literal`]: `key = "9f2kq8x1m3z7w4p6"`, `Client("…")`,
+/// `headers["X-Api"] = "…"`, `{"client_id": …, "value": "…"}`), unless
+/// the words just before call the value a digest, a revision or an id
+/// ([`names_a_digest_nearby`]: `"sha1": "…"`, `rev = "…"`,
+/// `request_id = "…"`), or the line does and the value is hex, as for hex
+/// keys (`"checksum foo 1.0 (registry+…)" = "…"`, `GUID_X: PCSTR =
+/// s!("…")`). Not in backticks: a Markdown code span names a thing
+/// (`` `chacha20poly1305` ``, a commit). Mixed case is
+/// [`is_secret_token`]'s anywhere.
+fn random_literals(text: &str, count: &mut usize) -> String {
+    let ranges = literals(text)
+        .into_iter()
+        .filter(|l| {
+            let value = l.content(text);
+            let before = &text[..l.start - 1];
+            let hex = value.bytes().all(|b| b.is_ascii_hexdigit());
+            let digest = names_a_digest_nearby(before) || hex && names_a_digest(before);
+            !text[l.start - 1..].starts_with('`') && is_random_literal(value) && !digest
+        })
+        .map(|l| l.start..l.end)
+        .collect();
+    blank(text, ranges, count)
+}
+
+/// Most words in a Markdown table cell read as a secret's name (`API key`,
+/// `Client secret`); a longer cell is a description.
+const MAX_TABLE_NAME_WORDS: usize = 3;
+
+/// The cells of a Markdown table row (`| name | value |`, leading `|`
+/// required: `a | b` is code), as ranges of `text` between unescaped
+/// pipes; empty when `text` is no row.
+fn table_cells(text: &str) -> Vec<Range<usize>> {
+    let lead = text.len() - text.trim_start().len();
+    if !text[lead..].starts_with('|') {
+        return Vec::new();
+    }
+    let b = text.as_bytes();
+    let pipes: Vec<usize> = (lead..b.len())
+        .filter(|&i| b[i] == b'|' && (i == 0 || b[i - 1] != b'\\'))
+        .collect();
+    pipes.windows(2).map(|w| w[0] + 1..w[1]).collect()
+}
+
+/// `cell` (a range of `text`) without its spaces and a code span's or
+/// emphasis' marks around it (`` `DB_PASSWORD` ``, `**token**`).
+fn cell_content(text: &str, cell: &Range<usize>) -> Range<usize> {
+    let raw = &text[cell.clone()];
+    let start = cell.start + raw.len() - raw.trim_start().len();
+    let inner = raw.trim();
+    let bare = inner.trim_start_matches(['`', '*']);
+    let start = start + inner.len() - bare.len();
+    let bare = bare.trim_end_matches(['`', '*']);
+    start..start + bare.len()
+}
+
+/// A value in the Markdown table cell after a cell naming a secret
+/// (`| password | hunter2-xyz |`, `` | `API_KEY` | `…` | ``): the name and
+/// the value are in cells of their own, where no rule that reads `=` or
+/// `:` sees them. The value must read as a password (a digit or a symbol,
+/// no spaces or `/`: [`is_password_like`]) or be random ([`looks_random`]),
+/// so a type (`| token | string |`), a description or a path stays.
+fn table_values(text: &str, count: &mut usize) -> String {
+    let cells = table_cells(text);
+    let mut ranges = Vec::new();
+    for pair in cells.windows(2) {
+        let name = &text[cell_content(text, &pair[0])];
+        let value = cell_content(text, &pair[1]);
+        let v = &text[value.clone()];
+        let short = crate::query::words(name).len() <= MAX_TABLE_NAME_WORDS;
+        let secret = (is_password_like(v) || looks_random(v))
+            && !is_placeholder(v)
+            && is_literal(v)
+            && is_secret_literal(v);
+        if short && is_secret_name(name) && secret {
+            ranges.push(value);
         }
     }
     blank(text, ranges, count)

@@ -15,14 +15,17 @@
 //! private-key blocks (and bare key bodies: lines of base64 without their
 //! BEGIN/END); and by their context (`line`) assignments of secret-looking
 //! names in any syntax (typed, `#define`, a YAML block scalar or a
-//! parenthesised value on the next lines), connection strings and DSNs,
+//! parenthesised value on the next lines, a Markdown table's next cell),
+//! connection strings and DSNs,
 //! passwords and secret query values in URLs, webhooks, authorization
 //! headers, command lines (`curl -u`, `mysql -p`, `sshpass -p`,
 //! `--password`), credentials passed positionally, and a token in one case
 //! (lower-case hex or letters and digits, a UUID: random by its entropy and
 //! how its letters and digits alternate) written after a secret's name in
-//! any syntax (`token: … # comment`, `f(api_key=…)`, `the token is …`). A
-//! secret that looks like a word, or a token in one case (which only a name
+//! any syntax (`token: … # comment`, `f(api_key=…)`, `the token is …`), or
+//! as a whole quoted literal of 16 or more (`Client("…")`, `key = "…"`)
+//! that no word just before calls a digest or an id. A secret that looks
+//! like a word, or a token in one case outside quotes (which only a name
 //! tells from a digest), under a name that does not say secret, can still
 //! get through.
 
@@ -280,7 +283,9 @@ pub fn redact_lines<S: AsRef<str>>(lines: &[S]) -> (Vec<String>, usize) {
 /// text): a token shape's prefix, an auth scheme, a URL's `user:password@`
 /// or webhook, a word that a secret name, a login or connection call or a
 /// command line holds, a well-known account name quoted, two literals
-/// joined, or a token run long enough to be random or a hex key. A line
+/// joined, a token run long enough to be random or a hex key, or a quoted
+/// literal that starts with 16 letters and digits (a random one in one
+/// case). A line
 /// that may continue a literal of the line before is found by
 /// [`SPLIT_LINES`].
 static MAY_REDACT: LazyLock<Regex> = LazyLock::new(|| {
@@ -288,7 +293,7 @@ static MAY_REDACT: LazyLock<Regex> = LazyLock::new(|| {
         concat!(
             r"(?i)pass|secret|token|key|credential|pw|bearer|basic|log_?in|logon|sign_?in|auth",
             r"|connect(?:ion)?[ \t]*\(|identified|curl|--user|mysql|mariadb|sig(?:nature)?=|hooks\.slack|discord",
-            r"|://[^\s/]*@|[A-Za-z0-9+/_\-]{{20}}",
+            r"|://[^\s/]*@|[A-Za-z0-9+/_\-]{{20}}|[\x22'][A-Za-z0-9]{{16}}",
             r"|sk_|rk_|{shapes}",
             r#"|["'](?:{accounts})["']"#,
             r#"|["'`]{joined}["'`]"#,

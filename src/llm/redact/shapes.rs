@@ -2,7 +2,8 @@
 //! the major providers, random-looking tokens, and key-length hex strings;
 //! which pieces of a literal split in two (`"ghp_" + "…"`, `"AKIA"
 //! "…"`) are a secret once joined; and what a random token in one case
-//! looks like, for the rules that read a secret's name before it.
+//! looks like, for the rules that read a secret's name before it, and for
+//! the one that reads a whole quoted literal without one.
 //!
 //! Owns telling a token from an identifier or a digest by its shape. Does not
 //! own the rules that know a secret by its context (names, URLs, headers,
@@ -80,6 +81,10 @@ const HEX_KEY_LENGTHS: [usize; 6] = [32, 40, 48, 64, 96, 128];
 /// Words before a hex string in which a word naming a key overrides a
 /// digest's ([`names_a_digest`]).
 const DIGEST_CONTEXT_WORDS: usize = 4;
+/// Words just before a value that name it ([`names_a_digest_nearby`]): a
+/// name's last two (`expected_sha256`, `REVISION: &str`, `"sha1"`: `sha`,
+/// `1`).
+const NAMING_WORDS: usize = 2;
 
 /// Upper and lower case letters and digits, all three.
 pub(super) fn has_mixed_classes(token: &str) -> bool {
@@ -135,18 +140,55 @@ const MIN_LETTER_DIGIT_CHANGES: f64 = 0.2;
 /// `api_key …`, `f(token=…)`), never of a token standing alone.
 pub(super) fn is_random_in_one_case(token: &str) -> bool {
     let body = token.trim_end_matches('=');
+    let chars: Vec<u8> = body.bytes().filter(|&b| b != b'-').collect();
+    is_in_one_case(body, b"-") && !body.starts_with('-') && is_random_run(&chars, MIN_RANDOM_TOKEN)
+}
+
+/// Shortest string literal judged random in one case with no name before
+/// it ([`is_random_literal`]): a 64-bit key in hex, and the short API keys
+/// and passwords of generators in base 36 (`9f2kq8x1m3z7w4p6`). At 16
+/// characters random base 36 measures 3.4 to 4.0 bits a character; the
+/// identifiers of that length that pass are rare in code (`avx512vp2intersect`,
+/// `d2d1effectauthor`: a feature's name, sent redacted).
+const MIN_RANDOM_LITERAL: usize = 16;
+
+/// A whole string literal's content that is random in one case: lower-case
+/// letters and digits, or upper-case ones, at least [`MIN_RANDOM_LITERAL`]
+/// of them, judged as [`is_random_in_one_case`] judges a token (entropy,
+/// letters and digits alternating). Unlike that rule it is asked with no
+/// secret's name before the literal (`Client("…")`, `key = "…"`,
+/// `headers["X-Api"] = "…"`), so it is stricter on what it reads: no `-`
+/// (a UUID, a target triple, a slug), no `_` (an identifier), no `.` or
+/// `/` (a version, a path), and not an ISO 8601 duration
+/// (`P23Y1M24DT12H5M29S`). A digest named as one is the caller's to keep
+/// ([`names_a_digest_nearby`]).
+pub(super) fn is_random_literal(value: &str) -> bool {
+    let duration = value.starts_with('P')
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b"PYMWDTHS".contains(&b));
+    is_in_one_case(value, b"") && !duration && is_random_run(value.as_bytes(), MIN_RANDOM_LITERAL)
+}
+
+/// Whether `body` is letters and digits in one case (lower or upper), with
+/// only the bytes of `also` between them.
+fn is_in_one_case(body: &str, also: &[u8]) -> bool {
     let lower = body
         .bytes()
-        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || also.contains(&b));
     let upper = body
         .bytes()
-        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'-');
-    let chars: Vec<u8> = body.bytes().filter(|&b| b != b'-').collect();
-    (lower || upper)
-        && chars.len() >= MIN_RANDOM_TOKEN
-        && !body.starts_with('-')
-        && entropy(&chars) >= MIN_ONE_CASE_ENTROPY
-        && letter_digit_changes(&chars) >= MIN_LETTER_DIGIT_CHANGES
+        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || also.contains(&b));
+    lower || upper
+}
+
+/// Whether `chars` (letters and digits in one case) are random: at least
+/// `min` of them, at least [`MIN_ONE_CASE_ENTROPY`] bits a character, and
+/// letters and digits alternating ([`MIN_LETTER_DIGIT_CHANGES`]).
+fn is_random_run(chars: &[u8], min: usize) -> bool {
+    chars.len() >= min
+        && entropy(chars) >= MIN_ONE_CASE_ENTROPY
+        && letter_digit_changes(chars) >= MIN_LETTER_DIGIT_CHANGES
 }
 
 /// A value that is random by its shape: [`is_secret_token`] (mixed case)
@@ -235,6 +277,21 @@ pub(super) fn is_hex_key(value: &str) -> bool {
 /// unless the last words name a key (`hmac_key = "…"`). A git SHA in prose
 /// (no `=`, `:` or quotes before it) is not looked at at all.
 pub(super) fn names_a_digest(before: &str) -> bool {
+    names_a_digest_within(before, usize::MAX)
+}
+
+/// [`names_a_digest`] on the last [`NAMING_WORDS`] words before a value
+/// only (`"sha1": "…"`, `checksum = "…"`, `REVISION: &str = "…"`,
+/// `request_id = "…"`): for a literal no secret's name precedes
+/// ([`is_random_literal`]), where an `id` earlier on the line
+/// (`{"id": 7, "value": "…"}`) says nothing of this value.
+pub(super) fn names_a_digest_nearby(before: &str) -> bool {
+    names_a_digest_within(before, NAMING_WORDS)
+}
+
+/// Whether one of the last `within` words before a value names a digest,
+/// and none of the last [`DIGEST_CONTEXT_WORDS`] a key.
+fn names_a_digest_within(before: &str, within: usize) -> bool {
     const DIGEST: [&str; 64] = [
         "sha",
         "md",
@@ -315,7 +372,8 @@ pub(super) fn names_a_digest(before: &str) -> bool {
     ];
     let words = crate::query::words(before);
     let last = &words[words.len().saturating_sub(DIGEST_CONTEXT_WORDS)..];
-    words.iter().any(|w| DIGEST.contains(&w.as_str()))
+    let near = &words[words.len().saturating_sub(within)..];
+    near.iter().any(|w| DIGEST.contains(&w.as_str()))
         && !last.iter().any(|w| KEY.contains(&w.as_str()))
 }
 
@@ -409,6 +467,37 @@ mod tests {
         assert!(holds_random_run(&format!("tok_{hex}")));
         assert!(!holds_random_run(
             "let cert = X509Certificate2Collection::new();"
+        ));
+    }
+
+    #[test]
+    fn random_literals_are_one_case_runs_of_sixteen_without_separators() {
+        let base36 = format!("9f2kq8x1{}", "m3z7w4p6");
+        for value in [
+            base36.clone(),
+            base36.to_uppercase(),
+            format!("5b1e09c4d7{}", "a3f68e2c"),
+        ] {
+            assert!(is_random_literal(&value), "{value}");
+        }
+        for value in [
+            &base36[..15],
+            "123e4567-e89b-12d3-a456-426614174000",
+            "9f2kq8x1_m3z7w4p6",
+            "v9f2kq8x1.m3z7w4p6",
+            "P23Y1M24DT12H5M29S",
+            "x509certificate2collection",
+            "0123456789abcdef",
+            // Mixed case is `is_secret_token`'s.
+            "9f2Kq8x1m3Z7w4p6",
+        ] {
+            assert!(!is_random_literal(value), "{value}");
+        }
+        assert!(names_a_digest_nearby("\"sha1\": \""));
+        assert!(names_a_digest_nearby("const REVISION: &str = \""));
+        assert!(!names_a_digest_nearby("{\"id\": 7, \"value\": \""));
+        assert!(!names_a_digest_nearby(
+            "sha = {\"a\": \"x\", \"hmac_key\": \""
         ));
     }
 

@@ -257,6 +257,8 @@ pub(super) fn line_pool() -> Vec<String> {
     pool.extend(
         random_values_in_one_case()
             .into_iter()
+            .chain(random_literals_without_a_name())
+            .chain(table_secrets())
             .map(|(line, _, _)| line),
     );
     pool
@@ -946,4 +948,227 @@ fn what_the_redaction_properties_found_is_redacted_once_for_all() {
     assert_eq!(out, [KEY_LINE, "x = 1", KEY_LINE]);
     let (again, count) = redact_lines(&out);
     assert_eq!((again, count), (out.clone(), 0));
+}
+
+/// Random string literals in one case with no secret's name before them
+/// (the s49 probe found them sent): assigned to a name that says nothing,
+/// passed to a call, assigned to an index, a value in a dictionary. Each
+/// with what is sent.
+fn random_literals_without_a_name() -> Vec<(String, String, String)> {
+    let base36 = format!("9f2kq8x1{}", "m3z7w4p6");
+    let longer = format!("q8x1m3z7w4{}", "p6r2t9y5");
+    let upper = longer.to_uppercase();
+    let hex = format!("5b1e09c4d7{}", "a3f68e2c1b9d");
+    let r = REDACTED;
+    vec![
+        (
+            format!("key = \"{base36}\""),
+            base36.clone(),
+            format!("key = \"{r}\""),
+        ),
+        (
+            format!("client = Client('{longer}')"),
+            longer.clone(),
+            format!("client = Client('{r}')"),
+        ),
+        (
+            format!("headers[\"X-Api\"] = \"{longer}\""),
+            longer.clone(),
+            format!("headers[\"X-Api\"] = \"{r}\""),
+        ),
+        (
+            format!("{{\"id\": 7, \"value\": \"{base36}\"}}"),
+            base36.clone(),
+            format!("{{\"id\": 7, \"value\": \"{r}\"}}"),
+        ),
+        (
+            format!("oauth = OAuth(client_id=\"app\", client_key=\"{hex}\")"),
+            hex.clone(),
+            format!("oauth = OAuth(client_id=\"app\", client_key=\"{r}\")"),
+        ),
+        (
+            format!("const API = \"{upper}\";"),
+            upper.clone(),
+            format!("const API = \"{r}\";"),
+        ),
+        (
+            format!("Stripe.init(b\"{base36}\", retries=3)"),
+            base36.clone(),
+            format!("Stripe.init(b\"{r}\", retries=3)"),
+        ),
+    ]
+}
+
+#[test]
+fn random_literals_in_one_case_without_a_secret_name_are_redacted() {
+    let mut missed = Vec::new();
+    for (line, secret, want) in random_literals_without_a_name() {
+        let out = redact(&line);
+        if out.text != want || out.count == 0 || out.text.contains(&secret) {
+            missed.push(format!("{line}\n  -> {}", out.text));
+        }
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+}
+
+#[test]
+fn literals_that_read_as_code_or_name_a_digest_are_kept_without_a_secret_name() {
+    let base36 = format!("9f2kq8x1{}", "m3z7w4p6");
+    let sha1 = format!("679591c564c3bffa{}", "ae8454cf0b3df370c3d6911c");
+    let lines = [
+        // Identifiers, words, paths, URLs, versions, dates, colours.
+        "name = \"internationalization\"".to_string(),
+        "cert = \"x509certificate2collection\"".to_string(),
+        "alg = \"sha256withrsaencryption\"".to_string(),
+        "group = \"k8sioapimachinerypkgapismetav1\"".to_string(),
+        "key = \"very_long_snake_case_identifier\"".to_string(),
+        "path = \"src/components/UserProfile2Card/index\"".to_string(),
+        "url = \"https://example.com/v1/resources/2024\"".to_string(),
+        "version = \"1.2.3-rc4+build5678abcd\"".to_string(),
+        "date = \"2024-01-15T10:30:00Z\"".to_string(),
+        "color = \"#a1b2c3\"".to_string(),
+        "target = \"aarch64-unknown-linux-gnu\"".to_string(),
+        "alphabet = \"abcdefghijklmnopqrstuvwxyz0123456789\"".to_string(),
+        "hex_digits = \"0123456789abcdef\"".to_string(),
+        "n = \"12345678901234567890\"".to_string(),
+        "span = \"P23Y1M24DT12H5M29S\"".to_string(),
+        // Short: under 16 letters and digits.
+        "key = \"9f2kq8x1m3z7w4p\"".to_string(),
+        // A UUID as an id (hyphens), and values named as ids and digests.
+        "id = \"123e4567-e89b-12d3-a456-426614174000\"".to_string(),
+        format!("request_id = \"{base36}\""),
+        format!("\"sha1\": \"{sha1}\""),
+        format!("rev = \"{base36}\""),
+        format!("const REVISION: &str = \"{base36}\";"),
+        format!("\"checksum foo 1.0 (registry+https://x)\" = \"{sha1}\""),
+        // A Markdown code span names a thing.
+        "Use `chacha20poly1305` or a commit `161b3195fc2558d2`.".to_string(),
+    ];
+    let mut changed = Vec::new();
+    for line in &lines {
+        let out = redact(line);
+        if out.text != *line || out.count != 0 {
+            changed.push(format!("{line}\n  -> {}", out.text));
+        }
+    }
+    assert!(changed.is_empty(), "{}", changed.join("\n"));
+}
+
+/// Values in a Markdown table's cell after a cell naming a secret (the s49
+/// probe found them sent: the name and the value in cells of their own).
+/// Each with what is sent.
+fn table_secrets() -> Vec<(String, String, String)> {
+    let base36 = format!("9f2kq8x1{}", "m3z7w4p6");
+    let pw = format!("hunter2-{}", "xyz");
+    let r = REDACTED;
+    vec![
+        (
+            format!("| password | {pw} |"),
+            pw.clone(),
+            format!("| password | {r} |"),
+        ),
+        (
+            format!("| token | {base36} |"),
+            base36.clone(),
+            format!("| token | {r} |"),
+        ),
+        (
+            format!("| `DB_PASSWORD` | `{pw}` |"),
+            pw.clone(),
+            format!("| `DB_PASSWORD` | `{r}` |"),
+        ),
+        (
+            format!("|API key|{pw}|"),
+            pw.clone(),
+            format!("|API key|{r}|"),
+        ),
+        (
+            format!("| prod | **client_secret** | {base36} | rotated monthly |"),
+            base36.clone(),
+            format!("| prod | **client_secret** | {r} | rotated monthly |"),
+        ),
+        (
+            "  | Access token | Qv7m!Xr2Lp | admin \\| ci |".to_string(),
+            "Qv7m!Xr2Lp".to_string(),
+            format!("  | Access token | {r} | admin \\| ci |"),
+        ),
+    ]
+}
+
+#[test]
+fn a_value_in_the_table_cell_after_a_secret_name_is_redacted() {
+    let mut missed = Vec::new();
+    for (line, secret, want) in table_secrets() {
+        let out = redact(&line);
+        if out.text != want || out.count == 0 || out.text.contains(&secret) {
+            missed.push(format!("{line}\n  -> {}", out.text));
+        }
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+}
+
+#[test]
+fn table_cells_that_are_types_descriptions_or_placeholders_are_kept() {
+    let lines = [
+        "| Name | Type | Description |",
+        "|------|------|-------------|",
+        "| token | string | The API token |",
+        "| password | required | The user's password |",
+        "| api_key | `String` | Your key |",
+        "| token | ~/.config/app/token |",
+        "| password | ${DB_PASSWORD} |",
+        "| password | `<your password>` |",
+        "| token_ttl | 3600 |",
+        "| password | PASSWORD_ENV |",
+        "| key | value |",
+        "| The token the server sends back on login | abc123def |",
+        "| secret | yes |",
+        "let mask = token | pass2word | flags;",
+    ];
+    let mut changed = Vec::new();
+    for line in lines {
+        let out = redact(line);
+        if out.text != line || out.count != 0 {
+            changed.push(format!("{line}\n  -> {}", out.text));
+        }
+    }
+    assert!(changed.is_empty(), "{}", changed.join("\n"));
+}
+
+/// Random passwords of letters alone, no digit (the s49 probe): after a
+/// password's name they go as any value does, and `pw` or `pwd` alone
+/// names one when a quoted value that is no path is assigned to it.
+#[test]
+fn letters_only_passwords_after_a_password_name_are_redacted() {
+    let pw = format!("qwhvzkex{}", "mrtplk");
+    for line in [
+        format!("pw = \"{pw}\""),
+        format!("pwd = '{pw}'"),
+        format!("PW := \"{pw}\""),
+        format!("password = \"{pw}\""),
+        format!("DB_PASS={pw}"),
+        format!("passwd: {pw}"),
+        format!("self.pw = \"{pw}\""),
+        format!("$pass = \"{pw}\";"),
+        format!("login(\"admin\", \"{pw}\")"),
+    ] {
+        let out = redact(&line);
+        assert!(!out.text.contains(&pw), "{line} -> {}", out.text);
+        assert!(out.text.contains(REDACTED), "{line} -> {}", out.text);
+    }
+    for line in [
+        "PWD = \"/home/app\"".to_string(),
+        "pwd = \"C:\\\\work\"".to_string(),
+        "pw = PrintWriter(out)".to_string(),
+        "pwd = os.getcwd()".to_string(),
+        "pw = \"\"".to_string(),
+        "PW = \"PW\"".to_string(),
+        "pw = \"a b c\"".to_string(),
+        // Without a password's name a run of letters is not judged: by
+        // its shape it is a word or an identifier (README, the safety net).
+        format!("label = \"{pw}\""),
+    ] {
+        let out = redact(&line);
+        assert_eq!((out.text.as_str(), out.count), (line.as_str(), 0));
+    }
 }
