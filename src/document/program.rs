@@ -48,7 +48,12 @@ pub(super) fn run<S: AsRef<OsStr>>(argv: &[S], input: File, out: &mut Vec<u8>) -
         .unwrap_or_default();
     read?;
     if !status.success() && out.len() as u64 <= MAX_FILE_BYTES {
-        let why = stderr.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        // Nothing on its stderr is said as rg 13 says it, not left as a
+        // dangling `: `.
+        let why = stderr
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("<stderr is empty>");
         return Err(io::Error::other(format!("{name} failed ({status}): {why}")));
     }
     Ok(())
@@ -75,6 +80,12 @@ mod tests {
         let err = output(&["sh", "-c", "echo bad >&2; exit 3"], &path).unwrap_err();
         assert!(err.to_string().contains("sh failed"), "{err}");
         assert!(err.to_string().ends_with("bad"), "{err}");
+        let err = output(&["false"], &path).unwrap_err();
+        assert!(
+            err.to_string()
+                .ends_with("false failed (exit status: 1): <stderr is empty>"),
+            "{err}"
+        );
         let err = output(&["kgrep-no-such-program"], &path).unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::NotFound);
         assert!(

@@ -943,7 +943,8 @@ fn a_file_that_cannot_be_read_is_named_as_rg_names_it_and_exits_2() {
     d.write("odd.pdf", "needle in a pdf\n");
     d.write("sub/odd.pdf", "needle in a pdf\n");
     let pre = ["--pre", "false", "--pre-glob", "*.pdf"];
-    let failed = |name: &str| format!("kgrep: {name}: false failed (exit status: 1)");
+    let failed =
+        |name: &str| format!("kgrep: {name}: false failed (exit status: 1): <stderr is empty>\n");
     for mode in [&[][..], &["-l"], &["-c"], &["--json"], &["--count-matches"]] {
         let args = [&pre[..], mode, &["needle", "."]].concat();
         d.run(&args)
