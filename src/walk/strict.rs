@@ -62,15 +62,15 @@ impl Strict {
         ];
         let mut found = Vec::new();
         for (_, name) in files.iter().filter(|(read, _)| *read) {
-            let path = dir.join(name);
             // Most folders hold none: one `stat` each says so, no parser
             // set up (a walk of 3,000 folders took a fifth longer without).
-            if path.is_file() {
+            let path = if *name == ".git/info/exclude" {
+                exclude_file(dir)
+            } else {
+                Some(dir.join(name)).filter(|path| path.is_file())
+            };
+            if let Some(path) = path {
                 found.extend(bad_lines(dir, &path));
-            } else if *name == ".git/info/exclude" {
-                if let Some(path) = worktree_exclude(dir) {
-                    found.extend(bad_lines(dir, &path));
-                }
             }
         }
         found
@@ -95,24 +95,32 @@ impl Strict {
     }
 }
 
-/// The `info/exclude` of the repository whose linked worktree `dir` is (its
-/// `.git` a file, `gitdir: …`, beside a `commondir` file), spelled as the
-/// ignore crate's walker reads it and rg 13 names it
-/// (`/repo/.git/worktrees/wt/../../info/exclude`). None when `.git` is not
-/// such a file or the file is missing: the walker then reads none either.
-/// Written by hand because the crate's resolution (`resolve_git_commondir`)
-/// is private; this follows it line for line, without its I/O errors (the
-/// walker reports those).
-fn worktree_exclude(dir: &Path) -> Option<PathBuf> {
+/// The exclude file the walker reads in `dir`, if there is one: its
+/// `.git/info/exclude`, or a linked worktree's ([`worktree_exclude`]). One
+/// `stat` of `.git` in a folder without one.
+fn exclude_file(dir: &Path) -> Option<PathBuf> {
     let dot_git = dir.join(".git");
-    if !dot_git.is_file() {
-        return None;
+    let meta = std::fs::metadata(&dot_git).ok()?;
+    if meta.is_file() {
+        return worktree_exclude(&dot_git);
     }
+    Some(dot_git.join("info/exclude")).filter(|path| path.is_file())
+}
+
+/// The `info/exclude` of the repository a linked worktree belongs to, from
+/// its `.git` file (`dot_git`: `gitdir: …`, beside which a `commondir` file
+/// leads to the main `.git`), spelled as the ignore crate's walker reads it
+/// and rg 13 names it (`/repo/.git/worktrees/wt/../../info/exclude`). None
+/// when the file names no worktree or the exclude file is missing: the
+/// walker then reads none either. Written by hand because the crate's
+/// resolution (`resolve_git_commondir`) is private; this follows it line for
+/// line, without its I/O errors (the walker reports those).
+fn worktree_exclude(dot_git: &Path) -> Option<PathBuf> {
     let first = |path: &Path| -> Option<String> {
         let text = std::fs::read_to_string(path).ok()?;
         Some(text.lines().next()?.to_string())
     };
-    let line = first(&dot_git)?;
+    let line = first(dot_git)?;
     let git_dir = PathBuf::from(line.strip_prefix("gitdir: ")?);
     let common = first(&git_dir.join("commondir"))?;
     let common = if common.starts_with('.') {
